@@ -1,0 +1,177 @@
+/// The stable codes of every diagnostic. A code never changes meaning once released;
+/// `docs/diagnostics.md` is generated from this list (see `DiagnosticCode.documentation`).
+public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
+    // MARK: read (bytes -> YAML events)
+    case fileUnreadable = "JF100"
+    case emptyFile = "JF101"
+    case fileTooLarge = "JF102"
+    case invalidUTF8 = "JF103"
+    case byteOrderMark = "JF104"
+    case tabIndentation = "JF105"
+    case yamlSyntax = "JF106"
+    case multipleDocuments = "JF107"
+    case nestingTooDeep = "JF108"
+    case aliasBudgetExceeded = "JF109"
+    case nonScalarKey = "JF110"
+    case duplicateKey = "JF111"
+    case undefinedAlias = "JF112"
+    case mergeKey = "JF113"
+    case unsupportedTag = "JF114"
+    case directoryUnreadable = "JF115"
+
+    // MARK: decode (located nodes -> model)
+    case unknownKey = "JF200"
+    case missingKey = "JF201"
+    case wrongNodeKind = "JF202"
+    case nullValue = "JF203"
+    case notABoolean = "JF204"
+    case notAnInteger = "JF205"
+    case unknownValue = "JF206"
+    case invalidName = "JF207"
+    case invalidLocaleTag = "JF208"
+    case invalidRuleValue = "JF209"
+    case undefinedEnvironmentVariable = "JF210"
+    case localeTagMismatch = "JF211"
+    case duplicateMessageKey = "JF212"
+    case invalidURL = "JF213"
+    case emptyList = "JF214"
+
+    // MARK: lint (semantic checks)
+    case undefinedField = "JF300"
+    case fieldRepeatedInForm = "JF301"
+    case ruleDoesNotFitField = "JF302"
+    case unknownFieldReference = "JF303"
+    case referenceOutsideForm = "JF304"
+    case unknownFormat = "JF305"
+    case invalidPattern = "JF306"
+    case backtrackingPattern = "JF307"
+    case messageMissingInDefaultLocale = "JF308"
+    case messageMissingInLocale = "JF309"
+    case duplicateOptionValue = "JF310"
+    case duplicateProvider = "JF311"
+    case openIDWithoutIdentifier = "JF312"
+    case samlWithoutProvider = "JF313"
+    case unknownProvider = "JF314"
+    case missingIcon = "JF315"
+    case configNamesMissingForm = "JF316"
+    case signInFormShape = "JF317"
+    case unusedField = "JF318"
+    case unusedMessage = "JF319"
+    case messageSyntax = "JF320"
+    case messageArgument = "JF321"
+    case missingLocale = "JF322"
+    case ruleValueRange = "JF323"
+    case choiceWithoutOptions = "JF324"
+    case formWithoutIdentifier = "JF325"
+    case optionsOnNonChoiceField = "JF326"
+    case configFlowMismatch = "JF327"
+    case duplicateRule = "JF328"
+    case localeWithoutFlowLocale = "JF329"
+
+    /// The phase that reports the code.
+    public enum Phase: String, Sendable, CaseIterable {
+        case read, decode, lint
+    }
+
+    public var phase: Phase {
+        switch rawValue.dropFirst(2).first {
+        case "1": .read
+        case "2": .decode
+        default: .lint
+        }
+    }
+
+    /// The severity a diagnostic of this code has unless a check says otherwise.
+    public var defaultSeverity: Diagnostic.Severity {
+        switch self {
+        case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
+             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .localeWithoutFlowLocale:
+            .warning
+        default:
+            .error
+        }
+    }
+
+    /// One line: what the code means.
+    public var title: String { Self.catalog[self]?.title ?? rawValue }
+
+    /// What causes it and how to fix it.
+    public var explanation: String { Self.catalog[self]?.explanation ?? "" }
+
+    /// A short example of the input that triggers it.
+    public var example: String { Self.catalog[self]?.example ?? "" }
+
+    private struct Entry {
+        var title: String
+        var explanation: String
+        var example: String
+    }
+
+    // swiftlint:disable line_length
+    private static let catalog: [DiagnosticCode: Entry] = [
+        .fileUnreadable: Entry(title: "file cannot be read", explanation: "The path does not exist, is not a regular file, or cannot be opened. Check the path (relative paths are relative to the current directory, or to the file that names them).", example: "jump-forms lint flows/missing.yaml"),
+        .emptyFile: Entry(title: "file is empty", explanation: "The file holds no YAML document (only whitespace or comments). A flow, a locale file and `jump.yaml` each hold exactly one mapping.", example: "# nothing here"),
+        .fileTooLarge: Entry(title: "file is over the size limit", explanation: "Files larger than the limit (default 8 MiB, `LoaderLimits.maximumFileSize`) are refused before parsing so that a stray file cannot exhaust memory. Split the file or raise the limit.", example: "a 9 MiB locale file"),
+        .invalidUTF8: Entry(title: "file is not valid UTF-8", explanation: "The bytes at the given place are not UTF-8. Save the file as UTF-8 (without a byte-order mark).", example: "label: caf\\xE9 (Latin-1)"),
+        .byteOrderMark: Entry(title: "file starts with a byte-order mark", explanation: "A UTF-8 byte-order mark (or a UTF-16/32 one) precedes the content. Save the file as UTF-8 without BOM.", example: "EF BB BF flow: standard"),
+        .tabIndentation: Entry(title: "tab used for indentation", explanation: "YAML forbids tabs in indentation; editors that mix tabs and spaces make the structure ambiguous. Indent with spaces.", example: "fields:\n\temail: {}"),
+        .yamlSyntax: Entry(title: "YAML syntax error", explanation: "libyaml could not parse the file at this place. The message names what the parser expected.", example: "fields: [email, name"),
+        .multipleDocuments: Entry(title: "more than one YAML document", explanation: "The file holds a second document (`---`). Each file holds exactly one document; move the second one to its own file.", example: "flow: a\n---\nflow: b"),
+        .nestingTooDeep: Entry(title: "nesting too deep", explanation: "Sequences and mappings are nested deeper than the limit (default 100 levels, `LoaderLimits.maximumDepth`). No real flow needs that; the file is refused before it can exhaust the stack.", example: "[[[[[[ ... 5000 levels"),
+        .aliasBudgetExceeded: Entry(title: "aliases expand to too many nodes", explanation: "Anchors and aliases would expand to more nodes than the budget (default 100,000, `LoaderLimits.maximumAliasExpansion`): the shape of a \"billion laughs\" attack. Write the values out, or share less.", example: "a: &a [x, x]\nb: &b [*a, *a]\n..."),
+        .nonScalarKey: Entry(title: "mapping key is not a plain scalar", explanation: "Keys must be strings written in place: a sequence, a mapping or an alias (`*name`) used as a key is refused.", example: "*anchor : value"),
+        .duplicateKey: Entry(title: "duplicate key", explanation: "The same key appears twice in one mapping; YAML parsers would silently keep one of them. Both places are named; remove or rename one.", example: "label: a\nlabel: b"),
+        .undefinedAlias: Entry(title: "alias names no anchor", explanation: "`*name` refers to an anchor `&name` that was not defined before it in the document.", example: "rules: *missing"),
+        .mergeKey: Entry(title: "merge key `<<` is not supported", explanation: "YAML 1.1 merge keys are not part of the flow format; write the keys out, or use an alias for a whole value.", example: "<<: *defaults"),
+        .unsupportedTag: Entry(title: "unsupported YAML tag", explanation: "Explicit tags other than `!!str` are refused: values are typed by the flow format, not by tags.", example: "value: !!python/object foo"),
+        .directoryUnreadable: Entry(title: "folder cannot be read", explanation: "A folder named by the flow (`locales`) or on the command line does not exist or cannot be listed.", example: "locales: ../missing"),
+
+        .unknownKey: Entry(title: "unknown key", explanation: "The key is not part of the flow format at this place. A typo never passes silently; the hint names the closest known key.", example: "lable: fields.email.label"),
+        .missingKey: Entry(title: "required key missing", explanation: "A key the format requires at this place is absent.", example: "a rule without `message`"),
+        .wrongNodeKind: Entry(title: "wrong kind of value", explanation: "A mapping, a sequence or a scalar was expected and something else was found.", example: "fields: [email]"),
+        .nullValue: Entry(title: "value is empty", explanation: "The key has no value (or `~`/`null`) where a value is required. Quote an empty string as `\"\"` if that is what you mean.", example: "label:"),
+        .notABoolean: Entry(title: "not a boolean", explanation: "Booleans are `true` or `false` only. `yes`, `no`, `on`, `off` and their variants are refused because YAML 1.1 and 1.2 parsers disagree on them.", example: "disabled: yes"),
+        .notAnInteger: Entry(title: "not an integer", explanation: "An integer was expected (a plain scalar of digits, optionally with a leading minus).", example: "value: eight"),
+        .unknownValue: Entry(title: "unknown value", explanation: "The value is not one of the names the format defines here (field types, rule names, provider types). The hint names the closest one.", example: "type: emial"),
+        .invalidName: Entry(title: "invalid name", explanation: "Field, form and provider names are sent as HTTP parameter names and used as message-key parts: they must start with a letter and use only letters, digits, `_` and `-`.", example: "\"first name\": {}"),
+        .invalidLocaleTag: Entry(title: "invalid locale tag", explanation: "Locale tags are BCP 47 (`en-US`, `fr`, `zh-Hant-TW`).", example: "defaultLocale: english"),
+        .invalidRuleValue: Entry(title: "invalid rule value", explanation: "The rule's `value` has the wrong shape for that rule (an integer for `minLength`, a field name for `match`, a list for `whitelist`, none for `required`).", example: "{ rule: minLength, value: [8] }"),
+        .undefinedEnvironmentVariable: Entry(title: "environment variable not set", explanation: "`jump.yaml` refers to `${NAME}` and the variable is not set. Set it, or write `${NAME:-default}`.", example: "captureClientId: ${JUMP_CLIENT_ID}"),
+        .localeTagMismatch: Entry(title: "locale tag does not match the file name", explanation: "A locale file `<tag>.yaml` must declare `locale: <tag>`.", example: "locales/fr-FR.yaml with locale: fr-CA"),
+        .duplicateMessageKey: Entry(title: "message key defined twice", explanation: "Flat and nested keys flatten to the same dotted key (`a.b` and `a: {b: ...}`). Both places are named.", example: "fields.email.label: x\nfields: {email: {label: y}}"),
+        .invalidURL: Entry(title: "invalid URL", explanation: "The value must be an absolute URL (`https://...`), or `embedded` for `captureDomain`.", example: "captureDomain: example.com"),
+        .emptyList: Entry(title: "list is empty", explanation: "The list must hold at least one item.", example: "forms: { signInForm: { fields: [] } }"),
+
+        .undefinedField: Entry(title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.", example: "fields: [emailAdress]"),
+        .fieldRepeatedInForm: Entry(title: "field listed twice in a form", explanation: "A form prompts for each field once.", example: "fields: [email, email]"),
+        .ruleDoesNotFitField: Entry(title: "rule does not fit the field type", explanation: "Some rules need a particular field type: `minYears`/`maxYears` need a `dateselect`, `matchOptions` needs `options` (select or radio), length and format rules need a text-like field.", example: "{ rule: minYears, value: 13 } on a text field"),
+        .unknownFieldReference: Entry(title: "rule names an unknown field", explanation: "`match` and `alongWith` name another field of the flow.", example: "{ rule: match, value: newPasword }"),
+        .referenceOutsideForm: Entry(title: "rule names a field the form lacks", explanation: "`match` and `alongWith` compare values of one form: the named field must be in every form that uses this field.", example: "newPasswordConfirm in a form without newPassword"),
+        .unknownFormat: Entry(title: "unknown format", explanation: "`format` takes one of the documented formats (see docs/flow-format.md).", example: "{ rule: format, value: emial }"),
+        .invalidPattern: Entry(title: "pattern does not compile", explanation: "The `pattern` rule's regular expression has a syntax error.", example: "{ rule: pattern, value: \"[a-z\" }"),
+        .backtrackingPattern: Entry(title: "pattern prone to catastrophic backtracking", explanation: "A quantified group contains a quantifier (`(a+)+`, `(\\w*)*`, `(a|a)*`): matching some inputs takes exponential time. Rewrite without nested quantifiers.", example: "{ rule: pattern, value: \"(a+)+$\" }"),
+        .messageMissingInDefaultLocale: Entry(title: "message key missing from the default locale", explanation: "Every message key the flow uses must exist in the default locale's file; that is where every other locale falls back.", example: "label: fields.email.lable"),
+        .messageMissingInLocale: Entry(title: "message key missing from a locale", explanation: "A locale lacks a key the flow uses; users of that locale see the fallback text.", example: "fr-FR.yaml without fields.email.label"),
+        .duplicateOptionValue: Entry(title: "duplicate option value", explanation: "Two options of one field have the same `value`.", example: "options: [{value: a}, {value: a}]"),
+        .duplicateProvider: Entry(title: "duplicate provider", explanation: "A provider id appears twice in `providers`.", example: "providers: [google, google]"),
+        .openIDWithoutIdentifier: Entry(title: "custom OpenID provider without openidIdentifier", explanation: "A provider of `type: openid` needs `openidIdentifier`.", example: "{ id: corp, type: openid }"),
+        .samlWithoutProvider: Entry(title: "custom SAML provider without samlProvider", explanation: "A provider of `type: saml` needs `samlProvider`.", example: "{ id: corp, type: saml }"),
+        .unknownProvider: Entry(title: "unknown built-in provider", explanation: "A provider written as a bare name must be one of the built-in Engage providers (see docs/flow-format.md); custom ones are written as a mapping with `type`.", example: "providers: [facebok]"),
+        .missingIcon: Entry(title: "icon file missing", explanation: "The provider's `icon` path (relative to the flow file) does not exist.", example: "icon: icons/missing.png"),
+        .configNamesMissingForm: Entry(title: "jump.yaml names a form the flow lacks", explanation: "A `...FormName` key of `jump.yaml` names a form that is not in the flow.", example: "captureSignInFormName: signinForm"),
+        .signInFormShape: Entry(title: "sign-in form needs one identifier and one password", explanation: "The sign-in form must hold exactly one field of type `password` and exactly one identifier field (`email`, or `text` for username sign-in).", example: "signInForm: { fields: [email] }"),
+        .unusedField: Entry(title: "field is never used", explanation: "The field is defined but no form lists it.", example: "fields: { legacyField: {...} }"),
+        .unusedMessage: Entry(title: "message key is never used", explanation: "The default locale defines a key that neither the flow nor the CLI's own catalog uses.", example: "old.label: Old"),
+        .messageSyntax: Entry(title: "ICU message syntax error", explanation: "The message is not valid ICU MessageFormat; the location points inside the locale file.", example: "\"{count, plural, one {# item}\""),
+        .messageArgument: Entry(title: "message uses an argument nobody provides", explanation: "Validation messages get `label`, `field` and `value`; labels, tips, placeholders and option labels get none.", example: "validation.minLength: \"{min} characters\""),
+        .missingLocale: Entry(title: "locale file missing", explanation: "The flow's default locale (or a locale named in `jump.yaml` or on the command line) has no file in the locales folder.", example: "defaultLocale: en-US without locales/en-US.yaml"),
+        .ruleValueRange: Entry(title: "rule value out of range", explanation: "Lengths and ages are non-negative, and a minimum is not above the field's maximum.", example: "{ rule: minLength, value: -1 }"),
+        .choiceWithoutOptions: Entry(title: "select or radio field without options", explanation: "A `select` or `radio` field offers its `options`; it needs at least one enabled option.", example: "gender: { type: select }"),
+        .formWithoutIdentifier: Entry(title: "form has no identifying field", explanation: "The forgot-password and resend-verification forms send their first field of type `email` or `text`; the form has none.", example: "forgotPasswordForm: { fields: [currentPassword] }"),
+        .optionsOnNonChoiceField: Entry(title: "options on a field that shows none", explanation: "Only `select` and `radio` fields show options.", example: "type: text with options"),
+        .configFlowMismatch: Entry(title: "jump.yaml and the flow disagree", explanation: "`captureFlowName` differs from the flow's `flow`, or `captureLocale` has no locale file.", example: "captureFlowName: other"),
+        .duplicateRule: Entry(title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.", example: "[required, required]"),
+        .localeWithoutFlowLocale: Entry(title: "locale file outside the flow's fallback chain", explanation: "A locale file whose language has no path to the default locale still works (it falls back to the default), but is probably misnamed.", example: "locales/english.yaml"),
+    ]
+    // swiftlint:enable line_length
+}

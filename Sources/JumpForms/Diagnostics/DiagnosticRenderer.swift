@@ -1,0 +1,138 @@
+/// The texts of the files a run read, kept so that diagnostics can quote their lines
+/// without reading the files again.
+public struct SourceFiles: Sendable {
+    private var texts: [String: String] = [:]
+
+    public init() {}
+
+    public mutating func add(path: String, text: String) {
+        texts[path] = text
+    }
+
+    public mutating func merge(_ other: SourceFiles) {
+        texts.merge(other.texts) { _, new in new }
+    }
+
+    public func text(of path: String) -> String? { texts[path] }
+
+    /// How many files are held.
+    public var count: Int { texts.count }
+
+    /// The 1-based line `line` of `path`, without its line break.
+    public func line(_ line: Int, of path: String) -> Substring? {
+        guard line >= 1, let text = texts[path] else { return nil }
+        var current = 1
+        var start = text.startIndex
+        var index = text.startIndex
+        let utf8 = text.utf8
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "\n") {
+                if current == line { return trimCR(text[start..<index]) }
+                current += 1
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        return current == line ? trimCR(text[start..<text.endIndex]) : nil
+    }
+
+    private func trimCR(_ line: Substring) -> Substring {
+        line.hasSuffix("\r") ? line.dropLast() : line
+    }
+}
+
+/// Renders diagnostics as `path:line:col: error[JF123]: message`, the quoted source line,
+/// a caret under the place, the hint and the related places.
+public struct DiagnosticRenderer: Sendable {
+    public var sources: SourceFiles
+    /// ANSI colours; the CLI turns them on only for a terminal without `NO_COLOR`.
+    public var useColor: Bool
+
+    public init(sources: SourceFiles, useColor: Bool = false) {
+        self.sources = sources
+        self.useColor = useColor
+    }
+
+    public func render(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map(render).joined()
+    }
+
+    public func render(_ diagnostic: Diagnostic) -> String {
+        var out = ""
+        let place = diagnostic.location.map { paint("\($0): ", .bold) } ?? ""
+        let severity = paint(
+            "\(diagnostic.severity.rawValue)[\(diagnostic.code.rawValue)]",
+            diagnostic.severity == .error ? .red : diagnostic.severity == .warning ? .yellow : .cyan
+        )
+        out += "\(place)\(severity): \(paint(diagnostic.message, .bold))\n"
+        if let location = diagnostic.location {
+            out += excerpt(at: location)
+        }
+        if let hint = diagnostic.hint {
+            out += "  = \(paint("hint", .cyan)): \(hint)\n"
+        }
+        for related in diagnostic.related {
+            out += "\(paint("\(related.location): ", .bold))\(paint("note", .cyan)): \(related.message)\n"
+            out += excerpt(at: related.location)
+        }
+        return out
+    }
+
+    private func excerpt(at location: SourceLocation) -> String {
+        guard let line = sources.line(location.line, of: location.file) else { return "" }
+        let number = String(location.line)
+        let gutter = String(repeating: " ", count: number.count)
+        var shown = ""
+        var caretPad = ""
+        var caretWidth = 0
+        var column = 1
+        for scalar in line.unicodeScalars {
+            let printable = Self.isControl(scalar) ? "\u{FFFD}" : Character(scalar)
+            let width = scalar == "\t" ? 1 : Self.displayWidth(scalar)
+            shown.append(scalar == "\t" ? " " : printable)
+            if column < location.column {
+                caretPad += String(repeating: " ", count: width)
+            } else if column < location.column + location.length {
+                caretWidth += width
+            }
+            column += 1
+        }
+        if column <= location.column {
+            // The place is at (or past) the end of the line: point just after it.
+            caretPad += String(repeating: " ", count: location.column - column)
+        }
+        let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))
+        return " \(number) | \(shown)\n \(gutter) | \(caretPad)\(paint(caret, .green))\n"
+    }
+
+    private enum Style: String {
+        case bold = "1", red = "1;31", yellow = "1;33", cyan = "1;36", green = "1;32"
+    }
+
+    private func paint(_ text: String, _ style: Style) -> String {
+        useColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v == 0x09 { return false }
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+            || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
+    }
+
+    /// Terminal cells a scalar takes: 2 for East Asian wide and full-width characters,
+    /// 0 for combining marks, 1 otherwise.
+    static func displayWidth(_ scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v) {
+            return 2
+        }
+        return 1
+    }
+}

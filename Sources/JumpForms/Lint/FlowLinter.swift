@@ -1,0 +1,363 @@
+/// The semantic pass over a decoded flow, its locale catalogs and the client configuration.
+/// Collects every finding; never stops at the first.
+public struct FlowLinter: Sendable {
+    public var flow: Flow
+    public var catalogs: [LocaleCatalog]
+    public var config: ClientConfig?
+    /// Keys the CLI's own catalog uses: never "unused", and their arguments are known.
+    public var builtinMessageKeys: Set<String>
+    /// Keys other flows sharing the locales folder use (not "unused" either).
+    public var otherUsedKeys: Set<String>
+    /// Whether a file exists (icons), given a path relative to the current directory.
+    public var fileExists: @Sendable (String) -> Bool
+
+    public init(
+        flow: Flow,
+        catalogs: [LocaleCatalog],
+        config: ClientConfig? = nil,
+        builtinMessageKeys: Set<String> = [],
+        otherUsedKeys: Set<String> = [],
+        fileExists: @escaping @Sendable (String) -> Bool
+    ) {
+        self.flow = flow
+        self.catalogs = catalogs
+        self.config = config
+        self.builtinMessageKeys = builtinMessageKeys
+        self.otherUsedKeys = otherUsedKeys
+        self.fileExists = fileExists
+    }
+
+    public func lint() -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        lintForms(&findings)
+        lintFields(&findings)
+        lintProviders(&findings)
+        lintConfig(&findings)
+        lintMessages(&findings)
+        return findings.sortedByLocation()
+    }
+
+    // MARK: forms
+
+    private func lintForms(_ findings: inout [Diagnostic]) {
+        let fieldNames = flow.fields.map(\.name)
+        for form in flow.forms {
+            var seen: [String: SourceLocation] = [:]
+            for reference in form.fields {
+                if flow.field(named: reference.value) == nil {
+                    findings.append(Diagnostic(.undefinedField,
+                        "form '\(form.name)' names field '\(reference.value)', which the flow does not define",
+                        at: reference.location, hint: Suggestion.hint(for: reference.value, among: fieldNames)))
+                }
+                if let first = seen[reference.value] {
+                    findings.append(Diagnostic(.fieldRepeatedInForm, "field '\(reference.value)' is listed twice in form '\(form.name)'",
+                        at: reference.location, related: [.init("first listed here", at: first)]))
+                } else {
+                    seen[reference.value] = reference.location
+                }
+            }
+        }
+        let used = Set(flow.forms.flatMap { $0.fields.map(\.value) })
+        for field in flow.fields where !used.contains(field.name) {
+            findings.append(Diagnostic(.unusedField, "field '\(field.name)' is not used by any form", at: field.location))
+        }
+    }
+
+    // MARK: fields and rules
+
+    private func lintFields(_ findings: inout [Diagnostic]) {
+        let fieldNames = flow.fields.map(\.name)
+        for field in flow.fields {
+            let type = field.type.value
+            let hasOptions = !field.options.isEmpty
+            if type.offersOptions, !field.options.contains(where: { !$0.disabled }) {
+                findings.append(Diagnostic(.choiceWithoutOptions, "\(type.rawValue) field '\(field.name)' has no enabled options",
+                                           at: field.optionsLocation ?? field.type.location))
+            }
+            if !type.offersOptions, hasOptions {
+                findings.append(Diagnostic(.optionsOnNonChoiceField,
+                    "\(type.rawValue) field '\(field.name)' has options, but only select and radio fields show them",
+                    at: field.optionsLocation ?? field.location))
+            }
+            var optionValues: [String: SourceLocation] = [:]
+            for option in field.options {
+                if let first = optionValues[option.value.value] {
+                    findings.append(Diagnostic(.duplicateOptionValue, "field '\(field.name)' has two options with value '\(option.value.value)'",
+                                               at: option.value.location, related: [.init("first option with this value", at: first)]))
+                } else {
+                    optionValues[option.value.value] = option.value.location
+                }
+            }
+            var seenRules: [ValidationRule] = []
+            for rule in field.validation {
+                lintRule(rule, of: field, fieldNames: fieldNames, hasOptions: hasOptions, &findings)
+                if let first = seenRules.first(where: { $0.kind == rule.kind && $0.value == rule.value }) {
+                    findings.append(Diagnostic(.duplicateRule, "rule '\(rule.kind.rawValue)' appears twice on field '\(field.name)'",
+                                               at: rule.location, related: [.init("first written here", at: first.location)]))
+                }
+                seenRules.append(rule)
+            }
+            lintRanges(field, &findings)
+        }
+    }
+
+    private func lintRule(_ rule: ValidationRule, of field: FieldDefinition, fieldNames: [String], hasOptions: Bool,
+                          _ findings: inout [Diagnostic]) {
+        let type = field.type.value
+        let valueLocation = rule.valueLocation ?? rule.location
+        if !rule.kind.fits(type, hasOptions: hasOptions) {
+            let why = rule.kind == .matchOptions && !hasOptions
+                ? "field '\(field.name)' has no options"
+                : "it needs a field of type \(rule.kind.fittingTypes), and '\(field.name)' is \(type.rawValue)"
+            findings.append(Diagnostic(.ruleDoesNotFitField, "rule '\(rule.kind.rawValue)' does not fit: \(why)", at: rule.location))
+        }
+        switch (rule.kind, rule.value) {
+        case (.match, .text(let other)), (.alongWith, .text(let other)):
+            guard flow.field(named: other) != nil else {
+                findings.append(Diagnostic(.unknownFieldReference, "rule '\(rule.kind.rawValue)' names field '\(other)', which the flow does not define",
+                                           at: valueLocation, hint: Suggestion.hint(for: other, among: fieldNames)))
+                return
+            }
+            if other == field.name {
+                findings.append(Diagnostic(.unknownFieldReference, "rule '\(rule.kind.rawValue)' names the field itself",
+                                           at: valueLocation))
+            }
+            for form in flow.forms where form.fields.contains(where: { $0.value == field.name })
+                && !form.fields.contains(where: { $0.value == other }) {
+                findings.append(Diagnostic(.referenceOutsideForm,
+                    "rule '\(rule.kind.rawValue)' of field '\(field.name)' names '\(other)', which form '\(form.name)' does not contain",
+                    at: valueLocation, related: [.init("form '\(form.name)' is defined here", at: form.location)]))
+            }
+        case (.format, .text(let name)):
+            if Format(rawValue: name) == nil {
+                findings.append(Diagnostic(.unknownFormat, "unknown format '\(name)'", at: valueLocation,
+                                           hint: Suggestion.hint(for: name, among: Format.allCases.map(\.rawValue))
+                                               ?? "formats: \(Format.allCases.map(\.rawValue).joined(separator: ", "))"))
+            }
+        case (.pattern, .text(let source)):
+            do {
+                _ = try Regex(source)
+                if let problem = PatternAnalysis.backtrackingRisk(in: source) {
+                    findings.append(Diagnostic(.backtrackingPattern,
+                        "pattern is prone to catastrophic backtracking: \(problem.description)",
+                        at: valueLocation, hint: "avoid a quantifier inside a repeated group; match each character once"))
+                }
+            } catch {
+                findings.append(Diagnostic(.invalidPattern, "pattern does not compile: \(error)", at: valueLocation))
+            }
+        default:
+            break
+        }
+    }
+
+    private func lintRanges(_ field: FieldDefinition, _ findings: inout [Diagnostic]) {
+        var bounds: [RuleKind: (Int, ValidationRule)] = [:]
+        for rule in field.validation {
+            guard case .integer(let number) = rule.value else { continue }
+            if number < 0 {
+                findings.append(Diagnostic(.ruleValueRange, "rule '\(rule.kind.rawValue)' has a negative value (\(number))",
+                                           at: rule.valueLocation ?? rule.location))
+            }
+            bounds[rule.kind] = (number, rule)
+        }
+        for (low, high) in [(RuleKind.minLength, RuleKind.maxLength), (.minYears, .maxYears)] {
+            if let (minimum, rule) = bounds[low], let (maximum, maxRule) = bounds[high], minimum > maximum {
+                findings.append(Diagnostic(.ruleValueRange,
+                    "'\(low.rawValue)' (\(minimum)) is above '\(high.rawValue)' (\(maximum)): no value can pass",
+                    at: rule.valueLocation ?? rule.location, related: [.init("'\(high.rawValue)' is here", at: maxRule.location)]))
+            }
+        }
+    }
+
+    // MARK: providers
+
+    private func lintProviders(_ findings: inout [Diagnostic]) {
+        var seen: [String: SourceLocation] = [:]
+        let flowDirectory = Self.directory(of: flow.path)
+        for provider in flow.providers {
+            if let first = seen[provider.id.value] {
+                findings.append(Diagnostic(.duplicateProvider, "provider '\(provider.id.value)' is listed twice",
+                                           at: provider.id.location, related: [.init("first listed here", at: first)]))
+            } else {
+                seen[provider.id.value] = provider.id.location
+            }
+            switch provider.kind {
+            case .builtIn:
+                if BuiltInProvider(rawValue: provider.id.value) == nil {
+                    findings.append(Diagnostic(.unknownProvider, "unknown built-in provider '\(provider.id.value)'", at: provider.id.location,
+                        hint: Suggestion.hint(for: provider.id.value, among: BuiltInProvider.allCases.map(\.rawValue))
+                            ?? "custom providers need 'type: openid' or 'type: saml'"))
+                }
+            case .openID(let identifier, _):
+                if identifier == nil {
+                    findings.append(Diagnostic(.openIDWithoutIdentifier, "custom OpenID provider '\(provider.id.value)' has no 'openidIdentifier'",
+                                               at: provider.id.location))
+                }
+            case .saml(let samlProvider):
+                if samlProvider == nil {
+                    findings.append(Diagnostic(.samlWithoutProvider, "custom SAML provider '\(provider.id.value)' has no 'samlProvider'",
+                                               at: provider.id.location))
+                }
+            }
+            if let icon = provider.icon {
+                let path = icon.value.hasPrefix("/") ? icon.value : Self.join(flowDirectory, icon.value)
+                if !fileExists(path) {
+                    findings.append(Diagnostic(.missingIcon, "icon file '\(path)' does not exist", at: icon.location,
+                                               hint: "icon paths are relative to the flow file"))
+                }
+            }
+        }
+    }
+
+    // MARK: configuration
+
+    private func lintConfig(_ findings: inout [Diagnostic]) {
+        let formNames = flow.forms.map(\.name)
+        if let config {
+            // Defaults name forms a flow may not have; a name written in jump.yaml must exist.
+            for (key, form) in config.namedForms where config.writtenKeys.contains(key) && flow.form(named: form.value) == nil {
+                findings.append(Diagnostic(.configNamesMissingForm, "'\(key)' names form '\(form.value)', which the flow lacks",
+                                           at: form.location, hint: Suggestion.hint(for: form.value, among: formNames)))
+            }
+            if let name = config.captureFlowName, name.value != flow.name.value {
+                findings.append(Diagnostic(.configFlowMismatch,
+                    "'captureFlowName' is '\(name.value)' but the flow is named '\(flow.name.value)'", at: name.location,
+                    related: [.init("the flow's name", at: flow.name.location)]))
+            }
+            let tag = config.captureLocale.value
+            if !catalogs.contains(where: { tag.truncations.contains($0.tag.value) }) {
+                findings.append(Diagnostic(.missingLocale, "'captureLocale' is \(tag), but no locale file serves it",
+                    at: config.captureLocale.location, hint: "add \(tag).yaml (or \(tag.language).yaml) to the locales folder"))
+            }
+        }
+        let signInName = config?.captureSignInFormName.value ?? "signInForm"
+        let signInType = config?.captureTraditionalSignInType.value ?? .email
+        if let form = flow.form(named: signInName) {
+            let fields = form.fields.compactMap { flow.field(named: $0.value) }
+            let passwords = fields.filter { $0.type.value == .password }.count
+            let identifiers = fields.filter { signInType == .email ? $0.type.value == .email : $0.type.value == .text }.count
+            if passwords != 1 || identifiers != 1 {
+                let identifierType = signInType == .email ? "email" : "text (username)"
+                findings.append(Diagnostic(.signInFormShape,
+                    "sign-in form '\(signInName)' has \(passwords) password field\(passwords == 1 ? "" : "s") and \(identifiers) \(identifierType) field\(identifiers == 1 ? "" : "s"); it needs exactly one of each",
+                    at: form.location))
+            }
+        }
+        let identifyingForms = [config?.forgottenPasswordFormName.value ?? "forgotPasswordForm",
+                                config?.resendEmailVerificationFormName.value ?? "resendVerificationForm"]
+        for name in identifyingForms {
+            guard let form = flow.form(named: name) else { continue }
+            let hasIdentifier = form.fields.contains { flow.field(named: $0.value)?.type.value.canIdentify == true }
+            if !hasIdentifier {
+                findings.append(Diagnostic(.formWithoutIdentifier, "form '\(name)' has no field of type email or text to identify the account",
+                                           at: form.location))
+            }
+        }
+    }
+
+    // MARK: messages
+
+    /// The arguments each used key gets at run time: validation messages get label, field and
+    /// value; the other slots get none.
+    private func keyUses() -> [(key: Located<String>, arguments: [String: MessageArgument])] {
+        var uses: [(Located<String>, [String: MessageArgument])] = []
+        for field in flow.fields {
+            for slot in [field.label, field.placeholder, field.tip].compactMap({ $0 }) { uses.append((slot, [:])) }
+            for option in field.options { uses.append((option.label, [:])) }
+            for rule in field.validation {
+                var arguments: [String: MessageArgument] = ["label": "Label", "field": .string(field.name)]
+                switch rule.value {
+                case .none: break
+                case .integer(let number): arguments["value"] = .int(number)
+                case .text(let text): arguments["value"] = .string(text)
+                case .list(let items): arguments["value"] = .string(items.joined(separator: ", "))
+                }
+                uses.append((rule.message, arguments))
+            }
+        }
+        for provider in flow.providers {
+            if let name = provider.name { uses.append((name, [:])) }
+        }
+        return uses
+    }
+
+    private func lintMessages(_ findings: inout [Diagnostic]) {
+        let defaultTag = flow.defaultLocale.value
+        let defaultCatalog = catalogs.first { $0.tag.value == defaultTag }
+        if defaultCatalog == nil {
+            findings.append(Diagnostic(.missingLocale, "the default locale \(defaultTag) has no locale file",
+                                       at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
+        }
+        // Syntax errors, wherever they are.
+        for catalog in catalogs {
+            for message in catalog.allMessages {
+                if case .failure(let error) = message.pattern {
+                    findings.append(Diagnostic(.messageSyntax, "message '\(message.key)': \(error.message)",
+                                               at: message.location(ofOffset: error.offset)))
+                }
+            }
+        }
+        let localizer = Localizer(defaultLocale: defaultTag, catalogs: catalogs)
+        var reported = Set<String>()
+        var checkedArguments = Set<String>()
+        let defaultKeys = defaultCatalog?.keys ?? []
+        let uses = keyUses()
+        for (key, arguments) in uses {
+            if let defaultCatalog, defaultCatalog[key.value] == nil, reported.insert("default|" + key.value).inserted {
+                findings.append(Diagnostic(.messageMissingInDefaultLocale,
+                    "message '\(key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
+                    at: key.location, hint: Suggestion.hint(for: key.value, among: defaultKeys)))
+            }
+            for catalog in catalogs where catalog.tag.value != defaultTag {
+                let chain = catalog.tag.value.truncations
+                let found = chain.contains { tag in catalogs.first { $0.tag.value == tag }?[key.value] != nil }
+                if !found, reported.insert(catalog.tag.value.identifier + "|" + key.value).inserted {
+                    findings.append(Diagnostic(.messageMissingInLocale,
+                        "message '\(key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
+                        at: key.location))
+                }
+            }
+            // Arguments: format the message in every locale with what the call site provides.
+            let signature = key.value + "|" + arguments.keys.sorted().joined(separator: ",")
+            guard checkedArguments.insert(signature).inserted else { continue }
+            for catalog in catalogs {
+                guard let message = catalog[key.value], case .success(let pattern) = message.pattern else { continue }
+                for use in pattern.arguments where arguments[use.name] == nil {
+                    let provided = arguments.keys.sorted()
+                    findings.append(Diagnostic(.messageArgument,
+                        "message '\(key.value)' uses argument '{\(use.name)}', which its call site does not provide",
+                        at: message.location(ofOffset: use.offset, length: use.name.count + 1),
+                        hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                }
+                if pattern.arguments.allSatisfy({ arguments[$0.name] != nil }) {
+                    do {
+                        _ = try localizer.format(key.value, for: catalog.tag.value, arguments)
+                    } catch {
+                        findings.append(Diagnostic(.messageArgument, "message '\(key.value)' cannot be formatted: \(error)",
+                                                   at: message.valueLocation))
+                    }
+                }
+            }
+        }
+        // Unused keys (default locale only, to report each once).
+        if let defaultCatalog {
+            let used = Set(uses.map(\.key.value)).union(builtinMessageKeys).union(otherUsedKeys)
+            for key in defaultCatalog.keys where !used.contains(key) {
+                if let message = defaultCatalog[key] {
+                    findings.append(Diagnostic(.unusedMessage, "message '\(key)' is not used by the flow", at: message.keyLocation))
+                }
+            }
+        }
+    }
+
+    // MARK: paths
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
+    }
+
+    static func join(_ base: String, _ relative: String) -> String {
+        base == "." ? relative : base + "/" + relative
+    }
+}

@@ -1,0 +1,213 @@
+/// The values of a form as the user gave them: checkbox `true`/`false`, dateselect
+/// `yyyy-MM-dd`, select and radio the option's value, everything else the text.
+public struct FormValues: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    public var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) {
+        self.values = values
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
+
+    public subscript(field: String) -> String? {
+        get { values[field] }
+        set { values[field] = newValue }
+    }
+
+    /// Whether the field holds something other than whitespace.
+    public func hasValue(_ field: String) -> Bool {
+        values[field].map(Self.isBlank) == false
+    }
+
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+    }
+}
+
+/// A failed check: which field, which rule, which message key, with which arguments.
+/// Rendering into text is the localization layer's job (`Localizer.messages(for:in:)`).
+public struct RuleViolation: Sendable, Hashable {
+    public var field: String
+    /// The rule that failed; nil when the value has the wrong shape for the field type (a
+    /// date that is not `yyyy-MM-dd`, a checkbox that is not `true`/`false`).
+    public var rule: RuleKind?
+    public var messageKey: String
+    /// `field` and, for rules with a value, `value`. The renderer adds `label`.
+    public var arguments: [String: MessageArgument]
+
+    public init(field: String, rule: RuleKind?, messageKey: String, arguments: [String: MessageArgument]) {
+        self.field = field
+        self.rule = rule
+        self.messageKey = messageKey
+        self.arguments = arguments
+    }
+}
+
+/// A rule the client did not evaluate, and why.
+public struct DeferredRule: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable {
+        /// `unique` needs the record store.
+        case serverOnly
+        /// `clientSide: false` in the flow.
+        case clientSideDisabled
+    }
+
+    public var field: String
+    public var rule: RuleKind
+    public var reason: Reason
+}
+
+/// What checking a form's values found.
+public struct ValidationReport: Sendable, Hashable {
+    public var violations: [RuleViolation]
+    /// Rules left to the server; reported, never silently skipped.
+    public var deferred: [DeferredRule]
+
+    public var isValid: Bool { violations.isEmpty }
+}
+
+/// Runs a form's rules over values. Pure: no I/O, no text; today's date is an input.
+public struct RuleEngine: Sendable {
+    /// Message keys of the engine's own input checks (in the built-in catalog).
+    public enum InputMessage {
+        public static let invalidDate = "jumpForms.input.invalidDate"
+        public static let invalidCheckbox = "jumpForms.input.invalidCheckbox"
+    }
+
+    public let form: FormModel
+    public var today: CivilDate
+
+    public init(form: FormModel, today: CivilDate) {
+        self.form = form
+        self.today = today
+    }
+
+    /// Checks every field, cross-field rules included.
+    public func validate(_ values: FormValues) -> ValidationReport {
+        var report = ValidationReport(violations: [], deferred: [])
+        for field in form.fields {
+            check(field, values, crossField: true, into: &report)
+        }
+        return report
+    }
+
+    /// Checks one field. With `crossField: false`, `match` and `alongWith` wait (a prompt
+    /// checks them once the other field has an answer).
+    public func validate(field name: String, in values: FormValues, crossField: Bool = true) -> [RuleViolation] {
+        guard let field = form.field(named: name) else { return [] }
+        var report = ValidationReport(violations: [], deferred: [])
+        check(field, values, crossField: crossField, into: &report)
+        return report.violations
+    }
+
+    private func check(_ field: FormModel.Field, _ values: FormValues, crossField: Bool, into report: inout ValidationReport) {
+        let value = values[field.name] ?? ""
+        let isEmpty: Bool
+        switch field.type {
+        case .checkbox:
+            if !value.isEmpty, value != "true", value != "false" {
+                report.violations.append(violation(field, nil, RuleEngine.InputMessage.invalidCheckbox))
+                return
+            }
+            isEmpty = value != "true"
+        default:
+            isEmpty = FormValues.isBlank(value)
+        }
+        var date: CivilDate?
+        if field.type == .dateselect, !isEmpty {
+            guard let parsed = CivilDate(iso: value) else {
+                report.violations.append(violation(field, nil, RuleEngine.InputMessage.invalidDate))
+                return
+            }
+            date = parsed
+        }
+        for rule in field.rules {
+            if rule.kind.isServerOnly {
+                report.deferred.append(DeferredRule(field: field.name, rule: rule.kind, reason: .serverOnly))
+                continue
+            }
+            if !rule.clientSide {
+                report.deferred.append(DeferredRule(field: field.name, rule: rule.kind, reason: .clientSideDisabled))
+                continue
+            }
+            if rule.kind.isCrossField && !crossField { continue }
+            if isEmpty && !rule.kind.appliesToEmptyValues { continue }
+            if !passes(rule.check, value: value, isEmpty: isEmpty, date: date, values: values) {
+                report.violations.append(violation(field, rule, rule.messageKey))
+            }
+        }
+    }
+
+    private func violation(_ field: FormModel.Field, _ rule: FormModel.Rule?, _ key: String) -> RuleViolation {
+        var arguments: [String: MessageArgument] = ["field": .string(field.name)]
+        if let argument = rule?.argument { arguments["value"] = argument }
+        return RuleViolation(field: field.name, rule: rule?.kind, messageKey: key, arguments: arguments)
+    }
+
+    private func passes(_ check: FormModel.Check, value: String, isEmpty: Bool, date: CivilDate?, values: FormValues) -> Bool {
+        switch check {
+        case .required:
+            return !isEmpty
+        case .format(let format):
+            return format.matches(value)
+        case .pattern(let regex):
+            return (try? regex.wholeMatch(in: value)) != nil
+        case .minLength(let n):
+            return value.count >= n
+        case .maxLength(let n):
+            return value.count <= n
+        case .minYears(let n):
+            return date.map { $0.age(on: today) >= n } ?? true
+        case .maxYears(let n):
+            return date.map { $0.age(on: today) <= n } ?? true
+        case .match(let other):
+            return value == (values[other] ?? "")
+        case .matchOptions(let allowed):
+            return allowed.contains(value)
+        case .whitelist(let allowed):
+            return allowed.contains(value.lowercased())
+        case .blacklist(let refused):
+            return !refused.contains(value.lowercased())
+        case .emailDomainBlacklist(let domains):
+            guard let at = value.lastIndex(of: "@") else { return true }
+            let domain = value[value.index(after: at)...].lowercased()
+            return !domains.contains { domain == $0 || domain.hasSuffix("." + $0) }
+        case .alongWith(let other):
+            return isEmpty || values.hasValue(other)
+        case .serverOnly:
+            return true
+        }
+    }
+}
+
+/// The localized messages of one field, as Capture's `invalid_fields` carries them.
+public struct FieldMessages: Sendable, Hashable, Codable {
+    public var field: String
+    public var messages: [String]
+
+    public init(field: String, messages: [String]) {
+        self.field = field
+        self.messages = messages
+    }
+}
+
+extension Localizer {
+    /// Renders violations into `field -> [messages]`, in the form's field order. Validation
+    /// messages get `label` (the field's localized label), `field` and `value`.
+    public func messages(for violations: [RuleViolation], in form: FormModel) -> [FieldMessages] {
+        var byField: [String: [String]] = [:]
+        for violation in violations {
+            var arguments = violation.arguments
+            let label = form.field(named: violation.field)?.label ?? violation.field
+            arguments["label"] = .string(label)
+            byField[violation.field, default: []].append(text(violation.messageKey, for: form.locale, arguments))
+        }
+        var result = form.fields.compactMap { field in
+            byField.removeValue(forKey: field.name).map { FieldMessages(field: field.name, messages: $0) }
+        }
+        result += byField.sorted { $0.key < $1.key }.map { FieldMessages(field: $0.key, messages: $0.value) }
+        return result
+    }
+}

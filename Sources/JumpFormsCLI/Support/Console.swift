@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the CLI writes: standard output for data, standard error for diagnostics about the
+/// run. Colour only on a terminal, never with `NO_COLOR` or `TERM=dumb`.
+struct Console {
+    let colorOut: Bool
+    let colorErr: Bool
+
+    init(environment: [String: String] = Environment.current) {
+        let allowed = environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
+        colorOut = allowed && isatty(1) == 1
+        colorErr = allowed && isatty(2) == 1
+    }
+
+    func out(_ text: String) {
+        Self.write(text, to: 1)
+    }
+
+    func err(_ text: String) {
+        Self.write(text, to: 2)
+    }
+
+    /// Writes all of `text` to a file descriptor, retrying short writes.
+    static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { raw in
+                systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// The process environment as a dictionary.
+enum Environment {
+    static var current: [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}
+
+extension CivilDate {
+    /// Today in the local time zone.
+    static var today: CivilDate {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return CivilDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            ?? CivilDate(year: 2000, month: 1, day: 1)!
+    }
+}
+
+import JumpForms

@@ -1,0 +1,94 @@
+import ArgumentParser
+import JumpForms
+import JumpFormsLoader
+
+/// `--config` / `--flow`: which files a command works on.
+struct ProjectOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The client configuration.", valueName: "jump.yaml"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("A flow file (instead of the one jump.yaml names).", valueName: "flow.yaml"))
+    var flow: String?
+
+    @Option(help: ArgumentHelp("The locale (BCP 47) of texts and messages; default: jump.yaml's captureLocale, else the flow's defaultLocale.", valueName: "tag"))
+    var locale: String?
+
+    func validate() throws {
+        if let locale, LocaleTag(locale) == nil {
+            throw ValidationError("'\(locale)' is not a BCP 47 locale tag (for example en-US, fr, pt-BR)")
+        }
+    }
+
+    /// Loads what the options name: `--flow`, else `--config`, else `./jump.yaml`.
+    func load(console: Console) throws -> Workspace {
+        let loader = ProjectLoader(environment: Environment.current)
+        var paths: [String] = []
+        if let flow { paths.append(flow) }
+        if let config {
+            paths.append(config)
+        } else if flow == nil {
+            guard FileExists.file("jump.yaml") else {
+                throw ValidationError("no jump.yaml in this folder: pass --config FILE or --flow FILE")
+            }
+            paths.append("jump.yaml")
+        }
+        var project = loader.load(paths: paths)
+        if let flow {
+            // An explicit flow wins over the one jump.yaml names.
+            if let index = project.flows.firstIndex(where: { $0.flow.path == flow }) {
+                project.flows.insert(project.flows.remove(at: index), at: 0)
+            }
+        }
+        let errors = project.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty, let loaded = project.primaryFlow else {
+            let renderer = DiagnosticRenderer(sources: project.sources, useColor: console.colorErr)
+            console.err(renderer.render(errors))
+            console.err("cannot continue: the files above have errors (run 'jump-forms lint' for every finding)\n")
+            throw ExitCode(2)
+        }
+        let tag = locale.flatMap(LocaleTag.init) ?? project.config?.captureLocale.value ?? loaded.flow.defaultLocale.value
+        return Workspace(project: project, loaded: loaded, locale: tag)
+    }
+}
+
+/// The loaded files a command works with.
+struct Workspace {
+    var project: LoadedProject
+    var loaded: LoadedFlow
+    var locale: LocaleTag
+
+    var flow: Flow { loaded.flow }
+    var localizer: Localizer { loaded.localizer() }
+
+    /// The form model, or a usage error naming the forms there are.
+    func form(_ name: String) throws -> FormModel {
+        do {
+            return try FormInterpreter(flow: flow, localizer: localizer).model(form: name, locale: locale)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+enum FileExists {
+    static func file(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+
+    static func directory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// `--format text|json`
+enum DataFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,152 @@
+import JumpForms
+
+/// Decodes `jump.yaml`. String values may name environment variables: `${NAME}` or
+/// `${NAME:-default}`, so secrets stay out of files.
+struct ConfigDecoder {
+    enum Key: String, CaseIterable {
+        case captureDomain, captureClientId, captureAppId, captureLocale, captureFlowName, captureFlowVersion
+        case captureSignInFormName, captureTraditionalSignInType, enableThinRegistration
+        case captureTraditionalRegistrationFormName, captureSocialRegistrationFormName, forgottenPasswordFormName
+        case editProfileFormName, resendEmailVerificationFormName, changePasswordFormName
+        case engageAppId, engageDomain, engageWhitelistedDomain, redirectUri, flow, responseType
+    }
+
+    var decoder: NodeDecoder
+    let environment: [String: String]
+
+    init(path: String, environment: [String: String]) {
+        decoder = NodeDecoder(path: path)
+        self.environment = environment
+    }
+
+    mutating func decode(_ document: YAMLDocument) -> ClientConfig? {
+        guard let root = decoder.mapping(document.root, "jump.yaml") else { return nil }
+        let keyed = decoder.keyed(root, Key.self, context: "jump.yaml")
+        let start = decoder.location(root.start)
+
+        func fallback(_ value: String) -> Located<String> { Located(value, at: start) }
+
+        let domain: Located<ClientConfig.CaptureDomain>? = decoder.required(keyed, .captureDomain).flatMap { node in
+            guard let text = string(node, "'captureDomain'") else { return nil }
+            if text.value == "embedded" { return Located(.embedded, at: text.location) }
+            guard url(text, "'captureDomain'") else { return nil }
+            return Located(.url(text.value), at: text.location)
+        }
+        let clientId = decoder.required(keyed, .captureClientId).flatMap { string($0, "'captureClientId'") }
+        let locale: Located<LocaleTag>? = decoder.required(keyed, .captureLocale).flatMap { node in
+            guard let text = string(node, "'captureLocale'") else { return nil }
+            guard let tag = LocaleTag(text.value) else {
+                decoder.errors.append(.invalidLocaleTag(text.location, text: text.value))
+                return nil
+            }
+            return Located(tag, at: text.location)
+        }
+        let flow = decoder.required(keyed, .flow).flatMap { string($0, "'flow'") }
+        let signInType: Located<ClientConfig.SignInType> = keyed[.captureTraditionalSignInType].flatMap { node in
+            guard let text = string(node, "'captureTraditionalSignInType'") else { return nil }
+            guard let type = ClientConfig.SignInType(rawValue: text.value) else {
+                decoder.errors.append(.unknownValue(text.location, value: text.value, what: "sign-in type",
+                                                   known: ClientConfig.SignInType.allCases.map(\.rawValue)))
+                return nil
+            }
+            return Located(type, at: text.location)
+        } ?? Located(.email, at: start)
+        let thin = keyed[.enableThinRegistration].flatMap { decoder.bool($0, "'enableThinRegistration'") } ?? Located(true, at: start)
+        let responseType: Located<String> = keyed[.responseType].flatMap { node in
+            guard let text = string(node, "'responseType'") else { return nil }
+            guard text.value == "token" || text.value == "code_and_token" else {
+                decoder.errors.append(.unknownValue(text.location, value: text.value, what: "response type", known: ["token", "code_and_token"]))
+                return nil
+            }
+            return text
+        } ?? fallback("token")
+
+        func optionalURL(_ key: Key) -> Located<String>? {
+            guard let node = keyed[key], let text = string(node, "'\(key.rawValue)'") else { return nil }
+            return url(text, "'\(key.rawValue)'") ? text : nil
+        }
+        func form(_ key: Key, _ defaultName: String) -> Located<String> {
+            keyed[key].flatMap { string($0, "'\(key.rawValue)'") } ?? fallback(defaultName)
+        }
+
+        let engageDomain = optionalURL(.engageDomain) ?? fallback("https://rpxnow.com")
+        let whitelisted = optionalURL(.engageWhitelistedDomain)
+        let redirect = optionalURL(.redirectUri)
+        let config = ClientConfig(
+            path: document.path,
+            captureDomain: domain ?? Located(.embedded, at: start),
+            captureClientId: clientId ?? fallback(""),
+            captureAppId: keyed[.captureAppId].flatMap { string($0, "'captureAppId'") },
+            captureLocale: locale ?? Located(LocaleTag("en-US")!, at: start),
+            captureFlowName: keyed[.captureFlowName].flatMap { string($0, "'captureFlowName'") },
+            captureFlowVersion: keyed[.captureFlowVersion].flatMap { string($0, "'captureFlowVersion'") } ?? fallback("HEAD"),
+            captureSignInFormName: form(.captureSignInFormName, "signInForm"),
+            captureTraditionalSignInType: signInType,
+            enableThinRegistration: thin,
+            captureTraditionalRegistrationFormName: form(.captureTraditionalRegistrationFormName, "registrationForm"),
+            captureSocialRegistrationFormName: form(.captureSocialRegistrationFormName, "socialRegistrationForm"),
+            forgottenPasswordFormName: form(.forgottenPasswordFormName, "forgotPasswordForm"),
+            editProfileFormName: form(.editProfileFormName, "editProfileForm"),
+            resendEmailVerificationFormName: form(.resendEmailVerificationFormName, "resendVerificationForm"),
+            changePasswordFormName: form(.changePasswordFormName, "changePasswordForm"),
+            engageAppId: keyed[.engageAppId].flatMap { string($0, "'engageAppId'") },
+            engageDomain: engageDomain,
+            engageWhitelistedDomain: whitelisted,
+            redirectUri: redirect,
+            flow: flow ?? fallback(""),
+            responseType: responseType
+        )
+        guard domain != nil, clientId != nil, locale != nil, flow != nil else { return nil }
+        var result = config
+        result.writtenKeys = Set(keyed.entries.keys.map(\.rawValue))
+        return result
+    }
+
+    /// A string with `${NAME}` / `${NAME:-default}` replaced from the environment.
+    mutating func string(_ node: YAMLNode, _ context: String) -> Located<String>? {
+        guard let text = decoder.string(node, context) else { return nil }
+        guard text.value.contains("${") else { return text }
+        var result = ""
+        var rest = Substring(text.value)
+        while let open = rest.firstRange(of: "${") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                result += rest[open.lowerBound...]
+                rest = ""
+                break
+            }
+            let reference = rest[open.upperBound..<close]
+            let (name, defaultValue): (Substring, Substring?) = {
+                if let separator = reference.firstRange(of: ":-") {
+                    return (reference[..<separator.lowerBound], reference[separator.upperBound...])
+                }
+                return (reference, nil)
+            }()
+            if let value = environment[String(name)], !value.isEmpty {
+                result += value
+            } else if let defaultValue {
+                result += defaultValue
+            } else {
+                let column = text.value.distance(from: text.value.startIndex, to: open.lowerBound)
+                decoder.errors.append(.undefinedEnvironmentVariable(
+                    text.location.advanced(by: column, length: reference.count + 3), name: String(name)))
+                return nil
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        result += rest
+        return Located(result, at: text.location)
+    }
+
+    mutating func url(_ text: Located<String>, _ context: String) -> Bool {
+        let value = text.value
+        let schemeEnd = value.firstRange(of: "://")
+        let scheme = schemeEnd.map { value[..<$0.lowerBound].lowercased() }
+        let host = schemeEnd.map { value[$0.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" } }
+        guard scheme == "http" || scheme == "https", let host, !host.isEmpty, !value.contains(" ") else {
+            decoder.errors.append(.invalidURL(text.location, text: value, context: context))
+            return false
+        }
+        return true
+    }
+}

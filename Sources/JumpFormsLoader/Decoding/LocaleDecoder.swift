@@ -1,0 +1,292 @@
+import JumpForms
+
+/// Decodes a locale file: `locale` and `messages` (flat dotted keys or nested maps), keeping
+/// for every message where its key and each character of its value are in the file.
+struct LocaleDecoder {
+    enum LocaleKey: String, CaseIterable { case locale, messages }
+
+    var decoder: NodeDecoder
+    let source: SourceText
+
+    init(path: String, bytes: [UInt8]) {
+        decoder = NodeDecoder(path: path)
+        source = SourceText(bytes: bytes)
+    }
+
+    /// The catalog, or nil when the file has no usable `locale`; `decoder.errors` says why.
+    /// `expectedTag` is the tag the file name gives.
+    mutating func decode(_ document: YAMLDocument, expectedTag: String?) -> LocaleCatalog? {
+        guard let root = decoder.mapping(document.root, "a locale file") else { return nil }
+        let keyed = decoder.keyed(root, LocaleKey.self, context: "the locale file")
+        var tag: Located<LocaleTag>?
+        if let node = decoder.required(keyed, .locale), let text = decoder.string(node, "'locale'") {
+            if let parsed = LocaleTag(text.value) {
+                tag = Located(parsed, at: text.location)
+                if let expectedTag, LocaleTag(expectedTag) != parsed {
+                    decoder.errors.append(.localeTagMismatch(text.location, declared: text.value, fileName: expectedTag + ".yaml"))
+                }
+            } else {
+                decoder.errors.append(.invalidLocaleTag(text.location, text: text.value))
+            }
+        }
+        var messages: [LocaleMessage] = []
+        if let node = decoder.required(keyed, .messages), let mapping = decoder.mapping(node, "'messages'") {
+            messages.reserveCapacity(mapping.entries.count)
+            var seen: [String: SourceLocation] = [:]
+            flatten(mapping, prefix: "", into: &messages, seen: &seen)
+        }
+        guard let tag else { return nil }
+        return LocaleCatalog(path: document.path, tag: tag, messages: messages)
+    }
+
+    mutating func flatten(_ mapping: YAMLMapping, prefix: String, into messages: inout [LocaleMessage], seen: inout [String: SourceLocation]) {
+        for entry in mapping.entries {
+            let key = prefix.isEmpty ? entry.key.value : prefix + "." + entry.key.value
+            let keyLocation = decoder.location(entry.key)
+            switch entry.value {
+            case .mapping(let nested):
+                flatten(nested, prefix: key, into: &messages, seen: &seen)
+            case .sequence:
+                decoder.errors.append(.wrongNodeKind(decoder.location(entry.value), expected: "a string or a mapping of messages",
+                                                     found: "a sequence", context: "message '\(key)'"))
+            case .scalar(let scalar):
+                if let first = seen[key] {
+                    decoder.errors.append(.duplicateMessageKey(keyLocation, key: key, first: first))
+                    continue
+                }
+                seen[key] = keyLocation
+                messages.append(LocaleMessage(
+                    key: key, text: scalar.value, keyLocation: keyLocation, valueLocation: decoder.location(scalar),
+                    offsetMap: source.offsetMap(for: scalar), trap: ScalarTrap.of(scalar)
+                ))
+            }
+        }
+    }
+}
+
+extension ScalarTrap {
+    /// What a YAML 1.1 loader would type an unquoted scalar as, when not a string.
+    static func of(_ scalar: YAMLScalar) -> ScalarTrap? {
+        guard scalar.style == .plain, scalar.tag == nil else { return nil }
+        let value = scalar.value
+        if scalar.isNull { return .null }
+        switch value {
+        case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+             "on", "On", "ON", "off", "Off", "OFF":
+            return .boolean
+        case ".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN":
+            return .number
+        default:
+            break
+        }
+        let bytes = Array(value.utf8)
+        guard let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+        if isDate(bytes) { return .date }
+        if isNumber(bytes) { return .number }
+        return nil
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    /// `yyyy-mm-dd`, optionally followed by a time (YAML 1.1 timestamp).
+    private static func isDate(_ b: [UInt8]) -> Bool {
+        guard b.count >= 8 else { return false }
+        var i = 0
+        var digits = 0
+        while i < b.count, isDigit(b[i]) { i += 1; digits += 1 }
+        guard digits == 4, i < b.count, b[i] == UInt8(ascii: "-") else { return false }
+        i += 1
+        digits = 0
+        while i < b.count, isDigit(b[i]) { i += 1; digits += 1 }
+        guard (1...2).contains(digits), i < b.count, b[i] == UInt8(ascii: "-") else { return false }
+        i += 1
+        digits = 0
+        while i < b.count, isDigit(b[i]) { i += 1; digits += 1 }
+        guard (1...2).contains(digits) else { return false }
+        return i == b.count || b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ")
+    }
+
+    /// Integers (decimal, `0x`, `0o`/octal, `0b`, `_` separators, sexagesimal `1:30`) and floats.
+    private static func isNumber(_ b: [UInt8]) -> Bool {
+        var i = 0
+        if b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
+        guard i < b.count else { return false }
+        if b.count - i > 2, b[i] == UInt8(ascii: "0") {
+            let marker = b[i + 1]
+            let rest = b[(i + 2)...]
+            switch marker {
+            case UInt8(ascii: "x"): return rest.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) || $0 == UInt8(ascii: "_") }
+            case UInt8(ascii: "b"): return rest.allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") || $0 == UInt8(ascii: "_") }
+            case UInt8(ascii: "o"): return rest.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "7")).contains($0) || $0 == UInt8(ascii: "_") }
+            default: break
+            }
+        }
+        var sawDigit = false
+        var sawDot = false
+        var sawExponent = false
+        while i < b.count {
+            let byte = b[i]
+            if isDigit(byte) {
+                sawDigit = true
+            } else if byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") {
+                guard sawDigit, !sawDot else { return false }
+            } else if byte == UInt8(ascii: ".") {
+                guard !sawDot, !sawExponent else { return false }
+                sawDot = true
+            } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                guard sawDigit, !sawExponent else { return false }
+                sawExponent = true
+                if i + 1 < b.count, b[i + 1] == UInt8(ascii: "-") || b[i + 1] == UInt8(ascii: "+") { i += 1 }
+            } else {
+                return false
+            }
+            i += 1
+        }
+        return sawDigit
+    }
+}
+
+/// The raw text of a file, for mapping offsets inside scalars back to lines and columns.
+final class SourceText {
+    let bytes: [UInt8]
+    /// Byte offsets of line starts, computed the first time a scalar needs them.
+    private lazy var lineStarts: [Int] = {
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            starts.append(index + 1)
+        }
+        return starts
+    }()
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Where each value scalar of `scalar` was written.
+    func offsetMap(for scalar: YAMLScalar) -> MessageOffsetMap {
+        let singleLine = scalar.start.line == scalar.end.line
+        switch scalar.style {
+        case .plain where singleLine:
+            return .linear(line: scalar.start.line, column: scalar.start.column)
+        case .singleQuoted where singleLine, .doubleQuoted where singleLine:
+            // Without escapes the value is the raw text between the quotes.
+            if scalar.end.column - scalar.start.column - 2 == scalar.value.unicodeScalars.count,
+               !(scalar.style == .singleQuoted && scalar.value.contains("'")),
+               !(scalar.style == .doubleQuoted && scalar.value.contains("\\")) {
+                return .linear(line: scalar.start.line, column: scalar.start.column + 1)
+            }
+        default:
+            break
+        }
+        return align(scalar)
+    }
+
+    private struct Token {
+        var scalar: Unicode.Scalar
+        var line: Int
+        var column: Int
+    }
+
+    /// The decoded characters of the raw scalar text with their positions.
+    private func tokens(_ scalar: YAMLScalar) -> [Token] {
+        let starts = lineStarts
+        guard scalar.start.line - 1 < starts.count else { return [] }
+        var raw: [Token] = []
+        var line = scalar.start.line
+        var column = 1
+        let begin = starts[line - 1]
+        let end = scalar.end.line < starts.count ? starts[scalar.end.line] : bytes.count
+        let text = String(decoding: bytes[begin..<end], as: UTF8.self)
+        for unicode in text.unicodeScalars {
+            if (line, column) >= (scalar.end.line, scalar.end.column) { break }
+            if (line, column) >= (scalar.start.line, scalar.start.column) {
+                raw.append(Token(scalar: unicode, line: line, column: column))
+            }
+            if unicode == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        switch scalar.style {
+        case .plain:
+            return raw
+        case .literal, .folded:
+            // Drop the header line (`|`, `>-` ...).
+            guard let newline = raw.firstIndex(where: { $0.scalar == "\n" }) else { return [] }
+            return Array(raw[(newline + 1)...])
+        case .singleQuoted:
+            var result: [Token] = []
+            var index = 1
+            let end = raw.count - 1
+            while index < end {
+                result.append(raw[index])
+                index += raw[index].scalar == "'" && index + 1 < end && raw[index + 1].scalar == "'" ? 2 : 1
+            }
+            return result
+        case .doubleQuoted:
+            var result: [Token] = []
+            var index = 1
+            let end = raw.count - 1
+            while index < end {
+                let token = raw[index]
+                guard token.scalar == "\\", index + 1 < end else {
+                    result.append(token)
+                    index += 1
+                    continue
+                }
+                let escape = raw[index + 1].scalar
+                var width = 2
+                var decoded: Unicode.Scalar? = escape
+                switch escape {
+                case "n": decoded = "\n"
+                case "t": decoded = "\t"
+                case "0": decoded = "\0"
+                case "\n": decoded = nil
+                case "x", "u", "U":
+                    let digits = escape == "x" ? 2 : escape == "u" ? 4 : 8
+                    let hex = raw[(index + 2)..<min(end, index + 2 + digits)].map { Character($0.scalar) }
+                    decoded = UInt32(String(hex), radix: 16).flatMap(Unicode.Scalar.init)
+                    width += digits
+                default: break
+                }
+                if let decoded { result.append(Token(scalar: decoded, line: token.line, column: token.column)) }
+                index += width
+            }
+            return result
+        }
+    }
+
+    /// Aligns value characters with raw ones; folding only changes whitespace, so skipping
+    /// whitespace on either side keeps the two in step.
+    private func align(_ scalar: YAMLScalar) -> MessageOffsetMap {
+        let raw = tokens(scalar)
+        var breakpoints: [MessageOffsetMap.Breakpoint] = []
+        var r = 0
+        var previous: (line: Int, column: Int)?
+        for (offset, value) in scalar.value.unicodeScalars.enumerated() {
+            while r < raw.count, raw[r].scalar != value, raw[r].scalar.properties.isWhitespace {
+                r += 1
+            }
+            let position: (line: Int, column: Int)
+            if r < raw.count, raw[r].scalar == value {
+                position = (raw[r].line, raw[r].column)
+                r += 1
+            } else {
+                position = previous.map { ($0.line, $0.column + 1) } ?? (scalar.start.line, scalar.start.column)
+            }
+            if let previous, previous.line == position.line, previous.column + 1 == position.column {
+                // Contiguous: the last breakpoint covers it.
+            } else {
+                breakpoints.append(.init(offset: offset, line: position.line, column: position.column))
+            }
+            previous = position
+        }
+        if breakpoints.isEmpty {
+            return .linear(line: scalar.start.line, column: scalar.start.column)
+        }
+        return MessageOffsetMap(breakpoints: breakpoints)
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JumpForms
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+/// The few file-system calls the loader makes, with errno turned into a `ReadError`.
+enum FileAccess {
+    /// The bytes of a regular file, refusing files over `limit` before reading them.
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.unreadable(path: path, reason: errorText())) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable(path: path, reason: errorText())) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            return .failure(.unreadable(path: path, reason: "it is a folder"))
+        }
+        let size = Int(info.st_size)
+        if size > limit { return .failure(.tooLarge(path: path, size: size, limit: limit)) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(size)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable(path: path, reason: errorText()))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { return .failure(.tooLarge(path: path, size: bytes.count, limit: limit)) }
+        }
+        return .success(bytes)
+    }
+
+    /// Everything on standard input, up to `limit` bytes (one more, so the caller sees it is over).
+    static func readStandardInput(limit: Int) -> [UInt8] {
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { systemRead(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    enum Kind { case file, directory, missing }
+
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+    }
+
+    /// The `.yaml` and `.yml` files directly in a folder, sorted by name.
+    static func yamlFiles(in directory: String) -> Result<[String], ReadError> {
+        guard let handle = opendir(directory) else {
+            return .failure(.directoryUnreadable(path: directory, reason: errorText()))
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard !name.hasPrefix("."), name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
+            let path = join(directory, name)
+            if kind(of: path) == .file { names.append(path) }
+        }
+        return .success(names.sorted())
+    }
+
+    /// `base/relative`, or `relative` when it is absolute.
+    static func join(_ base: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") || base.isEmpty || base == "." { return relative }
+        return base.hasSuffix("/") ? base + relative : base + "/" + relative
+    }
+
+    /// The folder part of a path ("." for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The file name without folder and extension.
+    static func stem(of path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: ".") else { return name }
+        return String(name[..<dot])
+    }
+
+    /// `a/b/../c` -> `a/c`, `./x` -> `x`: for showing and comparing paths.
+    static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+}

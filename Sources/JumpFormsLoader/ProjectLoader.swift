@@ -1,0 +1,198 @@
+import JumpForms
+
+/// A flow with the locale files of its `locales` folder.
+public struct LoadedFlow: Sendable {
+    public var flow: Flow
+    /// The resolved path of the flow's locales folder.
+    public var localesDirectory: String
+    public var catalogs: [LocaleCatalog]
+
+    public init(flow: Flow, localesDirectory: String, catalogs: [LocaleCatalog]) {
+        self.flow = flow
+        self.localesDirectory = localesDirectory
+        self.catalogs = catalogs
+    }
+
+    /// A localizer over the flow's catalogs, with `fallbackCatalogs` (the built-in words) last.
+    public func localizer(fallbackCatalogs: [LocaleCatalog] = BuiltinCatalog.catalogs) -> Localizer {
+        Localizer(defaultLocale: flow.defaultLocale.value, catalogs: catalogs, fallbackCatalogs: fallbackCatalogs)
+    }
+}
+
+/// Everything one load produced: the client configuration, the flows with their locales, the
+/// texts of the files read, and every diagnostic of the read, compose and decode phases.
+public struct LoadedProject: Sendable {
+    public var config: ClientConfig?
+    public var flows: [LoadedFlow] = []
+    /// Locale files named directly that belong to no flow's folder.
+    public var looseCatalogs: [LocaleCatalog] = []
+    /// Where anchors and aliases were written in locale files, by path.
+    public var localeAliases: [String: [YAMLDocument.Marker]] = [:]
+    public var sources = SourceFiles()
+    public var diagnostics: [Diagnostic] = []
+
+    public init() {}
+
+    /// The one flow (the config's, or the only one loaded).
+    public var primaryFlow: LoadedFlow? { flows.first }
+}
+
+/// Loads `jump.yaml`, flow files and locale files from disk. The only part of jump-forms that
+/// reads YAML.
+public struct ProjectLoader: Sendable {
+    public var limits: LoaderLimits
+    /// Where `${NAME}` in `jump.yaml` is looked up.
+    public var environment: [String: String]
+
+    public init(limits: LoaderLimits = .default, environment: [String: String] = [:]) {
+        self.limits = limits
+        self.environment = environment
+    }
+
+    /// What kind of file a path holds, told by its top-level keys.
+    public enum FileKind: Sendable { case config, flow, locale }
+
+    /// Loads the given files and folders. A `jump.yaml` brings its flow, a flow brings its
+    /// locales folder; a folder brings every `.yaml` file in it. Nothing stops at the first
+    /// problem: every file is read and every diagnostic collected.
+    public func load(paths: [String]) -> LoadedProject {
+        var run = Run(loader: self)
+        for path in paths {
+            switch FileAccess.kind(of: path) {
+            case .missing:
+                run.project.diagnostics.append(ReadError.unreadable(path: path, reason: "no such file or folder").diagnostic)
+            case .directory:
+                switch FileAccess.yamlFiles(in: path) {
+                case .failure(let error): run.project.diagnostics.append(error.diagnostic)
+                case .success(let files): files.forEach { run.loadFile($0) }
+                }
+            case .file:
+                run.loadFile(path)
+            }
+        }
+        run.finish()
+        return run.project
+    }
+
+    /// One load: the project being built and what was already read.
+    private struct Run {
+        let loader: ProjectLoader
+        var project = LoadedProject()
+        var flowPaths = Set<String>()
+        var catalogsByDirectory: [String: [LocaleCatalog]] = [:]
+        var localeFiles: [(path: String, bytes: [UInt8], document: YAMLDocument)] = []
+
+        init(loader: ProjectLoader) {
+            self.loader = loader
+        }
+
+        /// Reads a file and decodes it as what its name and top-level keys say it is.
+        mutating func loadFile(_ path: String, as expected: FileKind? = nil) {
+            guard let (bytes, document) = loader.readDocument(path, into: &project) else { return }
+            switch expected ?? loader.kind(of: path, document) {
+            case .config: loadConfig(path, document)
+            case .flow: loadFlow(path, document)
+            case .locale: localeFiles.append((path, bytes, document))
+            }
+        }
+
+        mutating func loadConfig(_ path: String, _ document: YAMLDocument) {
+            var decoder = ConfigDecoder(path: path, environment: loader.environment)
+            let config = decoder.decode(document)
+            project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
+            guard let config else { return }
+            if project.config == nil { project.config = config }
+            let flowPath = FileAccess.join(FileAccess.directory(of: path), config.flow.value)
+            guard FileAccess.kind(of: flowPath) == .file else {
+                project.diagnostics.append(Diagnostic(.fileUnreadable, "the flow file '\(flowPath)' does not exist",
+                                                      at: config.flow.location, hint: "'flow' is relative to jump.yaml"))
+                return
+            }
+            if !flowPaths.contains(FileAccess.normalize(flowPath)) { loadFile(flowPath, as: .flow) }
+        }
+
+        mutating func loadFlow(_ path: String, _ document: YAMLDocument) {
+            guard flowPaths.insert(FileAccess.normalize(path)).inserted else { return }
+            var decoder = FlowDecoder(path: path)
+            let flow = decoder.decode(document)
+            project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
+            guard let flow else { return }
+            let directory = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: path), flow.localesDirectory.value))
+            if catalogsByDirectory[directory] == nil {
+                if FileAccess.kind(of: directory) == .directory {
+                    catalogsByDirectory[directory] = loader.loadLocales(in: directory, into: &project)
+                } else {
+                    catalogsByDirectory[directory] = []
+                    project.diagnostics.append(Diagnostic(.directoryUnreadable,
+                        "the locales folder '\(directory)' does not exist", at: flow.localesDirectory.location,
+                        hint: "create it, or point 'locales' at the folder of locale files (relative to the flow file)"))
+                }
+            }
+            project.flows.append(LoadedFlow(flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? []))
+        }
+
+        /// Locale files named directly that no flow's folder already brought; then sorting.
+        mutating func finish() {
+            for file in localeFiles where catalogsByDirectory[FileAccess.normalize(FileAccess.directory(of: file.path))] == nil {
+                if let catalog = loader.decodeLocale(file.path, file.bytes, file.document, into: &project) {
+                    project.looseCatalogs.append(catalog)
+                }
+            }
+            project.diagnostics = project.diagnostics.sortedByLocation()
+        }
+    }
+
+    /// Every locale file of a folder.
+    public func loadLocales(in directory: String, into project: inout LoadedProject) -> [LocaleCatalog] {
+        switch FileAccess.yamlFiles(in: directory) {
+        case .failure(let error):
+            project.diagnostics.append(error.diagnostic)
+            return []
+        case .success(let files):
+            return files.compactMap { loadLocale(at: $0, into: &project) }
+        }
+    }
+
+    /// One locale file.
+    public func loadLocale(at path: String, into project: inout LoadedProject) -> LocaleCatalog? {
+        guard let (bytes, document) = readDocument(path, into: &project) else { return nil }
+        return decodeLocale(path, bytes, document, into: &project)
+    }
+
+    private func decodeLocale(_ path: String, _ bytes: [UInt8], _ document: YAMLDocument, into project: inout LoadedProject) -> LocaleCatalog? {
+        if !document.anchors.isEmpty || !document.aliases.isEmpty {
+            project.localeAliases[path] = document.anchors + document.aliases
+        }
+        let stem = FileAccess.stem(of: path)
+        var decoder = LocaleDecoder(path: path, bytes: bytes)
+        let catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
+        project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
+        return catalog
+    }
+
+    private func readDocument(_ path: String, into project: inout LoadedProject) -> ([UInt8], YAMLDocument)? {
+        let bytes: [UInt8]
+        switch FileAccess.read(path, limit: limits.maximumFileSize) {
+        case .failure(let error):
+            project.diagnostics.append(error.diagnostic)
+            return nil
+        case .success(let read):
+            bytes = read
+        }
+        project.sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let result = YAMLReader.read(bytes, path: path, limits: limits)
+        project.diagnostics += result.diagnostics
+        return result.document.map { (bytes, $0) }
+    }
+
+    /// Tells a file's kind from its name and top-level keys.
+    private func kind(of path: String, _ document: YAMLDocument) -> FileKind {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if name == "jump.yaml" || name == "jump.yml" { return .config }
+        guard case .mapping(let mapping) = document.root else { return .flow }
+        let keys = Set(mapping.entries.map(\.key.value))
+        if keys.contains("messages") || keys.contains("locale") { return .locale }
+        if keys.contains(where: { $0.hasPrefix("capture") || $0.hasPrefix("engage") }) { return .config }
+        return .flow
+    }
+}

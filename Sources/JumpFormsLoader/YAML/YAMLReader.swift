@@ -1,0 +1,367 @@
+import CYAML
+import JumpForms
+
+/// What reading one file produced: the document (when there is one to decode) and every
+/// diagnostic of the read and compose phases.
+public struct YAMLReadResult: Sendable {
+    public var document: YAMLDocument?
+    public var readErrors: [ReadError]
+    public var composeErrors: [ComposeError]
+
+    public var diagnostics: [Diagnostic] {
+        readErrors.map(\.diagnostic) + composeErrors.map(\.diagnostic)
+    }
+}
+
+/// Reads YAML bytes with the system libyaml, event by event, into a located node tree.
+///
+/// Checks that are cheap at this level happen here: size, encoding, BOM, tabs in indentation,
+/// one document per file, nesting depth, an alias expansion budget (counted, never expanded),
+/// scalar-only keys, duplicate keys and tags.
+public enum YAMLReader {
+    public static func read(_ bytes: [UInt8], path: String, limits: LoaderLimits = .default) -> YAMLReadResult {
+        if let error = precheck(bytes, path: path, limits: limits) {
+            return YAMLReadResult(document: nil, readErrors: error, composeErrors: [])
+        }
+        var composer = Composer(path: path, limits: limits)
+        bytes.withUnsafeBufferPointer { buffer in
+            composer.run(buffer)
+        }
+        return composer.result()
+    }
+
+    // MARK: - Byte-level checks
+
+    static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> [ReadError]? {
+        if bytes.count > limits.maximumFileSize {
+            return [.tooLarge(path: path, size: bytes.count, limit: limits.maximumFileSize)]
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return [.byteOrderMark(path: path, encoding: "UTF-8")] }
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+            return [.byteOrderMark(path: path, encoding: "UTF-32")]
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            return [.byteOrderMark(path: path, encoding: "UTF-16")]
+        }
+        if let offset = firstInvalidUTF8(bytes) {
+            return [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])]
+        }
+        if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+            return [.empty(path: path)]
+        }
+        if bytes.contains(0x09) {
+            let tabs = tabIndentations(bytes, path: path)
+            if !tabs.isEmpty { return tabs.map(ReadError.tabIndentation) }
+        }
+        return nil
+    }
+
+    /// The offset of the first byte that breaks UTF-8, or nil when the bytes are valid.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch byte {
+            case 0x00...0x7F: index += 1; continue
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return index
+            }
+            for continuation in 1..<length {
+                guard index + continuation < bytes.count else { return index }
+                let next = bytes[index + continuation]
+                let (low, high) = continuation == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
+                guard next >= low, next <= high else { return index + continuation }
+            }
+            index += length
+        }
+        return nil
+    }
+
+    /// Line and column (in scalars) of a byte offset; bytes before it are valid UTF-8.
+    static func location(ofByte offset: Int, in bytes: [UInt8], path: String) -> SourceLocation {
+        var line = 1
+        var column = 1
+        for byte in bytes[..<offset] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceLocation(file: path, line: line, column: column)
+    }
+
+    /// Tabs among the leading whitespace of a line.
+    static func tabIndentations(_ bytes: [UInt8], path: String) -> [SourceLocation] {
+        var result: [SourceLocation] = []
+        var line = 1
+        var column = 1
+        var inIndentation = true
+        for byte in bytes {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+                inIndentation = true
+                continue
+            }
+            if inIndentation {
+                if byte == 0x09 {
+                    result.append(SourceLocation(file: path, line: line, column: column))
+                    inIndentation = false
+                } else if byte != 0x20 {
+                    inIndentation = false
+                }
+            }
+            if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return result
+    }
+}
+
+// MARK: - Composer
+
+/// Turns libyaml events into nodes without recursion (depth is bounded and checked), counting
+/// what aliases would expand to.
+private struct Composer {
+    struct Frame {
+        var isMapping: Bool
+        var start: YAMLMark
+        var anchor: String?
+        var items: [YAMLNode] = []
+        var entries: [YAMLMapping.Entry] = []
+        var pendingKey: YAMLScalar?
+        /// The value of the pending key is dropped (bad or duplicate key).
+        var skipValue = false
+        var keys: [String: YAMLMark] = [:]
+        var size = 1
+    }
+
+    let path: String
+    let limits: LoaderLimits
+    var stack: [Frame] = []
+    var root: YAMLNode?
+    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    var anchorMarkers: [YAMLDocument.Marker] = []
+    var aliasMarkers: [YAMLDocument.Marker] = []
+    var expanded = 0
+    var documents = 0
+    var readErrors: [ReadError] = []
+    var composeErrors: [ComposeError] = []
+    var aborted = false
+
+    init(path: String, limits: LoaderLimits) {
+        self.path = path
+        self.limits = limits
+    }
+
+    func location(_ mark: yaml_mark_t, length: Int = 1) -> SourceLocation {
+        SourceLocation(file: path, line: Int(mark.line) + 1, column: Int(mark.column) + 1, length: length)
+    }
+
+    func yamlMark(_ mark: yaml_mark_t) -> YAMLMark {
+        YAMLMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            readErrors.append(.unreadable(path: path, reason: "libyaml could not allocate a parser"))
+            return
+        }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        var event = yaml_event_t()
+        while !aborted {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                syntaxError(parser)
+                return
+            }
+            let done = event.type == YAML_STREAM_END_EVENT
+            handle(&event)
+            yaml_event_delete(&event)
+            if done { break }
+        }
+    }
+
+    mutating func syntaxError(_ parser: yaml_parser_t) {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
+        let context = parser.context.map { String(cString: $0) }
+        let problemLocation = location(parser.problem_mark)
+        let contextLocation = context == nil || parser.context_mark.line == parser.problem_mark.line
+            && parser.context_mark.column == parser.problem_mark.column ? nil : location(parser.context_mark)
+        readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation))
+    }
+
+    mutating func handle(_ event: inout yaml_event_t) {
+        switch event.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                composeErrors.append(.multipleDocuments(location(event.start_mark, length: 3)))
+                aborted = true
+            }
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            let value = data.value.map {
+                String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
+            } ?? ""
+            let style: YAMLScalarStyle
+            switch data.style {
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+            case YAML_LITERAL_SCALAR_STYLE: style = .literal
+            case YAML_FOLDED_SCALAR_STYLE: style = .folded
+            default: style = .plain
+            }
+            var tag = Self.string(data.tag)
+            if let written = tag {
+                if written == "tag:yaml.org,2002:str" || written == "!" {
+                    tag = "!!str"
+                } else {
+                    composeErrors.append(.unsupportedTag(location(event.start_mark), tag: written.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
+                }
+            }
+            let scalar = YAMLScalar(value: value, style: style, tag: tag,
+                                    start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
+            let node = YAMLNode.scalar(scalar)
+            if let anchor = Self.string(data.anchor) {
+                anchors[anchor] = (node, 1)
+                anchorMarkers.append(.init(name: anchor, mark: scalar.start))
+            }
+            attach(node, size: 1, keyScalar: scalar, at: event.start_mark)
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            if stack.count >= limits.maximumDepth {
+                composeErrors.append(.nestingTooDeep(location(event.start_mark), limit: limits.maximumDepth))
+                aborted = true
+                return
+            }
+            if let top = stack.last, top.isMapping, top.pendingKey == nil, !top.skipValue {
+                composeErrors.append(.nonScalarKey(location(event.start_mark), kind: isMapping ? "a mapping" : "a sequence"))
+            }
+            let anchor = Self.string(isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor)
+            let tag = Self.string(isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag)
+            if let tag {
+                composeErrors.append(.unsupportedTag(location(event.start_mark), tag: tag.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
+            }
+            if let anchor { anchorMarkers.append(.init(name: anchor, mark: yamlMark(event.start_mark))) }
+            stack.append(Frame(isMapping: isMapping, start: yamlMark(event.start_mark), anchor: anchor))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            guard let frame = stack.popLast() else { return }
+            let end = yamlMark(event.end_mark)
+            let node: YAMLNode = frame.isMapping
+                ? .mapping(YAMLMapping(entries: frame.entries, start: frame.start, end: end))
+                : .sequence(YAMLSequence(items: frame.items, start: frame.start, end: end))
+            if let anchor = frame.anchor { anchors[anchor] = (node, frame.size) }
+            attach(node, size: frame.size, keyScalar: nil, at: event.start_mark)
+        case YAML_ALIAS_EVENT:
+            let name = Self.string(event.data.alias.anchor) ?? ""
+            let here = location(event.start_mark, length: name.count + 1)
+            aliasMarkers.append(.init(name: name, mark: yamlMark(event.start_mark)))
+            if let top = stack.last, top.isMapping, top.pendingKey == nil, !top.skipValue {
+                composeErrors.append(.aliasAsKey(here, alias: name))
+                stack[stack.count - 1].skipValue = true
+                return
+            }
+            guard let target = anchors[name] else {
+                composeErrors.append(.undefinedAlias(here, alias: name, known: Array(anchors.keys)))
+                let placeholder = YAMLScalar(value: "", style: .plain, tag: nil, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
+                attach(.scalar(placeholder), size: 1, keyScalar: nil, at: event.start_mark)
+                return
+            }
+            expanded += target.size
+            if expanded > limits.maximumAliasExpansion {
+                composeErrors.append(.aliasBudgetExceeded(here, alias: name, limit: limits.maximumAliasExpansion))
+                aborted = true
+                return
+            }
+            attach(target.node, size: target.size, keyScalar: nil, at: event.start_mark)
+        default:
+            break
+        }
+    }
+
+    /// Adds a finished node to its parent (or makes it the root).
+    mutating func attach(_ node: YAMLNode, size: Int, keyScalar: YAMLScalar?, at mark: yaml_mark_t) {
+        guard !stack.isEmpty else {
+            if root == nil { root = node }
+            return
+        }
+        let top = stack.count - 1
+        if stack[top].isMapping {
+            if stack[top].skipValue {
+                stack[top].skipValue = false
+                return
+            }
+            if let key = stack[top].pendingKey {
+                stack[top].entries.append(YAMLMapping.Entry(key: key, value: node))
+                stack[top].pendingKey = nil
+                stack[top].size += size
+                return
+            }
+            // This node is a key.
+            guard let keyScalar else {
+                // A sequence or mapping key was reported when it started; drop its value.
+                stack[top].skipValue = true
+                return
+            }
+            if keyScalar.style == .plain, keyScalar.value == "<<" {
+                composeErrors.append(.mergeKey(location(mark, length: 2)))
+                stack[top].skipValue = true
+                return
+            }
+            if let first = stack[top].keys[keyScalar.value] {
+                composeErrors.append(.duplicateKey(location(mark, length: keyScalar.width), key: keyScalar.value,
+                                                   first: SourceLocation(file: path, line: first.line, column: first.column, length: keyScalar.width)))
+                stack[top].skipValue = true
+                return
+            }
+            stack[top].keys[keyScalar.value] = keyScalar.start
+            stack[top].pendingKey = keyScalar
+        } else {
+            stack[top].items.append(node)
+            stack[top].size += size
+        }
+    }
+
+    func result() -> YAMLReadResult {
+        if !readErrors.isEmpty || aborted {
+            return YAMLReadResult(document: nil, readErrors: readErrors, composeErrors: composeErrors)
+        }
+        guard let root, !(root.isNullScalar) else {
+            return YAMLReadResult(document: nil, readErrors: [.empty(path: path)], composeErrors: composeErrors)
+        }
+        let document = YAMLDocument(path: path, root: root, anchors: anchorMarkers, aliases: aliasMarkers)
+        return YAMLReadResult(document: document, readErrors: [], composeErrors: composeErrors)
+    }
+}
+
+extension YAMLNode {
+    var isNullScalar: Bool {
+        if case .scalar(let scalar) = self { return scalar.isNull }
+        return false
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}

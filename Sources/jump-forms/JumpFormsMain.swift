@@ -1,0 +1,8 @@
+import JumpFormsCLI
+
+@main
+enum JumpFormsMain {
+    static func main() async {
+        await JumpFormsCommand.main()
+    }
+}
