@@ -29,7 +29,8 @@ let package = Package(
         // Reads flow, locale and client-config files: libyaml events -> located nodes -> model.
         .target(
             name: "JumpFormsLoader",
-            dependencies: ["CYAML", "JumpForms"]
+            dependencies: ["CYAML", "JumpForms"],
+            exclude: ["Catalog"]
         ),
         // The commands of `jump-forms`, as a library so tests can drive them.
         .target(
@@ -43,19 +44,21 @@ let package = Package(
         ),
         .executableTarget(name: "jump-forms", dependencies: ["JumpFormsCLI"]),
 
+        // Golden files, repository paths and temporary folders for the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "JumpFormsTests",
-            dependencies: ["JumpForms"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["JumpForms", "TestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "JumpFormsLoaderTests",
-            dependencies: ["JumpForms", "JumpFormsLoader"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["JumpForms", "JumpFormsLoader", "TestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "JumpFormsCLITests",
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpFormsCLI"]
+            dependencies: ["JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,4 +16,25 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the arguments, runs the command, and exits. Usage errors exit with status 2
+    /// (ArgumentParser's default is 64), so every command shares one convention: 0 success,
+    /// 1 the checked input has problems, 2 the command could not run as asked.
+    public static func runMain(arguments: [String]? = nil) async {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                Console.write(fullMessage(for: error) + "\n", to: 2)
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
 }

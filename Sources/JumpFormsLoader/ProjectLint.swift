@@ -1,12 +1,18 @@
 import JumpForms
 
 extension LoadedProject {
-    /// Runs the lint pass over every loaded flow (with its locales and the configuration) and
-    /// returns the load diagnostics followed by the lint findings, sorted by place.
+    /// Runs the lint pass and returns the load diagnostics followed by the lint findings,
+    /// sorted by place. A flow whose file had read or decode errors is not linted (its model is
+    /// incomplete, so lint would only echo those errors); its locale files still are.
     public func lint() -> [Diagnostic] {
         var findings = diagnostics
         let builtinKeys = BuiltinCatalog.keys
+        var lintedDirectories = Set<String>()
         for (index, loaded) in flows.enumerated() {
+            if lintedDirectories.insert(loaded.localesDirectory).inserted {
+                findings += CatalogLinter.lint(loaded.catalogs)
+            }
+            guard loaded.isComplete else { continue }
             // Keys that other flows sharing the folder use are not "unused".
             let others = flows.enumerated()
                 .filter { $0.offset != index && $0.element.localesDirectory == loaded.localesDirectory }
@@ -22,6 +28,9 @@ extension LoadedProject {
             )
             findings += linter.lint()
         }
-        return findings.sortedByLocation()
+        findings += CatalogLinter.lint(looseCatalogs)
+        // Flows sharing a folder may report the same finding: keep each once, in order.
+        var seen = Set<Diagnostic>()
+        return findings.filter { seen.insert($0).inserted }.sortedByLocation()
     }
 }

@@ -6,11 +6,14 @@ public struct LoadedFlow: Sendable {
     /// The resolved path of the flow's locales folder.
     public var localesDirectory: String
     public var catalogs: [LocaleCatalog]
+    /// False when the flow file had read, compose or decode errors: parts of it are missing.
+    public var isComplete: Bool
 
-    public init(flow: Flow, localesDirectory: String, catalogs: [LocaleCatalog]) {
+    public init(flow: Flow, localesDirectory: String, catalogs: [LocaleCatalog], isComplete: Bool = true) {
         self.flow = flow
         self.localesDirectory = localesDirectory
         self.catalogs = catalogs
+        self.isComplete = isComplete
     }
 
     /// A localizer over the flow's catalogs, with `fallbackCatalogs` (the built-in words) last.
@@ -88,10 +91,12 @@ public struct ProjectLoader: Sendable {
 
         /// Reads a file and decodes it as what its name and top-level keys say it is.
         mutating func loadFile(_ path: String, as expected: FileKind? = nil) {
+            let errorsBefore = project.diagnostics.filter { $0.severity == .error }.count
             guard let (bytes, document) = loader.readDocument(path, into: &project) else { return }
+            let readCleanly = project.diagnostics.filter { $0.severity == .error }.count == errorsBefore
             switch expected ?? loader.kind(of: path, document) {
             case .config: loadConfig(path, document)
-            case .flow: loadFlow(path, document)
+            case .flow: loadFlow(path, document, readCleanly: readCleanly)
             case .locale: localeFiles.append((path, bytes, document))
             }
         }
@@ -111,7 +116,7 @@ public struct ProjectLoader: Sendable {
             if !flowPaths.contains(FileAccess.normalize(flowPath)) { loadFile(flowPath, as: .flow) }
         }
 
-        mutating func loadFlow(_ path: String, _ document: YAMLDocument) {
+        mutating func loadFlow(_ path: String, _ document: YAMLDocument, readCleanly: Bool) {
             guard flowPaths.insert(FileAccess.normalize(path)).inserted else { return }
             var decoder = FlowDecoder(path: path)
             let flow = decoder.decode(document)
@@ -128,7 +133,8 @@ public struct ProjectLoader: Sendable {
                         hint: "create it, or point 'locales' at the folder of locale files (relative to the flow file)"))
                 }
             }
-            project.flows.append(LoadedFlow(flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? []))
+            project.flows.append(LoadedFlow(flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? [],
+                                            isComplete: readCleanly && decoder.decoder.errors.isEmpty))
         }
 
         /// Locale files named directly that no flow's folder already brought; then sorting.
@@ -179,7 +185,9 @@ public struct ProjectLoader: Sendable {
         case .success(let read):
             bytes = read
         }
-        project.sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        if !YAMLReader.startsWithUTF16or32ByteOrderMark(bytes) {
+            project.sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        }
         let result = YAMLReader.read(bytes, path: path, limits: limits)
         project.diagnostics += result.diagnostics
         return result.document.map { (bytes, $0) }

@@ -3,6 +3,6 @@ import JumpFormsCLI
 @main
 enum JumpFormsMain {
     static func main() async {
-        await JumpFormsCommand.main()
+        await JumpFormsCommand.runMain()
     }
 }

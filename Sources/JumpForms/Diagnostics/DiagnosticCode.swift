@@ -66,7 +66,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case optionsOnNonChoiceField = "JF326"
     case configFlowMismatch = "JF327"
     case duplicateRule = "JF328"
-    case localeWithoutFlowLocale = "JF329"
 
     /// The phase that reports the code.
     public enum Phase: String, Sendable, CaseIterable {
@@ -85,7 +84,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     public var defaultSeverity: Diagnostic.Severity {
         switch self {
         case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
-             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .localeWithoutFlowLocale:
+             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule:
             .warning
         default:
             .error
@@ -171,7 +170,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .optionsOnNonChoiceField: Entry(title: "options on a field that shows none", explanation: "Only `select` and `radio` fields show options.", example: "type: text with options"),
         .configFlowMismatch: Entry(title: "jump.yaml and the flow disagree", explanation: "`captureFlowName` differs from the flow's `flow`, or `captureLocale` has no locale file.", example: "captureFlowName: other"),
         .duplicateRule: Entry(title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.", example: "[required, required]"),
-        .localeWithoutFlowLocale: Entry(title: "locale file outside the flow's fallback chain", explanation: "A locale file whose language has no path to the default locale still works (it falls back to the default), but is probably misnamed.", example: "locales/english.yaml"),
     ]
     // swiftlint:enable line_length
 }

@@ -78,28 +78,39 @@ public struct DiagnosticRenderer: Sendable {
         return out
     }
 
+    /// Lines longer than this many scalars are shown as a window around the place.
+    static let maximumExcerptWidth = 100
+
     private func excerpt(at location: SourceLocation) -> String {
         guard let line = sources.line(location.line, of: location.file) else { return "" }
         let number = String(location.line)
         let gutter = String(repeating: " ", count: number.count)
-        var shown = ""
-        var caretPad = ""
+        let scalars = Array(line.unicodeScalars)
+        // A window of the line around the place, marked with ellipses where it is cut.
+        var first = 0
+        var last = scalars.count
+        if scalars.count > Self.maximumExcerptWidth {
+            first = max(0, min(location.column - 1 - Self.maximumExcerptWidth / 3, scalars.count - Self.maximumExcerptWidth))
+            last = min(scalars.count, first + Self.maximumExcerptWidth)
+        }
+        var shown = first > 0 ? "…" : ""
+        var caretPad = first > 0 ? " " : ""
         var caretWidth = 0
-        var column = 1
-        for scalar in line.unicodeScalars {
-            let printable = Self.isControl(scalar) ? "\u{FFFD}" : Character(scalar)
+        for index in first..<last {
+            let scalar = scalars[index]
+            let column = index + 1
             let width = scalar == "\t" ? 1 : Self.displayWidth(scalar)
-            shown.append(scalar == "\t" ? " " : printable)
+            shown.append(scalar == "\t" ? " " : Self.isControl(scalar) ? "\u{FFFD}" : Character(scalar))
             if column < location.column {
                 caretPad += String(repeating: " ", count: width)
             } else if column < location.column + location.length {
                 caretWidth += width
             }
-            column += 1
         }
-        if column <= location.column {
+        if last < scalars.count { shown += "…" }
+        if scalars.count + 1 <= location.column {
             // The place is at (or past) the end of the line: point just after it.
-            caretPad += String(repeating: " ", count: location.column - column)
+            caretPad += String(repeating: " ", count: location.column - scalars.count - 1)
         }
         let caret = "^" + String(repeating: "~", count: max(0, caretWidth - 1))
         return " \(number) | \(shown)\n \(gutter) | \(caretPad)\(paint(caret, .green))\n"

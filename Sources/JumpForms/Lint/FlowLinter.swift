@@ -27,6 +27,8 @@ public struct FlowLinter: Sendable {
         self.fileExists = fileExists
     }
 
+    /// The flow-level checks. Checks of the catalogs alone (ICU syntax) are
+    /// `CatalogLinter`'s, run once per catalog however many flows share it.
     public func lint() -> [Diagnostic] {
         var findings: [Diagnostic] = []
         lintForms(&findings)
@@ -287,15 +289,6 @@ public struct FlowLinter: Sendable {
         if defaultCatalog == nil {
             findings.append(Diagnostic(.missingLocale, "the default locale \(defaultTag) has no locale file",
                                        at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
-        }
-        // Syntax errors, wherever they are.
-        for catalog in catalogs {
-            for message in catalog.allMessages {
-                if case .failure(let error) = message.pattern {
-                    findings.append(Diagnostic(.messageSyntax, "message '\(message.key)': \(error.message)",
-                                               at: message.location(ofOffset: error.offset)))
-                }
-            }
         }
         let localizer = Localizer(defaultLocale: defaultTag, catalogs: catalogs)
         var reported = Set<String>()

@@ -57,6 +57,12 @@ public struct DeferredRule: Sendable, Hashable {
     public var field: String
     public var rule: RuleKind
     public var reason: Reason
+
+    public init(field: String, rule: RuleKind, reason: Reason) {
+        self.field = field
+        self.rule = rule
+        self.reason = reason
+    }
 }
 
 /// What checking a form's values found.

@@ -6,7 +6,7 @@ public enum DecodeError: Error, Sendable, Hashable {
     case missingKey(SourceLocation, key: String, context: String)
     case wrongNodeKind(SourceLocation, expected: String, found: String, context: String)
     case nullValue(SourceLocation, context: String)
-    case notABoolean(SourceLocation, text: String, context: String)
+    case notABoolean(SourceLocation, text: String, quoted: Bool, context: String)
     case notAnInteger(SourceLocation, text: String, context: String)
     case unknownValue(SourceLocation, value: String, what: String, known: [String])
     case invalidName(SourceLocation, name: String, what: String)
@@ -16,7 +16,7 @@ public enum DecodeError: Error, Sendable, Hashable {
     case localeTagMismatch(SourceLocation, declared: String, fileName: String)
     case duplicateMessageKey(SourceLocation, key: String, first: SourceLocation)
     case invalidURL(SourceLocation, text: String, context: String)
-    case emptyList(SourceLocation, context: String)
+    case emptyList(SourceLocation, message: String)
 
     public var diagnostic: Diagnostic {
         switch self {
@@ -30,15 +30,16 @@ public enum DecodeError: Error, Sendable, Hashable {
         case let .nullValue(location, context):
             return Diagnostic(.nullValue, "\(context) has no value", at: location,
                               hint: "write a value, or \"\" for an empty string")
-        case let .notABoolean(location, text, context):
+        case let .notABoolean(location, text, quoted, context):
             let hint: String
             switch text.lowercased() {
-            case "yes", "y", "on": hint = "write 'true' (YAML 1.1 and 1.2 disagree about '\(text)')"
-            case "no", "n", "off": hint = "write 'false' (YAML 1.1 and 1.2 disagree about '\(text)')"
-            case "true", "false": hint = "write it lower-case and unquoted: '\(text.lowercased())'"
+            case "true", "false": hint = quoted ? "remove the quotes: \(text.lowercased())" : "write it in lower case: \(text.lowercased())"
+            case "yes", "y", "on": hint = "write true (YAML 1.1 reads '\(text)' as true, YAML 1.2 as a string)"
+            case "no", "n", "off": hint = "write false (YAML 1.1 reads '\(text)' as false, YAML 1.2 as a string)"
             default: hint = "write true or false"
             }
-            return Diagnostic(.notABoolean, "\(context) must be true or false, found '\(text)'", at: location, hint: hint)
+            let shown = quoted ? "\"\(text)\"" : text
+            return Diagnostic(.notABoolean, "\(context) must be true or false, found \(shown)", at: location, hint: hint)
         case let .notAnInteger(location, text, context):
             return Diagnostic(.notAnInteger, "\(context) must be an integer, found '\(text)'", at: location,
                               hint: text.first == "\"" || text.first == "'" ? "remove the quotes" : nil)
@@ -63,8 +64,8 @@ public enum DecodeError: Error, Sendable, Hashable {
                               related: [Diagnostic.Related("'\(key)' first defined here", at: first)])
         case let .invalidURL(location, text, context):
             return Diagnostic(.invalidURL, "\(context) must be an absolute http(s) URL, found '\(text)'", at: location)
-        case let .emptyList(location, context):
-            return Diagnostic(.emptyList, "\(context) is empty", at: location)
+        case let .emptyList(location, message):
+            return Diagnostic(.emptyList, message, at: location)
         }
     }
 }

@@ -89,7 +89,7 @@ struct FlowDecoder {
                 return SchemaID.SubPath(key: entry.key.value, path: path)
             }
             if subs.isEmpty {
-                decoder.errors.append(.emptyList(decoder.location(mapping.start), context: "the schemaId map of \(context)"))
+                decoder.errors.append(.emptyList(decoder.location(mapping.start), message: "the schemaId map of \(context) is empty"))
                 return nil
             }
             return .map(subs)
@@ -201,7 +201,7 @@ struct FlowDecoder {
                 return nil
             }
             if fields.isEmpty {
-                decoder.errors.append(.emptyList(decoder.location(list), context: "the fields of \(context)"))
+                decoder.errors.append(.emptyList(decoder.location(list), message: "\(context) lists no fields"))
             }
             return FormDefinition(name: entry.key.value, location: location, fields: fields)
         }

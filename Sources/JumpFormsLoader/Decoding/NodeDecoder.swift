@@ -60,7 +60,7 @@ struct NodeDecoder {
             if scalar.value == "true" { return Located(true, at: location(scalar)) }
             if scalar.value == "false" { return Located(false, at: location(scalar)) }
         }
-        errors.append(.notABoolean(location(scalar), text: written(scalar), context: context))
+        errors.append(.notABoolean(location(scalar), text: scalar.value, quoted: scalar.style != .plain, context: context))
         return nil
     }
 

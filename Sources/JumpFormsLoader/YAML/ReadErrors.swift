@@ -24,7 +24,7 @@ public enum ReadError: Error, Sendable, Hashable {
                               hint: "split the file, or raise LoaderLimits.maximumFileSize")
         case let .invalidUTF8(location, byte):
             let hex = String(byte, radix: 16, uppercase: true)
-            return Diagnostic(.invalidUTF8, "invalid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) cannot appear here", at: location,
+            return Diagnostic(.invalidUTF8, "invalid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) does not start a valid UTF-8 sequence", at: location,
                               hint: "save the file as UTF-8")
         case let .byteOrderMark(path, encoding):
             return Diagnostic(.byteOrderMark, "the file starts with a \(encoding) byte-order mark", at: .startOfFile(path),

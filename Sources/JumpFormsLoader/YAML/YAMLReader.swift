@@ -32,6 +32,11 @@ public enum YAMLReader {
 
     // MARK: - Byte-level checks
 
+    /// Whether the bytes start with a UTF-16 or UTF-32 byte-order mark (text not worth quoting).
+    public static func startsWithUTF16or32ByteOrderMark(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
+    }
+
     static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> [ReadError]? {
         if bytes.count > limits.maximumFileSize {
             return [.tooLarge(path: path, size: bytes.count, limit: limits.maximumFileSize)]
@@ -80,7 +85,7 @@ public enum YAMLReader {
                 guard index + continuation < bytes.count else { return index }
                 let next = bytes[index + continuation]
                 let (low, high) = continuation == 1 ? (lower, upper) : (UInt8(0x80), UInt8(0xBF))
-                guard next >= low, next <= high else { return index + continuation }
+                guard next >= low, next <= high else { return index }
             }
             index += length
         }
@@ -281,9 +286,9 @@ private struct Composer {
                 return
             }
             guard let target = anchors[name] else {
-                composeErrors.append(.undefinedAlias(here, alias: name, known: Array(anchors.keys)))
-                let placeholder = YAMLScalar(value: "", style: .plain, tag: nil, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
-                attach(.scalar(placeholder), size: 1, keyScalar: nil, at: event.start_mark)
+                composeErrors.append(.undefinedAlias(here, alias: name, known: Array(anchors.keys).sorted()))
+                // Drop the entry (or item) rather than invent a value that would cause more errors.
+                if let top = stack.last, top.isMapping { stack[stack.count - 1].pendingKey = nil }
                 return
             }
             expanded += target.size

@@ -1,0 +1,136 @@
+/// The generated parts of the documentation: tables drawn from the families themselves (field
+/// types, rules with their examples, formats, providers, diagnostic codes), so the docs cannot
+/// drift from the code. A test keeps `docs/*.md` in step (`RECORD_SNAPSHOTS=1` rewrites them).
+public enum ReferenceDocs {
+    /// Markdown blocks by name, as they appear between `<!-- BEGIN GENERATED: name -->` and
+    /// `<!-- END GENERATED: name -->` in the docs.
+    public static var blocks: [String: String] {
+        [
+            "field-types": fieldTypes,
+            "rules": rules,
+            "formats": formats,
+            "providers": providers,
+            "diagnostics": diagnostics,
+        ]
+    }
+
+    static func code(_ text: String) -> String {
+        text.isEmpty ? "`\"\"`" : "`\(text.replacingOccurrences(of: "|", with: "\\|"))`"
+    }
+
+    public static var fieldTypes: String {
+        var out = "| type | holds |\n|---|---|\n"
+        for type in FieldType.allCases {
+            out += "| `\(type.rawValue)` | \(type.summary) |\n"
+        }
+        return out
+    }
+
+    public static var rules: String {
+        var out = ""
+        for kind in RuleKind.allCases {
+            out += "### `\(kind.rawValue)`\n\n\(kind.summary)\n\n"
+            let value: String
+            switch kind.valueShape {
+            case .none: value = kind == .required ? "none (or `true`)" : "none"
+            case .integer: value = "an integer"
+            case .fieldName: value = "the name of another field of the same form"
+            case .format: value = "a format name (see Formats)"
+            case .pattern: value = "a regular expression"
+            case .stringList: value = "a list of strings"
+            }
+            out += "- value: \(value)\n- fits: \(kind.fittingTypes) fields\n"
+            if kind.isServerOnly {
+                out += "- evaluated by: the server only (the client reports it as left to the server)\n"
+            } else if kind.appliesToEmptyValues {
+                out += "- applies to empty values too\n"
+            }
+            for example in kind.examples {
+                var rule = "{ rule: \(kind.rawValue)"
+                switch example.value {
+                case .none: break
+                case .integer(let number): rule += ", value: \(number)"
+                case .text(let text): rule += ", value: \"\(text)\""
+                case .list(let items): rule += ", value: [\(items.joined(separator: ", "))]"
+                }
+                rule += ", message: validation.\(kind.rawValue) }"
+                out += "\nOn a `\(example.field.rawValue)` field"
+                if !example.options.isEmpty {
+                    let options = example.options.map { $0.hasPrefix("-") ? "`\($0.dropFirst())` (disabled)" : "`\($0)`" }
+                    out += " with options \(options.joined(separator: ", "))"
+                }
+                if kind == .minYears || kind == .maxYears { out += ", today being \(RuleExample.today)" }
+                out += ", `\(rule)`:\n\n| value | other field | result |\n|---|---|---|\n"
+                func row(_ input: RuleExample.Input, _ result: String) -> String {
+                    let other = kind.isCrossField ? code(input.other ?? "") : "-"
+                    return "| \(code(input.value)) | \(other) | \(result) |\n"
+                }
+                for input in example.valid { out += row(input, "passes") }
+                for input in example.invalid { out += row(input, "fails") }
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    public static var formats: String {
+        var out = "| format | definition | accepts | refuses |\n|---|---|---|---|\n"
+        for format in Format.allCases {
+            let (valid, invalid) = format.examples
+            out += "| `\(format.rawValue)` | \(format.definition) | \(valid.map(code).joined(separator: " ")) | \(invalid.map(code).joined(separator: " ")) |\n"
+        }
+        return out
+    }
+
+    public static var providers: String {
+        var out = "| name | shown as | needs input | native token exchange |\n|---|---|---|---|\n"
+        for provider in BuiltInProvider.allCases {
+            out += "| `\(provider.rawValue)` | \(provider.friendlyName) | \(provider.inputPrompt == nil ? "no" : "yes") | \(provider.hasNativeToken ? "yes" : "no") |\n"
+        }
+        return out
+    }
+
+    public static var diagnostics: String {
+        var out = ""
+        for phase in DiagnosticCode.Phase.allCases {
+            out += "## \(phase.rawValue.prefix(1).uppercased() + phase.rawValue.dropFirst()) phase\n\n"
+            for code in DiagnosticCode.allCases where code.phase == phase {
+                out += "### \(code.rawValue): \(code.title)\n\n"
+                out += "Severity: \(code.defaultSeverity.rawValue).\n\n\(code.explanation)\n\n"
+                if code.example.contains("\n") {
+                    out += "Example:\n\n```yaml\n\(code.example)\n```\n\n"
+                } else if !code.example.isEmpty {
+                    out += "Example: `\(code.example)`\n\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// Replaces the generated blocks of a document with their current text.
+    public static func update(_ document: String) -> String {
+        var result = document
+        for (name, block) in blocks {
+            let begin = "<!-- BEGIN GENERATED: \(name) -->"
+            let end = "<!-- END GENERATED: \(name) -->"
+            guard let start = result.firstRange(of: begin), let stop = result.firstRange(of: end),
+                  start.upperBound <= stop.lowerBound else { continue }
+            result.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n" + block + "\n")
+        }
+        return result
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

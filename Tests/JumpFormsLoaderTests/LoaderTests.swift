@@ -1,0 +1,183 @@
+import Foundation
+import JumpForms
+import JumpFormsLoader
+import Testing
+import TestSupport
+
+@Suite struct LoaderTests {
+    func read(_ text: String, limits: LoaderLimits = .default) -> YAMLReadResult {
+        YAMLReader.read(Array(text.utf8), path: "test.yaml", limits: limits)
+    }
+
+    @Test func filesOverTheSizeLimitAreRefusedBeforeParsing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write("big.yaml", "flow: x\n" + String(repeating: "# padding\n", count: 200))
+        let project = ProjectLoader(limits: LoaderLimits(maximumFileSize: 1024)).load(paths: [path])
+        let diagnostic = try #require(project.diagnostics.first)
+        #expect(diagnostic.code == .fileTooLarge)
+        #expect(diagnostic.message.contains("over the limit of 1024 bytes"))
+    }
+
+    @Test func missingFilesAreIOErrors() {
+        let project = ProjectLoader().load(paths: ["/nonexistent/flow.yaml"])
+        #expect(project.diagnostics.map(\.code) == [.fileUnreadable])
+        #expect(project.diagnostics.first?.message.contains("/nonexistent/flow.yaml") == true)
+    }
+
+    @Test func aliasBombWithAliasKeysIsRefused() {
+        // ~300 bytes that would expand to 9^7 (about 4.8 million) nodes.
+        let bomb = """
+        a: &a [x, x, x, x, x, x, x, x, x]
+        b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
+        c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
+        d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]
+        e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]
+        f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]
+        g: {*f : 1}
+        """
+        #expect(bomb.utf8.count < 320)
+        let result = read(bomb)
+        #expect(result.document == nil)
+        #expect(result.composeErrors.contains { if case .aliasBudgetExceeded = $0 { true } else { false } })
+    }
+
+    @Test func aliasesWithinTheBudgetShareNodes() throws {
+        let result = read("rules: &r [a, b]\ncopy: *r\n")
+        let document = try #require(result.document)
+        guard case .mapping(let mapping) = document.root else { Issue.record("not a mapping"); return }
+        #expect(mapping.entries[0].value == mapping.entries[1].value)
+        #expect(document.anchors.map(\.name) == ["r"])
+        #expect(document.aliases.map(\.name) == ["r"])
+    }
+
+    @Test func deepNestingStopsAtTheLimitWithoutRecursion() {
+        let deep = "x: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        let result = read(deep)
+        #expect(result.document == nil)
+        #expect(result.composeErrors.count == 1)
+    }
+
+    @Test(arguments: [
+        ("plain: no", ScalarTrap.boolean), ("plain: On", .boolean), ("plain: 1.0", .number), ("plain: 0x1F", .number),
+        ("plain: 1_000", .number), ("plain: 12:30", .number), ("plain: 2024-01-01", .date), ("plain: ~", .null),
+        ("plain: .inf", .number), ("plain: -3", .number),
+    ])
+    func unquotedValuesOtherToolsWouldRetypeAreFlagged(_ line: String, _ trap: ScalarTrap) throws {
+        let catalog = try locale("locale: en-US\nmessages:\n  \(line)\n")
+        #expect(catalog["plain"]?.trap == trap)
+    }
+
+    @Test(arguments: ["plain: nope", "plain: \"no\"", "plain: 'on'", "plain: 1.0.0", "plain: v1", "plain: 2024-01-01x"])
+    func stringsStayStrings(_ line: String) throws {
+        let catalog = try locale("locale: en-US\nmessages:\n  \(line)\n")
+        #expect(catalog["plain"]?.trap == nil)
+    }
+
+    func locale(_ text: String, name: String = "en-US.yaml") throws -> LocaleCatalog {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write(name, text)
+        var project = LoadedProject()
+        let catalog = try #require(ProjectLoader().loadLocale(at: path, into: &project))
+        #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
+        return catalog
+    }
+
+    @Test func nestedAndFlatKeysFlattenToTheSameNames() throws {
+        let catalog = try locale("""
+        locale: en-US
+        messages:
+          fields:
+            email:
+              label: Email
+          fields.name.label: Name
+        """)
+        #expect(catalog.keys == ["fields.email.label", "fields.name.label"])
+        #expect(catalog["fields.email.label"]?.keyLocation.line == 5)
+    }
+
+    /// Offsets inside a message map back to the file, whatever the scalar style.
+    @Test(arguments: [
+        // (line as written, offset of the '{' in the value, expected column of it)
+        ("  k: ab{c", 2, 8),
+        ("  k: 'it''s {x'", 5, 13),
+        ("  k: \"\\u00e9\\t{x\"", 2, 15),
+        ("  k: \"plain {x\"", 6, 13),
+    ])
+    func messageOffsetsMapToFileColumns(_ line: String, _ offset: Int, _ column: Int) throws {
+        let catalog = try locale("locale: en-US\nmessages:\n\(line)\n")
+        let message = try #require(catalog["k"])
+        let location = message.location(ofOffset: offset)
+        #expect(location.line == 3)
+        #expect(location.column == column, "\(message.text)")
+        let scalars = Array(line.unicodeScalars)
+        #expect(scalars[column - 1] == "{")
+    }
+
+    @Test func blockScalarOffsetsMapToTheirLines() throws {
+        let catalog = try locale("locale: en-US\nmessages:\n  k: |\n    first\n    second {x\n")
+        let message = try #require(catalog["k"])
+        let brace = try #require(message.text.unicodeScalars.firstIndex(of: "{"))
+        let offset = message.text.unicodeScalars.distance(from: message.text.unicodeScalars.startIndex, to: brace)
+        let location = message.location(ofOffset: offset)
+        #expect(location.line == 5)
+        #expect(location.column == 12)
+    }
+
+    @Test func foldedScalarOffsetsFollowTheirWords() throws {
+        let catalog = try locale("locale: en-US\nmessages:\n  k: >-\n    one two\n    three {x\n")
+        let message = try #require(catalog["k"])
+        #expect(message.text == "one two three {x")
+        let location = message.location(ofOffset: 14)
+        #expect((location.line, location.column) == (5, 11))
+    }
+
+    @Test func environmentVariablesAndDefaultsFillTheConfig() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("flow.yaml", try String(contentsOfFile: Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal/flow.yaml"), encoding: .utf8))
+        try folder.write("locales/en-US.yaml", try String(contentsOfFile: Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal/locales/en-US.yaml"), encoding: .utf8))
+        let config = try folder.write("jump.yaml", """
+        captureDomain: ${DOMAIN:-embedded}
+        captureClientId: ${CLIENT_ID}
+        captureLocale: en-US
+        redirectUri: https://${HOST:-example.com}/cb
+        flow: flow.yaml
+        """)
+        let project = ProjectLoader(environment: ["CLIENT_ID": "abc123"]).load(paths: [config])
+        #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
+        let loaded = try #require(project.config)
+        #expect(loaded.captureClientId.value == "abc123")
+        #expect(loaded.captureDomain.value == .embedded)
+        #expect(loaded.redirectUri?.value == "https://example.com/cb")
+        #expect(loaded.captureSignInFormName.value == "signInForm")
+        #expect(loaded.writtenKeys.contains("captureClientId"))
+        #expect(!loaded.writtenKeys.contains("captureSignInFormName"))
+    }
+
+    @Test func theExampleProjectIsLintClean() {
+        let project = ProjectLoader(environment: [:]).load(paths: [Repository.path("jump.yaml")])
+        let findings = project.lint()
+        #expect(findings.isEmpty, "\(DiagnosticRenderer(sources: project.sources).render(findings))")
+        #expect(project.flows.first?.catalogs.count ?? 0 >= 6)
+    }
+
+    @Test func theBuiltinCatalogEmbedsTheCatalogFiles() throws {
+        let folder = Repository.path("Sources/JumpFormsLoader/Catalog")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }.sorted()
+        #expect(BuiltinCatalog.catalogs.count == names.count, "run scripts/embed-builtin-catalog.sh")
+        let embedded = try String(contentsOfFile: Repository.path("Sources/JumpFormsLoader/BuiltinCatalog+Texts.generated.swift"), encoding: .utf8)
+        for name in names {
+            let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            #expect(embedded.contains(text.trimmingCharacters(in: .newlines)), "\(name) changed: run scripts/embed-builtin-catalog.sh")
+        }
+        #expect(BuiltinCatalog.catalogs.first?.tag.value.identifier == "en-US")
+    }
+
+    @Test func answersKeepValuesAsWritten() {
+        let (answers, diagnostics, _) = AnswersLoader.load(bytes: Array("optIn: true\nbirthdate: 2012-06-15\nname: no\nlist: [a]\n".utf8), path: "answers.yaml")
+        #expect(answers.map(\.value) == ["true", "2012-06-15", "no"])
+        #expect(diagnostics.map(\.code) == [.wrongNodeKind])
+    }
+}
