@@ -7,11 +7,16 @@ let package = Package(
     products: [
         .library(name: "JumpForms", targets: ["JumpForms"]),
         .library(name: "JumpFormsLoader", targets: ["JumpFormsLoader"]),
+        .library(name: "JumpCapture", targets: ["JumpCapture"]),
         .executable(name: "jump-forms", targets: ["jump-forms"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The system libyaml (Debian: libyaml-dev). Only JumpFormsLoader imports it.
@@ -32,12 +37,24 @@ let package = Package(
             dependencies: ["CYAML", "JumpForms"],
             exclude: ["Catalog"]
         ),
+        // The Capture/Engage protocol: request builders, response decoding, refresh signature,
+        // session store, HTTP transport, record changes.
+        .target(
+            name: "JumpCapture",
+            dependencies: [
+                "JumpForms",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // The commands of `jump-forms`, as a library so tests can drive them.
         .target(
             name: "JumpFormsCLI",
             dependencies: [
                 "JumpForms",
                 "JumpFormsLoader",
+                "JumpCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -57,9 +74,30 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(
+            name: "JumpCaptureTests",
+            dependencies: [
+                "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures", "Golden"]
+        ),
+        .testTarget(
             name: "JumpFormsCLITests",
             dependencies: ["JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport"]
         ),
+
+        // MARK: Benchmarks and fuzz targets (docs/PERFORMANCE.md, scripts/bench.sh, scripts/fuzz.sh).
+        // The baseline of the load benchmark: libyaml parse events only, no model (C).
+        .executableTarget(
+            name: "yaml-event-walk",
+            linkerSettings: [.linkedLibrary("yaml")]
+        ),
+        // Corpus generator and benchmarks: load + lint, rule engine, cold start, alias bomb.
+        .executableTarget(name: "jump-bench", dependencies: ["JumpForms", "JumpFormsLoader"]),
+        // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
+        // inputs named on their command line.
+        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader"]),
+        .executableTarget(name: "fuzz-icu", dependencies: ["JumpForms"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,13 +6,13 @@ public struct JumpFormsCommand: AsyncParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "jump-forms",
-        abstract: "Identity forms from YAML flow files: lint, show, validate.",
+        abstract: "Identity forms from YAML flow files: lint, show, validate, and the Capture requests they make.",
         discussion: """
         Flows, locale files and jump.yaml are described in docs/flow-format.md; diagnostics in \
         docs/diagnostics.md. Colour is used on a terminal unless NO_COLOR is set.
         """,
         version: version,
-        subcommands: [LintCommand.self, ShowCommand.self, ValidateCommand.self]
+        subcommands: [LintCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self]
     )
 
     public init() {}

@@ -15,11 +15,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(help: ArgumentHelp("A YAML or JSON mapping of field -> value ('-' reads standard input).", valueName: "file"))
-    var answers: String?
-
-    @Option(name: .customLong("set"), help: ArgumentHelp("A value: field=value (repeatable; wins over --answers).", valueName: "field=value"))
-    var assignments: [String] = []
+    @OptionGroup var input: ValueOptions
 
     @Option(help: ArgumentHelp("The date minYears/maxYears count from (default: today).", valueName: "yyyy-MM-dd"))
     var today: String?
@@ -28,11 +24,8 @@ struct ValidateCommand: ParsableCommand {
     var format: DataFormat = .text
 
     func validate() throws {
-        if answers == nil && assignments.isEmpty {
+        if input.isEmpty {
             throw ValidationError("give the values with --answers FILE (or -) or --set field=value")
-        }
-        for assignment in assignments where !assignment.contains("=") {
-            throw ValidationError("--set takes field=value, got '\(assignment)'")
         }
         if let today, CivilDate(iso: today) == nil {
             throw ValidationError("--today takes a date as yyyy-MM-dd, got '\(today)'")
@@ -43,34 +36,7 @@ struct ValidateCommand: ParsableCommand {
         let console = Console()
         let workspace = try project.load(console: console)
         let model = try workspace.form(form)
-        var values = FormValues()
-        var problems: [Diagnostic] = []
-        var sources = SourceFiles()
-        if let answers {
-            let loaded = AnswersLoader.load(path: answers)
-            problems += loaded.diagnostics
-            sources = loaded.sources
-            for (field, value) in loaded.answers {
-                if model.field(named: field.value) == nil {
-                    problems.append(Diagnostic(.unknownKey, "form '\(form)' has no field '\(field.value)'", at: field.location,
-                                               hint: Suggestion.hint(for: field.value, among: model.fields.map(\.name))))
-                }
-                values[field.value] = value
-            }
-        }
-        for assignment in assignments {
-            let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            guard model.field(named: name) != nil else {
-                let hint = Suggestion.hint(for: name, among: model.fields.map(\.name)).map { " (\($0))" } ?? ""
-                throw ValidationError("form '\(form)' has no field '\(name)'\(hint)")
-            }
-            values[name] = String(parts[1])
-        }
-        if !problems.isEmpty {
-            console.err(DiagnosticRenderer(sources: sources, useColor: console.colorErr).render(problems))
-            throw ExitCode(2)
-        }
+        let values = try input.values(for: model, environment: Environment.current, console: console)
         let engine = RuleEngine(form: model, today: today.flatMap(CivilDate.init(iso:)) ?? .today)
         let report = engine.validate(values)
         let messages = workspace.localizer.messages(for: report.violations, in: model)

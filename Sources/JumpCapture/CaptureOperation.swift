@@ -1,0 +1,94 @@
+import JumpForms
+
+/// The Capture and Engage calls jump-forms makes: one family, each with its path, method and
+/// what it needs. The request builders, the local server and `jump-forms request` share it.
+public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable {
+    case signIn = "signin"
+    case socialSignIn = "social-signin"
+    case register
+    case socialRegister = "social-register"
+    case forgotPassword = "forgot-password"
+    case resendVerification = "resend-verification"
+    case updateProfile = "update-profile"
+    case changePassword = "change-password"
+    case refreshAccessToken = "refresh"
+    case linkAccount = "link"
+    case unlinkAccount = "unlink"
+    case readRecord = "read-record"
+    case updateObject = "entity-update"
+    case replacePlural = "entity-replace"
+    case engageMobileConfig = "engage-config"
+    case engageTokenExchange = "engage-token"
+    case tokenURLPost = "token-url"
+
+    /// The path on the Capture (or Engage) server.
+    public var path: String {
+        switch self {
+        case .signIn: "/oauth/auth_native_traditional"
+        case .socialSignIn: "/oauth/auth_native"
+        case .register: "/oauth/register_native_traditional"
+        case .socialRegister: "/oauth/register_native"
+        case .forgotPassword: "/oauth/forgot_password_native"
+        case .resendVerification: "/oauth/verify_email_native"
+        case .updateProfile, .changePassword: "/oauth/update_profile_native"
+        case .refreshAccessToken: "/oauth/refresh_access_token"
+        case .linkAccount: "/oauth/link_account_native"
+        case .unlinkAccount: "/oauth/unlink_account_native"
+        case .readRecord: "/entity"
+        case .updateObject: "/entity.update"
+        case .replacePlural: "/entity.replace"
+        case .engageMobileConfig: "/openid/mobile_config_and_baseurl"
+        case .engageTokenExchange: "/signin/oauth_token"
+        case .tokenURLPost: ""
+        }
+    }
+
+    /// What the call does, for help texts and docs.
+    public var summary: String {
+        switch self {
+        case .signIn: "traditional sign-in with the sign-in form"
+        case .socialSignIn: "sign-in with an Engage token"
+        case .register: "traditional registration with the registration form"
+        case .socialRegister: "two-step social registration with the social registration form and the Engage token"
+        case .forgotPassword: "send a password-reset email to the forgot-password form's address"
+        case .resendVerification: "send the verification email again"
+        case .updateProfile: "save the edit-profile form"
+        case .changePassword: "save the change-password form"
+        case .refreshAccessToken: "get a new access token with the refresh signature"
+        case .linkAccount: "add a social identity (Engage token) to the signed-in account"
+        case .unlinkAccount: "remove a social identity from the signed-in account"
+        case .readRecord: "read the signed-in user's record"
+        case .updateObject: "update an object of the record (entity.update)"
+        case .replacePlural: "replace a plural of the record (entity.replace)"
+        case .engageMobileConfig: "fetch Engage's provider configuration"
+        case .engageTokenExchange: "exchange a native provider token for an Engage token"
+        case .tokenURLPost: "post an Engage token to the app's token URL"
+        }
+    }
+
+    /// Whether the call goes to Engage rather than Capture.
+    public var isEngage: Bool { self == .engageMobileConfig || self == .engageTokenExchange || self == .tokenURLPost }
+
+    /// Whether a successful answer carries a new access token and refresh secret.
+    public var startsSession: Bool { [.signIn, .socialSignIn, .register, .socialRegister].contains(self) }
+
+    /// Whether the call needs the signed-in user's access token.
+    public var needsAccessToken: Bool {
+        [.updateProfile, .changePassword, .refreshAccessToken, .linkAccount, .unlinkAccount, .readRecord, .updateObject, .replacePlural]
+            .contains(self)
+    }
+
+    /// The `jump.yaml` form this call sends, if any.
+    public func formName(in config: ClientConfig) -> String? {
+        switch self {
+        case .signIn: config.captureSignInFormName.value
+        case .register: config.captureTraditionalRegistrationFormName.value
+        case .socialRegister: config.captureSocialRegistrationFormName.value
+        case .forgotPassword: config.forgottenPasswordFormName.value
+        case .resendVerification: config.resendEmailVerificationFormName.value
+        case .updateProfile: config.editProfileFormName.value
+        case .changePassword: config.changePasswordFormName.value
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import HTTPTypes
+import JumpForms
+
+/// One parameter of a request, and whether its value is a secret.
+public struct RequestParameter: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    /// Secrets (passwords, tokens, refresh secrets, signatures) are masked in every printout
+    /// unless the user asks otherwise.
+    public var isSecret: Bool
+
+    public init(_ name: String, _ value: String, secret: Bool = false) {
+        self.name = name
+        self.value = value
+        self.isSecret = secret
+    }
+}
+
+/// The base URL of a server: scheme, host, optional port and path prefix.
+public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
+    public var scheme: String
+    public var host: String
+    public var port: Int?
+    public var basePath: String
+
+    /// Parses `https://host[:port][/prefix]`; nil for anything else.
+    public init?(_ text: String) {
+        guard let separator = text.firstRange(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = text[separator.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        var path = String(rest[authorityEnd...].prefix { $0 != "?" && $0 != "#" })
+        while path.hasSuffix("/") { path.removeLast() }
+        var host = String(authority)
+        var port: Int?
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = String(authority[...close])
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") {
+                guard let number = Int(after.dropFirst()) else { return nil }
+                port = number
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = String(authority[..<colon])
+            guard let number = Int(authority[authority.index(after: colon)...]) else { return nil }
+            port = number
+        }
+        guard !host.isEmpty, host.allSatisfy({ !$0.isWhitespace }) else { return nil }
+        self.scheme = scheme
+        self.host = host.lowercased()
+        self.port = port
+        self.basePath = path
+    }
+
+    /// `host[:port]`
+    public var authority: String { port.map { "\(host):\($0)" } ?? host }
+
+    public var description: String { "\(scheme)://\(authority)\(basePath)" }
+
+    /// Whether the host is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
+    public var isLoopback: Bool {
+        host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// A request ready to send: the operation, the HTTP head, and the form parameters (the body of
+/// a POST, the query of a GET).
+public struct CaptureRequest: Sendable {
+    public var operation: CaptureOperation
+    public var server: ServerURL
+    public var method: HTTPRequest.Method
+    /// The path after the server's base path, without query.
+    public var path: String
+    public var parameters: [RequestParameter]
+
+    public init(operation: CaptureOperation, server: ServerURL, method: HTTPRequest.Method = .post, path: String, parameters: [RequestParameter]) {
+        self.operation = operation
+        self.server = server
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+    }
+
+    /// The parameter named `name`.
+    public func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name }?.value
+    }
+
+    /// The `application/x-www-form-urlencoded` text of the parameters.
+    public func encodedParameters(maskingSecrets: Bool = false) -> String {
+        FormEncoding.encode(parameters.map { (name: $0.name, value: maskingSecrets && $0.isSecret ? RequestPrinter.mask : $0.value) })
+    }
+
+    /// The full path with the query of a GET.
+    public func target(maskingSecrets: Bool = false) -> String {
+        let full = server.basePath + path
+        if method == .get, !parameters.isEmpty { return full + "?" + encodedParameters(maskingSecrets: maskingSecrets) }
+        return full
+    }
+
+    /// The body bytes (empty for a GET).
+    public var body: [UInt8] {
+        method == .get ? [] : Array(encodedParameters().utf8)
+    }
+
+    /// The HTTP head (swift-http-types).
+    public var head: HTTPRequest {
+        var fields = HTTPFields()
+        fields[.accept] = "application/json"
+        fields[.userAgent] = "jump-forms/\(JumpCaptureVersion.current)"
+        if method != .get {
+            fields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8"
+            fields[.contentLength] = String(body.count)
+        }
+        return HTTPRequest(method: method, scheme: server.scheme, authority: server.authority, path: target(), headerFields: fields)
+    }
+
+    /// The full URL (query included for a GET).
+    public var url: String { "\(server.scheme)://\(server.authority)\(target())" }
+}
+
+/// The version jump-forms reports in its User-Agent.
+public enum JumpCaptureVersion {
+    public static let current = "0.1.0"
+}
+
+/// Prints requests as HTTP text, as a curl command or as JSON, masking secrets unless asked.
+public enum RequestPrinter {
+    /// What a masked secret looks like (its length is not revealed).
+    public static let mask = "********"
+
+    public static func http(_ request: CaptureRequest, showSecrets: Bool = false) -> String {
+        let masked = !showSecrets
+        var head = request.head
+        let body = request.method == .get ? "" : request.encodedParameters(maskingSecrets: masked)
+        head.path = request.target(maskingSecrets: masked)
+        var out = "\(head.method.rawValue) \(head.path ?? "/") HTTP/1.1\n"
+        out += "Host: \(request.server.authority)\n"
+        for field in head.headerFields where field.name != .contentLength {
+            out += "\(field.name.canonicalName): \(field.value)\n"
+        }
+        if request.method != .get {
+            out += "Content-Length: \(body.utf8.count)\n"
+        }
+        out += "\n"
+        if !body.isEmpty { out += body + "\n" }
+        return out
+    }
+
+    public static func curl(_ request: CaptureRequest, showSecrets: Bool = false) -> String {
+        let masked = !showSecrets
+        var out = "curl -sS -X \(request.method.rawValue)"
+        out += " -H 'Accept: application/json'"
+        if request.method == .get {
+            out += " " + quote("\(request.server.scheme)://\(request.server.authority)\(request.target(maskingSecrets: masked))")
+            return out + "\n"
+        }
+        for parameter in request.parameters {
+            let value = masked && parameter.isSecret ? mask : parameter.value
+            out += " \\\n  --data-urlencode " + quote("\(parameter.name)=\(value)")
+        }
+        out += " \\\n  " + quote(request.url)
+        return out + "\n"
+    }
+
+    public static func json(_ request: CaptureRequest, showSecrets: Bool = false) -> JSONValue {
+        [
+            "operation": .string(request.operation.rawValue),
+            "method": .string(request.method.rawValue),
+            "url": .string("\(request.server.scheme)://\(request.server.authority)\(request.target(maskingSecrets: !showSecrets))"),
+            "parameters": .array(request.parameters.map {
+                ["name": .string($0.name), "value": .string(!showSecrets && $0.isSecret ? mask : $0.value), "secret": .bool($0.isSecret)]
+            }),
+        ]
+    }
+
+    /// Single-quotes for a POSIX shell.
+    static func quote(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}

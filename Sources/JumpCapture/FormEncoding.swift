@@ -1,0 +1,83 @@
+/// `application/x-www-form-urlencoded` as the WHATWG URL standard serializes it (what
+/// browsers send): bytes outside `A-Z a-z 0-9 * - . _` are percent-encoded (UTF-8), spaces as
+/// `+`. Decoding accepts `+` and `%20` for a space.
+public enum FormEncoding {
+    public static func encode(_ text: String) -> String {
+        percentEncode(text, spaceAsPlus: true) { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
+    }
+
+    /// RFC 3986 query-component encoding (unreserved `A-Z a-z 0-9 - . _ ~` kept, space as
+    /// `%20`), for URLs a browser opens.
+    public static func encodeComponent(_ text: String) -> String {
+        percentEncode(text, spaceAsPlus: false) { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "~") }
+    }
+
+    private static func percentEncode(_ text: String, spaceAsPlus: Bool, keep: (UInt8) -> Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " ") where spaceAsPlus:
+                out += "+"
+            case _ where keep(byte):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%"
+                out.unicodeScalars.append(hexDigit(byte >> 4))
+                out.unicodeScalars.append(hexDigit(byte & 0x0F))
+            }
+        }
+        return out
+    }
+
+    private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
+        Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
+    }
+
+    /// Decodes one component; nil when a `%` escape is malformed or the bytes are not UTF-8.
+    public static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// `a=1&b=2` from ordered pairs.
+    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+    }
+
+    /// Ordered pairs from a body or query; nil when a pair is malformed.
+    public static func decode(pairs text: String) -> [(name: String, value: String)]? {
+        guard !text.isEmpty else { return [] }
+        var result: [(name: String, value: String)] = []
+        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(pieces[0]), let value = pieces.count > 1 ? decode(pieces[1]) : "" else { return nil }
+            result.append((name, value))
+        }
+        return result
+    }
+}

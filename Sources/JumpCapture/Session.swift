@@ -1,0 +1,243 @@
+import Crypto
+import JumpForms
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A signed-in user: the access token, the refresh secret and the record.
+public struct Session: Sendable, Hashable {
+    /// The Capture server the session belongs to.
+    public var captureDomain: String
+    public var clientId: String
+    public var accessToken: String
+    public var refreshSecret: RefreshSecret
+    /// When the access token expires (seconds since 1970), when known.
+    public var expiresAt: Int?
+    public var record: JSONValue
+
+    public init(captureDomain: String, clientId: String, accessToken: String, refreshSecret: RefreshSecret,
+                expiresAt: Int? = nil, record: JSONValue) {
+        self.captureDomain = captureDomain
+        self.clientId = clientId
+        self.accessToken = accessToken
+        self.refreshSecret = refreshSecret
+        self.expiresAt = expiresAt
+        self.record = record
+    }
+
+    var json: JSONValue {
+        [
+            "captureDomain": .string(captureDomain),
+            "clientId": .string(clientId),
+            "accessToken": .string(accessToken),
+            "refreshSecret": .string(refreshSecret.value),
+            "expiresAt": expiresAt.map(JSONValue.integer) ?? .null,
+            "record": record,
+        ]
+    }
+
+    init?(json: JSONValue) {
+        guard let domain = json["captureDomain"]?.stringValue, let client = json["clientId"]?.stringValue,
+              let token = json["accessToken"]?.stringValue,
+              let secret = json["refreshSecret"]?.stringValue.flatMap(RefreshSecret.init) else { return nil }
+        self.init(captureDomain: domain, clientId: client, accessToken: token, refreshSecret: secret,
+                  expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null)
+    }
+}
+
+/// Why the session store failed.
+public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    case io(path: String, reason: String)
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .io(path, reason): "session store \(path): \(reason)"
+        case let .unreadable(path, reason): "session file \(path) cannot be read: \(reason); sign in again (jump-forms signout removes it)"
+        }
+    }
+}
+
+/// Keeps the session between runs.
+public protocol SessionStore: Sendable {
+    func load() throws(SessionStoreError) -> Session?
+    func save(_ session: Session) throws(SessionStoreError)
+    func clear() throws(SessionStoreError)
+}
+
+/// A session file under the XDG state directory, mode 0600, never in clear text: the JSON is
+/// sealed with AES-GCM under a 256-bit key kept in a separate file (mode 0600) under the XDG
+/// config directory, or given by `JUMP_FORMS_SESSION_KEY` (64 hex characters). This keeps
+/// tokens out of backups, logs and `cat` of the state folder; it does not protect against
+/// someone who can read the user's files (no desktop keychain is assumed).
+public struct FileSessionStore: SessionStore {
+    public let path: String
+    public let keyPath: String
+    let keyOverride: String?
+
+    /// - Parameters:
+    ///   - name: distinguishes sessions of different clients (e.g. the client id).
+    public init(name: String, environment: [String: String]) {
+        let home = environment["HOME"] ?? "/tmp"
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+        let safe = String(name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }.prefix(64))
+        self.path = "\(state)/jump-forms/session-\(safe.isEmpty ? "default" : safe).sealed"
+        self.keyPath = "\(config)/jump-forms/session.key"
+        self.keyOverride = environment["JUMP_FORMS_SESSION_KEY"]
+    }
+
+    public init(path: String, keyPath: String) {
+        self.path = path
+        self.keyPath = keyPath
+        self.keyOverride = nil
+    }
+
+    public func load() throws(SessionStoreError) -> Session? {
+        guard let sealed = try PrivateFile.read(path) else { return nil }
+        guard let key = try key(create: false) else {
+            throw .unreadable(path: path, reason: "its key \(keyPath) is missing")
+        }
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            let plain = try AES.GCM.open(box, using: key)
+            guard let session = Session(json: try JSONValue.parse(Array(plain))) else {
+                throw SessionStoreError.unreadable(path: path, reason: "it does not hold a session")
+            }
+            return session
+        } catch let error as SessionStoreError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: "it does not open with the session key")
+        }
+    }
+
+    public func save(_ session: Session) throws(SessionStoreError) {
+        guard let key = try key(create: true) else { throw .io(path: keyPath, reason: "no session key") }
+        let plain = Array(session.json.serialized().utf8)
+        do {
+            let sealed = try AES.GCM.seal(plain, using: key)
+            guard let combined = sealed.combined else { throw SessionStoreError.io(path: path, reason: "sealing failed") }
+            try PrivateFile.write(Array(combined), to: path)
+        } catch let error as SessionStoreError {
+            throw error
+        } catch {
+            throw .io(path: path, reason: "sealing failed: \(error)")
+        }
+    }
+
+    public func clear() throws(SessionStoreError) {
+        if unlink(path) != 0, errno != ENOENT { throw .io(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    func key(create: Bool) throws(SessionStoreError) -> SymmetricKey? {
+        if let keyOverride {
+            guard let bytes = Hex.decode(keyOverride), bytes.count == 32 else {
+                throw .io(path: "JUMP_FORMS_SESSION_KEY", reason: "must be 64 hexadecimal characters")
+            }
+            return SymmetricKey(data: bytes)
+        }
+        if let bytes = try PrivateFile.read(keyPath) {
+            guard bytes.count == 32 else { throw .unreadable(path: keyPath, reason: "the key file is not 32 bytes") }
+            return SymmetricKey(data: bytes)
+        }
+        guard create else { return nil }
+        let key = SymmetricKey(size: .bits256)
+        try PrivateFile.write(key.withUnsafeBytes { Array($0) }, to: keyPath)
+        return key
+    }
+}
+
+enum Hex {
+    static func decode(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < digits.count {
+            guard let byte = UInt8(String(decoding: digits[index..<(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+            index += 2
+        }
+        return bytes
+    }
+}
+
+/// Files only the user may read: created with mode 0600 in folders with mode 0700, written
+/// to a temporary name and renamed, so a crash never leaves half a file.
+enum PrivateFile {
+    static func read(_ path: String) throws(SessionStoreError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw .io(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+            if bytes.count > 16 << 20 { throw .io(path: path, reason: "file too large") }
+        }
+        return bytes
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(SessionStoreError) {
+        try makeDirectories(for: path)
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                unlink(temporary)
+                throw .io(path: temporary, reason: reason)
+            }
+            offset += written
+        }
+        fchmod(descriptor, 0o600)
+        fsync(descriptor)
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io(path: path, reason: reason)
+        }
+    }
+
+    static func makeDirectories(for path: String) throws(SessionStoreError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        let parts = path.split(separator: "/").dropLast()
+        for part in parts {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0, errno != EEXIST {
+                throw .io(path: current, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

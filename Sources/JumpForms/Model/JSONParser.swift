@@ -1,0 +1,254 @@
+/// Why a text is not JSON, and where.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    /// Byte offset of the problem.
+    public var offset: Int
+    public var line: Int
+    public var column: Int
+
+    public var description: String { "\(message) at line \(line), column \(column)" }
+}
+
+extension JSONValue {
+    /// Parses JSON text (RFC 8259), keeping object keys in order. Nesting is limited to 512
+    /// levels; duplicate keys keep the last value, as most parsers do.
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        return try parser.parseDocument()
+    }
+
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+    static let maximumDepth = 512
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+        let position = min(offset ?? index, bytes.count)
+        var line = 1
+        var column = 1
+        for byte in bytes[..<position] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return JSONParseError(message: message, offset: position, line: line, column: column)
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("empty input: expected a JSON value") }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw error("unexpected text after the JSON value") }
+        return value
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            index += 1
+        }
+    }
+
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "<"): throw error("expected JSON, found markup (an HTML error page?)")
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    mutating func literal(_ word: String) throws(JSONParseError) {
+        let expected = Array(word.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<(index + expected.count)]) == expected else {
+            if bytes.count - index < expected.count, Array(bytes[index...]) == Array(expected.prefix(bytes.count - index)) {
+                throw error("unexpected end of input: the JSON is truncated")
+            }
+            throw error("invalid literal: expected '\(word)'")
+        }
+        index += expected.count
+    }
+
+    mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var entries: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(entries)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+            guard bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            if let existing = entries.firstIndex(where: { $0.key == key }) {
+                entries[existing].value = value
+            } else {
+                entries.append((key, value))
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(entries) }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(values)
+        }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        func digits() -> Int {
+            let begin = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - begin
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            throw error("invalid number")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("invalid number: digits expected after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("invalid number: digits expected in the exponent") }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    mutating func parseString() throws(JSONParseError) -> String {
+        let start = index
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) {
+            if end > runStart {
+                scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                flush(self, upTo: index, into: &scalars)
+                index += 1
+                let text = String(scalars)
+                if text.unicodeScalars.contains("\u{FFFD}"),
+                   String(validating: bytes[start..<index], as: UTF8.self) == nil {
+                    throw error("invalid UTF-8 in a string", at: start)
+                }
+                return text
+            }
+            if byte < 0x20 { throw error("control character in a string (escape it)") }
+            if byte == UInt8(ascii: "\\") {
+                flush(self, upTo: index, into: &scalars)
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw error("unpaired surrogate in a \\u escape")
+                        }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
+                    scalars.append(scalar)
+                default:
+                    throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
+                }
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        throw error("unexpected end of input: unterminated string", at: start)
+    }
+
+    mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<(index + 4)] {
+            value <<= 4
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value |= UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value |= UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value |= UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape")
+            }
+        }
+        index += 4
+        return value
+    }
+}

@@ -1,0 +1,166 @@
+import ArgumentParser
+import JumpCapture
+import JumpForms
+import JumpFormsLoader
+
+/// `jump-forms request OPERATION`: prints exactly what would be sent, and sends nothing.
+struct RequestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Print the exact Capture or Engage request an operation sends (nothing is sent).",
+        discussion: """
+        Operations: \(CaptureOperation.allCases.map(\.rawValue).joined(separator: ", ")).
+        Form operations check the values with the form's rules first and print the localized \
+        messages instead of a request when they fail (exit 1). Passwords, tokens, refresh \
+        secrets and signatures are masked unless --show-secrets.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case http, curl, json }
+
+    @Argument(help: "The operation.")
+    var operation: CaptureOperation
+
+    @OptionGroup var project: ProjectOptions
+    @OptionGroup var input: ValueOptions
+
+    @Option(help: "Output format: http, curl or json.")
+    var format: Format = .http
+
+    @Flag(help: "Print secrets in clear text.")
+    var showSecrets = false
+
+    @Option(help: ArgumentHelp("The access token (default: the signed-in session's).", valueName: "token"))
+    var accessToken: String?
+
+    @Option(help: ArgumentHelp("An Engage token (social sign-in, social registration, link, token exchange).", valueName: "token"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("The merge token of a merge flow.", valueName: "token"))
+    var mergeToken: String?
+
+    @Option(help: ArgumentHelp("The identity to remove (unlink).", valueName: "identifier"))
+    var identifier: String?
+
+    @Option(help: ArgumentHelp("The record attribute (entity operations), e.g. /primaryAddress.", valueName: "path"))
+    var attribute: String?
+
+    @Option(help: ArgumentHelp("The new value as JSON (entity-update, entity-replace).", valueName: "json"))
+    var value: String?
+
+    @Option(help: ArgumentHelp("The provider (engage-token).", valueName: "name"))
+    var provider: String?
+
+    @Option(help: ArgumentHelp("Twitter's token secret (engage-token).", valueName: "secret"))
+    var tokenSecret: String?
+
+    @Option(help: ArgumentHelp("The app's token URL (token-url).", valueName: "url"))
+    var tokenURL: String?
+
+    @Option(help: ArgumentHelp("Send to this Capture URL instead of jump.yaml's captureDomain.", valueName: "url"))
+    var captureURL: String?
+
+    @Option(help: ArgumentHelp("The date rules count from (default: today).", valueName: "yyyy-MM-dd"))
+    var today: String?
+
+    func validate() throws {
+        if let today, CivilDate(iso: today) == nil { throw ValidationError("--today takes yyyy-MM-dd, got '\(today)'") }
+        if let captureURL, ServerURL(captureURL) == nil { throw ValidationError("--capture-url must be an http(s) URL, got '\(captureURL)'") }
+        if let tokenURL, ServerURL(tokenURL) == nil { throw ValidationError("--token-url must be an http(s) URL, got '\(tokenURL)'") }
+    }
+
+    func run() throws {
+        let console = Console()
+        let environment = Environment.current
+        let workspace = try project.load(console: console)
+        let client = try CaptureSetup(workspace: workspace, environment: environment, captureURL: captureURL, console: console)
+        let day = today.flatMap(CivilDate.init(iso:)) ?? .today
+        let builder = client.builder
+        func required(_ value: String?, _ option: String) throws -> String {
+            guard let value else { throw ValidationError("\(operation.rawValue) needs \(option)") }
+            return value
+        }
+        func session() -> Session? { try? client.sessionStore.load() }
+        func accessTokenValue() throws -> String {
+            if let accessToken { return accessToken }
+            if let session = session() { return session.accessToken }
+            throw ValidationError("\(operation.rawValue) needs an access token: sign in first, or pass --access-token")
+        }
+        func formValues() throws -> FormValues {
+            try input.values(for: try builder.form(for: operation), environment: environment, console: console)
+        }
+        func jsonValue() throws -> JSONValue {
+            let text = try required(value, "--value JSON")
+            do { return try JSONValue.parse(text) } catch { throw ValidationError("--value is not JSON: \(error)") }
+        }
+
+        let request: CaptureRequest
+        do {
+            switch operation {
+            case .signIn:
+                request = try builder.signIn(try formValues(), refreshSecret: .generate(), mergeToken: mergeToken, today: day)
+            case .socialSignIn:
+                request = builder.socialSignIn(token: try required(token, "--token"), refreshSecret: .generate(), mergeToken: mergeToken)
+            case .register:
+                request = try builder.register(try formValues(), refreshSecret: .generate(), today: day)
+            case .socialRegister:
+                request = try builder.socialRegister(try formValues(), token: try required(token, "--token"), refreshSecret: .generate(), today: day)
+            case .forgotPassword:
+                request = try builder.forgotPassword(try formValues(), today: day)
+            case .resendVerification:
+                request = try builder.resendVerification(try formValues(), today: day)
+            case .updateProfile:
+                request = try builder.updateProfile(try formValues(), accessToken: try accessTokenValue(), today: day)
+            case .changePassword:
+                request = try builder.changePassword(try formValues(), accessToken: try accessTokenValue(), today: day)
+            case .refreshAccessToken:
+                guard let secret = session()?.refreshSecret else {
+                    throw ValidationError("refresh needs the signed-in session's refresh secret: sign in first")
+                }
+                request = builder.refreshAccessToken(accessToken: try accessTokenValue(), refreshSecret: secret)
+            case .linkAccount:
+                request = builder.linkAccount(accessToken: try accessTokenValue(), token: try required(token, "--token"))
+            case .unlinkAccount:
+                request = builder.unlinkAccount(accessToken: try accessTokenValue(), identifier: try required(identifier, "--identifier"))
+            case .readRecord:
+                request = builder.readRecord(accessToken: try accessTokenValue(), attribute: attribute)
+            case .updateObject:
+                request = builder.updateObject(accessToken: try accessTokenValue(), attribute: attribute, value: try jsonValue())
+            case .replacePlural:
+                request = builder.replacePlural(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"), value: try jsonValue())
+            case .engageMobileConfig:
+                request = client.engageBuilder.mobileConfiguration()
+            case .engageTokenExchange:
+                request = client.engageBuilder.nativeTokenExchange(provider: try required(provider, "--provider"),
+                                                                   token: try required(token, "--token"), tokenSecret: tokenSecret)
+            case .tokenURLPost:
+                let url = try required(tokenURL, "--token-url")
+                guard let server = ServerURL(url) else { throw ValidationError("--token-url must be an http(s) URL") }
+                request = client.engageBuilder.tokenURLPost(tokenURL: server, token: try required(token, "--token"))
+            }
+        } catch let error as RequestError {
+            if case .invalidValues(let failure) = error {
+                var out = ""
+                for entry in failure.messages {
+                    for message in entry.messages { out += "\(entry.field): \(message)\n" }
+                }
+                console.err(out + "nothing to send: the values do not pass the rules of \(failure.form)\n")
+                throw ExitCode(1)
+            }
+            throw ValidationError(error.description)
+        }
+        switch format {
+        case .http: console.out(RequestPrinter.http(request, showSecrets: showSecrets))
+        case .curl: console.out(RequestPrinter.curl(request, showSecrets: showSecrets))
+        case .json: console.out(RequestPrinter.json(request, showSecrets: showSecrets).serialized(pretty: true) + "\n")
+        }
+    }
+}
+
+extension CaptureOperation: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument)
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

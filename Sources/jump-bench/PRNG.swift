@@ -1,0 +1,36 @@
+/// SplitMix64: a small, fast, seeded generator. The corpus depends only on the seed, never on
+/// the system's randomness, so every run of the benchmark reads the same bytes.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (bound > 0). The modulo bias is irrelevant here.
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    /// A number in `range`.
+    mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + below(range.count)
+    }
+
+    /// True with probability `percent`/100.
+    mutating func chance(_ percent: Int) -> Bool {
+        below(100) < percent
+    }
+
+    mutating func pick<T>(_ items: [T]) -> T {
+        items[below(items.count)]
+    }
+}

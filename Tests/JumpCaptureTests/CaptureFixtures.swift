@@ -1,0 +1,33 @@
+import JumpCapture
+import JumpForms
+import JumpFormsLoader
+import TestSupport
+
+/// The repository's example project, loaded once, with builders pointed at a fixed server.
+enum CaptureFixtures {
+    static let project = ProjectLoader(environment: [:]).load(paths: [Repository.path("jump.yaml")])
+    static var loaded: LoadedFlow { project.primaryFlow! }
+    static var config: ClientConfig { project.config! }
+    static let capture = ServerURL("https://example.us.janraincapture.com")!
+    static let locale = LocaleTag("en-US")!
+    static let today = CivilDate(year: 2025, month: 6, day: 15)!
+    static let secret = RefreshSecret("0123456789abcdef0123456789abcdef01234567")!
+    /// 2025-06-15 10:30:00 UTC
+    static let epoch = 1_749_983_400
+
+    static func builder(locale: LocaleTag = locale) -> RequestBuilder {
+        RequestBuilder(config: config, flow: loaded.flow, localizer: loaded.localizer(), locale: locale, capture: capture)
+    }
+
+    static var engage: EngageRequestBuilder {
+        EngageRequestBuilder(config: config, engage: ServerURL("https://jump-test.rpxnow.com")!)
+    }
+
+    static var decoder: ResponseDecoder { ResponseDecoder(flow: loaded.flow, config: config) }
+
+    static let registration: FormValues = [
+        "emailAddress": "ana.ruiz@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz",
+        "newPassword": "correct horse battery", "newPasswordConfirm": "correct horse battery",
+        "birthdate": "1990-04-01", "optIn": "true",
+    ]
+}

@@ -1,0 +1,43 @@
+import JumpCapture
+import PropertyBased
+import Testing
+
+/// Percent-encoding round-trips any Unicode value.
+@Suite struct FormEncodingTests {
+    /// Any Unicode scalar but the surrogate range (mapped to U+FFFD), favouring the tricky ones.
+    static let scalar = Gen<UInt32>.value(in: 0...0x10FFFF).map { Unicode.Scalar($0) ?? "\u{FFFD}" }
+    static let special = Gen<Unicode.Scalar?>.element(of: ["&", "=", "+", "%", " ", "#", "?", "/", "\u{0}", "\n", "é", "🙂", "\u{202E}", "*", "~"]).map { $0! }
+    static let text = Gen<Unicode.Scalar>.oneOf(scalar, special).array(of: 0...40).map { String(String.UnicodeScalarView($0)) }
+
+    @Test func encodedValuesDecodeToThemselves() async {
+        await propertyCheck(count: 2000, input: Self.text) { value in
+            let encoded = FormEncoding.encode(value)
+            #expect(FormEncoding.decode(Substring(encoded)) == value)
+            #expect(encoded.unicodeScalars.allSatisfy { $0.isASCII && $0 != " " && $0 != "&" && $0 != "=" })
+        }
+    }
+
+    @Test func pairsRoundTrip() async {
+        await propertyCheck(count: 500, input: Self.text, Self.text) { name, value in
+            let body = FormEncoding.encode([(name: name, value: value), (name: "k", value: "v")])
+            let decoded = FormEncoding.decode(pairs: body)
+            #expect(decoded?.count == 2)
+            #expect(decoded?.first?.name == name && decoded?.first?.value == value)
+        }
+    }
+
+    @Test func componentEncodingRoundTrips() async {
+        await propertyCheck(count: 1000, input: Self.text) { value in
+            let encoded = FormEncoding.encodeComponent(value)
+            #expect(!encoded.contains("+"))
+            #expect(FormEncoding.decode(Substring(encoded)) == value)
+        }
+    }
+
+    @Test func knownEncodings() {
+        #expect(FormEncoding.encode("a b&c=d+e*~é") == "a+b%26c%3Dd%2Be*%7E%C3%A9")
+        #expect(FormEncoding.encodeComponent("a b~") == "a%20b~")
+        #expect(FormEncoding.decode("%zz") == nil)
+        #expect(FormEncoding.decode("%C3") == nil, "a truncated UTF-8 sequence is refused")
+    }
+}

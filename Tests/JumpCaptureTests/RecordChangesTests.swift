@@ -1,0 +1,66 @@
+import JumpCapture
+import JumpForms
+import Testing
+
+@Suite struct RecordChangesTests {
+    let before: JSONValue = [
+        "id": 7, "uuid": "u-1", "created": "2024-01-01", "lastUpdated": "2024-01-02",
+        "email": "ana@example.com", "displayName": "ana",
+        "name": ["givenName": "Ana", "familyName": "Ruiz"],
+        "primaryAddress": ["city": "Kraków", "zip": "31-147", "phones": [["type": "home", "number": "1"]]],
+        "photos": [["id": 1, "type": "large", "value": "a.png"]],
+        "statuses": ["active"],
+        "aboutMe": "hi",
+    ]
+
+    @Test func unchangedRecordsNeedNoCalls() {
+        #expect(RecordChanges.changes(from: before, to: before).isEmpty)
+    }
+
+    @Test func objectsAreUpdatedWithTheirChangedKeysAndPluralsReplacedWhole() {
+        var after = before
+        after = after.setting("displayName", "ana_r")
+        after = after.setting("primaryAddress", ["city": "Warszawa", "zip": "31-147", "phones": [["type": "home", "number": "1"]]])
+        after = after.setting("photos", [["id": 1, "type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]])
+        after = after.setting("statuses", ["active", "verified"])
+        after = after.removing("aboutMe")
+        #expect(RecordChanges.changes(from: before, to: after) == [
+            .update(attribute: nil, value: ["displayName": "ana_r", "aboutMe": nil]),
+            .update(attribute: "/primaryAddress", value: ["city": "Warszawa"]),
+            .replace(attribute: "/photos", value: [["type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]]),
+            .replace(attribute: "/statuses", value: ["active", "verified"]),
+        ])
+    }
+
+    @Test func aPluralInsideAnObjectIsReplacedNotDropped() {
+        let after = before.setting("primaryAddress", ["city": "Kraków", "zip": "31-147", "phones": [["type": "home", "number": "2"]]])
+        #expect(RecordChanges.changes(from: before, to: after) == [
+            .replace(attribute: "/primaryAddress/phones", value: [["type": "home", "number": "2"]]),
+        ])
+    }
+
+    @Test func reservedAttributesAreNeverSent() {
+        let after = before.setting("id", 99).setting("uuid", "u-2").setting("created", "x").setting("lastUpdated", "y")
+        #expect(RecordChanges.changes(from: before, to: after).isEmpty)
+    }
+
+    @Test func aSchemaDecidesWhatAnAttributeIs() {
+        // `statuses` held JSON (an opaque value) in this schema: updated, not replaced.
+        let after = before.setting("statuses", ["x"])
+        let changes = RecordChanges.changes(from: before, to: after) { $0 == "/statuses" ? .primitive : nil }
+        #expect(changes == [.update(attribute: nil, value: ["statuses": ["x"]])])
+    }
+}
+
+extension JSONValue {
+    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var entries) = self else { return self }
+        if let index = entries.firstIndex(where: { $0.key == key }) { entries[index].value = value } else { entries.append((key, value)) }
+        return .object(entries)
+    }
+
+    func removing(_ key: String) -> JSONValue {
+        guard case .object(let entries) = self else { return self }
+        return .object(entries.filter { $0.key != key })
+    }
+}

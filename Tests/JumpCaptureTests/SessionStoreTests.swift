@@ -1,0 +1,46 @@
+import Foundation
+import JumpCapture
+import JumpForms
+import Testing
+import TestSupport
+
+@Suite struct SessionStoreTests {
+    let session = Session(captureDomain: "https://example.com", clientId: "client", accessToken: "secret-access-token-123",
+                          refreshSecret: RefreshSecret("0123456789abcdef0123456789abcdef01234567")!, expiresAt: 1_800_000_000,
+                          record: ["email": "ana@example.com"])
+
+    @Test func sessionsRoundTripSealedInPrivateFiles() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileSessionStore(name: "client", environment: ["HOME": folder.path])
+        #expect(try store.load() == nil)
+        try store.save(session)
+        #expect(try store.load() == session)
+        #expect(store.path == folder.path + "/.local/state/jump-forms/session-client.sealed")
+
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: store.keyPath)[.posixPermissions] as? Int) == 0o600)
+        let raw = try #require(FileManager.default.contents(atPath: store.path))
+        for secret in ["secret-access-token-123", "0123456789abcdef0123456789abcdef01234567", "ana@example.com"] {
+            #expect(raw.range(of: Data(secret.utf8)) == nil, "\(secret) is in clear text")
+        }
+        try store.clear()
+        #expect(try store.load() == nil)
+    }
+
+    @Test func aSessionSealedWithAnotherKeyIsRefusedClearly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = FileSessionStore(name: "client", environment: ["HOME": folder.path])
+        try store.save(session)
+        let other = FileSessionStore(name: "client", environment: ["HOME": folder.path, "JUMP_FORMS_SESSION_KEY": String(repeating: "ab", count: 32)])
+        #expect(throws: SessionStoreError.self) { try other.load() }
+    }
+
+    @Test func xdgStateHomeIsHonoured() {
+        let store = FileSessionStore(name: "a/b c", environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/state", "XDG_CONFIG_HOME": "/conf"])
+        #expect(store.path == "/state/jump-forms/session-abc.sealed")
+        #expect(store.keyPath == "/conf/jump-forms/session.key")
+    }
+}
