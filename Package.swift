@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "JumpForms", targets: ["JumpForms"]),
         .library(name: "JumpFormsLoader", targets: ["JumpFormsLoader"]),
         .library(name: "JumpCapture", targets: ["JumpCapture"]),
+        .library(name: "JumpCaptureServer", targets: ["JumpCaptureServer"]),
         .executable(name: "jump-forms", targets: ["jump-forms"]),
     ],
     dependencies: [
@@ -17,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The system libyaml (Debian: libyaml-dev). Only JumpFormsLoader imports it.
@@ -48,6 +52,18 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // A local Capture-compatible server and Engage double (Hummingbird 2, GRDB/SQLite).
+        .target(
+            name: "JumpCaptureServer",
+            dependencies: [
+                "JumpForms",
+                "JumpCapture",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The commands of `jump-forms`, as a library so tests can drive them.
         .target(
             name: "JumpFormsCLI",
@@ -55,6 +71,7 @@ let package = Package(
                 "JumpForms",
                 "JumpFormsLoader",
                 "JumpCapture",
+                "JumpCaptureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -101,7 +101,13 @@ public struct FileSessionStore: SessionStore {
     }
 
     public func load() throws(SessionStoreError) -> Session? {
-        guard let sealed = try PrivateFile.read(path) else { return nil }
+        let sealed: [UInt8]
+        do {
+            guard let read = try PrivateFile.read(path) else { return nil }
+            sealed = read
+        } catch {
+            throw .io(path: error.path, reason: error.reason)
+        }
         guard let key = try key(create: false) else {
             throw .unreadable(path: path, reason: "its key \(keyPath) is missing")
         }
@@ -128,6 +134,8 @@ public struct FileSessionStore: SessionStore {
             try PrivateFile.write(Array(combined), to: path)
         } catch let error as SessionStoreError {
             throw error
+        } catch let error as PrivateFileError {
+            throw .io(path: error.path, reason: error.reason)
         } catch {
             throw .io(path: path, reason: "sealing failed: \(error)")
         }
@@ -144,19 +152,28 @@ public struct FileSessionStore: SessionStore {
             }
             return SymmetricKey(data: bytes)
         }
-        if let bytes = try PrivateFile.read(keyPath) {
-            guard bytes.count == 32 else { throw .unreadable(path: keyPath, reason: "the key file is not 32 bytes") }
-            return SymmetricKey(data: bytes)
+        do {
+            return create ? try PrivateFile.key(at: keyPath) : try PrivateFile.existingKey(at: keyPath)
+        } catch {
+            throw .unreadable(path: error.path, reason: error.reason)
         }
-        guard create else { return nil }
-        let key = SymmetricKey(size: .bits256)
-        try PrivateFile.write(key.withUnsafeBytes { Array($0) }, to: keyPath)
-        return key
     }
 }
 
-enum Hex {
-    static func decode(_ text: String) -> [UInt8]? {
+/// Lower-case hexadecimal text of bytes, and back.
+public enum Hex {
+    public static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func decode(_ text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -170,14 +187,26 @@ enum Hex {
     }
 }
 
+/// A file-system failure, with the path.
+public struct PrivateFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
 /// Files only the user may read: created with mode 0600 in folders with mode 0700, written
 /// to a temporary name and renamed, so a crash never leaves half a file.
-enum PrivateFile {
-    static func read(_ path: String) throws(SessionStoreError) -> [UInt8]? {
+public enum PrivateFile {
+    static func failure(_ path: String) -> PrivateFileError {
+        PrivateFileError(path: path, reason: String(cString: strerror(errno)))
+    }
+
+    /// The file's bytes, or nil when it does not exist.
+    public static func read(_ path: String) throws(PrivateFileError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
-            throw .io(path: path, reason: String(cString: strerror(errno)))
+            throw failure(path)
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -186,29 +215,30 @@ enum PrivateFile {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .io(path: path, reason: String(cString: strerror(errno)))
+                throw failure(path)
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
-            if bytes.count > 16 << 20 { throw .io(path: path, reason: "file too large") }
+            if bytes.count > 16 << 20 { throw PrivateFileError(path: path, reason: "file too large") }
         }
         return bytes
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws(SessionStoreError) {
+    /// Writes the whole file atomically with mode 0600.
+    public static func write(_ bytes: [UInt8], to path: String) throws(PrivateFileError) {
         try makeDirectories(for: path)
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw failure(temporary) }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
+                let error = failure(temporary)
                 close(descriptor)
                 unlink(temporary)
-                throw .io(path: temporary, reason: reason)
+                throw error
             }
             offset += written
         }
@@ -216,21 +246,34 @@ enum PrivateFile {
         fsync(descriptor)
         close(descriptor)
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = failure(path)
             unlink(temporary)
-            throw .io(path: path, reason: reason)
+            throw error
         }
     }
 
-    static func makeDirectories(for path: String) throws(SessionStoreError) {
+    /// Creates the folders above `path` (mode 0700).
+    public static func makeDirectories(for path: String) throws(PrivateFileError) {
         var current = path.hasPrefix("/") ? "" : "."
-        let parts = path.split(separator: "/").dropLast()
-        for part in parts {
+        for part in path.split(separator: "/").dropLast() {
             current += "/" + part
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
-                throw .io(path: current, reason: String(cString: strerror(errno)))
-            }
+            if mkdir(current, 0o700) != 0, errno != EEXIST { throw failure(current) }
         }
+    }
+
+    /// The 256-bit key kept in its own 0600 file, or nil when there is none yet.
+    public static func existingKey(at path: String) throws(PrivateFileError) -> SymmetricKey? {
+        guard let bytes = try read(path) else { return nil }
+        guard bytes.count == 32 else { throw PrivateFileError(path: path, reason: "the key file is not 32 bytes") }
+        return SymmetricKey(data: bytes)
+    }
+
+    /// The 256-bit key kept in its own 0600 file, made on first use.
+    public static func key(at path: String) throws(PrivateFileError) -> SymmetricKey {
+        if let key = try existingKey(at: path) { return key }
+        let key = SymmetricKey(size: .bits256)
+        try write(key.withUnsafeBytes { Array($0) }, to: path)
+        return key
     }
 }
 

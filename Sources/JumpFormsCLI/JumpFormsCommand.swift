@@ -12,7 +12,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
         docs/diagnostics.md. Colour is used on a terminal unless NO_COLOR is set.
         """,
         version: version,
-        subcommands: [LintCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self]
+        subcommands: [LintCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self, ServeCommand.self, OutboxCommand.self]
     )
 
     public init() {}

@@ -8,6 +8,13 @@ locale: de-DE
 messages:
   jumpForms.input.invalidDate: "{label}: Geben Sie ein Datum im Format JJJJ-MM-TT ein."
   jumpForms.input.invalidCheckbox: "{label}: Antworten Sie mit Ja oder Nein."
+  jumpForms.server.badCredentials: "E-Mail-Adresse oder Passwort ist falsch."
+  jumpForms.server.badUsernameCredentials: "Benutzername oder Passwort ist falsch."
+  jumpForms.server.recordNotFound: "Noch kein Konto verwendet diese Anmeldung. Schließen Sie die Registrierung ab, um eines anzulegen."
+  jumpForms.server.emailInUse: "Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Melden Sie sich damit an, um diese Anmeldung zu verknüpfen."
+  jumpForms.server.invalidFields: "Einige Felder sind ungültig."
+  jumpForms.server.tokenExpired: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an."
+  jumpForms.server.currentPasswordWrong: "Das aktuelle Passwort ist falsch."
 """#),
         ("en-US.yaml", #"""
 # jump-forms' own words (the CLI and the rule engine's input checks).
@@ -16,30 +23,65 @@ locale: en-US
 messages:
   jumpForms.input.invalidDate: "{label}: enter a date as YYYY-MM-DD."
   jumpForms.input.invalidCheckbox: "{label}: answer yes or no."
+  jumpForms.server.badCredentials: "Incorrect email address or password."
+  jumpForms.server.badUsernameCredentials: "Incorrect username or password."
+  jumpForms.server.recordNotFound: "No account uses this sign-in yet. Complete the registration to create one."
+  jumpForms.server.emailInUse: "An account with this email address already exists. Sign in with it to link this sign-in."
+  jumpForms.server.invalidFields: "Some fields are not valid."
+  jumpForms.server.tokenExpired: "Your session has expired. Sign in again."
+  jumpForms.server.currentPasswordWrong: "The current password is not correct."
 """#),
         ("es-ES.yaml", #"""
 locale: es-ES
 messages:
   jumpForms.input.invalidDate: "{label}: introduce una fecha con el formato AAAA-MM-DD."
   jumpForms.input.invalidCheckbox: "{label}: responde sí o no."
+  jumpForms.server.badCredentials: "Correo electrónico o contraseña incorrectos."
+  jumpForms.server.badUsernameCredentials: "Nombre de usuario o contraseña incorrectos."
+  jumpForms.server.recordNotFound: "Ninguna cuenta usa todavía este inicio de sesión. Completa el registro para crear una."
+  jumpForms.server.emailInUse: "Ya existe una cuenta con este correo electrónico. Inicia sesión con ella para vincular este inicio de sesión."
+  jumpForms.server.invalidFields: "Algunos campos no son válidos."
+  jumpForms.server.tokenExpired: "Tu sesión ha caducado. Vuelve a iniciar sesión."
+  jumpForms.server.currentPasswordWrong: "La contraseña actual no es correcta."
 """#),
         ("fr-FR.yaml", #"""
 locale: fr-FR
 messages:
   jumpForms.input.invalidDate: "{label} : saisissez une date au format AAAA-MM-JJ."
   jumpForms.input.invalidCheckbox: "{label} : répondez par oui ou par non."
+  jumpForms.server.badCredentials: "Adresse e-mail ou mot de passe incorrect."
+  jumpForms.server.badUsernameCredentials: "Nom d’utilisateur ou mot de passe incorrect."
+  jumpForms.server.recordNotFound: "Aucun compte n’utilise encore cette connexion. Terminez l’inscription pour en créer un."
+  jumpForms.server.emailInUse: "Un compte existe déjà avec cette adresse e-mail. Connectez-vous avec celui-ci pour associer cette connexion."
+  jumpForms.server.invalidFields: "Certains champs ne sont pas valides."
+  jumpForms.server.tokenExpired: "Votre session a expiré. Reconnectez-vous."
+  jumpForms.server.currentPasswordWrong: "Le mot de passe actuel est incorrect."
 """#),
         ("ja-JP.yaml", #"""
 locale: ja-JP
 messages:
   jumpForms.input.invalidDate: "{label}：日付を YYYY-MM-DD の形式で入力してください。"
   jumpForms.input.invalidCheckbox: "{label}：「はい」または「いいえ」で答えてください。"
+  jumpForms.server.badCredentials: "メールアドレスまたはパスワードが正しくありません。"
+  jumpForms.server.badUsernameCredentials: "ユーザー名またはパスワードが正しくありません。"
+  jumpForms.server.recordNotFound: "このサインイン方法を使用しているアカウントはまだありません。登録を完了してアカウントを作成してください。"
+  jumpForms.server.emailInUse: "このメールアドレスのアカウントはすでに存在します。そのアカウントでサインインして、このサインイン方法を連携してください。"
+  jumpForms.server.invalidFields: "一部の項目が正しくありません。"
+  jumpForms.server.tokenExpired: "セッションの有効期限が切れました。もう一度サインインしてください。"
+  jumpForms.server.currentPasswordWrong: "現在のパスワードが正しくありません。"
 """#),
         ("pl-PL.yaml", #"""
 locale: pl-PL
 messages:
   jumpForms.input.invalidDate: "{label}: wpisz datę w formacie RRRR-MM-DD."
   jumpForms.input.invalidCheckbox: "{label}: odpowiedz tak lub nie."
+  jumpForms.server.badCredentials: "Nieprawidłowy adres e-mail lub hasło."
+  jumpForms.server.badUsernameCredentials: "Nieprawidłowa nazwa użytkownika lub hasło."
+  jumpForms.server.recordNotFound: "Żadne konto nie korzysta jeszcze z tego sposobu logowania. Dokończ rejestrację, aby je utworzyć."
+  jumpForms.server.emailInUse: "Konto z tym adresem e-mail już istnieje. Zaloguj się na nie, aby połączyć ten sposób logowania."
+  jumpForms.server.invalidFields: "Niektóre pola są nieprawidłowe."
+  jumpForms.server.tokenExpired: "Sesja wygasła. Zaloguj się ponownie."
+  jumpForms.server.currentPasswordWrong: "Obecne hasło jest nieprawidłowe."
 """#),
     ]
 }

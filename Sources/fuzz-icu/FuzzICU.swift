@@ -37,9 +37,21 @@ enum FuzzICU {
             }
             return
         }
-        for use in pattern.arguments where use.offset < 0 || use.offset > scalars {
-            fatalError("invariant: argument '\(use.name)' at offset \(use.offset) outside the \(scalars)-scalar text")
+        func check(_ offset: Int, _ what: String) {
+            if offset < 0 || offset > scalars {
+                fatalError("invariant: \(what) at offset \(offset) outside the \(scalars)-scalar text")
+            }
         }
+        for use in pattern.arguments + pattern.argumentUses {
+            check(use.offset, "argument '\(use.name)'")
+            check(use.nameOffset, "the name of argument '\(use.name)'")
+        }
+        for selector in pattern.selectors {
+            check(selector.offset, "selector '\(selector.name)'")
+            for key in selector.keys { check(key.offset, "case key '\(key.text)' of '\(selector.name)'") }
+        }
+        var nodes = 0
+        pattern.walk { _ in nodes += 1 }
         let names = Array(Set(pattern.arguments.map(\.name))).sorted()
         for (index, formatter) in formatters.enumerated() {
             for variant in 0..<3 {

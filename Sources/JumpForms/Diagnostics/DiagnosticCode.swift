@@ -35,6 +35,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case duplicateMessageKey = "JF212"
     case invalidURL = "JF213"
     case emptyList = "JF214"
+    case duplicateIdentity = "JF215"
 
     // MARK: lint (semantic checks)
     case undefinedField = "JF300"
@@ -139,6 +140,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .localeTagMismatch: Entry(title: "locale tag does not match the file name", explanation: "A locale file `<tag>.yaml` must declare `locale: <tag>`.", example: "locales/fr-FR.yaml with locale: fr-CA"),
         .duplicateMessageKey: Entry(title: "message key defined twice", explanation: "Flat and nested keys flatten to the same dotted key (`a.b` and `a: {b: ...}`). Both places are named.", example: "fields.email.label: x\nfields: {email: {label: y}}"),
         .invalidURL: Entry(title: "invalid URL", explanation: "The value must be an absolute URL (`https://...`), or `embedded` for `captureDomain`.", example: "captureDomain: example.com"),
+        .duplicateIdentity: Entry(title: "test identity listed twice", explanation: "Two entries of identities.yaml have the same provider and identifier; the Engage double could not tell them apart.", example: "- { provider: google, identifier: \"1001\" }\n- { provider: google, identifier: \"1001\" }"),
         .emptyList: Entry(title: "list is empty", explanation: "The list must hold at least one item.", example: "forms: { signInForm: { fields: [] } }"),
 
         .undefinedField: Entry(title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.", example: "fields: [emailAdress]"),

@@ -46,6 +46,8 @@ public struct ClientConfig: Sendable {
     public var responseType: Located<String>
     /// The keys written in the file (the others have their defaults).
     public var writtenKeys: Set<String> = []
+    /// Addition: `server:`, the local server's settings.
+    public var server = ServerSettings()
 
     public init(
         path: String,

@@ -21,7 +21,8 @@ public struct FormValues: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         values[field].map(Self.isBlank) == false
     }
 
-    static func isBlank(_ text: String) -> Bool {
+    /// Whether a text is empty or whitespace only.
+    public static func isBlank(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 }
@@ -82,12 +83,21 @@ public struct RuleEngine: Sendable {
         public static let invalidCheckbox = "jumpForms.input.invalidCheckbox"
     }
 
+    /// Who runs the rules: the client leaves `clientSide: false` rules to the server; the
+    /// server runs them. `unique` is always reported as deferred (the caller checks it against
+    /// its store).
+    public enum Side: Sendable {
+        case client, server
+    }
+
     public let form: FormModel
     public var today: CivilDate
+    public var side: Side
 
-    public init(form: FormModel, today: CivilDate) {
+    public init(form: FormModel, today: CivilDate, side: Side = .client) {
         self.form = form
         self.today = today
+        self.side = side
     }
 
     /// Checks every field, cross-field rules included.
@@ -108,8 +118,16 @@ public struct RuleEngine: Sendable {
         return report.violations
     }
 
+    /// The value rules see: the field's own, or for a field stored as a schemaId map, its
+    /// `field[sub]` values joined by spaces.
+    static func value(of field: FormModel.Field, in values: FormValues) -> String {
+        if let value = values[field.name] { return value }
+        guard case .map(let subs)? = field.schemaId else { return "" }
+        return subs.compactMap { values["\(field.name)[\($0.key)]"] }.filter { !FormValues.isBlank($0) }.joined(separator: " ")
+    }
+
     private func check(_ field: FormModel.Field, _ values: FormValues, crossField: Bool, into report: inout ValidationReport) {
-        let value = values[field.name] ?? ""
+        let value = Self.value(of: field, in: values)
         let isEmpty: Bool
         switch field.type {
         case .checkbox:
@@ -134,7 +152,7 @@ public struct RuleEngine: Sendable {
                 report.deferred.append(DeferredRule(field: field.name, rule: rule.kind, reason: .serverOnly))
                 continue
             }
-            if !rule.clientSide {
+            if !rule.clientSide && side == .client {
                 report.deferred.append(DeferredRule(field: field.name, rule: rule.kind, reason: .clientSideDisabled))
                 continue
             }

@@ -8,7 +8,11 @@ struct ConfigDecoder {
         case captureSignInFormName, captureTraditionalSignInType, enableThinRegistration
         case captureTraditionalRegistrationFormName, captureSocialRegistrationFormName, forgottenPasswordFormName
         case editProfileFormName, resendEmailVerificationFormName, changePasswordFormName
-        case engageAppId, engageDomain, engageWhitelistedDomain, redirectUri, flow, responseType
+        case engageAppId, engageDomain, engageWhitelistedDomain, redirectUri, flow, responseType, server
+    }
+
+    enum ServerKey: String, CaseIterable {
+        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize
     }
 
     var decoder: NodeDecoder
@@ -99,7 +103,31 @@ struct ConfigDecoder {
         guard domain != nil, clientId != nil, locale != nil, flow != nil else { return nil }
         var result = config
         result.writtenKeys = Set(keyed.entries.keys.map(\.rawValue))
+        if let node = keyed[.server] { result.server = server(node) }
         return result
+    }
+
+    mutating func server(_ node: YAMLNode) -> ServerSettings {
+        var settings = ServerSettings()
+        guard let mapping = decoder.mapping(node, "'server'") else { return settings }
+        let keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'")
+        func bounded(_ key: ServerKey, _ range: ClosedRange<Int>) -> Int? {
+            guard let node = keyed[key], let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
+            guard range.contains(number.value) else {
+                decoder.errors.append(.unknownValue(number.location, value: String(number.value), what: "\(key.rawValue) (allowed: \(range.lowerBound)...\(range.upperBound))", known: []))
+                return nil
+            }
+            return number.value
+        }
+        if let value = bounded(.accessTokenLifetime, 1...31_536_000) { settings.accessTokenLifetime = value }
+        if let value = bounded(.bcryptCost, 4...31) { settings.bcryptCost = value }
+        if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
+        settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
+        settings.database = keyed[.database].flatMap { string($0, "'database'") }
+        if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
+            settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
+        }
+        return settings
     }
 
     /// A string with `${NAME}` / `${NAME:-default}` replaced from the environment.

@@ -17,6 +17,7 @@ public enum DecodeError: Error, Sendable, Hashable {
     case duplicateMessageKey(SourceLocation, key: String, first: SourceLocation)
     case invalidURL(SourceLocation, text: String, context: String)
     case emptyList(SourceLocation, message: String)
+    case duplicateIdentity(SourceLocation, provider: String, identifier: String, first: SourceLocation)
 
     public var diagnostic: Diagnostic {
         switch self {
@@ -66,6 +67,9 @@ public enum DecodeError: Error, Sendable, Hashable {
             return Diagnostic(.invalidURL, "\(context) must be an absolute http(s) URL, found '\(text)'", at: location)
         case let .emptyList(location, message):
             return Diagnostic(.emptyList, message, at: location)
+        case let .duplicateIdentity(location, provider, identifier, first):
+            return Diagnostic(.duplicateIdentity, "identity \(provider) '\(identifier)' is listed twice", at: location,
+                              related: [Diagnostic.Related("first listed here", at: first)])
         }
     }
 }

@@ -1,0 +1,467 @@
+import JumpCapture
+import JumpForms
+
+extension CaptureService {
+    /// Answers one Capture operation. The parameters were already checked against the
+    /// operation's accepted names (`validateParameters`).
+    func handle(_ operation: CaptureOperation, _ parameters: RequestParameters) async throws -> ServerReply {
+        switch operation {
+        case .signIn: return try await signIn(parameters)
+        case .socialSignIn: return try await socialSignIn(parameters)
+        case .register: return try await register(parameters)
+        case .socialRegister: return try await socialRegister(parameters)
+        case .forgotPassword: return try await forgotPassword(parameters)
+        case .resendVerification: return try await resendVerification(parameters)
+        case .updateProfile, .changePassword: return try await updateProfile(parameters)
+        case .refreshAccessToken: return try await refresh(parameters)
+        case .linkAccount: return try await link(parameters)
+        case .unlinkAccount: return try await unlink(parameters)
+        case .readRecord: return try await readRecord(parameters)
+        case .updateObject: return try await writeRecord(parameters, replace: false)
+        case .replacePlural: return try await writeRecord(parameters, replace: true)
+        case .engageMobileConfig, .engageTokenExchange, .tokenURLPost:
+            return .error(404, "not_found", "not a Capture operation")
+        }
+    }
+
+    /// The common checks: client id, flow, flow version, redirect URI, unknown and duplicate
+    /// parameters. Nil when they pass.
+    func validateParameters(_ operation: CaptureOperation, _ parameters: RequestParameters, form: FormModel?) -> ServerReply? {
+        if let name = parameters.duplicate {
+            return .error(201, "duplicate_argument", "the parameter '\(name)' is given more than once")
+        }
+        var accepted = Self.accepted(operation)
+        if let form { accepted.formUnion(Self.fieldParameters(form)) }
+        if let unknown = parameters.names.first(where: { !accepted.contains($0) }) {
+            let hint = Suggestion.hint(for: unknown, among: accepted).map { " (\($0))" } ?? ""
+            return .invalid(unknown, "unknown parameter for \(operation.path)\(hint)")
+        }
+        guard let client = parameters["client_id"] else { return .missing("client_id") }
+        guard client == config.captureClientId.value else { return .error(402, "invalid_client", "client_id is not a client of this server") }
+        if let name = parameters["flow"], name != (config.captureFlowName?.value ?? flow.name.value) {
+            return .invalid("flow", "this server serves flow '\(config.captureFlowName?.value ?? flow.name.value)'")
+        }
+        if let version = parameters["flow_version"], version != flow.version.value, version != "HEAD" {
+            return .invalid("flow_version", "this server serves version '\(flow.version.value)' of the flow")
+        }
+        if let redirect = parameters["redirect_uri"], let expected = config.redirectUri?.value, redirect != expected {
+            return .error(420, "redirect_uri_mismatch", "redirect_uri does not match the client's redirect URI")
+        }
+        if let type = parameters["response_type"], type != "token", type != "code_and_token" {
+            return .invalid("response_type", "must be token or code_and_token")
+        }
+        return nil
+    }
+
+    /// The form a request names in `form` (or `defaultName`), checked to be that operation's kind.
+    func requestForm(_ parameters: RequestParameters, defaultName: String) -> Result<FormModel, ReplyError> {
+        let name = parameters["form"] ?? defaultName
+        guard let form = form(name, locale: locale(parameters)) else {
+            return .failure(ReplyError(.invalid("form", "the flow has no form '\(name)'")))
+        }
+        return .success(form)
+    }
+
+    // MARK: sign-in
+
+    func signIn(_ parameters: RequestParameters) async throws -> ServerReply {
+        let locale = locale(parameters)
+        guard case .success(let form) = requestForm(parameters, defaultName: config.captureSignInFormName.value) else {
+            return .invalid("form", "the flow has no form '\(parameters["form"] ?? "")'")
+        }
+        if let refused = validateParameters(.signIn, parameters, form: form) { return refused }
+        let values = Self.values(of: form, parameters)
+        if let reply = check(values, form: form, locale: locale).reply { return reply }
+        guard let identifierField = form.fields.first(where: { $0.type.canIdentify }),
+              let passwordField = form.fields.first(where: { $0.type == .password }) else {
+            return .invalid("form", "'\(form.name)' has no identifier and password fields")
+        }
+        let identifier = values[identifierField.name] ?? ""
+        let password = values[passwordField.name] ?? ""
+        let user: StoredUser?
+        let byUsername = identifierField.type == .text
+        if byUsername, case .path(let path)? = identifierField.schemaId {
+            user = try await store.user(path: path.value, value: identifier)
+        } else {
+            user = try await store.user(emailNormalized: normalizeEmail(identifier))
+        }
+        let passwordMatches: Bool
+        if let hash = user?.passwordHash {
+            passwordMatches = try await verify(password, hash: hash)
+        } else {
+            // Spend the same time as a real check, so the answer does not tell which accounts exist.
+            _ = try await verify(password, hash: timingHash)
+            passwordMatches = false
+        }
+        guard let user, passwordMatches else {
+            let key = byUsername ? "jumpForms.server.badUsernameCredentials" : "jumpForms.server.badCredentials"
+            return .error(210, "bad username/password combo", "invalid credentials", message: text(key, locale))
+        }
+        if let refused = try await merge(parameters, into: user) { return refused }
+        return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: false, parameters: parameters)
+    }
+
+    func socialSignIn(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let refused = validateParameters(.socialSignIn, parameters, form: nil) { return refused }
+        let locale = locale(parameters)
+        let grant: EngageGrant
+        switch try await self.grant(parameters["token"]) {
+        case .failure(let error): return error.reply
+        case .success(let value): grant = value
+        }
+        if let user = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+            if let refused = try await merge(parameters, into: user) { return refused }
+            return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: false, parameters: parameters)
+        }
+        // The email belongs to an existing account: the merge flow.
+        if let email = grant.profile["email"]?.stringValue, let existing = try await store.user(emailNormalized: normalizeEmail(email)) {
+            let identities = try await store.identities(of: existing.id)
+            let provider = existing.passwordHash != nil ? "capture" : identities.first?.provider ?? "capture"
+            return .error(380, "email_address_in_use", "the email address is in use by another account",
+                          message: text("jumpForms.server.emailInUse", locale),
+                          extra: [("existing_provider", .string(provider)), ("conflicting_provider", .string(grant.provider))])
+        }
+        let formName = parameters["registration_form"] ?? config.captureSocialRegistrationFormName.value
+        guard let form = form(formName, locale: locale) else { return .invalid("registration_form", "the flow has no form '\(formName)'") }
+        let prefill = prefillValues(grant, form: form)
+        let thin = (parameters["thin_registration"] ?? "false") == "true" && config.enableThinRegistration.value
+        if thin {
+            let (refused, unique) = check(prefill, form: form, locale: locale)
+            if refused == nil {
+                let (record, _) = Self.apply(prefill, form: form, to: [:])
+                do {
+                    let user = try await store.createUser(record: record, passwordHash: nil, identity: identity(grant), unique: unique, now: now)
+                    return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: true, parameters: parameters)
+                } catch StoreConflict.notUnique {
+                    // Fall through to two-step registration.
+                } catch StoreConflict.identityTaken {
+                    return .error(361, "identifier_already_in_use", "the identity belongs to another account")
+                }
+            }
+        }
+        let fields = JSONValue.object(form.fields.compactMap { field in prefill[field.name].map { (key: field.name, value: .string($0)) } })
+        return .error(310, "record_not_found", "no account uses this identity", message: text("jumpForms.server.recordNotFound", locale),
+                      extra: [("prereg_fields", fields)])
+    }
+
+    /// The social registration form's fields filled from the Engage profile, by schema path.
+    func prefillValues(_ grant: EngageGrant, form: FormModel) -> FormValues {
+        var values = FormValues()
+        for field in form.fields {
+            guard case .path(let path)? = field.schemaId, let value = grant.profile.value(atPath: path.value)?.stringValue else { continue }
+            values[field.name] = value
+        }
+        return values
+    }
+
+    func identity(_ grant: EngageGrant) -> StoredIdentity {
+        StoredIdentity(provider: grant.provider, identifier: grant.identifier,
+                       verifiedEmail: grant.profile["verifiedEmail"]?.stringValue)
+    }
+
+    // MARK: registration
+
+    func register(_ parameters: RequestParameters) async throws -> ServerReply {
+        try await registerUser(parameters, operation: .register, defaultForm: config.captureTraditionalRegistrationFormName.value)
+    }
+
+    func socialRegister(_ parameters: RequestParameters) async throws -> ServerReply {
+        try await registerUser(parameters, operation: .socialRegister, defaultForm: config.captureSocialRegistrationFormName.value)
+    }
+
+    func registerUser(_ parameters: RequestParameters, operation: CaptureOperation, defaultForm: String) async throws -> ServerReply {
+        let locale = locale(parameters)
+        let form: FormModel
+        switch requestForm(parameters, defaultName: defaultForm) {
+        case .failure(let error): return error.reply
+        case .success(let value): form = value
+        }
+        if let refused = validateParameters(operation, parameters, form: form) { return refused }
+        var grant: EngageGrant?
+        if operation == .socialRegister {
+            switch try await self.grant(parameters["token"]) {
+            case .failure(let error): return error.reply
+            case .success(let value): grant = value
+            }
+        }
+        let values = Self.values(of: form, parameters)
+        let (refused, unique) = check(values, form: form, locale: locale)
+        if let refused { return refused }
+        var (record, password) = Self.apply(values, form: form, to: [:])
+        if let grant, record["email"] == nil, let email = grant.profile["email"] {
+            record = record.setting("email", email)
+        }
+        var hash: String?
+        if let password { hash = try await bcrypt(password) }
+        do {
+            let user = try await store.createUser(record: record, passwordHash: hash, identity: grant.map(identity), unique: unique, now: now)
+            if let email = record["email"]?.stringValue {
+                try await sendMail(kind: "verify_email", to: email, userID: user.id)
+            }
+            return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: true, parameters: parameters)
+        } catch StoreConflict.notUnique(let fields) {
+            return notUnique(fields, form: form, locale: locale)
+        } catch StoreConflict.identityTaken {
+            return .error(361, "identifier_already_in_use", "the identity belongs to another account")
+        }
+    }
+
+    // MARK: emails
+
+    func forgotPassword(_ parameters: RequestParameters) async throws -> ServerReply {
+        try await mail(parameters, operation: .forgotPassword, defaultForm: config.forgottenPasswordFormName.value, kind: "forgot_password")
+    }
+
+    func resendVerification(_ parameters: RequestParameters) async throws -> ServerReply {
+        try await mail(parameters, operation: .resendVerification, defaultForm: config.resendEmailVerificationFormName.value, kind: "verify_email")
+    }
+
+    /// Forgot password and resend verification: the email goes to the outbox when the account
+    /// exists; the answer is the same either way, so it does not tell who has an account.
+    func mail(_ parameters: RequestParameters, operation: CaptureOperation, defaultForm: String, kind: String) async throws -> ServerReply {
+        let locale = locale(parameters)
+        let form: FormModel
+        switch requestForm(parameters, defaultName: defaultForm) {
+        case .failure(let error): return error.reply
+        case .success(let value): form = value
+        }
+        if let refused = validateParameters(operation, parameters, form: form) { return refused }
+        let values = Self.values(of: form, parameters)
+        if let reply = check(values, form: form, locale: locale).reply { return reply }
+        guard let field = form.fields.first(where: { $0.type.canIdentify }) else {
+            return .invalid("form", "'\(form.name)' has no field to identify the account")
+        }
+        let identifier = values[field.name] ?? ""
+        if let user = try await store.user(emailNormalized: normalizeEmail(identifier)), let email = user.record["email"]?.stringValue {
+            try await sendMail(kind: kind, to: email, userID: user.id)
+        }
+        return .ok
+    }
+
+    /// Writes a password-reset or verification email with a one-time link (valid 24 hours).
+    func sendMail(kind: String, to email: String, userID: Int64) async throws {
+        let code = try await store.issueCode(userID: userID, kind: kind, lifetime: 86_400, now: now)
+        let base = baseURL.withLock { $0 }
+        if kind == "forgot_password" {
+            try await store.send(kind: kind, to: email, subject: "Reset your password",
+                                 body: "Someone asked to reset the password of your \(flow.name.value) account. To choose a new one, open \(base)/password/reset?code=\(code) (valid for 24 hours). If it was not you, ignore this email.",
+                                 now: now)
+        } else {
+            try await store.send(kind: kind, to: email, subject: "Confirm your email address",
+                                 body: "Confirm your email address for \(flow.name.value): open \(base)/email/verify?code=\(code) (valid for 24 hours).",
+                                 now: now)
+        }
+    }
+
+    // MARK: profile
+
+    func updateProfile(_ parameters: RequestParameters) async throws -> ServerReply {
+        let locale = locale(parameters)
+        let form: FormModel
+        switch requestForm(parameters, defaultName: config.editProfileFormName.value) {
+        case .failure(let error): return error.reply
+        case .success(let value): form = value
+        }
+        if let refused = validateParameters(.updateProfile, parameters, form: form) { return refused }
+        let user: StoredUser
+        switch try await authorized(parameters) {
+        case .failure(let error): return error.reply
+        case .success(let value): user = value.0
+        }
+        let values = Self.values(of: form, parameters)
+        let (refused, unique) = check(values, form: form, locale: locale)
+        if let refused { return refused }
+        // The current password: a password field stored nowhere and matched by no other field.
+        let matched = Set(form.fields.flatMap { $0.rules.compactMap { rule -> String? in
+            guard rule.kind == .match, case .text(let other) = rule.value else { return nil }
+            return other
+        } })
+        let confirmations = Set(form.fields.filter { $0.rules.contains { $0.kind == .match } }.map(\.name))
+        if let current = form.fields.first(where: { $0.type == .password && $0.schemaId == nil && !confirmations.contains($0.name) && !matched.contains($0.name) }),
+           let hash = user.passwordHash {
+            guard try await verify(values[current.name] ?? "", hash: hash) else {
+                let message = text("jumpForms.server.currentPasswordWrong", locale)
+                return invalidFields([FieldMessages(field: current.name, messages: [message])], locale: locale)
+            }
+        }
+        let (_, password) = Self.apply(values, form: form, to: [:])
+        var hash: String?
+        if let password { hash = try await bcrypt(password) }
+        do {
+            _ = try await store.updateUser(id: user.id, unique: unique, now: now, passwordHash: hash == nil ? .none : .some(hash)) { record in
+                Self.apply(values, form: form, to: record).record
+            }
+        } catch StoreConflict.notUnique(let fields) {
+            return notUnique(fields, form: form, locale: locale)
+        }
+        return .ok
+    }
+
+    // MARK: tokens
+
+    /// A refresh signed with the session's refresh secret, dated within five minutes of now.
+    func refresh(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let refused = validateParameters(.refreshAccessToken, parameters, form: nil) { return refused }
+        guard let date = parameters["date"] else { return .missing("date") }
+        guard let signature = parameters["signature"] else { return .missing("signature") }
+        let session: (StoredUser, StoredToken)
+        switch try await authorized(parameters, allowExpired: true) {
+        case .failure(let error): return error.reply
+        case .success(let value): session = value
+        }
+        guard let moment = RefreshSignature.epochSeconds(of: date) else {
+            return .invalid("date", "expected UTC yyyy-MM-dd HH:mm:ss")
+        }
+        guard abs(moment - now) <= 300 else {
+            return .error(200, "invalid_argument", "date: more than 5 minutes from the server's time")
+        }
+        guard let secret = session.1.refreshSecret,
+              RefreshSignature.verify(signature, accessToken: parameters["access_token"] ?? "", date: date, secret: secret) else {
+            return .error(200, "invalid_argument", "signature: does not match the session's refresh secret")
+        }
+        let (token, expiresAt) = try await store.rotate(session.1, lifetime: setup.settings.accessTokenLifetime, now: now)
+        return .json(["stat": "ok", "access_token": .string(token), "expires_in": .integer(expiresAt - now)])
+    }
+
+    func link(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let refused = validateParameters(.linkAccount, parameters, form: nil) { return refused }
+        let user: StoredUser
+        switch try await authorized(parameters) {
+        case .failure(let error): return error.reply
+        case .success(let value): user = value.0
+        }
+        let grant: EngageGrant
+        switch try await self.grant(parameters["token"]) {
+        case .failure(let error): return error.reply
+        case .success(let value): grant = value
+        }
+        if let owner = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+            return owner.id == user.id ? .ok : .error(361, "identifier_already_in_use", "the identity belongs to another account")
+        }
+        do {
+            try await store.link(userID: user.id, identity: identity(grant))
+        } catch StoreConflict.identityTaken {
+            return .error(361, "identifier_already_in_use", "the identity belongs to another account")
+        }
+        return .ok
+    }
+
+    /// Refuses to remove the last identity of an account that has no password.
+    func unlink(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let refused = validateParameters(.unlinkAccount, parameters, form: nil) { return refused }
+        let user: StoredUser
+        switch try await authorized(parameters) {
+        case .failure(let error): return error.reply
+        case .success(let value): user = value.0
+        }
+        guard let identifier = parameters["identifier_to_remove"] else { return .missing("identifier_to_remove") }
+        let identities = try await store.identities(of: user.id)
+        guard identities.contains(where: { $0.identifier == identifier }) else {
+            return .invalid("identifier_to_remove", "the account has no such identity")
+        }
+        if user.passwordHash == nil, identities.count == 1 {
+            return .error(200, "invalid_argument", "identifier_to_remove: it is the last way to sign in to this account, which has no password")
+        }
+        _ = try await store.unlink(userID: user.id, identifier: identifier)
+        return .ok
+    }
+
+    // MARK: entity
+
+    func readRecord(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let refused = validateParameters(.readRecord, parameters, form: nil) { return refused }
+        let user: StoredUser
+        switch try await authorized(parameters) {
+        case .failure(let error): return error.reply
+        case .success(let value): user = value.0
+        }
+        let record = try await publicRecord(user)
+        guard let attribute = parameters["attribute_name"], attribute != "/" else {
+            return .json(["stat": "ok", "result": record])
+        }
+        guard let value = record.value(atPath: Self.dotPath(attribute)) else {
+            return .error(223, "unknown_attribute", "the record has no attribute \(attribute)")
+        }
+        return .json(["stat": "ok", "result": value])
+    }
+
+    static func dotPath(_ attribute: String) -> String {
+        attribute.split(separator: "/").joined(separator: ".")
+    }
+
+    /// The attribute paths a token may write: `writeWithToken`, else the edit-profile form's.
+    var writablePaths: Set<String> {
+        if let list = setup.settings.writeWithToken { return Set(list.map(\.value)) }
+        let form = flow.form(named: config.editProfileFormName.value)
+        var paths = Set<String>()
+        for name in form?.fields.map(\.value) ?? [] {
+            for path in flow.field(named: name)?.schemaId?.paths ?? [] where path.value != "password" {
+                paths.insert("/" + (path.value.split(separator: ".").first.map(String.init) ?? path.value))
+            }
+        }
+        return paths
+    }
+
+    func writable(_ path: String) -> Bool {
+        let paths = writablePaths
+        var current = path
+        while !current.isEmpty {
+            if paths.contains(current) { return true }
+            guard let slash = current.lastIndex(of: "/"), slash != current.startIndex else { break }
+            current = String(current[..<slash])
+        }
+        return paths.contains(current)
+    }
+
+    /// `entity.update` merges an object; `entity.replace` replaces a plural whole. Attributes
+    /// outside the write-with-token list get 223.
+    func writeRecord(_ parameters: RequestParameters, replace: Bool) async throws -> ServerReply {
+        if let refused = validateParameters(replace ? .replacePlural : .updateObject, parameters, form: nil) { return refused }
+        let user: StoredUser
+        switch try await authorized(parameters) {
+        case .failure(let error): return error.reply
+        case .success(let value): user = value.0
+        }
+        guard let text = parameters["value"] ?? parameters["attributes"] else { return .missing("value") }
+        let value: JSONValue
+        do { value = try JSONValue.parse(text) } catch { return .invalid("value", "not JSON: \(error)") }
+        let attribute = parameters["attribute_name"] ?? ""
+        if replace {
+            guard !attribute.isEmpty, attribute != "/" else { return .missing("attribute_name") }
+            guard case .array(let items) = value else { return .invalid("value", "entity.replace takes a list") }
+            guard writable(attribute), !RecordChanges.reservedAttributes.contains(String(attribute.dropFirst())) else {
+                return .error(223, "unknown_attribute", "\(attribute) cannot be written with an access token")
+            }
+            let numbered = JSONValue.array(items.enumerated().map { index, item in
+                guard case .object = item else { return item }
+                return item.setting("id", .integer(index + 1))
+            })
+            _ = try await store.updateUser(id: user.id, unique: [], now: now) { record in
+                record.setting(path: Self.dotPath(attribute), numbered)
+            }
+            return .ok
+        }
+        guard case .object(let entries) = value else { return .invalid("value", "entity.update takes an object") }
+        let base = attribute == "/" ? "" : attribute
+        for (key, _) in entries {
+            let path = base + "/" + key
+            if base.isEmpty, RecordChanges.reservedAttributes.contains(key) || key == "password" || key == "profiles" {
+                return .error(223, "unknown_attribute", "/\(key) is set by the server")
+            }
+            guard writable(path) else { return .error(223, "unknown_attribute", "\(path) cannot be written with an access token") }
+        }
+        _ = try await store.updateUser(id: user.id, unique: [], now: now) { record in
+            var record = record
+            for (key, item) in entries {
+                let path = Self.dotPath(base + "/" + key)
+                if case .object(let inner) = item, case .object = record.value(atPath: path) ?? .null {
+                    for (innerKey, innerValue) in inner { record = record.setting(path: path + "." + innerKey, innerValue) }
+                } else {
+                    record = record.setting(path: path, item)
+                }
+            }
+            return record
+        }
+        return .ok
+    }
+}

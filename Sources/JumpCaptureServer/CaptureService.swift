@@ -1,0 +1,303 @@
+import HTTPTypes
+import HummingbirdBcrypt
+import JumpCapture
+import JumpForms
+import Logging
+import NIOPosix
+import Synchronization
+
+/// What the local server serves: the flow, its texts, the client configuration and the test
+/// identities of the Engage double.
+public struct CaptureServerSetup: Sendable {
+    public var config: ClientConfig
+    public var flow: Flow
+    /// Localizes the server's messages by the request's `locale`.
+    public var localizer: Localizer
+    public var identities: [TestIdentity]
+    /// The SQLite file.
+    public var databasePath: String
+    /// Seconds since 1970; tests move it.
+    public var clock: @Sendable () -> Int
+
+    public init(config: ClientConfig, flow: Flow, localizer: Localizer, identities: [TestIdentity] = [], databasePath: String,
+                clock: @escaping @Sendable () -> Int = { RefreshSignature.now }) {
+        self.config = config
+        self.flow = flow
+        self.localizer = localizer
+        self.identities = identities
+        self.databasePath = databasePath
+        self.clock = clock
+    }
+
+    var settings: ServerSettings { config.server }
+}
+
+/// The Capture protocol, served: every operation of the reference with the flow's rules
+/// enforced by the same rule engine the client runs, plus `unique` against the database.
+final class CaptureService: Sendable {
+    let setup: CaptureServerSetup
+    let store: CaptureStore
+    let logger: Logger
+    /// The server's own URL (known once it is bound): Engage's `baseurl` and the links of
+    /// the outbox.
+    let baseURL = Mutex<String>("")
+    private let forms = Mutex<[String: FormModel]>([:])
+
+    /// A bcrypt hash (at the configured cost) of a random password, checked against when an
+    /// account does not exist so that the answer takes the same time.
+    let timingHash: String
+
+    init(setup: CaptureServerSetup, logger: Logger) throws {
+        self.setup = setup
+        self.store = try CaptureStore(path: setup.databasePath)
+        self.logger = logger
+        self.timingHash = Bcrypt.hash(CaptureStore.randomToken(), cost: UInt8(setup.settings.bcryptCost))
+    }
+
+    var now: Int { setup.clock() }
+    var config: ClientConfig { setup.config }
+    var flow: Flow { setup.flow }
+
+    // MARK: parameters and forms
+
+    static let common = ["client_id", "locale", "flow", "flow_version", "redirect_uri", "response_type"]
+
+    /// The parameters an operation accepts besides its form's fields.
+    static func accepted(_ operation: CaptureOperation) -> Set<String> {
+        let base = Set(common)
+        switch operation {
+        case .signIn: return base.union(["form", "refresh_secret", "merge_token"])
+        case .socialSignIn: return base.union(["token", "thin_registration", "registration_form", "refresh_secret", "merge_token"])
+        case .register: return base.union(["form", "refresh_secret"])
+        case .socialRegister: return base.union(["form", "token", "refresh_secret"])
+        case .forgotPassword, .resendVerification: return base.union(["form"])
+        case .updateProfile, .changePassword: return base.union(["form", "access_token"])
+        case .refreshAccessToken: return base.union(["access_token", "date", "signature"])
+        case .linkAccount: return base.union(["access_token", "token"])
+        case .unlinkAccount: return base.union(["access_token", "identifier_to_remove"])
+        case .readRecord: return base.union(["access_token", "attribute_name"])
+        case .updateObject, .replacePlural: return base.union(["access_token", "attribute_name", "value", "attributes"])
+        case .engageMobileConfig, .engageTokenExchange, .tokenURLPost: return base
+        }
+    }
+
+    /// The parameter names a form's fields are sent under.
+    static func fieldParameters(_ form: FormModel) -> Set<String> {
+        var names = Set<String>()
+        for field in form.fields {
+            names.insert(field.name)
+            if field.type == .dateselect {
+                for part in ["year", "month", "day"] { names.insert("\(field.name)[dateselect_\(part)]") }
+            }
+            if case .map(let subs)? = field.schemaId {
+                for sub in subs { names.insert("\(field.name)[\(sub.key)]") }
+            }
+        }
+        return names
+    }
+
+    func locale(_ parameters: RequestParameters) -> LocaleTag {
+        parameters["locale"].flatMap(LocaleTag.init) ?? config.captureLocale.value
+    }
+
+    func form(_ name: String, locale: LocaleTag) -> FormModel? {
+        let key = name + "|" + locale.identifier
+        if let cached = forms.withLock({ $0[key] }) { return cached }
+        guard let model = try? FormInterpreter(flow: flow, localizer: setup.localizer).model(form: name, locale: locale) else { return nil }
+        forms.withLock { $0[key] = model }
+        return model
+    }
+
+    func text(_ key: String, _ locale: LocaleTag) -> String {
+        setup.localizer.text(key, for: locale)
+    }
+
+    /// The form values a request carries: `field`, `field[sub]`, and a dateselect's
+    /// `[dateselect_year|month|day]` put back together as `yyyy-MM-dd`.
+    static func values(of form: FormModel, _ parameters: RequestParameters) -> FormValues {
+        var values = FormValues()
+        for field in form.fields {
+            if field.type == .dateselect, let year = parameters["\(field.name)[dateselect_year]"] {
+                let month = parameters["\(field.name)[dateselect_month]"] ?? ""
+                let day = parameters["\(field.name)[dateselect_day]"] ?? ""
+                func pad(_ text: String) -> String { text.count == 1 ? "0" + text : text }
+                values[field.name] = year.isEmpty && month.isEmpty && day.isEmpty ? "" : "\(year)-\(pad(month))-\(pad(day))"
+                continue
+            }
+            if let value = parameters[field.name] { values[field.name] = value }
+            if case .map(let subs)? = field.schemaId {
+                for sub in subs {
+                    if let value = parameters["\(field.name)[\(sub.key)]"] { values["\(field.name)[\(sub.key)]"] = value }
+                }
+            }
+        }
+        return values
+    }
+
+    /// Runs every rule of the form (those the client skips too) and the `unique` ones against
+    /// the database; nil when the values pass, else the 390 reply.
+    func check(_ values: FormValues, form: FormModel, locale: LocaleTag) -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
+        let today = CivilDate.utc(epochSeconds: now)
+        let report = RuleEngine(form: form, today: today, side: .server).validate(values)
+        var unique: [CaptureStore.UniqueCheck] = []
+        for deferred in report.deferred where deferred.rule == .unique {
+            guard let field = form.field(named: deferred.field), case .path(let path)? = field.schemaId,
+                  let value = values[field.name], !FormValues.isBlank(value) else { continue }
+            unique.append((field.name, path.value, value))
+        }
+        if report.isValid { return (nil, unique) }
+        return (invalidFields(setup.localizer.messages(for: report.violations, in: form), locale: locale), unique)
+    }
+
+    /// 390 with `invalid_fields` keyed by field name.
+    func invalidFields(_ messages: [FieldMessages], locale: LocaleTag) -> ServerReply {
+        let fields = JSONValue.object(messages.map { (key: $0.field, value: .array($0.messages.map(JSONValue.string))) })
+        return .error(390, "invalid_form_fields", "some fields are invalid", message: text("jumpForms.server.invalidFields", locale),
+                      extra: [("invalid_fields", fields)])
+    }
+
+    /// The 390 for values another record already holds, with each field's `unique` message.
+    func notUnique(_ fields: [String], form: FormModel, locale: LocaleTag) -> ServerReply {
+        let messages = fields.map { name -> FieldMessages in
+            let field = form.field(named: name)
+            let key = field?.rules.first { $0.kind == .unique }?.messageKey ?? "jumpForms.server.invalidFields"
+            let text = setup.localizer.text(key, for: locale, ["label": .string(field?.label ?? name), "field": .string(name)])
+            return FieldMessages(field: name, messages: [text])
+        }
+        return invalidFields(messages, locale: locale)
+    }
+
+    /// Applies a form's values to a record at their schema paths; returns the new record and
+    /// the new password, if the form sets one (the field of type password stored at `password`).
+    static func apply(_ values: FormValues, form: FormModel, to record: JSONValue) -> (record: JSONValue, password: String?) {
+        var record = record
+        var password: String?
+        for field in form.fields {
+            switch field.schemaId {
+            case .path(let path)?:
+                guard let value = values[field.name] else { continue }
+                if field.type == .password {
+                    if path.value == "password" { password = value }
+                    continue
+                }
+                let json: JSONValue
+                switch field.type {
+                case .checkbox: json = .bool(value == "true")
+                default: json = FormValues.isBlank(value) ? .null : .string(value)
+                }
+                record = record.setting(path: path.value, json)
+            case .map(let subs)?:
+                for sub in subs {
+                    guard let value = values["\(field.name)[\(sub.key)]"] else { continue }
+                    record = record.setting(path: sub.path.value, FormValues.isBlank(value) ? .null : .string(value))
+                }
+            case nil:
+                continue
+            }
+        }
+        return (record, password)
+    }
+
+    // MARK: records and tokens
+
+    /// The record as clients see it: with `profiles` from the linked identities, without the
+    /// password.
+    func publicRecord(_ user: StoredUser) async throws -> JSONValue {
+        let identities = try await store.identities(of: user.id)
+        let profiles = JSONValue.array(identities.map { identity in
+            var entries: [(key: String, value: JSONValue)] = [
+                ("identifier", .string(identity.identifier)),
+                ("domain", .string(Self.domain(of: identity.provider))),
+            ]
+            if let verified = identity.verifiedEmail { entries.append(("verifiedEmail", .string(verified))) }
+            return .object(entries)
+        })
+        return user.record.setting("profiles", profiles)
+    }
+
+    static func domain(of provider: String) -> String {
+        switch provider {
+        case "google": "google.com"
+        case "facebook": "facebook.com"
+        case "twitter": "twitter.com"
+        case "apple": "apple.com"
+        case "linkedin": "linkedin.com"
+        default: provider
+        }
+    }
+
+    func bcrypt(_ password: String) async throws -> String {
+        let cost = UInt8(setup.settings.bcryptCost)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, hash: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    }
+
+    /// The successful answer of a sign-in or registration.
+    func signedIn(_ user: StoredUser, refreshSecret: String?, isNew: Bool, parameters: RequestParameters) async throws -> ServerReply {
+        let secret = refreshSecret.flatMap(RefreshSecret.init)
+        let (token, expiresAt) = try await store.issueToken(userID: user.id, refreshSecret: secret,
+                                                          lifetime: setup.settings.accessTokenLifetime, now: now)
+        var entries: [(key: String, value: JSONValue)] = [
+            ("stat", "ok"), ("access_token", .string(token)), ("expires_in", .integer(expiresAt - now)),
+            ("is_new", .bool(isNew)), ("capture_user", try await publicRecord(user)),
+        ]
+        if parameters["response_type"] == "code_and_token" {
+            entries.append(("authorization_code", .string(CaptureStore.randomToken())))
+        }
+        return .json(.object(entries))
+    }
+
+    /// The user of a valid, unexpired access token, or the reply that refuses it.
+    func authorized(_ parameters: RequestParameters, allowExpired: Bool = false) async throws -> Result<(StoredUser, StoredToken), ReplyError> {
+        guard let token = parameters["access_token"] else { return .failure(ReplyError(.missing("access_token"))) }
+        guard let stored = try await store.token(token), let user = try await store.user(id: stored.userID) else {
+            return .failure(ReplyError(.error(200, "invalid_argument", "the access token is not valid")))
+        }
+        if !allowExpired, stored.expiresAt <= now {
+            return .failure(ReplyError(.error(414, "access_token_expired", "the access token has expired",
+                                              message: text("jumpForms.server.tokenExpired", locale(parameters)))))
+        }
+        return .success((user, stored))
+    }
+
+    /// The Engage grant of a token, or the reply that refuses it.
+    func grant(_ token: String?) async throws -> Result<EngageGrant, ReplyError> {
+        guard let token else { return .failure(ReplyError(.missing("token"))) }
+        guard let grant = try await store.engageGrant(token), grant.expiresAt > now else {
+            return .failure(ReplyError(.error(200, "invalid_argument", "the token is not valid or has expired")))
+        }
+        return .success(grant)
+    }
+
+    /// Links the identity a merge token stands for to `user`, if a merge token was sent.
+    func merge(_ parameters: RequestParameters, into user: StoredUser) async throws -> ServerReply? {
+        guard let mergeToken = parameters["merge_token"] else { return nil }
+        switch try await grant(mergeToken) {
+        case .failure(let error): return error.reply
+        case .success(let grant):
+            if let owner = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+                return owner.id == user.id ? nil : .error(361, "identifier_already_in_use", "the identity belongs to another account")
+            }
+            try await store.link(userID: user.id, identity: StoredIdentity(provider: grant.provider, identifier: grant.identifier,
+                                                                           verifiedEmail: grant.profile["verifiedEmail"]?.stringValue))
+            return nil
+        }
+    }
+}
+
+/// A reply carried as an error through `Result`.
+struct ReplyError: Error {
+    var reply: ServerReply
+    init(_ reply: ServerReply) { self.reply = reply }
+}
+
+extension CivilDate {
+    /// The UTC date of a moment.
+    static func utc(epochSeconds: Int) -> CivilDate {
+        let text = RefreshSignature.dateString(epochSeconds: epochSeconds)
+        return CivilDate(iso: String(text.prefix(10))) ?? CivilDate(year: 1970, month: 1, day: 1)!
+    }
+}

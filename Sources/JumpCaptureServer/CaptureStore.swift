@@ -1,0 +1,464 @@
+import Crypto
+import GRDB
+import JumpCapture
+import JumpForms
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A user row: the record (never with the password) and what is kept beside it.
+struct StoredUser: Sendable {
+    var id: Int64
+    var uuid: String
+    var record: JSONValue
+    var passwordHash: String?
+    var emailNormalized: String?
+}
+
+/// A linked identity.
+struct StoredIdentity: Sendable, Hashable {
+    var provider: String
+    var identifier: String
+    var verifiedEmail: String?
+}
+
+/// An access token's session.
+struct StoredToken: Sendable {
+    var tokenHash: String
+    var userID: Int64
+    var expiresAt: Int
+    var refreshSecret: RefreshSecret?
+}
+
+/// A message of the outbox (password resets, verification emails).
+public struct OutboxMessage: Sendable, Hashable {
+    public var id: Int64
+    public var kind: String
+    public var recipient: String
+    public var subject: String
+    public var body: String
+    public var createdAt: Int
+}
+
+/// What the Engage double knows about a token it issued.
+struct EngageGrant: Sendable {
+    var provider: String
+    var identifier: String
+    var profile: JSONValue
+    var expiresAt: Int
+}
+
+/// Why a write was refused.
+enum StoreConflict: Error, Sendable, Hashable {
+    /// Values that must be unique already belong to another record: field names.
+    case notUnique([String])
+    case identityTaken
+}
+
+/// The server's SQLite file, through GRDB: a `DatabasePool` in WAL mode with
+/// `synchronous=FULL` (an acknowledged write survives a crash of the process or the machine),
+/// foreign keys on, and numbered migrations. Unique indexes guard the normalized email and
+/// (provider, identifier). Access tokens are stored as SHA-256 hashes; refresh secrets, which
+/// the refresh signature check needs in full, are sealed with AES-GCM under the server's key
+/// (`<database>.key`, mode 0600).
+final class CaptureStore: Sendable {
+    let pool: DatabasePool
+    let path: String
+    /// The key refresh secrets are sealed with (bytes: `SymmetricKey` is not `Sendable`).
+    private let secretsKey: [UInt8]
+
+    init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        try PrivateFile.makeDirectories(for: path)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+        secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1-users-identities-tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    uuid TEXT NOT NULL UNIQUE,
+                    email_normalized TEXT,
+                    password_hash TEXT,
+                    record TEXT NOT NULL,
+                    created TEXT NOT NULL,
+                    last_updated TEXT NOT NULL
+                );
+                CREATE UNIQUE INDEX users_email_normalized ON users(email_normalized) WHERE email_normalized IS NOT NULL;
+                CREATE TABLE identities (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    provider TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    verified_email TEXT,
+                    UNIQUE(provider, identifier)
+                );
+                CREATE INDEX identities_user ON identities(user_id);
+                CREATE TABLE access_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    refresh_secret BLOB,
+                    expires_at INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX access_tokens_user ON access_tokens(user_id);
+                """)
+        }
+        migrator.registerMigration("2-engage-outbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE engage_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    provider TEXT NOT NULL,
+                    identifier TEXT NOT NULL,
+                    profile TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("3-codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE codes (
+                    code_hash TEXT PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: tokens
+
+    /// 32 random bytes as hex, from swift-crypto's secure generator.
+    static func randomToken() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Hex.encode(Array($0)) }
+    }
+
+    static func hash(_ token: String) -> String {
+        Hex.encode(Array(SHA256.hash(data: Array(token.utf8))))
+    }
+
+    func seal(_ secret: RefreshSecret) throws -> [UInt8] {
+        guard let combined = try AES.GCM.seal(Array(secret.value.utf8), using: SymmetricKey(data: secretsKey)).combined else { return [] }
+        return Array(combined)
+    }
+
+    func open(_ sealed: [UInt8]) -> RefreshSecret? {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed), let plain = try? AES.GCM.open(box, using: SymmetricKey(data: secretsKey)) else { return nil }
+        return RefreshSecret(String(decoding: plain, as: UTF8.self))
+    }
+
+    /// A new access token for `userID`; the refresh secret (when the client sent one) is kept
+    /// sealed beside its hash.
+    func issueToken(userID: Int64, refreshSecret: RefreshSecret?, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int) {
+        let token = Self.randomToken()
+        let sealed = try refreshSecret.map(seal)
+        let expiresAt = now + lifetime
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.hash(token), userID, sealed.map { Data($0) }, expiresAt, now])
+        }
+        return (token, expiresAt)
+    }
+
+    func token(_ token: String) async throws -> StoredToken? {
+        let hash = Self.hash(token)
+        return try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at, refresh_secret FROM access_tokens WHERE token_hash = ?", arguments: [hash]) else {
+                return nil
+            }
+            let sealed: Data? = row["refresh_secret"]
+            return StoredToken(tokenHash: hash, userID: row["user_id"], expiresAt: row["expires_at"], refreshSecret: sealed.flatMap { self.open(Array($0)) })
+        }
+    }
+
+    /// Replaces a token by a new one with the same refresh secret (refresh).
+    func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int) {
+        let token = Self.randomToken()
+        let expiresAt = now + lifetime
+        let sealed = try old.refreshSecret.map(seal)
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM access_tokens WHERE token_hash = ?", arguments: [old.tokenHash])
+            try db.execute(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.hash(token), old.userID, sealed.map { Data($0) }, expiresAt, now])
+        }
+        return (token, expiresAt)
+    }
+
+    // MARK: users
+
+    static func user(from row: Row) -> StoredUser {
+        let text: String = row["record"]
+        return StoredUser(id: row["id"], uuid: row["uuid"], record: (try? JSONValue.parse(text)) ?? [:],
+                          passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
+    }
+
+    func user(id: Int64) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user)
+        }
+    }
+
+    func user(emailNormalized: String) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email_normalized = ?", arguments: [emailNormalized]).map(Self.user)
+        }
+    }
+
+    /// The user whose record holds `value` at `path` (case-insensitive), for username sign-in.
+    func user(path: String, value: String) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE lower(json_extract(record, ?)) = lower(?)",
+                             arguments: ["$." + path, value]).map(Self.user)
+        }
+    }
+
+    func user(provider: String, identifier: String) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT users.* FROM users JOIN identities ON identities.user_id = users.id
+                WHERE identities.provider = ? AND identities.identifier = ?
+                """, arguments: [provider, identifier]).map(Self.user)
+        }
+    }
+
+    func identities(of userID: Int64) async throws -> [StoredIdentity] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT provider, identifier, verified_email FROM identities WHERE user_id = ? ORDER BY id", arguments: [userID])
+                .map { StoredIdentity(provider: $0["provider"], identifier: $0["identifier"], verifiedEmail: $0["verified_email"]) }
+        }
+    }
+
+    /// Values that must be unique, as (field name, schema path, value), checked inside the write.
+    typealias UniqueCheck = (field: String, path: String, value: String)
+
+    static func conflicts(_ checks: [UniqueCheck], excluding userID: Int64?, _ db: Database) throws -> [String] {
+        var taken: [String] = []
+        for check in checks {
+            let exists: Bool
+            if check.path == "email" {
+                exists = try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE email_normalized = ? AND id IS NOT ?",
+                                          arguments: [normalizeEmail(check.value), userID]) != nil
+            } else {
+                exists = try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE lower(json_extract(record, ?)) = lower(?) AND id IS NOT ?",
+                                          arguments: ["$." + check.path, check.value, userID]) != nil
+            }
+            if exists { taken.append(check.field) }
+        }
+        return taken
+    }
+
+    /// Creates a user (and its first identity) in one transaction; unique values are checked
+    /// in the same transaction, with the unique indexes as the last word.
+    func createUser(record: JSONValue, passwordHash: String?, identity: StoredIdentity?, unique: [UniqueCheck], now: Int) async throws -> StoredUser {
+        let uuid = UUIDText.random()
+        let timestamp = Timestamps.capture(now)
+        let stamped = record.setting("uuid", .string(uuid)).setting("created", .string(timestamp)).setting("lastUpdated", .string(timestamp))
+        let email = record["email"]?.stringValue.map(normalizeEmail)
+        do {
+            return try await pool.write { db in
+                let taken = try Self.conflicts(unique, excluding: nil, db)
+                if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
+                if let identity, try Row.fetchOne(db, sql: "SELECT 1 FROM identities WHERE provider = ? AND identifier = ?",
+                                                  arguments: [identity.provider, identity.identifier]) != nil {
+                    throw StoreConflict.identityTaken
+                }
+                try db.execute(sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
+                let id = db.lastInsertedRowID
+                let full = stamped.setting("id", .integer(Int(id)))
+                try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full.serialized(), id])
+                if let identity {
+                    try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
+                                   arguments: [id, identity.provider, identity.identifier, identity.verifiedEmail])
+                }
+                return StoredUser(id: id, uuid: uuid, record: full, passwordHash: passwordHash, emailNormalized: email)
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            // Another writer won between our check and our insert (cannot happen with one pool,
+            // but the index stays the last word).
+            throw StoreConflict.notUnique(unique.filter { $0.path == "email" }.map(\.field))
+        }
+    }
+
+    /// Changes a user's record (and password) in one transaction, checking unique values.
+    func updateUser(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
+                    change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+        try await pool.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
+            let taken = try Self.conflicts(unique, excluding: id, db)
+            if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
+            var user = Self.user(from: row)
+            let timestamp = Timestamps.capture(now)
+            user.record = change(user.record).setting("lastUpdated", .string(timestamp))
+            user.emailNormalized = user.record["email"]?.stringValue.map(normalizeEmail)
+            if case .some(let hash) = passwordHash { user.passwordHash = hash }
+            try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ? WHERE id = ?",
+                           arguments: [user.record.serialized(), user.emailNormalized, user.passwordHash, timestamp, id])
+            return user
+        }
+    }
+
+    func link(userID: Int64, identity: StoredIdentity) async throws {
+        do {
+            try await pool.write { db in
+                try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
+                               arguments: [userID, identity.provider, identity.identifier, identity.verifiedEmail])
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw StoreConflict.identityTaken
+        }
+    }
+
+    /// Removes an identity; false when the user has no such identity.
+    func unlink(userID: Int64, identifier: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM identities WHERE user_id = ? AND identifier = ?", arguments: [userID, identifier])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: Engage double
+
+    func issueEngageToken(_ grant: EngageGrant) async throws -> String {
+        let token = Self.randomToken()
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO engage_tokens (token_hash, provider, identifier, profile, expires_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.hash(token), grant.provider, grant.identifier, grant.profile.serialized(), grant.expiresAt])
+        }
+        return token
+    }
+
+    func engageGrant(_ token: String) async throws -> EngageGrant? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM engage_tokens WHERE token_hash = ?", arguments: [Self.hash(token)]) else { return nil }
+            let profile: String = row["profile"]
+            return EngageGrant(provider: row["provider"], identifier: row["identifier"],
+                               profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"])
+        }
+    }
+
+    // MARK: one-time codes (password reset, email verification)
+
+    /// A new one-time code for `userID`, stored hashed.
+    func issueCode(userID: Int64, kind: String, lifetime: Int, now: Int) async throws -> String {
+        let code = Self.randomToken()
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at) VALUES (?, ?, ?, ?)",
+                           arguments: [Self.hash(code), userID, kind, now + lifetime])
+        }
+        return code
+    }
+
+    /// The user a valid code belongs to; the code is used up.
+    func consumeCode(_ code: String, kind: String, now: Int) async throws -> Int64? {
+        try await pool.write { db in
+            let hash = Self.hash(code)
+            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM codes WHERE code_hash = ? AND kind = ?", arguments: [hash, kind]) else {
+                return nil
+            }
+            try db.execute(sql: "DELETE FROM codes WHERE code_hash = ?", arguments: [hash])
+            let expires: Int = row["expires_at"]
+            return expires > now ? row["user_id"] : nil
+        }
+    }
+
+    /// Whether a code is valid, without using it up.
+    func peekCode(_ code: String, kind: String, now: Int) async throws -> Bool {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT 1 FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
+                             arguments: [Self.hash(code), kind, now]) != nil
+        }
+    }
+
+    // MARK: outbox
+
+    func send(kind: String, to recipient: String, subject: String, body: String, now: Int) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [kind, recipient, subject, body, now])
+        }
+    }
+
+    func outbox() async throws -> [OutboxMessage] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY id").map {
+                OutboxMessage(id: $0["id"], kind: $0["kind"], recipient: $0["recipient"], subject: $0["subject"], body: $0["body"], createdAt: $0["created_at"])
+            }
+        }
+    }
+
+    func userCount() async throws -> Int {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0 }
+    }
+}
+
+/// Lower-cased, trimmed: the form emails are compared in.
+func normalizeEmail(_ email: String) -> String {
+    email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+}
+
+enum UUIDText {
+    static func random() -> String {
+        UUID().uuidString.lowercased()
+    }
+}
+
+enum Timestamps {
+    /// Capture's record timestamps: `yyyy-MM-dd HH:mm:ss.SSSSSS +0000`.
+    static func capture(_ epochSeconds: Int) -> String {
+        RefreshSignature.dateString(epochSeconds: epochSeconds) + ".000000 +0000"
+    }
+}
+
+extension JSONValue {
+    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var entries) = self else { return [key: value] }
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].value = value
+        } else {
+            entries.append((key, value))
+        }
+        return .object(entries)
+    }
+
+    /// The value at a dot path (`primaryAddress.city`).
+    func value(atPath path: String) -> JSONValue? {
+        var current: JSONValue? = self
+        for part in path.split(separator: ".") {
+            current = current?[String(part)]
+        }
+        return current
+    }
+
+    /// Sets the value at a dot path, creating objects on the way.
+    func setting(path: String, _ value: JSONValue) -> JSONValue {
+        let parts = path.split(separator: ".").map(String.init)
+        guard let first = parts.first else { return self }
+        if parts.count == 1 { return setting(first, value) }
+        let child = self[first] ?? [:]
+        let rest = parts.dropFirst().joined(separator: ".")
+        return setting(first, (child.objectValue != nil ? child : [:]).setting(path: rest, value))
+    }
+}

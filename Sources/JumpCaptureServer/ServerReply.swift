@@ -1,0 +1,86 @@
+import HTTPTypes
+import JumpForms
+
+/// What the server answers: Capture JSON, a redirect, or a small HTML page (Engage dialogs).
+struct ServerReply: Sendable {
+    var status: HTTPResponse.Status
+    var contentType: String
+    var body: String
+    var location: String?
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> ServerReply {
+        ServerReply(status: status, contentType: "application/json; charset=utf-8", body: value.serialized(), location: nil)
+    }
+
+    static let ok = json(["stat": "ok"])
+
+    /// A Capture error: `{"stat": "error", "code", "error", "error_description"}` plus `message`
+    /// (localized, preferred by newer clients) and extra fields.
+    static func error(_ code: Int, _ error: String, _ description: String, message: String? = nil,
+                      extra: [(key: String, value: JSONValue)] = [], status: HTTPResponse.Status = .ok) -> ServerReply {
+        var entries: [(key: String, value: JSONValue)] = [
+            ("stat", "error"), ("code", .integer(code)), ("error", .string(error)), ("error_description", .string(description)),
+        ]
+        if let message { entries.append(("message", .string(message))) }
+        entries += extra
+        return json(.object(entries), status: status)
+    }
+
+    static func missing(_ name: String) -> ServerReply {
+        error(100, "missing_argument", "the parameter '\(name)' is required")
+    }
+
+    static func invalid(_ name: String, _ description: String) -> ServerReply {
+        error(200, "invalid_argument", "\(name): \(description)")
+    }
+
+    static func redirect(_ location: String) -> ServerReply {
+        ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", location: location)
+    }
+
+    static func html(_ title: String, _ content: String, status: HTTPResponse.Status = .ok) -> ServerReply {
+        let page = """
+        <!DOCTYPE html>
+        <html><head><meta charset="utf-8"><title>\(escape(title))</title></head>
+        <body><h1>\(escape(title))</h1>
+        \(content)
+        </body></html>
+        """
+        return ServerReply(status: status, contentType: "text/html; charset=utf-8", body: page, location: nil)
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+/// The parameters of a request (query and form body), with the names a handler read, so that
+/// unknown parameters can be refused.
+struct RequestParameters: Sendable {
+    private(set) var pairs: [(name: String, value: String)]
+    private var index: [String: String] = [:]
+    private(set) var duplicate: String?
+
+    init(pairs: [(name: String, value: String)]) {
+        self.pairs = pairs
+        for pair in pairs {
+            if index[pair.name] != nil, duplicate == nil { duplicate = pair.name }
+            index[pair.name] = pair.value
+        }
+    }
+
+    subscript(name: String) -> String? { index[name] }
+
+    var names: [String] { pairs.map(\.name) }
+}

@@ -1,0 +1,69 @@
+/// The local server's settings: `server:` in `jump.yaml` (an addition to the JRCaptureConfig
+/// keys; every key is optional).
+public struct ServerSettings: Sendable, Hashable {
+    /// Seconds an access token lasts (`accessTokenLifetime`, default 3600).
+    public var accessTokenLifetime: Int
+    /// bcrypt cost of password hashes (`bcryptCost`, default 10; 4...31).
+    public var bcryptCost: Int
+    /// The test identities of the Engage double (`identities`, relative to jump.yaml; default
+    /// `identities.yaml` when it exists).
+    public var identities: Located<String>?
+    /// The SQLite file (`database`, relative to jump.yaml; default under the XDG data directory).
+    public var database: Located<String>?
+    /// Record attributes `entity.update`/`entity.replace` may write with an access token
+    /// (`writeWithToken`: paths such as `/displayName`, `/primaryAddress`); others get 223.
+    /// Default: the attributes the edit-profile form writes.
+    public var writeWithToken: [Located<String>]?
+    /// Largest request body accepted, in bytes (`maximumRequestSize`, default 65536).
+    public var maximumRequestSize: Int
+
+    public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
+                database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536) {
+        self.accessTokenLifetime = accessTokenLifetime
+        self.bcryptCost = bcryptCost
+        self.identities = identities
+        self.database = database
+        self.writeWithToken = writeWithToken
+        self.maximumRequestSize = maximumRequestSize
+    }
+}
+
+/// A person the Engage double can sign in as (`identities.yaml`).
+public struct TestIdentity: Sendable, Hashable {
+    /// The provider id (`google`, `corp_openid`...).
+    public var provider: String
+    /// The provider's identifier (an OpenID URL, a subject id).
+    public var identifier: String
+    public var email: String?
+    public var verifiedEmail: Bool
+    public var givenName: String?
+    public var familyName: String?
+    public var displayName: String?
+    /// A native SDK token the double accepts at `/signin/oauth_token` for this identity.
+    public var nativeToken: String?
+    public var location: SourceLocation
+
+    public init(provider: String, identifier: String, email: String? = nil, verifiedEmail: Bool = false, givenName: String? = nil,
+                familyName: String? = nil, displayName: String? = nil, nativeToken: String? = nil, location: SourceLocation) {
+        self.provider = provider
+        self.identifier = identifier
+        self.email = email
+        self.verifiedEmail = verifiedEmail
+        self.givenName = givenName
+        self.familyName = familyName
+        self.displayName = displayName
+        self.nativeToken = nativeToken
+        self.location = location
+    }
+
+    /// The profile as Engage's `auth_info` gives it, and as the social sign-in sees it: schema
+    /// path -> value.
+    public var profile: [(path: String, value: String)] {
+        var result: [(path: String, value: String)] = []
+        if let email { result.append(("email", email)) }
+        if let givenName { result.append(("givenName", givenName)); result.append(("name.givenName", givenName)) }
+        if let familyName { result.append(("familyName", familyName)); result.append(("name.familyName", familyName)) }
+        if let displayName { result.append(("displayName", displayName)) }
+        return result
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import JumpCapture
+import JumpCaptureServer
+import JumpForms
+import Logging
+
+/// `jump-forms serve`: the local Capture-compatible server and Engage double.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a local Capture-compatible server (and Engage double) that enforces the flow.",
+        discussion: """
+        Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
+        URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM. Data lives in a SQLite \
+        file (--db, or server.database in jump.yaml, or the XDG data folder).
+        """
+    )
+
+    @OptionGroup var project: ProjectOptions
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one).")
+    var port = 8080
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
+    var database: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+    }
+
+    func run() async throws {
+        let console = Console()
+        let environment = Environment.current
+        let workspace = try project.load(console: console)
+        let setup = try LocalServer.setup(workspace, databaseOverride: database, environment: environment, console: console)
+        var logger = Logger(label: "jump-forms.serve")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let server: CaptureServer
+        do {
+            server = try CaptureServer(setup: setup, logger: logger)
+        } catch {
+            console.err("cannot open the database \(setup.databasePath): \(error)\n")
+            throw ExitCode(2)
+        }
+        let application = server.application(host: host, port: port) { url in
+            console.out("jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
+            console.out("database: \(setup.databasePath)\n")
+        }
+        do {
+            try await application.runService()
+        } catch {
+            console.err("the server stopped: \(error)\n")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// `jump-forms outbox`: the emails the local server wrote (password resets, verifications).
+struct OutboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox",
+        abstract: "List the emails the local server sent (password resets, email verifications)."
+    )
+
+    @OptionGroup var project: ProjectOptions
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
+    var database: String?
+
+    @Option(help: "Output format: text or json.")
+    var format: DataFormat = .text
+
+    func run() async throws {
+        let console = Console()
+        let environment = Environment.current
+        let workspace = try project.load(console: console)
+        guard let config = workspace.project.config else { throw ValidationError("outbox needs jump.yaml: pass --config FILE") }
+        let path = LocalServer.databasePath(config, override: database, environment: environment)
+        guard FileExists.file(path) else {
+            throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
+        }
+        let messages = try await Outbox.messages(databasePath: path)
+        switch format {
+        case .text:
+            if messages.isEmpty { console.out("the outbox of \(path) is empty\n") }
+            for message in messages {
+                console.out("#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(message.body)\n")
+            }
+        case .json:
+            console.out(JSONValue.array(messages.map {
+                ["id": .integer(Int($0.id)), "kind": .string($0.kind), "to": .string($0.recipient), "subject": .string($0.subject),
+                 "body": .string($0.body), "createdAt": .integer($0.createdAt)]
+            }).serialized(pretty: true) + "\n")
+        }
+    }
+}
+

@@ -1,0 +1,51 @@
+import ArgumentParser
+import JumpCapture
+import JumpCaptureServer
+import JumpForms
+import JumpFormsLoader
+
+/// Builds the local server's setup from a workspace: the flow, its texts, the test
+/// identities and the database path.
+enum LocalServer {
+    /// `$XDG_DATA_HOME/jump-forms` or `~/.local/share/jump-forms`.
+    static func dataDirectory(_ environment: [String: String]) -> String {
+        let home = environment["HOME"] ?? "/tmp"
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+        return data + "/jump-forms"
+    }
+
+    /// The database: `--db`, else `server.database` (relative to jump.yaml), else
+    /// `<data dir>/<client id>.sqlite`.
+    static func databasePath(_ config: ClientConfig, override: String?, environment: [String: String]) -> String {
+        if let override { return override }
+        if let database = config.server.database?.value { return relative(database, to: config.path) }
+        let name = String(config.captureClientId.value.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
+        return dataDirectory(environment) + "/\(name.isEmpty ? "capture" : name).sqlite"
+    }
+
+    static func relative(_ path: String, to file: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[..<slash]) + "/" + path
+    }
+
+    /// The setup, or a thrown exit after printing the identities file's problems.
+    static func setup(_ workspace: Workspace, databaseOverride: String?, environment: [String: String], console: Console) throws -> CaptureServerSetup {
+        guard let config = workspace.project.config else {
+            throw ValidationError("the server needs jump.yaml (the client configuration): pass --config FILE")
+        }
+        var identities: [TestIdentity] = []
+        let identitiesPath: String? = config.server.identities.map { relative($0.value, to: config.path) }
+            ?? [relative("identities.yaml", to: config.path)].first(where: FileExists.file)
+        if let identitiesPath {
+            let loaded = IdentitiesLoader.load(path: identitiesPath)
+            if loaded.diagnostics.containsErrors {
+                console.err(DiagnosticRenderer(sources: loaded.sources, useColor: console.colorErr).render(loaded.diagnostics))
+                throw ExitCode(2)
+            }
+            identities = loaded.identities
+        }
+        return CaptureServerSetup(config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
+                                  databasePath: databasePath(config, override: databaseOverride, environment: environment))
+    }
+}
