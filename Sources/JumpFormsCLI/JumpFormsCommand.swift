@@ -6,13 +6,19 @@ public struct JumpFormsCommand: AsyncParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "jump-forms",
-        abstract: "Identity forms from YAML flow files: lint, show, validate, and the Capture requests they make.",
+        abstract: "Identity forms from YAML flow files: register and sign in from prompts, lint flows, run a local Capture server.",
         discussion: """
         Flows, locale files and jump.yaml are described in docs/flow-format.md; diagnostics in \
         docs/diagnostics.md. Colour is used on a terminal unless NO_COLOR is set.
         """,
         version: version,
-        subcommands: [LintCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self, ServeCommand.self, OutboxCommand.self]
+        subcommands: [
+            RegisterCommand.self, SignInCommand.self, WhoAmICommand.self, EditProfileCommand.self, ChangePasswordCommand.self,
+            ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
+            SignOutCommand.self,
+            LintCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self,
+            ServeCommand.self, OutboxCommand.self,
+        ]
     )
 
     public init() {}

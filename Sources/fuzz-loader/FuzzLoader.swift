@@ -137,7 +137,22 @@ public func fuzzLoaderTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+// SwiftPM links an executable with `--defsym main=fuzz_loader_main` (the module's entry point), so the
+// fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
+// `@_extern(c)` needs `-enable-experimental-feature Extern` (scripts/fuzz.sh passes it).
+@_extern(c, "LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+@_cdecl("fuzz_loader_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, fuzzLoaderTestOneInput)
+}
+#else
 /// Replays inputs: every file named, or every file in a folder named.
 @main
 struct FuzzLoaderReplay {

@@ -22,6 +22,7 @@ struct JumpBench {
       load [--out DIR] [--walker PATH] [--iterations N] [--warmup N]
             load + lint of the corpus against yaml-event-walk over the same files
       reader [--out DIR] [--iterations N]   YAMLReader.read alone over the corpus (profiling)
+      dump FILE...           YAMLReader.read's diagnostics and a document digest per file
       rules [--flow PATH] [--form NAME] [--rounds N] [--round-ms MS]
             RuleEngine.validate throughput, in field checks per second
       coldstart [--cli PATH] [--runs N]   `jump-forms --help`, spawned N times
@@ -41,7 +42,7 @@ struct JumpBench {
         arguments.removeFirst()
         var options: [String: String] = [:]
         var index = 0
-        while index < arguments.count {
+        while command != "dump", index < arguments.count {
             let argument = arguments[index]
             guard argument.hasPrefix("--"), index + 1 < arguments.count else {
                 printError("jump-bench: unexpected argument '\(argument)'\n\(usage)\n")
@@ -80,6 +81,20 @@ struct JumpBench {
             }
             let stats = Stats(times)
             print("YAMLReader.read over \(contents.count) files: best \(fixed(stats.best)) ms  median \(fixed(stats.median)) ms")
+        case "dump":
+            // What YAMLReader.read makes of each file named: diagnostics and a digest of the
+            // document (to compare two builds of the reader).
+            for path in arguments where !path.hasPrefix("--") {
+                guard let bytes = readFile(path) else { continue }
+                let result = YAMLReader.read(bytes, path: "input.yaml")
+                var text = result.diagnostics.map(\.description).joined(separator: "\n")
+                if let document = result.document {
+                    text += "\n" + String(describing: document.root) + String(describing: document.anchors) + String(describing: document.aliases)
+                }
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                print(path, result.document == nil ? "no-document" : "document", result.diagnostics.map(\.code.rawValue).joined(separator: ","), String(hash, radix: 16))
+            }
         case "rules":
             do {
                 printRules(try benchmarkRules(flowPath: options["flow"] ?? "flows/standard.yaml", formName: options["form"] ?? "registrationForm",

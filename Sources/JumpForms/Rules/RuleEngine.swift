@@ -235,3 +235,36 @@ extension Localizer {
         return result
     }
 }
+
+extension FormValues {
+    /// The values a record holds for a form's fields, by their schema paths (for prefilling an
+    /// edit form): booleans as `true`/`false`, numbers as written, `field[sub]` for schemaId maps.
+    public init(record: JSONValue, form: FormModel) {
+        self.init()
+        func text(_ value: JSONValue?) -> String? {
+            switch value {
+            case .string(let text)?: text
+            case .number(let number)?: number
+            case .bool(let flag)?: flag ? "true" : "false"
+            default: nil
+            }
+        }
+        func lookup(_ path: String) -> JSONValue? {
+            var current: JSONValue? = record
+            for part in path.split(separator: ".") { current = current?[String(part)] }
+            return current
+        }
+        for field in form.fields where field.type != .password {
+            switch field.schemaId {
+            case .path(let path)?:
+                if let value = text(lookup(path.value)) { self[field.name] = value }
+            case .map(let subs)?:
+                for sub in subs {
+                    if let value = text(lookup(sub.path.value)) { self["\(field.name)[\(sub.key)]"] = value }
+                }
+            case nil:
+                continue
+            }
+        }
+    }
+}

@@ -12,6 +12,11 @@ struct Console {
     let colorOut: Bool
     let colorErr: Bool
 
+    init(colorOut: Bool, colorErr: Bool) {
+        self.colorOut = colorOut
+        self.colorErr = colorErr
+    }
+
     init(environment: [String: String] = Environment.current) {
         let allowed = environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
         colorOut = allowed && isatty(1) == 1

@@ -148,8 +148,34 @@ private struct Composer {
         var pendingKey: YAMLScalar?
         /// The value of the pending key is dropped (bad or duplicate key).
         var skipValue = false
-        var keys: [String: YAMLMark] = [:]
+        /// Keys seen (for duplicates), with where each was first written: a list while the
+        /// mapping is small, as most are (a rule, an option); a dictionary once it grows.
+        var keyList: [(key: String, mark: YAMLMark)] = []
+        var keyIndex: [String: YAMLMark]?
         var size = 1
+
+        static let keyListLimit = 12
+
+        func firstMark(of key: String) -> YAMLMark? {
+            if let keyIndex { return keyIndex[key] }
+            for entry in keyList where entry.key == key { return entry.mark }
+            return nil
+        }
+
+        /// Records a key not seen before.
+        mutating func addKey(_ key: String, at mark: YAMLMark) {
+            if keyIndex != nil {
+                keyIndex![key] = mark
+            } else if keyList.count < Self.keyListLimit {
+                keyList.append((key, mark))
+            } else {
+                var index = [String: YAMLMark](minimumCapacity: keyList.count * 2)
+                for entry in keyList { index[entry.key] = entry.mark }
+                index[key] = mark
+                keyIndex = index
+                keyList = []
+            }
+        }
     }
 
     let path: String
@@ -258,7 +284,7 @@ private struct Composer {
                 aborted = true
                 return
             }
-            if let top = stack.last, top.isMapping, top.pendingKey == nil, !top.skipValue {
+            if awaitingKey {
                 composeErrors.append(.nonScalarKey(location(event.start_mark), kind: isMapping ? "a mapping" : "a sequence"))
             }
             let anchor = Self.string(isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor)
@@ -280,7 +306,7 @@ private struct Composer {
             let name = Self.string(event.data.alias.anchor) ?? ""
             let here = location(event.start_mark, length: name.count + 1)
             aliasMarkers.append(.init(name: name, mark: yamlMark(event.start_mark)))
-            if let top = stack.last, top.isMapping, top.pendingKey == nil, !top.skipValue {
+            if awaitingKey {
                 composeErrors.append(.aliasAsKey(here, alias: name))
                 stack[stack.count - 1].skipValue = true
                 return
@@ -288,7 +314,7 @@ private struct Composer {
             guard let target = anchors[name] else {
                 composeErrors.append(.undefinedAlias(here, alias: name, known: Array(anchors.keys).sorted()))
                 // Drop the entry (or item) rather than invent a value that would cause more errors.
-                if let top = stack.last, top.isMapping { stack[stack.count - 1].pendingKey = nil }
+                if !stack.isEmpty, stack[stack.count - 1].isMapping { stack[stack.count - 1].pendingKey = nil }
                 return
             }
             expanded += target.size
@@ -301,6 +327,14 @@ private struct Composer {
         default:
             break
         }
+    }
+
+    /// Whether the innermost collection is a mapping waiting for a key (read in place: copying
+    /// the frame out would retain its arrays on every event).
+    var awaitingKey: Bool {
+        guard !stack.isEmpty else { return false }
+        let top = stack.count - 1
+        return stack[top].isMapping && stack[top].pendingKey == nil && !stack[top].skipValue
     }
 
     /// Adds a finished node to its parent (or makes it the root).
@@ -332,13 +366,13 @@ private struct Composer {
                 stack[top].skipValue = true
                 return
             }
-            if let first = stack[top].keys[keyScalar.value] {
+            if let first = stack[top].firstMark(of: keyScalar.value) {
                 composeErrors.append(.duplicateKey(location(mark, length: keyScalar.width), key: keyScalar.value,
                                                    first: SourceLocation(file: path, line: first.line, column: first.column, length: keyScalar.width)))
                 stack[top].skipValue = true
                 return
             }
-            stack[top].keys[keyScalar.value] = keyScalar.start
+            stack[top].addKey(keyScalar.value, at: keyScalar.start)
             stack[top].pendingKey = keyScalar
         } else {
             stack[top].items.append(node)

@@ -1,0 +1,275 @@
+/// One question of a form session, ready for any front end (a terminal, a SwiftUI view).
+public struct Prompt: Sendable, Hashable {
+    /// How the answer is given.
+    public enum Kind: Sendable, Hashable {
+        case text
+        case email
+        /// Typed without echo; never shown back.
+        case password
+        /// Several lines; the front end ends it (an empty line in a terminal).
+        case multiline
+        /// One of the enabled options, by number, value or label.
+        case choice([FormModel.Option])
+        /// A checkbox: yes or no.
+        case yesNo
+        /// A calendar date; `hint` is the localized format (`YYYY-MM-DD`, `AAAA-MM-JJ`).
+        case date(hint: String)
+    }
+
+    public var field: String
+    public var kind: Kind
+    public var label: String
+    public var placeholder: String?
+    public var tip: String?
+    public var isRequired: Bool
+    /// The current value, offered as the default (never for passwords).
+    public var current: String?
+    /// Why the last answer was refused, localized; empty on the first ask.
+    public var messages: [String]
+}
+
+/// The review step: every answer, passwords masked.
+public struct Review: Sendable, Hashable {
+    public struct Line: Sendable, Hashable {
+        public var field: String
+        public var label: String
+        /// The answer as shown (option labels, yes/no words, a mask for secrets).
+        public var shown: String
+    }
+
+    public var title: String
+    public var lines: [Line]
+    /// Form-level messages (from the server), if any.
+    public var messages: [String]
+}
+
+/// What the session needs next.
+public enum FormStep: Sendable, Hashable {
+    case prompt(Prompt)
+    case review(Review)
+    /// Every rule the client can check passes and the user confirmed: send these values.
+    case complete(FormValues)
+}
+
+/// Drives a form from its model: prompts in the form's order, each answer checked at once by
+/// the rule engine, cross-field rules (`match`, `alongWith`) before submitting, a review step,
+/// and the server's `invalid_fields` re-asking just those fields. It holds no terminal code;
+/// the CLI and an app drive the very same session.
+public struct FormSession: Sendable {
+    public let form: FormModel
+    public let localizer: Localizer
+    public let today: CivilDate
+    /// Whether `next()` stops at a review step before completing.
+    public var reviews: Bool
+
+    public private(set) var values: FormValues
+    /// Fields still to ask, in form order.
+    private var pending: [String]
+    /// Messages to show with a field's next prompt.
+    private var messages: [String: [String]] = [:]
+    private var formMessages: [String] = []
+    private var confirmed = false
+    private let engine: RuleEngine
+
+    /// - Parameters:
+    ///   - prefilled: values known already (answers files, `--set`, a server's `prereg_fields`);
+    ///     their fields are asked only when the value is refused.
+    public init(form: FormModel, localizer: Localizer, today: CivilDate, prefilled: FormValues = FormValues(), reviews: Bool = true) {
+        self.form = form
+        self.localizer = localizer
+        self.today = today
+        self.reviews = reviews
+        self.engine = RuleEngine(form: form, today: today)
+        var values = prefilled
+        for field in form.fields where field.type == .hidden && values[field.name] == nil {
+            if let value = field.defaultValue { values[field.name] = value }
+        }
+        self.values = values
+        self.pending = form.fields.filter { $0.type != .hidden && prefilled[$0.name] == nil }.map(\.name)
+        // Prefilled values are checked like answers: a refused one is asked again.
+        for field in form.fields where prefilled[field.name] != nil {
+            let refused = engine.validate(field: field.name, in: values, crossField: false)
+            if !refused.isEmpty {
+                messages[field.name] = localizer.messages(for: refused, in: form).flatMap(\.messages)
+                pending.append(field.name)
+            }
+        }
+        pending = form.fields.map(\.name).filter(pending.contains)
+    }
+
+    /// The fields a non-interactive run is missing: required fields without a value.
+    public var missingRequiredFields: [FormModel.Field] {
+        form.fields.filter { $0.isRequired && $0.type != .hidden && FormValues.isBlank(values[$0.name] ?? "") && !($0.type == .checkbox && values[$0.name] == "true") }
+    }
+
+    // MARK: steps
+
+    /// What comes next: a prompt, the review, or the values to send.
+    public mutating func next() -> FormStep {
+        if let name = pending.first, let field = form.field(named: name) {
+            return .prompt(prompt(for: field))
+        }
+        // Every field answered: cross-field rules before submitting.
+        let report = engine.validate(values)
+        if !report.isValid {
+            for entry in localizer.messages(for: report.violations, in: form) {
+                messages[entry.field] = entry.messages
+                if !pending.contains(entry.field) { pending.append(entry.field) }
+            }
+            pending = form.fields.map(\.name).filter(pending.contains)
+            if let name = pending.first, let field = form.field(named: name) { return .prompt(prompt(for: field)) }
+        }
+        if reviews && !confirmed {
+            return .review(review())
+        }
+        return .complete(values)
+    }
+
+    /// Answers the current prompt. Returns the localized reasons when the answer is refused
+    /// (the next `next()` asks the same field again with them).
+    @discardableResult
+    public mutating func answer(_ text: String) -> [String] {
+        guard let name = pending.first, let field = form.field(named: name) else { return [] }
+        let parsed = parse(text, for: field)
+        switch parsed {
+        case .failure(let failure):
+            messages[name] = [failure.message]
+            return [failure.message]
+        case .success(let value):
+            var candidate = values
+            if value.isEmpty, field.type != .checkbox { candidate.values.removeValue(forKey: name) } else { candidate[name] = value }
+            let refused = engine.validate(field: name, in: candidate, crossField: false)
+            if !refused.isEmpty {
+                let texts = localizer.messages(for: refused, in: form).flatMap(\.messages)
+                messages[name] = texts
+                return texts
+            }
+            values = candidate
+            messages[name] = nil
+            pending.removeFirst()
+            confirmed = false
+            return []
+        }
+    }
+
+    /// Confirms the review: `next()` then completes.
+    public mutating func confirm() {
+        confirmed = true
+    }
+
+    /// From the review: ask `field` again.
+    public mutating func edit(_ field: String) {
+        guard form.field(named: field) != nil else { return }
+        confirmed = false
+        if !pending.contains(field) { pending.insert(field, at: 0) }
+    }
+
+    /// The server refused the values (`invalid_fields`): ask just those fields again, with the
+    /// server's messages; form-level messages show on the review.
+    public mutating func reject(_ serverMessages: [FieldMessages], formMessages: [String] = []) {
+        confirmed = false
+        self.formMessages = formMessages
+        for entry in serverMessages where form.field(named: entry.field) != nil {
+            messages[entry.field] = entry.messages
+            if !pending.contains(entry.field) { pending.append(entry.field) }
+        }
+        pending = form.fields.map(\.name).filter(pending.contains)
+    }
+
+    // MARK: prompts
+
+    func word(_ key: String, _ arguments: [String: MessageArgument] = [:]) -> String {
+        localizer.text(key, for: form.locale, arguments)
+    }
+
+    func prompt(for field: FormModel.Field) -> Prompt {
+        let kind: Prompt.Kind
+        switch field.type {
+        case .text, .hidden: kind = .text
+        case .email: kind = .email
+        case .password: kind = .password
+        case .textarea: kind = .multiline
+        case .select, .radio: kind = .choice(field.enabledOptions)
+        case .checkbox: kind = .yesNo
+        case .dateselect: kind = .date(hint: word(PromptWords.dateHint))
+        }
+        var current = values[field.name]
+        if field.type == .password { current = nil }
+        return Prompt(field: field.name, kind: kind, label: field.label, placeholder: field.placeholder, tip: field.tip,
+                      isRequired: field.isRequired, current: current, messages: messages[field.name] ?? [])
+    }
+
+    /// Turns typed text into the field's value: option numbers, values or labels for choices;
+    /// yes/no words (English and the locale's) for checkboxes; `yyyy-MM-dd` for dates.
+    func parse(_ text: String, for field: FormModel.Field) -> Result<String, ParseFailure> {
+        let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        switch field.type {
+        case .select, .radio:
+            if trimmed.isEmpty { return .success("") }
+            let options = field.enabledOptions
+            if let number = Int(trimmed), (1...options.count).contains(number) { return .success(options[number - 1].value) }
+            if let option = options.first(where: { $0.value == trimmed || $0.label.lowercased() == trimmed.lowercased() }) {
+                return .success(option.value)
+            }
+            return .failure(ParseFailure(word(PromptWords.invalidChoice, ["count": .int(options.count)])))
+        case .checkbox:
+            let lower = trimmed.lowercased()
+            if lower.isEmpty { return .success("false") }
+            // English words always work, and the locale's words and their first letters.
+            let localYes = word(PromptWords.yes).lowercased()
+            let localNo = word(PromptWords.no).lowercased()
+            let yes: Set<String> = ["y", "yes", "true", localYes, localYes.first.map(String.init) ?? "y"]
+            let no: Set<String> = ["n", "no", "false", localNo, localNo.first.map(String.init) ?? "n"]
+            if yes.contains(lower), !no.contains(lower) { return .success("true") }
+            if no.contains(lower) { return .success("false") }
+            return .failure(ParseFailure(word(RuleEngine.InputMessage.invalidCheckbox, ["label": .string(field.label)])))
+        case .dateselect:
+            if trimmed.isEmpty { return .success("") }
+            guard CivilDate(iso: trimmed) != nil else {
+                return .failure(ParseFailure(word(RuleEngine.InputMessage.invalidDate, ["label": .string(field.label)])))
+            }
+            return .success(trimmed)
+        case .textarea, .password:
+            return .success(text)
+        default:
+            return .success(trimmed)
+        }
+    }
+
+    public struct ParseFailure: Error, Sendable {
+        public var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    public func review() -> Review {
+        let lines = form.fields.filter { $0.type != .hidden }.map { field -> Review.Line in
+            let value = values[field.name] ?? ""
+            let shown: String
+            switch field.type {
+            case .password: shown = value.isEmpty ? "" : word(PromptWords.hiddenValue)
+            case .checkbox: shown = word(value == "true" ? PromptWords.yes : PromptWords.no)
+            case .select, .radio: shown = field.options.first { $0.value == value }?.label ?? value
+            default: shown = value
+            }
+            return Review.Line(field: field.name, label: field.label, shown: shown)
+        }
+        return Review(title: word(PromptWords.review), lines: lines, messages: formMessages)
+    }
+}
+
+/// The keys of the prompt words in the built-in catalog (`jumpForms.prompt.*`).
+public enum PromptWords {
+    public static let optional = "jumpForms.prompt.optional"
+    public static let chooseOne = "jumpForms.prompt.chooseOne"
+    public static let invalidChoice = "jumpForms.prompt.invalidChoice"
+    public static let yes = "jumpForms.prompt.yes"
+    public static let no = "jumpForms.prompt.no"
+    public static let yesNoHint = "jumpForms.prompt.yesNoHint"
+    public static let dateHint = "jumpForms.prompt.dateHint"
+    public static let multilineHint = "jumpForms.prompt.multilineHint"
+    public static let hiddenInput = "jumpForms.prompt.hiddenInput"
+    public static let hiddenValue = "jumpForms.prompt.hiddenValue"
+    public static let review = "jumpForms.prompt.review"
+    public static let reviewAction = "jumpForms.prompt.reviewAction"
+    public static let keepCurrent = "jumpForms.prompt.keepCurrent"
+}

@@ -1,0 +1,408 @@
+import ArgumentParser
+import JumpCapture
+import JumpForms
+
+/// Runs an account command's body with its context, stopping the embedded server afterwards.
+func withAccount(_ options: AccountOptions, _ body: (AccountContext) async throws -> Void) async throws {
+    let context = try AccountContext(options: options)
+    do {
+        try await context.connect()
+        try await body(context)
+        await context.close()
+    } catch {
+        await context.close()
+        throw error
+    }
+}
+
+extension AccountContext {
+    /// Sends a form, re-asking the fields the server refuses (390) when there is a terminal.
+    func submit(_ operation: CaptureOperation, _ values: FormValues, _ session: FormSession?,
+                engageToken: String? = nil, make: (FormValues) throws(RequestError) -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
+        var values = values
+        var session = session
+        while true {
+            let request: CaptureRequest
+            do {
+                request = try make(values)
+            } catch {
+                if case .invalidValues(let failure) = error { try refuse(failure.messages) }
+                throw ValidationError(error.description)
+            }
+            let result = try await send(request, engageToken: engageToken)
+            if case .failure(.invalidFields(let invalid))? = result, interactive, var current = session {
+                current.reject(invalid.fields, formMessages: invalid.formMessages)
+                values = try prompt(&current)
+                session = current
+                continue
+            }
+            return result
+        }
+    }
+
+    /// The email of a record, for messages.
+    func email(of record: JSONValue) -> String {
+        record["email"]?.stringValue ?? record["displayName"]?.stringValue ?? "?"
+    }
+}
+
+struct RegisterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "register", abstract: "Create an account with the registration form.")
+    @OptionGroup var options: AccountOptions
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            let (values, session) = try context.fill(.register)
+            let secret = RefreshSecret.generate()
+            let result = try await context.submit(.register, values, session) { values throws(RequestError) in
+                try context.builder.register(values, refreshSecret: secret, today: context.today)
+            }
+            switch result {
+            case nil: return
+            case .success(.signedIn(let signedIn))?:
+                try context.saveSession(signedIn, secret: secret)
+                context.say("jumpForms.cli.registered", ["email": .string(context.email(of: signedIn.record))])
+            case .failure(let error)?: try context.fail(error)
+            case .success(let other)?: try context.unexpected(other)
+            }
+        }
+    }
+}
+
+struct SignInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signin",
+        abstract: "Sign in with the sign-in form, or with a provider (--provider).",
+        discussion: "With --provider, against the local server the CLI walks the Engage double (choosing a test identity); against a remote server it prints the provider's start URL and waits for the token on a loopback redirect."
+    )
+    @OptionGroup var options: AccountOptions
+
+    @Option(help: ArgumentHelp("Sign in with this provider (google, corp_openid ...).", valueName: "name"))
+    var provider: String?
+
+    @Option(help: ArgumentHelp("The local test identity to sign in as (identifier or email).", valueName: "identity"))
+    var identity: String?
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            if let provider {
+                try await socialSignIn(context, try context.provider(named: provider))
+            } else {
+                try await traditional(context, mergeToken: nil, newProvider: nil)
+            }
+        }
+    }
+
+    /// The sign-in form; on 210, offers to send a password-reset email.
+    func traditional(_ context: AccountContext, mergeToken: String?, newProvider: String?) async throws {
+        let (values, session) = try context.fill(.signIn)
+        let secret = RefreshSecret.generate()
+        let result = try await context.submit(.signIn, values, session) { values throws(RequestError) in
+            try context.builder.signIn(values, refreshSecret: secret, mergeToken: mergeToken, today: context.today)
+        }
+        switch result {
+        case nil: return
+        case .success(.signedIn(let signedIn))?:
+            try context.saveSession(signedIn, secret: secret)
+            if let newProvider { context.say("jumpForms.cli.merged", ["newProvider": .string(newProvider)]) }
+            context.say("jumpForms.cli.signedIn", ["email": .string(context.email(of: signedIn.record))])
+        case .failure(.badCredentials(let error))?:
+            context.console.err(error.description + "\n")
+            let form = try context.formModel(.signIn)
+            if let field = form.fields.first(where: { $0.type == .email }), let email = values[field.name],
+               context.confirm(context.words("jumpForms.cli.offerReset", ["email": .string(email)])) {
+                try await ForgotPasswordCommand.send(context, email: email)
+            }
+            throw ExitCode(1)
+        case .failure(let error)?: try context.fail(error)
+        default: throw ExitCode(1)
+        }
+    }
+
+    func socialSignIn(_ context: AccountContext, _ provider: ProviderDefinition, mergeToken: String? = nil, newProvider: String? = nil) async throws {
+        let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageWalk(context: context).token(for: provider, identity: identity)
+        let secret = RefreshSecret.generate()
+        let name = context.friendlyName(provider)
+        switch try await context.send(context.builder.socialSignIn(token: token, refreshSecret: secret, mergeToken: mergeToken), engageToken: token) {
+        case nil: return
+        case .success(.signedIn(let signedIn))?:
+            try context.saveSession(signedIn, secret: secret)
+            if let newProvider { context.say("jumpForms.cli.merged", ["newProvider": .string(newProvider)]) }
+            if signedIn.isNew { context.say("jumpForms.cli.thinRegistration", ["provider": .string(name)]) }
+            context.say("jumpForms.cli.signedIn", ["email": .string(context.email(of: signedIn.record))])
+        case .failure(.registrationNeeded(let twoStep))?:
+            // Two-step registration: the social registration form, prefilled, sent with the token.
+            context.say("jumpForms.cli.twoStep")
+            let (values, session) = try context.fill(.socialRegister, prefilled: twoStep.prefill)
+            let registrationToken = twoStep.token ?? token
+            let secret = RefreshSecret.generate()
+            let result = try await context.submit(.socialRegister, values, session, engageToken: registrationToken) { values throws(RequestError) in
+                try context.builder.socialRegister(values, token: registrationToken, refreshSecret: secret, today: context.today)
+            }
+            switch result {
+            case .success(.signedIn(let signedIn))?:
+                try context.saveSession(signedIn, secret: secret)
+                context.say("jumpForms.cli.registered", ["email": .string(context.email(of: signedIn.record))])
+            case .failure(let error)?: try context.fail(error)
+            default: throw ExitCode(1)
+            }
+        case .failure(.mergeRequired(let merge))?:
+            // The email belongs to an account of another provider: sign in there, with the merge token.
+            let mergeToken = merge.mergeToken ?? token
+            if merge.existingProvider == "capture" {
+                context.say("jumpForms.cli.mergeWithPassword", ["newProvider": .string(name)])
+                try await traditional(context, mergeToken: mergeToken, newProvider: name)
+            } else {
+                let existing = try context.provider(named: merge.existingProvider)
+                context.say("jumpForms.cli.mergeRequired", ["provider": .string(context.friendlyName(existing)), "newProvider": .string(name)])
+                var next = self
+                next.identity = nil
+                try await next.socialSignIn(context, existing, mergeToken: mergeToken, newProvider: name)
+            }
+        case .failure(let error)?: try context.fail(error)
+        default: throw ExitCode(1)
+        }
+    }
+}
+
+struct ForgotPasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "forgot-password", abstract: "Send a password-reset email.")
+    @OptionGroup var options: AccountOptions
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            let (values, _) = try context.fill(.forgotPassword)
+            let form = try context.formModel(.forgotPassword)
+            let field = try context.builder.identifyingField(of: form)
+            try await Self.send(context, values: values, email: values[field.name] ?? "")
+        }
+    }
+
+    static func send(_ context: AccountContext, email: String) async throws {
+        let form = try context.formModel(.forgotPassword)
+        let field = try context.builder.identifyingField(of: form)
+        try await send(context, values: [field.name: email], email: email)
+    }
+
+    static func send(_ context: AccountContext, values: FormValues, email: String) async throws {
+        let request: CaptureRequest
+        do { request = try context.builder.forgotPassword(values, today: context.today) } catch { throw ValidationError("\(error)") }
+        switch try await context.send(request) {
+        case .success?: context.say("jumpForms.cli.resetSent", ["email": .string(email)])
+        case .failure(let error)?: try context.fail(error)
+        case nil: return
+        }
+    }
+}
+
+struct ResendVerificationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resend-verification", abstract: "Send the email verification again.")
+    @OptionGroup var options: AccountOptions
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            let (values, _) = try context.fill(.resendVerification)
+            let field = try context.builder.identifyingField(of: try context.formModel(.resendVerification))
+            let request: CaptureRequest
+            do { request = try context.builder.resendVerification(values, today: context.today) } catch { throw ValidationError("\(error)") }
+            switch try await context.send(request) {
+            case .success?: context.say("jumpForms.cli.verificationSent", ["email": .string(values[field.name] ?? "")])
+            case .failure(let error)?: try context.fail(error)
+            case nil: return
+            }
+        }
+    }
+}
+
+struct EditProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit-profile", abstract: "Edit your profile with the edit-profile form.")
+    @OptionGroup var options: AccountOptions
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            let session = try context.requireSession()
+            let form = try context.formModel(.updateProfile)
+            let (values, formSession) = try context.fill(.updateProfile, prefilled: FormValues(record: session.record, form: form))
+            let result = try await context.submit(.updateProfile, values, formSession) { values throws(RequestError) in
+                try context.builder.updateProfile(values, accessToken: session.accessToken, today: context.today)
+            }
+            switch result {
+            case .success?:
+                context.say("jumpForms.cli.profileSaved")
+                try await WhoAmICommand.reload(context)
+            case .failure(let error)?: try context.fail(error)
+            case nil: return
+            }
+        }
+    }
+}
+
+struct ChangePasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "change-password", abstract: "Change your password with the change-password form.")
+    @OptionGroup var options: AccountOptions
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            let session = try context.requireSession()
+            let (values, formSession) = try context.fill(.changePassword)
+            let result = try await context.submit(.changePassword, values, formSession) { values throws(RequestError) in
+                try context.builder.changePassword(values, accessToken: session.accessToken, today: context.today)
+            }
+            switch result {
+            case .success?: context.say("jumpForms.cli.passwordChanged")
+            case .failure(let error)?: try context.fail(error)
+            case nil: return
+            }
+        }
+    }
+}
+
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Renew the access token with the refresh signature.")
+    @OptionGroup var options: AccountOptions
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            var session = try context.requireSession()
+            if try await context.refresh(&session) != nil { context.say("jumpForms.cli.refreshed") }
+        }
+    }
+}
+
+struct LinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "link", abstract: "Link a provider's sign-in to your account.")
+    @OptionGroup var options: AccountOptions
+
+    @Option(help: ArgumentHelp("The provider to link.", valueName: "name"))
+    var provider: String
+
+    @Option(help: ArgumentHelp("The local test identity (identifier or email).", valueName: "identity"))
+    var identity: String?
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            _ = try context.requireSession()
+            let definition = try context.provider(named: provider)
+            let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageWalk(context: context).token(for: definition, identity: identity)
+            switch try await context.sendAuthorized({ context.builder.linkAccount(accessToken: $0, token: token) }) {
+            case .success?:
+                context.say("jumpForms.cli.linked", ["provider": .string(context.friendlyName(definition))])
+                try await WhoAmICommand.reload(context)
+            case .failure(let error)?: try context.fail(error)
+            case nil: return
+            }
+        }
+    }
+}
+
+struct UnlinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unlink", abstract: "Remove a linked sign-in from your account.")
+    @OptionGroup var options: AccountOptions
+
+    @Argument(help: "The identity to remove (default: choose from the linked ones).")
+    var identifier: String?
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            let session = try context.requireSession()
+            var chosen = identifier
+            if chosen == nil {
+                let profiles = session.record["profiles"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
+                guard !profiles.isEmpty else { throw ValidationError("no linked identity to remove") }
+                chosen = profiles[try context.choose("unlink", profiles)]
+            }
+            let target = chosen ?? ""
+            switch try await context.sendAuthorized({ context.builder.unlinkAccount(accessToken: $0, identifier: target) }) {
+            case .success?:
+                context.say("jumpForms.cli.unlinked", ["identifier": .string(target)])
+                try await WhoAmICommand.reload(context)
+            case .failure(let error)?: try context.fail(error)
+            case nil: return
+            }
+        }
+    }
+}
+
+struct WhoAmICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show the signed-in user's record, read from the server.")
+    @OptionGroup var options: AccountOptions
+
+    @Option(help: "Output format: text or json.")
+    var format: DataFormat = .text
+
+    func run() async throws {
+        try await withAccount(options) { context in
+            switch try await context.sendAuthorized({ context.builder.readRecord(accessToken: $0) }) {
+            case .success(.record(let record))?:
+                try Self.store(record, context)
+                switch format {
+                case .json: context.console.out(record.serialized(pretty: true) + "\n")
+                case .text: context.console.out(Self.text(record))
+                }
+            case .failure(let error)?: try context.fail(error)
+            default: return
+            }
+        }
+    }
+
+    /// Reads the record again into the session (after changes).
+    static func reload(_ context: AccountContext) async throws {
+        if case .success(.record(let record))? = try await context.sendAuthorized({ context.builder.readRecord(accessToken: $0) }) {
+            try store(record, context)
+        }
+    }
+
+    static func store(_ record: JSONValue, _ context: AccountContext) throws {
+        var session = try context.requireSession()
+        session.record = record
+        try? context.sessionStore.save(session)
+    }
+
+    /// `path: value` lines, nested objects and plurals indented.
+    static func text(_ record: JSONValue, indent: String = "") -> String {
+        var out = ""
+        for (key, value) in record.objectValue ?? [] {
+            switch value {
+            case .object:
+                out += "\(indent)\(key):\n" + text(value, indent: indent + "  ")
+            case .array(let items):
+                out += "\(indent)\(key):" + (items.isEmpty ? " []\n" : "\n")
+                for item in items {
+                    if case .object = item {
+                        let nested = text(item, indent: indent + "    ")
+                        out += "\(indent)  - " + nested.dropFirst(indent.count + 4)
+                    } else {
+                        out += "\(indent)  - \(scalar(item))\n"
+                    }
+                }
+            default:
+                out += "\(indent)\(key): \(scalar(value))\n"
+            }
+        }
+        return out
+    }
+
+    static func scalar(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): text
+        case .null: "—"
+        default: value.serialized()
+        }
+    }
+}
+
+struct SignOutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "signout", abstract: "Forget the session (access token, refresh secret, record).")
+    @OptionGroup var project: ProjectOptions
+
+    func run() async throws {
+        let console = Console()
+        let workspace = try project.load(console: console)
+        let setup = try CaptureSetup(workspace: workspace, environment: Environment.current, captureURL: nil, console: console)
+        do { try setup.sessionStore.clear() } catch {
+            console.err("\(error)\n")
+            throw ExitCode(2)
+        }
+        console.out(workspace.localizer.text("jumpForms.cli.signedOut", for: workspace.locale) + "\n")
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the benchmarks in release and runs them all (docs/PERFORMANCE.md):
+#   corpus generation + lint check, load + lint against the libyaml event walk, rule-engine
+#   throughput, `jump-forms --help` cold start, the alias bomb; then, when hyperfine is
+#   installed, the cold start and the whole-process lint again through hyperfine.
+#
+#   scripts/bench.sh            everything
+#   BENCH_ITERATIONS=20 scripts/bench.sh
+#
+# The corpus goes to .bench/corpus (git-ignored); the build to .build-bench (or $BENCH_SCRATCH).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch=${BENCH_SCRATCH:-.build-bench}
+iterations=${BENCH_ITERATIONS:-10}
+runs=${BENCH_RUNS:-100}
+
+# `swift build` honours only the last --product it is given: one call per product.
+for product in jump-bench yaml-event-walk jump-forms; do
+  swift build -c release --scratch-path "$scratch" --product "$product"
+done
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+
+echo "== machine"
+echo "date:    $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') x $(nproc) cores"
+echo "memory:  $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
+echo "kernel:  $(uname -sr)"
+echo "swift:   $(swift --version 2>&1 | head -1)"
+echo "libyaml: $(pkg-config --modversion yaml-0.1 2>/dev/null || echo unknown)"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, before the run)"
+echo
+
+"$bin/jump-bench" all --out .bench/corpus --walker "$bin/yaml-event-walk" --cli "$bin/jump-forms" \
+  --iterations "$iterations" --runs "$runs"
+
+if command -v hyperfine >/dev/null 2>&1; then
+  echo
+  echo "== hyperfine: cold start"
+  hyperfine -N --warmup 5 --runs "$runs" "$bin/jump-forms --help"
+  echo
+  echo "== hyperfine: whole processes over the corpus (startup, output and exit included)"
+  hyperfine -N --warmup 1 --runs 5 \
+    "$bin/yaml-event-walk .bench/corpus/flows .bench/corpus/locales" \
+    "$bin/jump-forms lint .bench/corpus/flows"
+else
+  echo
+  echo "(hyperfine not installed: apt-get install -y hyperfine for the hyperfine figures)"
+fi
