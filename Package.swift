@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "JumpFormsLoader", targets: ["JumpFormsLoader"]),
         .library(name: "JumpCapture", targets: ["JumpCapture"]),
         .library(name: "JumpCaptureServer", targets: ["JumpCaptureServer"]),
+        .library(name: "JumpSchema", targets: ["JumpSchema"]),
+        .library(name: "JumpLocaleCheck", targets: ["JumpLocaleCheck"]),
+        .library(name: "JumpLocaleInterchange", targets: ["JumpLocaleInterchange"]),
         .executable(name: "jump-forms", targets: ["jump-forms"]),
     ],
     dependencies: [
@@ -52,6 +55,24 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // Capture entity-type schemas (JSON): located reading, the Swift user model generator,
+        // and the flow's lint against its schema. Depends on the model only.
+        .target(
+            name: "JumpSchema",
+            dependencies: ["JumpForms"]
+        ),
+        // `jump-forms locales`: the checks of locale files (rules, baseline, JUnit, coverage,
+        // pseudo-locales). Works on catalogs and flows the loader made; no YAML.
+        .target(
+            name: "JumpLocaleCheck",
+            dependencies: ["JumpForms"]
+        ),
+        // Apple .strings and String Catalogs (.xcstrings), Android strings.xml: readers and
+        // writers, and the ICU <-> printf placeholder mapping. No YAML.
+        .target(
+            name: "JumpLocaleInterchange",
+            dependencies: ["JumpForms"]
+        ),
         // A local Capture-compatible server and Engage double (Hummingbird 2, GRDB/SQLite).
         .target(
             name: "JumpCaptureServer",
@@ -72,6 +93,9 @@ let package = Package(
                 "JumpFormsLoader",
                 "JumpCapture",
                 "JumpCaptureServer",
+                "JumpSchema",
+                "JumpLocaleCheck",
+                "JumpLocaleInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -101,8 +125,33 @@ let package = Package(
             exclude: ["Fixtures", "Golden"]
         ),
         .testTarget(
+            name: "JumpSchemaTests",
+            dependencies: ["JumpSchema", "JumpForms", "JumpFormsLoader", "JumpCapture", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "JumpLocaleCheckTests",
+            dependencies: ["JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "JumpLocaleInterchangeTests",
+            dependencies: ["JumpLocaleInterchange", "JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "JumpFormsCLITests",
             dependencies: ["JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport"]
+        ),
+        // End-to-end tests of the local server through the real transport, reliability (200
+        // concurrent registrations, kill -9), and the serve/outbox commands.
+        .testTarget(
+            name: "JumpCaptureServerTests",
+            dependencies: [
+                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // MARK: Benchmarks and fuzz targets (docs/PERFORMANCE.md, scripts/bench.sh, scripts/fuzz.sh).
@@ -112,7 +161,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("yaml")]
         ),
         // Corpus generator and benchmarks: load + lint, rule engine, cold start, alias bomb.
-        .executableTarget(name: "jump-bench", dependencies: ["JumpForms", "JumpFormsLoader"]),
+        .executableTarget(name: "jump-bench", dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck"]),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.
         .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader"]),

@@ -8,10 +8,10 @@ public enum RecordChange: Sendable, Hashable {
     case replace(attribute: String, value: JSONValue)
 }
 
-/// What kind of attribute a record path holds, when a schema says so.
-public enum AttributeKind: Sendable, Hashable {
-    case primitive, object, plural
-}
+/// What kind of attribute a record path holds, when a schema says so. Defined in JumpForms
+/// (a schema reader such as JumpSchema gives it without depending on JumpCapture); kept here
+/// under its old name.
+public typealias AttributeKind = JumpForms.AttributeKind
 
 /// Computes the calls that turn one record into another: objects are updated (only the keys
 /// that changed), plurals are replaced whole (never an update that would drop plural changes),
@@ -19,8 +19,9 @@ public enum AttributeKind: Sendable, Hashable {
 public enum RecordChanges {
     public static let reservedAttributes: Set<String> = ["id", "uuid", "created", "lastUpdated"]
 
-    /// - Parameter kind: what a path (`/primaryAddress`) holds, from a schema; without one,
-    ///   JSON objects are objects and arrays are plurals.
+    /// - Parameter kind: what a path (`/primaryAddress`) holds, from a schema
+    ///   (`EntitySchema.attributeKind(path:)` of JumpSchema); without one, JSON objects are
+    ///   objects and arrays are plurals.
     public static func changes(from before: JSONValue, to after: JSONValue,
                                kind: (String) -> AttributeKind? = { _ in nil }) -> [RecordChange] {
         var result: [RecordChange] = []

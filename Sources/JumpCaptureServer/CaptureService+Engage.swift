@@ -66,6 +66,12 @@ extension CaptureService {
         guard let provider = provider(startPath: path, parameters) else {
             return .html("Unknown provider", "<p>This flow has no provider for \(ServerReply.escape(path)).</p>", status: .notFound)
         }
+        if let tokenURL = parameters["token_url"], !tokenURLAllowed(tokenURL) {
+            let whitelist = config.engageWhitelistedDomain?.value ?? "none"
+            return .html("Token URL not allowed",
+                         "<p>token_url \(ServerReply.escape(tokenURL)) is not on this app's whitelist (engageWhitelistedDomain: \(ServerReply.escape(whitelist)), and loopback addresses).</p>",
+                         status: .badRequest)
+        }
         let id = provider.id.value
         let candidates = setup.identities.filter { $0.provider == id }
         let chosen: TestIdentity?
@@ -90,6 +96,16 @@ extension CaptureService {
         let base = baseURL.withLock { $0 }
         let destination = parameters["token_url"] ?? base + "/signin/complete"
         return .redirect(destination + (destination.contains("?") ? "&" : "?") + "token=" + FormEncoding.encodeComponent(token))
+    }
+
+    /// Engage hands tokens only to the app's whitelisted domain: a token URL on the host of
+    /// `engageWhitelistedDomain` (or a subdomain of it), or on a loopback address (where the
+    /// CLI and local apps listen). Without a whitelisted domain any http(s) URL is accepted.
+    func tokenURLAllowed(_ text: String) -> Bool {
+        guard let url = ServerURL(text) else { return false }
+        if url.isLoopback { return true }
+        guard let whitelisted = config.engageWhitelistedDomain.flatMap({ ServerURL($0.value) }) else { return true }
+        return url.host == whitelisted.host || url.host.hasSuffix("." + whitelisted.host)
     }
 
     func issueToken(for identity: TestIdentity) async throws -> String {

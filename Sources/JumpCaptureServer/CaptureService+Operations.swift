@@ -30,7 +30,7 @@ extension CaptureService {
         if let name = parameters.duplicate {
             return .error(201, "duplicate_argument", "the parameter '\(name)' is given more than once")
         }
-        var accepted = Self.accepted(operation)
+        var accepted = Self.acceptedByOperation[operation] ?? Self.accepted(operation)
         if let form { accepted.formUnion(Self.fieldParameters(form)) }
         if let unknown = parameters.names.first(where: { !accepted.contains($0) }) {
             let hint = Suggestion.hint(for: unknown, among: accepted).map { " (\($0))" } ?? ""
@@ -50,12 +50,35 @@ extension CaptureService {
         if let type = parameters["response_type"], type != "token", type != "code_and_token" {
             return .invalid("response_type", "must be token or code_and_token")
         }
+        // A secret the refresh check could never use would leave a session that cannot refresh.
+        if let secret = parameters["refresh_secret"], RefreshSecret(secret) == nil {
+            return .invalid("refresh_secret", "expected 40 hexadecimal characters")
+        }
         return nil
     }
 
-    /// The form a request names in `form` (or `defaultName`), checked to be that operation's kind.
-    func requestForm(_ parameters: RequestParameters, defaultName: String) -> Result<FormModel, ReplyError> {
-        let name = parameters["form"] ?? defaultName
+    /// The forms an operation takes (`jump.yaml` names them): update_profile serves the
+    /// edit-profile and the change-password forms, every other operation its own form only.
+    func forms(of operation: CaptureOperation) -> [String] {
+        switch operation {
+        case .updateProfile, .changePassword: [config.editProfileFormName.value, config.changePasswordFormName.value]
+        case .socialSignIn: [config.captureSocialRegistrationFormName.value]
+        default: operation.formName(in: config).map { [$0] } ?? []
+        }
+    }
+
+    /// The form a request names in `form` (or the operation's first form), checked to be one
+    /// of that operation's forms: a registration form sent to update_profile would otherwise
+    /// set a password without the current one.
+    func requestForm(_ parameters: RequestParameters, operation: CaptureOperation) -> Result<FormModel, ReplyError> {
+        let allowed = forms(of: operation)
+        guard let name = parameters["form"] ?? allowed.first else {
+            return .failure(ReplyError(.invalid("form", "\(operation.path) takes no form")))
+        }
+        guard allowed.contains(name) else {
+            let list = allowed.map { "'\($0)'" }.joined(separator: " or ")
+            return .failure(ReplyError(.invalid("form", "\(operation.path) takes the form \(list), not '\(name)'")))
+        }
         guard let form = form(name, locale: locale(parameters)) else {
             return .failure(ReplyError(.invalid("form", "the flow has no form '\(name)'")))
         }
@@ -66,8 +89,10 @@ extension CaptureService {
 
     func signIn(_ parameters: RequestParameters) async throws -> ServerReply {
         let locale = locale(parameters)
-        guard case .success(let form) = requestForm(parameters, defaultName: config.captureSignInFormName.value) else {
-            return .invalid("form", "the flow has no form '\(parameters["form"] ?? "")'")
+        let form: FormModel
+        switch requestForm(parameters, operation: .signIn) {
+        case .failure(let error): return error.reply
+        case .success(let value): form = value
         }
         if let refused = validateParameters(.signIn, parameters, form: form) { return refused }
         let values = Self.values(of: form, parameters)
@@ -122,7 +147,9 @@ extension CaptureService {
                           extra: [("existing_provider", .string(provider)), ("conflicting_provider", .string(grant.provider))])
         }
         let formName = parameters["registration_form"] ?? config.captureSocialRegistrationFormName.value
-        guard let form = form(formName, locale: locale) else { return .invalid("registration_form", "the flow has no form '\(formName)'") }
+        guard formName == config.captureSocialRegistrationFormName.value, let form = form(formName, locale: locale) else {
+            return .invalid("registration_form", "takes the social registration form '\(config.captureSocialRegistrationFormName.value)', not '\(formName)'")
+        }
         let prefill = prefillValues(grant, form: form)
         let thin = (parameters["thin_registration"] ?? "false") == "true" && config.enableThinRegistration.value
         if thin {
@@ -162,17 +189,17 @@ extension CaptureService {
     // MARK: registration
 
     func register(_ parameters: RequestParameters) async throws -> ServerReply {
-        try await registerUser(parameters, operation: .register, defaultForm: config.captureTraditionalRegistrationFormName.value)
+        try await registerUser(parameters, operation: .register)
     }
 
     func socialRegister(_ parameters: RequestParameters) async throws -> ServerReply {
-        try await registerUser(parameters, operation: .socialRegister, defaultForm: config.captureSocialRegistrationFormName.value)
+        try await registerUser(parameters, operation: .socialRegister)
     }
 
-    func registerUser(_ parameters: RequestParameters, operation: CaptureOperation, defaultForm: String) async throws -> ServerReply {
+    func registerUser(_ parameters: RequestParameters, operation: CaptureOperation) async throws -> ServerReply {
         let locale = locale(parameters)
         let form: FormModel
-        switch requestForm(parameters, defaultName: defaultForm) {
+        switch requestForm(parameters, operation: operation) {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
@@ -209,19 +236,19 @@ extension CaptureService {
     // MARK: emails
 
     func forgotPassword(_ parameters: RequestParameters) async throws -> ServerReply {
-        try await mail(parameters, operation: .forgotPassword, defaultForm: config.forgottenPasswordFormName.value, kind: "forgot_password")
+        try await mail(parameters, operation: .forgotPassword, kind: "forgot_password")
     }
 
     func resendVerification(_ parameters: RequestParameters) async throws -> ServerReply {
-        try await mail(parameters, operation: .resendVerification, defaultForm: config.resendEmailVerificationFormName.value, kind: "verify_email")
+        try await mail(parameters, operation: .resendVerification, kind: "verify_email")
     }
 
     /// Forgot password and resend verification: the email goes to the outbox when the account
     /// exists; the answer is the same either way, so it does not tell who has an account.
-    func mail(_ parameters: RequestParameters, operation: CaptureOperation, defaultForm: String, kind: String) async throws -> ServerReply {
+    func mail(_ parameters: RequestParameters, operation: CaptureOperation, kind: String) async throws -> ServerReply {
         let locale = locale(parameters)
         let form: FormModel
-        switch requestForm(parameters, defaultName: defaultForm) {
+        switch requestForm(parameters, operation: operation) {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
@@ -258,7 +285,7 @@ extension CaptureService {
     func updateProfile(_ parameters: RequestParameters) async throws -> ServerReply {
         let locale = locale(parameters)
         let form: FormModel
-        switch requestForm(parameters, defaultName: config.editProfileFormName.value) {
+        switch requestForm(parameters, operation: .updateProfile) {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
@@ -304,10 +331,10 @@ extension CaptureService {
         if let refused = validateParameters(.refreshAccessToken, parameters, form: nil) { return refused }
         guard let date = parameters["date"] else { return .missing("date") }
         guard let signature = parameters["signature"] else { return .missing("signature") }
-        let session: (StoredUser, StoredToken)
-        switch try await authorized(parameters, allowExpired: true) {
-        case .failure(let error): return error.reply
-        case .success(let value): session = value
+        // Only the token's row: refresh needs neither the record nor the identities.
+        guard let accessToken = parameters["access_token"] else { return .missing("access_token") }
+        guard let stored = try await store.token(accessToken) else {
+            return .error(200, "invalid_argument", "the access token is not valid")
         }
         guard let moment = RefreshSignature.epochSeconds(of: date) else {
             return .invalid("date", "expected UTC yyyy-MM-dd HH:mm:ss")
@@ -315,11 +342,13 @@ extension CaptureService {
         guard abs(moment - now) <= 300 else {
             return .error(200, "invalid_argument", "date: more than 5 minutes from the server's time")
         }
-        guard let secret = session.1.refreshSecret,
-              RefreshSignature.verify(signature, accessToken: parameters["access_token"] ?? "", date: date, secret: secret) else {
+        guard let secret = stored.refreshSecret,
+              RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret) else {
             return .error(200, "invalid_argument", "signature: does not match the session's refresh secret")
         }
-        let (token, expiresAt) = try await store.rotate(session.1, lifetime: setup.settings.accessTokenLifetime, now: now)
+        guard let (token, expiresAt) = try await store.rotate(stored, lifetime: setup.settings.accessTokenLifetime, now: now) else {
+            return .error(200, "invalid_argument", "the access token is not valid")
+        }
         return .json(["stat": "ok", "access_token": .string(token), "expires_in": .integer(expiresAt - now)])
     }
 
@@ -371,11 +400,12 @@ extension CaptureService {
     func readRecord(_ parameters: RequestParameters) async throws -> ServerReply {
         if let refused = validateParameters(.readRecord, parameters, form: nil) { return refused }
         let user: StoredUser
-        switch try await authorized(parameters) {
+        let identities: [StoredIdentity]?
+        switch try await authorized(parameters, identities: true) {
         case .failure(let error): return error.reply
-        case .success(let value): user = value.0
+        case .success(let value): (user, identities) = (value.0, value.2)
         }
-        let record = try await publicRecord(user)
+        let record = try await publicRecord(user, identities: identities)
         guard let attribute = parameters["attribute_name"], attribute != "/" else {
             return .json(["stat": "ok", "result": record])
         }
@@ -436,8 +466,13 @@ extension CaptureService {
                 guard case .object = item else { return item }
                 return item.setting("id", .integer(index + 1))
             })
-            _ = try await store.updateUser(id: user.id, unique: [], now: now) { record in
-                record.setting(path: Self.dotPath(attribute), numbered)
+            let patch = JSONValue.object([]).setting(path: Self.dotPath(attribute), numbered)
+            do {
+                _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now) { record in
+                    record.setting(path: Self.dotPath(attribute), numbered)
+                }
+            } catch StoreConflict.notUnique(let fields) {
+                return uniqueViolation(fields)
             }
             return .ok
         }
@@ -450,18 +485,55 @@ extension CaptureService {
             }
             guard writable(path) else { return .error(223, "unknown_attribute", "\(path) cannot be written with an access token") }
         }
-        _ = try await store.updateUser(id: user.id, unique: [], now: now) { record in
-            var record = record
-            for (key, item) in entries {
-                let path = Self.dotPath(base + "/" + key)
-                if case .object(let inner) = item, case .object = record.value(atPath: path) ?? .null {
-                    for (innerKey, innerValue) in inner { record = record.setting(path: path + "." + innerKey, innerValue) }
-                } else {
-                    record = record.setting(path: path, item)
-                }
+        let patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
+        do {
+            _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now) { record in
+                Self.merge(entries, at: base, into: record)
             }
-            return record
+        } catch StoreConflict.notUnique(let fields) {
+            return uniqueViolation(fields)
         }
         return .ok
+    }
+
+    /// `entity.update`'s merge: an object value merges into an object, anything else replaces.
+    static func merge(_ entries: [(key: String, value: JSONValue)], at base: String, into record: JSONValue) -> JSONValue {
+        var record = record
+        for (key, item) in entries {
+            let path = Self.dotPath(base + "/" + key)
+            if case .object(let inner) = item, case .object = record.value(atPath: path) ?? .null {
+                for (innerKey, innerValue) in inner { record = record.setting(path: path + "." + innerKey, innerValue) }
+            } else {
+                record = record.setting(path: path, item)
+            }
+        }
+        return record
+    }
+
+    /// The values of a write that the flow says are `unique` (its fields' schema paths), and
+    /// the email, which the database keeps unique: checked inside the write's transaction.
+    func uniqueChecks(_ patch: JSONValue) -> [CaptureStore.UniqueCheck] {
+        var checks: [CaptureStore.UniqueCheck] = []
+        var paths = Set<String>()
+        for field in flow.fields {
+            guard field.validation.contains(where: { $0.kind == .unique }), case .path(let path)? = field.schemaId,
+                  paths.insert(path.value).inserted else { continue }
+            if let value = patch.value(atPath: path.value)?.stringValue, !FormValues.isBlank(value) {
+                checks.append((field.name, path.value, value))
+            }
+        }
+        if !paths.contains("email"), let email = patch["email"]?.stringValue, !FormValues.isBlank(email) {
+            checks.append(("email", "email", email))
+        }
+        return checks
+    }
+
+    /// 361: a write gave a unique attribute a value another record holds.
+    func uniqueViolation(_ fields: [String]) -> ServerReply {
+        let paths = fields.map { name -> String in
+            guard case .path(let path)? = flow.field(named: name)?.schemaId else { return "/" + name }
+            return "/" + path.value.split(separator: ".").joined(separator: "/")
+        }
+        return .error(361, "unique_violation", "another record already has this value of \(paths.joined(separator: ", "))")
     }
 }

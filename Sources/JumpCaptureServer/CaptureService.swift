@@ -54,6 +54,12 @@ final class CaptureService: Sendable {
         self.timingHash = Bcrypt.hash(CaptureStore.randomToken(), cost: UInt8(setup.settings.bcryptCost))
     }
 
+    /// At most this many (form, locale) models are kept.
+    static let formCacheLimit = 256
+
+    /// How many form models are cached (tests).
+    var cachedFormCount: Int { forms.withLock { $0.count } }
+
     var now: Int { setup.clock() }
     var config: ClientConfig { setup.config }
     var flow: Flow { setup.flow }
@@ -81,6 +87,9 @@ final class CaptureService: Sendable {
         }
     }
 
+    /// `accepted(_:)` of every operation, computed once.
+    static let acceptedByOperation: [CaptureOperation: Set<String>] = Dictionary(uniqueKeysWithValues: CaptureOperation.allCases.map { ($0, accepted($0)) })
+
     /// The parameter names a form's fields are sent under.
     static func fieldParameters(_ form: FormModel) -> Set<String> {
         var names = Set<String>()
@@ -104,7 +113,11 @@ final class CaptureService: Sendable {
         let key = name + "|" + locale.identifier
         if let cached = forms.withLock({ $0[key] }) { return cached }
         guard let model = try? FormInterpreter(flow: flow, localizer: setup.localizer).model(form: name, locale: locale) else { return nil }
-        forms.withLock { $0[key] = model }
+        // The locale comes from the request: the cache is bounded, so that a stream of made-up
+        // locales cannot grow it without end (beyond the bound, forms are interpreted per request).
+        forms.withLock { cache in
+            if cache.count < Self.formCacheLimit { cache[key] = model }
+        }
         return model
     }
 
@@ -202,8 +215,9 @@ final class CaptureService: Sendable {
 
     /// The record as clients see it: with `profiles` from the linked identities, without the
     /// password.
-    func publicRecord(_ user: StoredUser) async throws -> JSONValue {
-        let identities = try await store.identities(of: user.id)
+    func publicRecord(_ user: StoredUser, identities known: [StoredIdentity]? = nil) async throws -> JSONValue {
+        let identities: [StoredIdentity]
+        if let known { identities = known } else { identities = try await store.identities(of: user.id) }
         let profiles = JSONValue.array(identities.map { identity in
             var entries: [(key: String, value: JSONValue)] = [
                 ("identifier", .string(identity.identifier)),
@@ -250,17 +264,19 @@ final class CaptureService: Sendable {
         return .json(.object(entries))
     }
 
-    /// The user of a valid, unexpired access token, or the reply that refuses it.
-    func authorized(_ parameters: RequestParameters, allowExpired: Bool = false) async throws -> Result<(StoredUser, StoredToken), ReplyError> {
+    /// The user of a valid, unexpired access token (with the user's identities when asked),
+    /// or the reply that refuses it.
+    func authorized(_ parameters: RequestParameters, allowExpired: Bool = false,
+                    identities: Bool = false) async throws -> Result<(StoredUser, StoredToken, [StoredIdentity]?), ReplyError> {
         guard let token = parameters["access_token"] else { return .failure(ReplyError(.missing("access_token"))) }
-        guard let stored = try await store.token(token), let user = try await store.user(id: stored.userID) else {
+        guard let session = try await store.session(token, identities: identities) else {
             return .failure(ReplyError(.error(200, "invalid_argument", "the access token is not valid")))
         }
-        if !allowExpired, stored.expiresAt <= now {
+        if !allowExpired, session.token.expiresAt <= now {
             return .failure(ReplyError(.error(414, "access_token_expired", "the access token has expired",
                                               message: text("jumpForms.server.tokenExpired", locale(parameters)))))
         }
-        return .success((user, stored))
+        return .success((session.user, session.token, session.identities))
     }
 
     /// The Engage grant of a token, or the reply that refuses it.

@@ -148,6 +148,15 @@ final class CaptureStore: Sendable {
         return migrator
     }
 
+    /// A read of a few indexed rows, run on the calling thread: GRDB's synchronous read runs
+    /// the block on the caller (no hop to the reader's queue and back, which cost more than the
+    /// read itself under load). It never waits long: in WAL mode readers do not wait for the
+    /// writer, and the reader pool (5 connections) is larger than the number of threads that
+    /// run requests (the cooperative pool, one per core). Scans and writes stay asynchronous.
+    func quickRead<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
     // MARK: tokens
 
     /// 32 random bytes as hex, from swift-crypto's secure generator.
@@ -176,34 +185,53 @@ final class CaptureStore: Sendable {
         let sealed = try refreshSecret.map(seal)
         let expiresAt = now + lifetime
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.hash(token), userID, sealed.map { Data($0) }, expiresAt, now])
+            try db.cachedStatement(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [Self.hash(token), userID, sealed.map { Data($0) }, expiresAt, now])
         }
         return (token, expiresAt)
     }
 
+    /// An access token's session, with its refresh secret opened (refresh needs it).
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
-        return try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at, refresh_secret FROM access_tokens WHERE token_hash = ?", arguments: [hash]) else {
-                return nil
-            }
-            let sealed: Data? = row["refresh_secret"]
-            return StoredToken(tokenHash: hash, userID: row["user_id"], expiresAt: row["expires_at"], refreshSecret: sealed.flatMap { self.open(Array($0)) })
+        return try quickRead { db in try self.token(hash: hash, db, openSecret: true) }
+    }
+
+    func token(hash: String, _ db: Database, openSecret: Bool) throws -> StoredToken? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT user_id, expires_at, refresh_secret FROM access_tokens WHERE token_hash = ?"),
+                                         arguments: [hash]) else {
+            return nil
+        }
+        let sealed: Data? = openSecret ? row["refresh_secret"] : nil
+        return StoredToken(tokenHash: hash, userID: row["user_id"], expiresAt: row["expires_at"], refreshSecret: sealed.flatMap { self.open(Array($0)) })
+    }
+
+    /// An access token's session, its user and, when asked, the user's identities: one read
+    /// (one snapshot, one trip to a reader connection) for every call that needs a token.
+    func session(_ token: String, identities withIdentities: Bool) async throws -> (token: StoredToken, user: StoredUser, identities: [StoredIdentity]?)? {
+        let hash = Self.hash(token)
+        return try quickRead { db in
+            guard let stored = try self.token(hash: hash, db, openSecret: false), let user = try Self.user(id: stored.userID, db) else { return nil }
+            return (stored, user, withIdentities ? try Self.identities(of: stored.userID, db) : nil)
         }
     }
 
-    /// Replaces a token by a new one with the same refresh secret (refresh).
-    func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int) {
+    /// Replaces a token by a new one with the same (sealed) refresh secret, in one
+    /// transaction that also checks the old token is still there: of concurrent refreshes of
+    /// one token, one rotates it and the others get nil.
+    func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int)? {
         let token = Self.randomToken()
         let expiresAt = now + lifetime
-        let sealed = try old.refreshSecret.map(seal)
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM access_tokens WHERE token_hash = ?", arguments: [old.tokenHash])
-            try db.execute(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.hash(token), old.userID, sealed.map { Data($0) }, expiresAt, now])
+        let rotated = try await pool.write { db -> Bool in
+            try db.cachedStatement(sql: """
+                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at)
+                SELECT ?, user_id, refresh_secret, ?, ? FROM access_tokens WHERE token_hash = ?
+                """).execute(arguments: [Self.hash(token), expiresAt, now, old.tokenHash])
+            guard db.changesCount == 1 else { return false }
+            try db.cachedStatement(sql: "DELETE FROM access_tokens WHERE token_hash = ?").execute(arguments: [old.tokenHash])
+            return true
         }
-        return (token, expiresAt)
+        return rotated ? (token, expiresAt) : nil
     }
 
     // MARK: users
@@ -215,14 +243,16 @@ final class CaptureStore: Sendable {
     }
 
     func user(id: Int64) async throws -> StoredUser? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user)
-        }
+        try quickRead { db in try Self.user(id: id, db) }
+    }
+
+    static func user(id: Int64, _ db: Database) throws -> StoredUser? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(Self.user)
     }
 
     func user(emailNormalized: String) async throws -> StoredUser? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email_normalized = ?", arguments: [emailNormalized]).map(Self.user)
+        try quickRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE email_normalized = ?"), arguments: [emailNormalized]).map(Self.user)
         }
     }
 
@@ -235,7 +265,7 @@ final class CaptureStore: Sendable {
     }
 
     func user(provider: String, identifier: String) async throws -> StoredUser? {
-        try await pool.read { db in
+        try quickRead { db in
             try Row.fetchOne(db, sql: """
                 SELECT users.* FROM users JOIN identities ON identities.user_id = users.id
                 WHERE identities.provider = ? AND identities.identifier = ?
@@ -244,10 +274,12 @@ final class CaptureStore: Sendable {
     }
 
     func identities(of userID: Int64) async throws -> [StoredIdentity] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT provider, identifier, verified_email FROM identities WHERE user_id = ? ORDER BY id", arguments: [userID])
-                .map { StoredIdentity(provider: $0["provider"], identifier: $0["identifier"], verifiedEmail: $0["verified_email"]) }
-        }
+        try quickRead { db in try Self.identities(of: userID, db) }
+    }
+
+    static func identities(of userID: Int64, _ db: Database) throws -> [StoredIdentity] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT provider, identifier, verified_email FROM identities WHERE user_id = ? ORDER BY id"), arguments: [userID])
+            .map { StoredIdentity(provider: $0["provider"], identifier: $0["identifier"], verifiedEmail: $0["verified_email"]) }
     }
 
     /// Values that must be unique, as (field name, schema path, value), checked inside the write.
@@ -305,6 +337,17 @@ final class CaptureStore: Sendable {
     /// Changes a user's record (and password) in one transaction, checking unique values.
     func updateUser(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
                     change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+        do {
+            return try await updateUserRow(id: id, unique: unique, now: now, passwordHash: passwordHash, change: change)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            // The email index: a change wrote an address another record holds.
+            let fields = unique.filter { $0.path == "email" }.map(\.field)
+            throw StoreConflict.notUnique(fields.isEmpty ? ["email"] : fields)
+        }
+    }
+
+    private func updateUserRow(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String??,
+                               change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
         try await pool.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
             let taken = try Self.conflicts(unique, excluding: id, db)
@@ -351,7 +394,7 @@ final class CaptureStore: Sendable {
     }
 
     func engageGrant(_ token: String) async throws -> EngageGrant? {
-        try await pool.read { db in
+        try quickRead { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM engage_tokens WHERE token_hash = ?", arguments: [Self.hash(token)]) else { return nil }
             let profile: String = row["profile"]
             return EngageGrant(provider: row["provider"], identifier: row["identifier"],
@@ -386,7 +429,7 @@ final class CaptureStore: Sendable {
 
     /// Whether a code is valid, without using it up.
     func peekCode(_ code: String, kind: String, now: Int) async throws -> Bool {
-        try await pool.read { db in
+        try quickRead { db in
             try Row.fetchOne(db, sql: "SELECT 1 FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
                              arguments: [Self.hash(code), kind, now]) != nil
         }

@@ -16,7 +16,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             RegisterCommand.self, SignInCommand.self, WhoAmICommand.self, EditProfileCommand.self, ChangePasswordCommand.self,
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
-            LintCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self,
+            LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self,
             ServeCommand.self, OutboxCommand.self,
         ]
     )

@@ -46,6 +46,9 @@ public struct ProjectLoader: Sendable {
     public var limits: LoaderLimits
     /// Where `${NAME}` in `jump.yaml` is looked up.
     public var environment: [String: String]
+    /// Whether a flow brings its locales folder (true). `locales check` turns it off to load
+    /// the folder itself, at the same time as the flow.
+    public var loadsLocaleFolders = true
 
     public init(limits: LoaderLimits = .default, environment: [String: String] = [:]) {
         self.limits = limits
@@ -83,7 +86,7 @@ public struct ProjectLoader: Sendable {
         var project = LoadedProject()
         var flowPaths = Set<String>()
         var catalogsByDirectory: [String: [LocaleCatalog]] = [:]
-        var localeFiles: [(path: String, bytes: [UInt8], document: YAMLDocument)] = []
+        var localeFiles: [(path: String, read: ProjectLoader.ReadFile)] = []
 
         init(loader: ProjectLoader) {
             self.loader = loader
@@ -92,12 +95,14 @@ public struct ProjectLoader: Sendable {
         /// Reads a file and decodes it as what its name and top-level keys say it is.
         mutating func loadFile(_ path: String, as expected: FileKind? = nil) {
             let errorsBefore = project.diagnostics.filter { $0.severity == .error }.count
-            guard let (bytes, document) = loader.readDocument(path, into: &project) else { return }
+            let read = loader.readFile(path)
+            read.record(into: &project)
+            guard let document = read.document else { return }
             let readCleanly = project.diagnostics.filter { $0.severity == .error }.count == errorsBefore
             switch expected ?? loader.kind(of: path, document) {
             case .config: loadConfig(path, document)
             case .flow: loadFlow(path, document, readCleanly: readCleanly)
-            case .locale: localeFiles.append((path, bytes, document))
+            case .locale: localeFiles.append((path, read))
             }
         }
 
@@ -125,7 +130,7 @@ public struct ProjectLoader: Sendable {
             let directory = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: path), flow.localesDirectory.value))
             if catalogsByDirectory[directory] == nil {
                 if FileAccess.kind(of: directory) == .directory {
-                    catalogsByDirectory[directory] = loader.loadLocales(in: directory, into: &project)
+                    catalogsByDirectory[directory] = loader.loadsLocaleFolders ? loader.loadLocales(in: directory, into: &project) : []
                 } else {
                     catalogsByDirectory[directory] = []
                     project.diagnostics.append(Diagnostic(.directoryUnreadable,
@@ -140,57 +145,126 @@ public struct ProjectLoader: Sendable {
         /// Locale files named directly that no flow's folder already brought; then sorting.
         mutating func finish() {
             for file in localeFiles where catalogsByDirectory[FileAccess.normalize(FileAccess.directory(of: file.path))] == nil {
-                if let catalog = loader.decodeLocale(file.path, file.bytes, file.document, into: &project) {
-                    project.looseCatalogs.append(catalog)
-                }
+                var decoded = loader.decodeLocale(file.path, file.read)
+                decoded.read = ReadFile(path: file.path)     // recorded when the file was read
+                decoded.record(into: &project)
+                if let catalog = decoded.catalog { project.looseCatalogs.append(catalog) }
             }
             project.diagnostics = project.diagnostics.sortedByLocation()
         }
     }
 
-    /// Every locale file of a folder.
+    /// Every locale file of a folder, read and decoded on all cores (the results are merged
+    /// in file-name order, so the outcome is the same as reading them one by one).
     public func loadLocales(in directory: String, into project: inout LoadedProject) -> [LocaleCatalog] {
         switch FileAccess.yamlFiles(in: directory) {
         case .failure(let error):
             project.diagnostics.append(error.diagnostic)
             return []
         case .success(let files):
-            return files.compactMap { loadLocale(at: $0, into: &project) }
+            return loadLocaleFiles(files, into: &project)
         }
+    }
+
+    /// Locale files read and decoded concurrently, merged in the order given.
+    public func loadLocaleFiles(_ paths: [String], into project: inout LoadedProject) -> [LocaleCatalog] {
+        let results = ConcurrentMap.map(paths) { path in decodeLocale(path, readFile(path)) }
+        var catalogs: [LocaleCatalog] = []
+        catalogs.reserveCapacity(results.count)
+        for result in results {
+            result.record(into: &project)
+            if let catalog = result.catalog { catalogs.append(catalog) }
+        }
+        return catalogs
     }
 
     /// One locale file.
     public func loadLocale(at path: String, into project: inout LoadedProject) -> LocaleCatalog? {
-        guard let (bytes, document) = readDocument(path, into: &project) else { return nil }
-        return decodeLocale(path, bytes, document, into: &project)
+        let result = decodeLocale(path, readFile(path))
+        result.record(into: &project)
+        return result.catalog
     }
 
-    private func decodeLocale(_ path: String, _ bytes: [UInt8], _ document: YAMLDocument, into project: inout LoadedProject) -> LocaleCatalog? {
+    /// What reading one file produced, before anything is added to a project.
+    struct ReadFile: Sendable {
+        var path: String
+        var bytes: [UInt8] = []
+        var text: String?
+        var document: YAMLDocument?
+        var diagnostics: [Diagnostic] = []
+        /// Keys found twice in one mapping: where, and where the kept one is.
+        var duplicates: [(location: SourceLocation, first: SourceLocation)] = []
+
+        func record(into project: inout LoadedProject) {
+            if let text { project.sources.add(path: path, text: text) }
+            project.diagnostics += diagnostics
+        }
+    }
+
+    /// What decoding one locale file produced.
+    struct DecodedLocale: Sendable {
+        var read: ReadFile
+        var catalog: LocaleCatalog?
+        var diagnostics: [Diagnostic] = []
+        var aliases: [YAMLDocument.Marker] = []
+
+        func record(into project: inout LoadedProject) {
+            read.record(into: &project)
+            if !aliases.isEmpty { project.localeAliases[read.path] = aliases }
+            project.diagnostics += diagnostics
+        }
+    }
+
+    func decodeLocale(_ path: String, _ read: ReadFile) -> DecodedLocale {
+        var result = DecodedLocale(read: read)
+        // The read result was recorded with the file; only the decode adds to it.
+        guard let document = read.document else { return result }
+        result.read.document = nil
         if !document.anchors.isEmpty || !document.aliases.isEmpty {
-            project.localeAliases[path] = document.anchors + document.aliases
+            result.aliases = document.anchors + document.aliases
         }
         let stem = FileAccess.stem(of: path)
-        var decoder = LocaleDecoder(path: path, bytes: bytes)
-        let catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
-        project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
-        return catalog
+        var decoder = LocaleDecoder(path: path, bytes: read.bytes, readerDuplicates: read.duplicates)
+        result.read.bytes = []
+        var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
+        result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
+        if catalog != nil, !result.aliases.isEmpty {
+            var keysByLine: [Int: String] = [:]
+            for message in catalog!.allMessages where keysByLine[message.keyLocation.line] == nil {
+                keysByLine[message.keyLocation.line] = message.key
+            }
+            catalog!.yamlReferences = (document.anchors.map { ($0, LocaleYAMLReference.Kind.anchor) }
+                + document.aliases.map { ($0, LocaleYAMLReference.Kind.alias) })
+                .map { marker, kind in
+                    LocaleYAMLReference(name: marker.name, kind: kind,
+                                        location: document.location(marker.mark, length: marker.name.unicodeScalars.count + 1),
+                                        key: keysByLine[marker.mark.line])
+                }
+                .sorted { $0.location < $1.location }
+        }
+        result.catalog = catalog
+        return result
     }
 
-    private func readDocument(_ path: String, into project: inout LoadedProject) -> ([UInt8], YAMLDocument)? {
-        let bytes: [UInt8]
+    func readFile(_ path: String) -> ReadFile {
+        var file = ReadFile(path: path)
         switch FileAccess.read(path, limit: limits.maximumFileSize) {
         case .failure(let error):
-            project.diagnostics.append(error.diagnostic)
-            return nil
+            file.diagnostics.append(error.diagnostic)
+            return file
         case .success(let read):
-            bytes = read
+            file.bytes = read
         }
-        if !YAMLReader.startsWithUTF16or32ByteOrderMark(bytes) {
-            project.sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        if !YAMLReader.startsWithUTF16or32ByteOrderMark(file.bytes) {
+            file.text = String(decoding: file.bytes, as: UTF8.self)
         }
-        let result = YAMLReader.read(bytes, path: path, limits: limits)
-        project.diagnostics += result.diagnostics
-        return result.document.map { (bytes, $0) }
+        let result = YAMLReader.read(file.bytes, path: path, limits: limits)
+        file.diagnostics = result.diagnostics
+        file.document = result.document
+        for error in result.composeErrors {
+            if case let .duplicateKey(location, _, first) = error { file.duplicates.append((location, first)) }
+        }
+        return file
     }
 
     /// Tells a file's kind from its name and top-level keys.

@@ -38,8 +38,23 @@ enum FuzzLoader {
         fclose(file)
     }
 
+    /// Lines as libyaml counts them (an upper bound): it breaks lines at LF, at CR, and at
+    /// NEL (U+0085), LS (U+2028) and PS (U+2029), while jump-forms' own line handling
+    /// (SourceFiles.line, SourceText) splits at LF only; see docs/PERFORMANCE.md, "Fuzzing".
     static func lineCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        var lines = 1
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x0A, 0x0D: lines += 1
+            case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: lines += 1
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                lines += 1
+            default: break
+            }
+            index += 1
+        }
+        return lines
     }
 
     /// Diagnostics about a file point at a line of it (or the line after its last break).

@@ -15,6 +15,10 @@ struct LintCounts {
     var warnings = 0
     var byCode: [String: Int] = [:]
     var firstErrors: [String] = []
+    /// Plural case keys checked against the locale's CLDR cardinal categories, and those that
+    /// name a category the locale does not have (lint does not check this itself).
+    var pluralKeys = 0
+    var foreignPluralKeys: [String] = []
 }
 
 /// Loads and lints the corpus once; counts findings by severity and code.
@@ -28,6 +32,21 @@ func lintCorpus(_ directory: String) -> LintCounts {
             if counts.firstErrors.count < 10 { counts.firstErrors.append(finding.description) }
         } else {
             counts.warnings += 1
+        }
+    }
+    for catalog in project.flows.flatMap(\.catalogs) + project.looseCatalogs {
+        let categories = Set(PluralRules.cardinal(for: catalog.tag.value.identifier).categories)
+        for message in catalog.allMessages {
+            guard case .success(let pattern) = message.pattern else { continue }
+            for selector in pattern.selectors where selector.kind.rawValue == "plural" {
+                for key in selector.keys {
+                    guard let category = key.category else { continue }
+                    counts.pluralKeys += 1
+                    if !categories.contains(category) {
+                        counts.foreignPluralKeys.append("\(catalog.tag.value) \(message.key): '\(key.text)'")
+                    }
+                }
+            }
         }
     }
     return counts

@@ -22,11 +22,14 @@ struct JumpBench {
       load [--out DIR] [--walker PATH] [--iterations N] [--warmup N]
             load + lint of the corpus against yaml-event-walk over the same files
       reader [--out DIR] [--iterations N]   YAMLReader.read alone over the corpus (profiling)
+      once [--out DIR]       one load + lint of the corpus and nothing else (for profilers)
       dump FILE...           YAMLReader.read's diagnostics and a document digest per file
       rules [--flow PATH] [--form NAME] [--rounds N] [--round-ms MS]
             RuleEngine.validate throughput, in field checks per second
       coldstart [--cli PATH] [--runs N]   `jump-forms --help`, spawned N times
       bomb [--iterations N]  a < 300-byte alias bomb through YAMLReader and the loader
+      locales generate|load|verify ...   the `jump-forms locales check` benchmark
+            (LocalesBenchmark.swift, scripts/bench-locales.sh)
       all [--out DIR] [--walker PATH] [--cli PATH] [--iterations N] [--runs N]
             everything above, then a table
 
@@ -40,6 +43,11 @@ struct JumpBench {
             exit(2)
         }
         arguments.removeFirst()
+        if command == "locales" {
+            // `jump-bench locales ...`: the locale-check benchmark (LocalesBenchmark.swift).
+            LocalesBenchmark.main(arguments)
+            return
+        }
         var options: [String: String] = [:]
         var index = 0
         while command != "dump", index < arguments.count {
@@ -95,6 +103,11 @@ struct JumpBench {
                 for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
                 print(path, result.document == nil ? "no-document" : "document", result.diagnostics.map(\.code.rawValue).joined(separator: ","), String(hash, radix: 16))
             }
+        case "once":
+            // One ProjectLoader().load(paths:) + lint() of the corpus, nothing else (for profilers).
+            let start = nowMilliseconds()
+            let findings = ProjectLoader().load(paths: [out + "/flows"]).lint()
+            print("load + lint once: \(findings.count) findings, \(fixed(nowMilliseconds() - start)) ms")
         case "rules":
             do {
                 printRules(try benchmarkRules(flowPath: options["flow"] ?? "flows/standard.yaml", formName: options["form"] ?? "registrationForm",
@@ -143,8 +156,11 @@ struct JumpBench {
             print("  \(code): \(count)")
         }
         for error in counts.firstErrors { print("  " + error) }
+        print("plural case keys checked against CLDR cardinal categories: \(grouped(counts.pluralKeys)), not in the locale's categories: \(counts.foreignPluralKeys.count)")
+        for key in counts.foreignPluralKeys.prefix(10) { print("  " + key) }
         if counts.errors > 0 { printError("jump-bench: the corpus has lint errors\n") }
-        return counts.errors == 0
+        if !counts.foreignPluralKeys.isEmpty { printError("jump-bench: the corpus uses plural categories its locales lack\n") }
+        return counts.errors == 0 && counts.foreignPluralKeys.isEmpty
     }
 
     static func printLoad(_ result: LoadResult) {

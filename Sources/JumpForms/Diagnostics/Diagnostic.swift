@@ -52,7 +52,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// `path:line:col: error[JF123]: message` (no excerpt; see `DiagnosticRenderer`).
     public var description: String {
         let place = location.map { "\($0): " } ?? ""
-        return "\(place)\(severity.rawValue)[\(code.rawValue)]: \(message)"
+        return "\(place)\(severity.rawValue)[\(code.displayName)]: \(message)"
     }
 }
 

@@ -68,24 +68,84 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case configFlowMismatch = "JF327"
     case duplicateRule = "JF328"
 
+    // MARK: schema (Capture entity-type schemas, access schemas, the flow against its schema)
+    case schemaSyntax = "JF400"
+    case schemaWrongKind = "JF401"
+    case schemaUnknownKey = "JF402"
+    case schemaMissingKey = "JF403"
+    case unknownAttributeType = "JF404"
+    case keyDoesNotFitAttributeType = "JF405"
+    case duplicateAttribute = "JF406"
+    case duplicateSchemaKey = "JF407"
+    case unknownConstraint = "JF408"
+    case invalidAttributeName = "JF409"
+    case schemaErrorResponse = "JF410"
+    case unknownAccessPath = "JF411"
+    case unknownSchemaAttribute = "JF412"
+    case fieldDoesNotFitAttribute = "JF413"
+    case fieldWritesReservedAttribute = "JF414"
+    case requiredAttributeNotSet = "JF415"
+    case optionDoesNotFitAttribute = "JF416"
+    case lengthExceedsAttribute = "JF417"
+    case constraintNotChecked = "JF418"
+
+    // MARK: locales (`jump-forms locales`: checks of locale files, interchange formats; each
+    // code has a rule id, see `ruleID` and DiagnosticCode+Locales.swift)
+    case missingLocaleFile = "JF500"
+    case localeMissingKey = "JF501"
+    case localeObsoleteKey = "JF502"
+    case localeEmptyValue = "JF503"
+    case localeSameAsSource = "JF504"
+    case localeICUSyntax = "JF505"
+    case localeArgumentUnknown = "JF506"
+    case localeArgumentDropped = "JF507"
+    case pluralMissingCategory = "JF508"
+    case pluralUnusedCategory = "JF509"
+    case selectWithoutOther = "JF510"
+    case markupMismatch = "JF511"
+    case urlMismatch = "JF512"
+    case numberMismatch = "JF513"
+    case whitespaceEdge = "JF514"
+    case doubleSpace = "JF515"
+    case newlineMismatch = "JF516"
+    case invisibleCharacter = "JF517"
+    case bidiControl = "JF518"
+    case yamlTrap = "JF519"
+    case localeDuplicateKey = "JF520"
+    case yamlAlias = "JF521"
+    case renderFailure = "JF522"
+    case unknownLanguage = "JF523"
+    case interchangeSyntax = "JF530"
+    case interchangeDuplicateKey = "JF531"
+    case interchangeUnsupported = "JF532"
+    case interchangeArgument = "JF533"
+
     /// The phase that reports the code.
     public enum Phase: String, Sendable, CaseIterable {
         case read, decode, lint
+        /// Reading a Capture schema or access schema (JSON), and checking a flow against it.
+        case schema
+        /// `jump-forms locales`: locale file checks and interchange formats (codes with rule ids).
+        case locales
     }
 
     public var phase: Phase {
         switch rawValue.dropFirst(2).first {
         case "1": .read
         case "2": .decode
+        case "4": .schema
+        case "5": .locales
         default: .lint
         }
     }
 
     /// The severity a diagnostic of this code has unless a check says otherwise.
     public var defaultSeverity: Diagnostic.Severity {
-        switch self {
+        if let entry = Self.localeCatalog[self] { return entry.severity }
+        return switch self {
         case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
-             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule:
+             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule,
+             .lengthExceedsAttribute, .constraintNotChecked:
             .warning
         default:
             .error
@@ -93,13 +153,13 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// One line: what the code means.
-    public var title: String { Self.catalog[self]?.title ?? rawValue }
+    public var title: String { Self.catalog[self]?.title ?? Self.localeCatalog[self]?.title ?? rawValue }
 
     /// What causes it and how to fix it.
-    public var explanation: String { Self.catalog[self]?.explanation ?? "" }
+    public var explanation: String { Self.catalog[self]?.explanation ?? Self.localeCatalog[self]?.explanation ?? "" }
 
     /// A short example of the input that triggers it.
-    public var example: String { Self.catalog[self]?.example ?? "" }
+    public var example: String { Self.catalog[self]?.example ?? Self.localeCatalog[self]?.example ?? "" }
 
     private struct Entry {
         var title: String
@@ -172,6 +232,26 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .optionsOnNonChoiceField: Entry(title: "options on a field that shows none", explanation: "Only `select` and `radio` fields show options.", example: "type: text with options"),
         .configFlowMismatch: Entry(title: "jump.yaml and the flow disagree", explanation: "`captureFlowName` differs from the flow's `flow`, or `captureLocale` has no locale file.", example: "captureFlowName: other"),
         .duplicateRule: Entry(title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.", example: "[required, required]"),
+
+        .schemaSyntax: Entry(title: "schema is not valid JSON", explanation: "A Capture schema or access schema file is JSON; the parser stopped at this place. The message names what it expected. An empty file, an HTML error page or a truncated download ends here too.", example: "[{\"name\": \"email\", \"type\": \"string\"}"),
+        .schemaWrongKind: Entry(title: "wrong kind of value in a schema", explanation: "An object, a list, a string, an integer or a boolean was expected and something else was found: the schema is a list of attribute definitions (or an object with `attr_defs`, or the entityType API's answer), each definition an object, `constraints` and `features` lists of strings, `length` an integer.", example: "{\"name\": \"email\", \"type\": \"string\", \"length\": \"256\"}"),
+        .schemaUnknownKey: Entry(title: "unknown key in a schema", explanation: "The key is not part of a Capture attribute definition (`name`, `type`, `attr_defs`, `length`, `case-sensitive`, `description`, `features`, `constraints`) or of a wrapper (`stat` and `schema` of the entityType answer, `name` and `attr_defs` of a schema object, `stat` and `access_schema` of an access schema). The hint names the closest known key.", example: "{\"name\": \"email\", \"typ\": \"string\"}"),
+        .schemaMissingKey: Entry(title: "required schema key missing", explanation: "Every attribute definition has a `name` and a `type`; objects and plurals have `attr_defs`; the entityType API's answer has `schema`.", example: "{\"type\": \"string\"}"),
+        .unknownAttributeType: Entry(title: "unknown attribute type", explanation: "The type is not one of Capture's: string, boolean, integer, decimal, date, dateTime, ipAddress, uuid, id, json, object, plural, or a password type (`password`, `password-bcrypt`, ...). The hint names the closest one.", example: "{\"name\": \"birthday\", \"type\": \"datetime\"}"),
+        .keyDoesNotFitAttributeType: Entry(title: "key does not fit the attribute type", explanation: "`attr_defs` belongs to objects and plurals only; `length` and `case-sensitive` to attributes that hold a value of their own, never to objects and plurals.", example: "{\"name\": \"email\", \"type\": \"string\", \"attr_defs\": []}"),
+        .duplicateAttribute: Entry(title: "attribute defined twice", explanation: "Two attribute definitions of one object (or of the schema's top level) have the same name. Both places are named; remove or rename one.", example: "[\n  {\"name\": \"email\", \"type\": \"string\"},\n  {\"name\": \"email\", \"type\": \"string\"}\n]"),
+        .duplicateSchemaKey: Entry(title: "key written twice in a schema object", explanation: "The same key appears twice in one JSON object; JSON parsers would silently keep one of them. Both places are named.", example: "{\"name\": \"email\", \"name\": \"mail\", \"type\": \"string\"}"),
+        .unknownConstraint: Entry(title: "unknown constraint", explanation: "Capture's constraints are required, unique, locally-unique, alphabetic, alphanumeric, unicode-letters, unicode-printable and email-address. The hint names the closest one.", example: "{\"name\": \"email\", \"type\": \"string\", \"constraints\": [\"uniqe\"]}"),
+        .invalidAttributeName: Entry(title: "invalid attribute name", explanation: "Attribute names are parts of record paths (`/primaryAddress/city`, `primaryAddress.city`): they are not empty and hold no `/`, `.`, `#`, whitespace or control characters.", example: "{\"name\": \"primary address\", \"type\": \"object\", \"attr_defs\": []}"),
+        .schemaErrorResponse: Entry(title: "schema file holds an API error", explanation: "The file is a Capture API answer with `\"stat\": \"error\"` (a failed download), not a schema. Download the schema again.", example: "{\"stat\": \"error\", \"code\": 403, \"error_description\": \"...\"}"),
+        .unknownAccessPath: Entry(title: "access schema names an unknown attribute", explanation: "Every path of an access schema (`/displayName`, `/primaryAddress/city`) must name an attribute of the schema. The hint names the closest path.", example: "[\"/displayname\"]"),
+        .unknownSchemaAttribute: Entry(title: "schemaId names no attribute of the schema", explanation: "With `lint --schema`, every field's `schemaId` path must exist in the Capture schema; the server refuses values for unknown attributes. The hint names the closest attribute.", example: "schemaId: primaryAddress.mobil"),
+        .fieldDoesNotFitAttribute: Entry(title: "field type does not fit the attribute", explanation: "The attribute's type cannot hold what the field sends: a `dateselect` writes a `date`, a `checkbox` a `boolean`, a `password` field a password attribute and nothing else; text fields write strings (or numbers, IP addresses); no field writes a whole object, a plural or a `json` attribute.", example: "birthdate: { type: dateselect, schemaId: displayName }"),
+        .fieldWritesReservedAttribute: Entry(title: "field writes an attribute the server sets", explanation: "`id`, `uuid`, `created` and `lastUpdated` (and every attribute of type `id`) are set by the server; a form cannot write them.", example: "schemaId: uuid"),
+        .requiredAttributeNotSet: Entry(title: "registration form never sets a required attribute", explanation: "The schema marks the attribute `required`, but the registration form (traditional or social) has no field that writes it, so every registration would be refused. Add a field, or drop the constraint.", example: "givenName required, registrationForm without a givenName field"),
+        .optionDoesNotFitAttribute: Entry(title: "option value does not fit the attribute type", explanation: "A select or radio field writes its options' values: for a `boolean` attribute they are `true` or `false`, for an `integer` one integers, for a `decimal` one numbers.", example: "options: [{ value: maybe }] on a boolean attribute"),
+        .lengthExceedsAttribute: Entry(title: "field allows values longer than the attribute holds", explanation: "The field's `maxLength` is above the attribute's `length`: values in between pass the form and are refused by the server. Lower `maxLength`.", example: "{ rule: maxLength, value: 500 } on an attribute of length 100"),
+        .constraintNotChecked: Entry(title: "field does not check an attribute constraint", explanation: "The attribute accepts only email addresses (`email-address`), letters (`alphabetic`) or letters and digits (`alphanumeric`), and the field does not check it (an `email` field, or a `format` rule), so the server refuses what the form let through.", example: "a text field on an email-address attribute"),
     ]
     // swiftlint:enable line_length
 }

@@ -61,7 +61,7 @@ public struct DiagnosticRenderer: Sendable {
         var out = ""
         let place = diagnostic.location.map { paint("\($0): ", .bold) } ?? ""
         let severity = paint(
-            "\(diagnostic.severity.rawValue)[\(diagnostic.code.rawValue)]",
+            "\(diagnostic.severity.rawValue)[\(diagnostic.code.displayName)]",
             diagnostic.severity == .error ? .red : diagnostic.severity == .warning ? .yellow : .cyan
         )
         out += "\(place)\(severity): \(paint(diagnostic.message, .bold))\n"

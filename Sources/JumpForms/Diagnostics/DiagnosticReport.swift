@@ -17,8 +17,9 @@ public enum DiagnosticReport {
         entries += [
             ("severity", .string(diagnostic.severity.rawValue)),
             ("code", .string(diagnostic.code.rawValue)),
-            ("message", .string(diagnostic.message)),
         ]
+        if let rule = diagnostic.code.ruleID { entries.append(("rule", .string(rule))) }
+        entries.append(("message", .string(diagnostic.message)))
         if let hint = diagnostic.hint { entries.append(("hint", .string(hint))) }
         if !diagnostic.related.isEmpty {
             entries.append(("related", .array(diagnostic.related.map {
@@ -34,17 +35,18 @@ public enum DiagnosticReport {
         let codes = Array(Set(diagnostics.map(\.code))).sorted { $0.rawValue < $1.rawValue }
         let rules: [JSONValue] = codes.map { code in
             [
-                "id": .string(code.rawValue),
-                "name": .string(String(describing: code)),
+                "id": .string(code.displayName),
+                "name": .string(code.ruleID ?? String(describing: code)),
                 "shortDescription": ["text": .string(code.title)],
                 "fullDescription": ["text": .string(code.explanation)],
-                "helpUri": .string("https://github.com/jump-forms/jump-forms/blob/main/docs/diagnostics.md#\(code.rawValue.lowercased())"),
+                "helpUri": .string(code.ruleID.map { "https://github.com/jump-forms/jump-forms/blob/main/docs/locales.md#\($0)" }
+                    ?? "https://github.com/jump-forms/jump-forms/blob/main/docs/diagnostics.md#\(code.rawValue.lowercased())"),
                 "defaultConfiguration": ["level": .string(level(code.defaultSeverity))],
             ]
         }
         let results: [JSONValue] = diagnostics.map { diagnostic in
             var entries: [(key: String, value: JSONValue)] = [
-                ("ruleId", .string(diagnostic.code.rawValue)),
+                ("ruleId", .string(diagnostic.code.displayName)),
                 ("level", .string(level(diagnostic.severity))),
                 ("message", ["text": .string(diagnostic.message + (diagnostic.hint.map { " (\($0))" } ?? ""))]),
             ]

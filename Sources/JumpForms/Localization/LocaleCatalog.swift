@@ -74,6 +74,40 @@ public struct LocaleMessage: Sendable {
     }
 }
 
+/// A message key written twice in a locale file (in one mapping, or flat and nested).
+public struct LocaleDuplicateKey: Sendable, Hashable {
+    /// The dotted key.
+    public var key: String
+    /// The second place, whose value was dropped.
+    public var location: SourceLocation
+    /// The first place, whose value is kept.
+    public var firstLocation: SourceLocation
+
+    public init(key: String, location: SourceLocation, firstLocation: SourceLocation) {
+        self.key = key
+        self.location = location
+        self.firstLocation = firstLocation
+    }
+}
+
+/// An anchor (`&name`) or alias (`*name`) written in a locale file.
+public struct LocaleYAMLReference: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case anchor, alias }
+
+    public var name: String
+    public var kind: Kind
+    public var location: SourceLocation
+    /// The message key written on the same line, if any.
+    public var key: String?
+
+    public init(name: String, kind: Kind, location: SourceLocation, key: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.location = location
+        self.key = key
+    }
+}
+
 /// A locale file: its tag and messages in file order.
 public struct LocaleCatalog: Sendable {
     public var path: String
@@ -81,25 +115,62 @@ public struct LocaleCatalog: Sendable {
     public var tag: Located<LocaleTag>
     /// Keys in file order.
     public private(set) var keys: [String]
-    private var messages: [String: LocaleMessage]
+    /// The messages in file order, and where each key's is: iterating `allMessages` copies no
+    /// message, and the index holds small values.
+    private var messageList: [LocaleMessage]
+    private var index: [String: Int]
+    /// Where `messages:` is written (nil for catalogs built in memory).
+    public var messagesLocation: SourceLocation?
+    /// `sameAsSource`: keys (or `*` patterns) whose text may equal the reference locale's
+    /// (brand names, words the language borrows). An addition to the locale file format.
+    public var sameAsSource: [Located<String>] = []
+    /// `notes`: a note for translators per key (the comments of `.strings`, String Catalogs
+    /// and `strings.xml` files), kept so interchange round trips keep them.
+    public var notes: [String: String] = [:]
+    /// Keys the file writes twice (the loader keeps the first).
+    public var duplicateKeys: [LocaleDuplicateKey] = []
+    /// Anchors and aliases written in the file.
+    public var yamlReferences: [LocaleYAMLReference] = []
 
     /// Later duplicates are ignored (the loader reports them).
     public init(path: String, tag: Located<LocaleTag>, messages: [LocaleMessage]) {
         self.path = path
         self.tag = tag
-        self.keys = []
-        self.messages = [:]
-        self.messages.reserveCapacity(messages.count)
-        for message in messages where self.messages[message.key] == nil {
-            self.messages[message.key] = message
-            keys.append(message.key)
+        var index: [String: Int] = [:]
+        index.reserveCapacity(messages.count)
+        var keys: [String] = []
+        keys.reserveCapacity(messages.count)
+        var duplicates = false
+        messages.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for position in buffer.indices {
+                let key = (base + position).pointee.key
+                if index[key] == nil {
+                    index[key] = keys.count
+                    keys.append(key)
+                } else {
+                    duplicates = true
+                }
+            }
+        }
+        self.keys = keys
+        self.index = index
+        if duplicates {
+            var seen = Set<String>()
+            self.messageList = messages.filter { seen.insert($0.key).inserted }
+        } else {
+            // The common case: the array is kept as it is, no message is copied.
+            self.messageList = messages
         }
     }
 
-    public subscript(key: String) -> LocaleMessage? { messages[key] }
+    public subscript(key: String) -> LocaleMessage? { index[key].map { messageList[$0] } }
+
+    /// Whether the catalog has a message for `key` (without copying it).
+    public func contains(_ key: String) -> Bool { index[key] != nil }
 
     /// Messages in file order.
-    public var allMessages: [LocaleMessage] { keys.compactMap { messages[$0] } }
+    public var allMessages: [LocaleMessage] { messageList }
 
     public var count: Int { keys.count }
 }

@@ -47,6 +47,10 @@ public struct MessageSyntaxError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     public var description: String { "\(message) (at offset \(offset))" }
+
+    /// True when a `plural`, `selectordinal` or `select` argument lacks its `other` case (the
+    /// parser's message for it ends with "has no 'other' case").
+    public var isMissingOtherCase: Bool { message.hasSuffix("has no 'other' case") }
 }
 
 /// A piece of a parsed message.
@@ -290,8 +294,15 @@ public struct MessagePattern: Sendable, Hashable {
 
     /// Parses `source`; throws the first syntax error.
     public init(parsing source: String) throws(MessageSyntaxError) {
-        var parser = MessageParser(source)
         self.source = source
+        // Most messages are plain text: without `{`, `}` and `'` nothing is special (`#` is
+        // special only inside plural cases), so the message is one text node, as the parser
+        // would make it. Checking the UTF-8 bytes is much cheaper than parsing.
+        if !source.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "'") }) {
+            self.nodes = source.isEmpty ? [] : [.text(source)]
+            return
+        }
+        var parser = MessageParser(source)
         self.nodes = try parser.parseMessage(depth: 0, inPlural: false, open: nil)
     }
 

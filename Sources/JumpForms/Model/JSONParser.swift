@@ -13,7 +13,7 @@ extension JSONValue {
     /// Parses JSON text (RFC 8259), keeping object keys in order. Nesting is limited to 512
     /// levels; duplicate keys keep the last value, as most parsers do.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+        var parser = JSONParser(bytes: bytes, builder: PlainJSONBuilder())
         return try parser.parseDocument()
     }
 
@@ -22,14 +22,52 @@ extension JSONValue {
     }
 }
 
-private struct JSONParser {
+/// What the parser makes of the values it reads: plain `JSONValue`s, or located `JSONNode`s.
+/// One grammar, one set of error messages, two trees.
+protocol JSONTreeBuilder {
+    associatedtype Node
+    /// Where a value or key starts, taken when the parser reaches it (offsets only grow).
+    associatedtype Mark
+    /// The members of an object being read.
+    associatedtype Members
+
+    mutating func mark(at offset: Int) -> Mark
+    /// `null`, `true`/`false`, a number or a string, which ends before byte `end`.
+    mutating func scalar(_ value: JSONValue, at mark: Mark, end: Int) -> Node
+    mutating func array(_ items: [Node], at mark: Mark) -> Node
+    func emptyMembers() -> Members
+    mutating func add(key: String, at mark: Mark, end: Int, value: Node, to members: inout Members)
+    mutating func object(_ members: Members, at mark: Mark) -> Node
+}
+
+/// Builds `JSONValue`s: no places, duplicate keys keep the last value at the first's position.
+struct PlainJSONBuilder: JSONTreeBuilder {
+    func mark(at offset: Int) {}
+    func scalar(_ value: JSONValue, at mark: Void, end: Int) -> JSONValue { value }
+    func array(_ items: [JSONValue], at mark: Void) -> JSONValue { .array(items) }
+    func emptyMembers() -> [(key: String, value: JSONValue)] { [] }
+
+    func add(key: String, at mark: Void, end: Int, value: JSONValue, to members: inout [(key: String, value: JSONValue)]) {
+        if let existing = members.firstIndex(where: { $0.key == key }) {
+            members[existing].value = value
+        } else {
+            members.append((key, value))
+        }
+    }
+
+    func object(_ members: [(key: String, value: JSONValue)], at mark: Void) -> JSONValue { .object(members) }
+}
+
+struct JSONParser<Builder: JSONTreeBuilder> {
     let bytes: [UInt8]
+    var builder: Builder
     var index = 0
     var depth = 0
-    static let maximumDepth = 512
+    static var maximumDepth: Int { 512 }
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], builder: Builder) {
         self.bytes = bytes
+        self.builder = builder
     }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
@@ -47,7 +85,7 @@ private struct JSONParser {
         return JSONParseError(message: message, offset: position, line: line, column: column)
     }
 
-    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    mutating func parseDocument() throws(JSONParseError) -> Builder.Node {
         skipWhitespace()
         guard index < bytes.count else { throw error("empty input: expected a JSON value") }
         let value = try parseValue()
@@ -62,19 +100,22 @@ private struct JSONParser {
         }
     }
 
-    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> Builder.Node {
         guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
+        let start = builder.mark(at: index)
+        let value: JSONValue
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "{"): return try parseObject(at: start)
+        case UInt8(ascii: "["): return try parseArray(at: start)
+        case UInt8(ascii: "\""): value = .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); value = .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); value = .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); value = .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try parseNumber()
         case UInt8(ascii: "<"): throw error("expected JSON, found markup (an HTML error page?)")
         default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
         }
+        return builder.scalar(value, at: start, end: index)
     }
 
     mutating func literal(_ word: String) throws(JSONParseError) {
@@ -93,49 +134,47 @@ private struct JSONParser {
         if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
     }
 
-    mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    mutating func parseObject(at start: Builder.Mark) throws(JSONParseError) -> Builder.Node {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var entries: [(key: String, value: JSONValue)] = []
+        var members = builder.emptyMembers()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(entries)
+            return builder.object(members, at: start)
         }
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = builder.mark(at: index)
             let key = try parseString()
+            let keyEnd = index
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
             guard bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if let existing = entries.firstIndex(where: { $0.key == key }) {
-                entries[existing].value = value
-            } else {
-                entries.append((key, value))
-            }
+            builder.add(key: key, at: keyStart, end: keyEnd, value: value, to: &members)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(entries) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return builder.object(members, at: start) }
             throw error("expected ',' or '}' in an object")
         }
     }
 
-    mutating func parseArray() throws(JSONParseError) -> JSONValue {
+    mutating func parseArray(at start: Builder.Mark) throws(JSONParseError) -> Builder.Node {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var values: [JSONValue] = []
+        var values: [Builder.Node] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(values)
+            return builder.array(values, at: start)
         }
         while true {
             skipWhitespace()
@@ -143,7 +182,7 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input: the JSON is truncated") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return builder.array(values, at: start) }
             throw error("expected ',' or ']' in an array")
         }
     }

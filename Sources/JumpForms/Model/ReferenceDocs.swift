@@ -96,9 +96,11 @@ public enum ReferenceDocs {
             out += "## \(phase.rawValue.prefix(1).uppercased() + phase.rawValue.dropFirst()) phase\n\n"
             for code in DiagnosticCode.allCases where code.phase == phase {
                 out += "### \(code.rawValue): \(code.title)\n\n"
-                out += "Severity: \(code.defaultSeverity.rawValue).\n\n\(code.explanation)\n\n"
+                let rule = code.ruleID.map { " Rule id: `\($0)` (see [locales.md](locales.md#\($0)))." } ?? ""
+                out += "Severity: \(code.defaultSeverity.rawValue).\(rule)\n\n\(code.explanation)\n\n"
                 if code.example.contains("\n") {
-                    out += "Example:\n\n```yaml\n\(code.example)\n```\n\n"
+                    let language = code.phase == .schema && (code.example.hasPrefix("{") || code.example.hasPrefix("[")) ? "json" : "yaml"
+                    out += "Example:\n\n```\(language)\n\(code.example)\n```\n\n"
                 } else if !code.example.isEmpty {
                     out += "Example: `\(code.example)`\n\n"
                 }

@@ -25,6 +25,10 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @Option(help: ArgumentHelp("A Capture entity-type schema (JSON): check every field's schemaId, its type and the schema's constraints against it (docs/schema.md).",
+                               valueName: "file"))
+    var schema: String?
+
     func run() throws {
         let console = Console()
         var targets = paths
@@ -39,13 +43,20 @@ struct LintCommand: ParsableCommand {
             }
         }
         let project = ProjectLoader(environment: Environment.current).load(paths: targets)
-        let findings = project.lint()
+        var findings = project.lint()
+        var schemaSources = SourceFiles()
+        if let schema {
+            let checked = project.schemaFindings(schemaPath: schema)
+            findings = (findings + checked.findings).sortedByLocation()
+            schemaSources = checked.sources
+        }
         switch format {
         case .text:
             var sources = project.sources
             sources.merge(BuiltinCatalog.sources)
+            sources.merge(schemaSources)
             console.out(DiagnosticRenderer(sources: sources, useColor: console.colorOut).render(findings))
-            console.err(Self.summary(findings, files: project.sources.count))
+            console.err(Self.summary(findings, files: project.sources.count + schemaSources.count))
         case .json:
             console.out(DiagnosticReport.json(findings).serialized(pretty: true) + "\n")
         case .sarif:

@@ -3,14 +3,22 @@ import JumpForms
 /// Decodes a locale file: `locale` and `messages` (flat dotted keys or nested maps), keeping
 /// for every message where its key and each character of its value are in the file.
 struct LocaleDecoder {
-    enum LocaleKey: String, CaseIterable { case locale, messages }
+    enum LocaleKey: String, CaseIterable { case locale, messages, sameAsSource, notes }
 
     var decoder: NodeDecoder
     let source: SourceText
 
-    init(path: String, bytes: [UInt8]) {
+    /// Keys the YAML reader found twice in one mapping, by where the kept (first) key is.
+    private var readerDuplicates: [YAMLMark: [(location: SourceLocation, first: SourceLocation)]] = [:]
+    /// Every duplicate key, with its dotted name, in file order.
+    private(set) var duplicateKeys: [LocaleDuplicateKey] = []
+
+    init(path: String, bytes: [UInt8], readerDuplicates: [(location: SourceLocation, first: SourceLocation)] = []) {
         decoder = NodeDecoder(path: path)
         source = SourceText(bytes: bytes)
+        for duplicate in readerDuplicates {
+            self.readerDuplicates[YAMLMark(line: duplicate.first.line, column: duplicate.first.column), default: []].append(duplicate)
+        }
     }
 
     /// The catalog, or nil when the file has no usable `locale`; `decoder.errors` says why.
@@ -32,29 +40,68 @@ struct LocaleDecoder {
         var messages: [LocaleMessage] = []
         if let node = decoder.required(keyed, .messages), let mapping = decoder.mapping(node, "'messages'") {
             messages.reserveCapacity(mapping.entries.count)
-            var seen: [String: SourceLocation] = [:]
-            flatten(mapping, prefix: "", into: &messages, seen: &seen)
+            flatten(mapping, prefix: "", into: &messages)
+        }
+        var sameAsSource: [Located<String>] = []
+        if let node = keyed[.sameAsSource] {
+            sameAsSource = decoder.strings(node, "'sameAsSource'") ?? []
+        }
+        var notes: [String: String] = [:]
+        if let node = keyed[.notes], let mapping = decoder.mapping(node, "'notes'") {
+            flattenNotes(mapping, prefix: "", into: &notes)
         }
         guard let tag else { return nil }
-        return LocaleCatalog(path: document.path, tag: tag, messages: messages)
+        var catalog = LocaleCatalog(path: document.path, tag: tag, messages: messages)
+        if catalog.count != messages.count {
+            // Keys that flatten to the same dotted key (`a.b` and `a: {b: ...}`): the catalog
+            // kept the first of each.
+            var first: [String: SourceLocation] = [:]
+            for message in messages {
+                if let earlier = first[message.key] {
+                    decoder.errors.append(.duplicateMessageKey(message.keyLocation, key: message.key, first: earlier))
+                    duplicateKeys.append(LocaleDuplicateKey(key: message.key, location: message.keyLocation, firstLocation: earlier))
+                } else {
+                    first[message.key] = message.keyLocation
+                }
+            }
+            duplicateKeys.sort { $0.location < $1.location }
+        }
+        catalog.messagesLocation = keyed.keyScalar(.messages).map { decoder.location($0) }
+        catalog.sameAsSource = sameAsSource
+        catalog.notes = notes
+        catalog.duplicateKeys = duplicateKeys
+        return catalog
     }
 
-    mutating func flatten(_ mapping: YAMLMapping, prefix: String, into messages: inout [LocaleMessage], seen: inout [String: SourceLocation]) {
+    /// `notes`: flat dotted or nested keys, like `messages`, each a string.
+    mutating func flattenNotes(_ mapping: YAMLMapping, prefix: String, into notes: inout [String: String]) {
+        for entry in mapping.entries {
+            let key = prefix.isEmpty ? entry.key.value : prefix + "." + entry.key.value
+            if case .mapping(let nested) = entry.value {
+                flattenNotes(nested, prefix: key, into: &notes)
+            } else if let text = decoder.string(entry.value, "the note of '\(key)'") {
+                notes[key] = text.value
+            }
+        }
+    }
+
+    mutating func flatten(_ mapping: YAMLMapping, prefix: String, into messages: inout [LocaleMessage]) {
         for entry in mapping.entries {
             let key = prefix.isEmpty ? entry.key.value : prefix + "." + entry.key.value
             let keyLocation = decoder.location(entry.key)
+            if !readerDuplicates.isEmpty, let duplicates = readerDuplicates[entry.key.start] {
+                for duplicate in duplicates {
+                    duplicateKeys.append(LocaleDuplicateKey(key: key, location: duplicate.location, firstLocation: duplicate.first))
+                }
+            }
             switch entry.value {
             case .mapping(let nested):
-                flatten(nested, prefix: key, into: &messages, seen: &seen)
+                flatten(nested, prefix: key, into: &messages)
             case .sequence:
                 decoder.errors.append(.wrongNodeKind(decoder.location(entry.value), expected: "a string or a mapping of messages",
                                                      found: "a sequence", context: "message '\(key)'"))
             case .scalar(let scalar):
-                if let first = seen[key] {
-                    decoder.errors.append(.duplicateMessageKey(keyLocation, key: key, first: first))
-                    continue
-                }
-                seen[key] = keyLocation
+                // A key written both flat and nested is found once the catalog is built.
                 messages.append(LocaleMessage(
                     key: key, text: scalar.value, keyLocation: keyLocation, valueLocation: decoder.location(scalar),
                     offsetMap: source.offsetMap(for: scalar), trap: ScalarTrap.of(scalar)
@@ -68,8 +115,22 @@ extension ScalarTrap {
     /// What a YAML 1.1 loader would type an unquoted scalar as, when not a string.
     static func of(_ scalar: YAMLScalar) -> ScalarTrap? {
         guard scalar.style == .plain, scalar.tag == nil else { return nil }
-        let value = scalar.value
-        if scalar.isNull { return .null }
+        return of(plain: scalar.value)
+    }
+
+    /// What a YAML 1.1 loader would type `value`, written as a plain scalar, as.
+    public static func of(plain value: String) -> ScalarTrap? {
+        // Every trap starts with one of these bytes (or is empty): most texts are rejected here.
+        guard let lead = value.utf8.first else { return .null }
+        switch lead {
+        case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+             UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "~"), UInt8(ascii: "."),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            break
+        default:
+            return nil
+        }
+        if ["~", "null", "Null", "NULL"].contains(value) { return .null }
         switch value {
         case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
              "on", "On", "ON", "off", "Off", "OFF":
@@ -172,8 +233,8 @@ final class SourceText {
         case .singleQuoted where singleLine, .doubleQuoted where singleLine:
             // Without escapes the value is the raw text between the quotes.
             if scalar.end.column - scalar.start.column - 2 == scalar.value.unicodeScalars.count,
-               !(scalar.style == .singleQuoted && scalar.value.contains("'")),
-               !(scalar.style == .doubleQuoted && scalar.value.contains("\\")) {
+               !(scalar.style == .singleQuoted && scalar.value.utf8.contains(UInt8(ascii: "'"))),
+               !(scalar.style == .doubleQuoted && scalar.value.utf8.contains(UInt8(ascii: "\\"))) {
                 return .linear(line: scalar.start.line, column: scalar.start.column + 1)
             }
         default:

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import JumpForms
+import JumpFormsLoader
+import JumpLocaleCheck
+
+/// `jump-forms locales check [--flows PATH ...] [--locales DIR] [--reference TAG] [--format ...]
+/// [--baseline FILE] [--strict]`
+struct LocalesCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check every locale file against the reference, the flows and CLDR's plural rules.",
+        discussion: """
+        Each finding has a rule id (docs/locales.md), a severity and its file:line:col. With no \
+        options: ./jump.yaml's flow and locales folder (else ./flows and ./locales), the flow's \
+        defaultLocale as reference.
+        Exit status: 0 clean (warnings allowed unless --strict), 1 findings, 2 usage error or a \
+        file that cannot be read or parsed.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, junit }
+
+    @OptionGroup var set: LocaleSetOptions
+
+    @Option(name: .customLong("locale"), help: ArgumentHelp("Check only this locale (repeat for more); each must have a file.", valueName: "tag"))
+    var only: [String] = []
+
+    @Option(help: "Output format: text, json, sarif or junit.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Hide the findings this baseline holds (see --write-baseline).", valueName: "file"))
+    var baseline: String?
+
+    @Option(help: ArgumentHelp("Write every current finding to this baseline file and exit 0.", valueName: "file"))
+    var writeBaseline: String?
+
+    @Option(name: .customLong("allow-same-as-source"),
+            help: ArgumentHelp("Keys (or * patterns) whose text may equal the reference's in every locale; repeat for more.", valueName: "key"))
+    var allowSameAsSource: [String] = []
+
+    @Flag(help: "Treat warnings as errors.")
+    var strict = false
+
+    func validate() throws {
+        for tag in only where LocaleTag(tag) == nil {
+            throw ValidationError("--locale '\(tag)' is not a BCP 47 locale tag (for example pl-PL)")
+        }
+    }
+
+    func run() throws {
+        let console = Console()
+        var timing = PhaseTiming()
+        defer { timing.report(console) }
+        let loaded = try set.load()
+        timing.mark("load")
+        ExitKeepAlive.keep(loaded)
+        var sources = loaded.project.sources
+        sources.merge(BuiltinCatalog.sources)
+        let renderer = DiagnosticRenderer(sources: sources, useColor: console.colorOut)
+        if !loaded.failures.isEmpty {
+            console.err(DiagnosticRenderer(sources: sources, useColor: console.colorErr).render(loaded.failures))
+            console.err("cannot check: the files above cannot be read or parsed\n")
+            throw ExitCode(2)
+        }
+        var baselineFile: Baseline?
+        if let baseline {
+            guard let bytes = LocaleFileIO.read(baseline) else { throw ValidationError("cannot read the baseline '\(baseline)'") }
+            do {
+                baselineFile = try Baseline(json: bytes)
+            } catch {
+                throw ValidationError("the baseline '\(baseline)' is not usable: \(error)")
+            }
+        }
+        let selected = only.compactMap(LocaleTag.init)
+        var required = loaded.required
+        required += selected.map { RequiredLocale(tag: $0, origin: "--locale") }
+        let input = LocaleCheckInput(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
+                                     builtinCatalogs: BuiltinCatalog.catalogs, requiredLocales: required,
+                                     sameAsSourceAllowed: allowSameAsSource)
+        var findings = LocaleChecker(input).run()
+        timing.mark("check")
+        ExitKeepAlive.keep(findings)
+        if !selected.isEmpty {
+            let paths = Set(loaded.catalogs.filter { selected.contains($0.tag.value) }.map(\.path))
+            findings = findings.filter { $0.file.isEmpty || paths.contains($0.file) || $0.rule == .missingLocaleFile }
+        }
+        if let writeBaseline {
+            guard LocaleFileIO.write(Array(Baseline(findings: findings).json.utf8), to: writeBaseline) else {
+                throw ValidationError("cannot write the baseline '\(writeBaseline)'")
+            }
+            console.err("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to \(writeBaseline)\n")
+            return
+        }
+        var known = 0
+        if let baselineFile {
+            (findings, known) = baselineFile.filter(findings)
+        }
+        let diagnostics = findings.map(\.diagnostic)
+        let checkedFiles = loaded.catalogs.filter { selected.isEmpty || selected.contains($0.tag.value) }.map(\.path)
+        switch format {
+        case .text:
+            console.out(renderer.render(diagnostics))
+            console.err(Self.summary(diagnostics, files: checkedFiles.count, known: known))
+        case .json:
+            var report = DiagnosticReport.json(diagnostics)
+            if case .object(var entries) = report {
+                entries = entries.map { entry in
+                    guard entry.key == "diagnostics" else { return entry }
+                    return (entry.key, .array(zip(findings, diagnostics).map { finding, diagnostic in
+                        var object = DiagnosticReport.json(diagnostic).objectValue ?? []
+                        if let key = finding.key { object.append((key: "key", value: .string(key))) }
+                        return .object(object)
+                    }))
+                }
+                entries.append((key: "baselined", value: .integer(known)))
+                report = .object(entries)
+            }
+            console.out(report.serialized(pretty: true) + "\n")
+        case .sarif:
+            console.out(DiagnosticReport.sarif(diagnostics, toolVersion: JumpFormsCommand.version).serialized(pretty: true) + "\n")
+        case .junit:
+            console.out(JUnitReport.xml(findings, files: checkedFiles, strict: strict, renderer: DiagnosticRenderer(sources: sources)))
+        }
+        timing.mark("output")
+        if diagnostics.containsErrors || (strict && diagnostics.contains { $0.severity == .warning }) { throw ExitCode(1) }
+    }
+
+    static func summary(_ findings: [Diagnostic], files: Int, known: Int) -> String {
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.filter { $0.severity == .warning }.count
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        let hidden = known > 0 ? " (\(plural(known, "known finding")) hidden by the baseline)" : ""
+        return "\(plural(errors, "error")), \(plural(warnings, "warning")) in \(plural(files, "locale file"))\(hidden)\n"
+    }
+}
+
+/// `JUMP_FORMS_TIMING=1`: how long each phase took, on standard error (for benchmarks).
+struct PhaseTiming {
+    let enabled = Environment.current["JUMP_FORMS_TIMING"] == "1"
+    private var last = PhaseTiming.now()
+    private var phases: [(String, Double)] = []
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
+    }
+
+    mutating func mark(_ phase: String) {
+        guard enabled else { return }
+        let time = Self.now()
+        phases.append((phase, time - last))
+        last = time
+    }
+
+    func report(_ console: Console) {
+        guard enabled else { return }
+        console.err("timing: " + phases.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", ") + "\n")
+    }
+}

@@ -1,0 +1,898 @@
+import Dispatch
+import JumpForms
+
+/// Runs every `LocaleRule` over a set of locale catalogs: each file against the reference
+/// locale, the flows' message keys and call sites, jump-forms' own catalog and CLDR's plural
+/// rules. Files are checked concurrently; the findings come back sorted by place, the same
+/// whichever way they were computed.
+public struct LocaleChecker: Sendable {
+    public let input: LocaleCheckInput
+
+    public init(_ input: LocaleCheckInput) {
+        self.input = input
+    }
+
+    public func run() -> [LocaleFinding] {
+        let context = Context(input)
+        var findings = requiredLocaleFindings(context)
+        let perCatalog: [[LocaleFinding]]
+        if input.concurrently && input.catalogs.count > 1 {
+            perCatalog = ConcurrentMap.map(input.catalogs) { catalog in
+                CatalogCheck(context: context, catalog: catalog).run()
+            }
+        } else {
+            perCatalog = input.catalogs.map { catalog in
+                CatalogCheck(context: context, catalog: catalog).run()
+            }
+        }
+        for list in perCatalog { findings += list }
+        return Self.sorted(findings)
+    }
+
+    /// Findings sorted by file, line, column and rule; findings without a place first.
+    public static func sorted(_ findings: [LocaleFinding]) -> [LocaleFinding] {
+        findings.enumerated().sorted { lhs, rhs in
+            let l = lhs.element.diagnostic.location
+            let r = rhs.element.diagnostic.location
+            switch (l, r) {
+            case (nil, nil): return lhs.offset < rhs.offset
+            case (nil, _): return true
+            case (_, nil): return false
+            case let (l?, r?):
+                if l != r { return l < r }
+                if lhs.element.rule != rhs.element.rule { return lhs.element.rule.rawValue < rhs.element.rule.rawValue }
+                return lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+
+    private func requiredLocaleFindings(_ context: Context) -> [LocaleFinding] {
+        var findings: [LocaleFinding] = []
+        var reported = Set<LocaleTag>()
+        let known = input.catalogs.map(\.tag.value.identifier)
+        for required in input.requiredLocales where context.catalogsByTag[required.tag] == nil {
+            guard reported.insert(required.tag).inserted else { continue }
+            let folder = context.directory.map { " in \($0)" } ?? ""
+            findings.append(LocaleFinding(
+                .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
+                at: required.location, file: required.location?.file ?? "", key: nil,
+                hint: Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
+        }
+        return findings
+    }
+}
+
+// MARK: - Shared facts
+
+/// Facts every catalog's check reads: the reference, the keys in use and their call sites.
+struct Context: Sendable {
+    struct CallSite: Sendable {
+        var arguments: [String: MessageArgument]
+        var location: SourceLocation
+    }
+
+    let input: LocaleCheckInput
+    let reference: LocaleTag
+    let referenceCatalog: LocaleCatalog?
+    let catalogsByTag: [LocaleTag: LocaleCatalog]
+    /// The locales folder, for messages.
+    let directory: String?
+    /// Keys the flows use, in order of first use, with every call site.
+    let usedKeys: [String]
+    let callSites: [String: [CallSite]]
+    let builtinKeys: Set<String>
+    /// jump-forms' own en-US messages: their arguments are what their call sites provide.
+    let builtinReference: LocaleCatalog?
+    /// Keys that are not obsolete, for did-you-mean hints.
+    let knownKeyList: [String]
+    let knownKeys: Set<String>
+    let hasFlows: Bool
+    /// Everything known about a key, found with one lookup per message.
+    let keyInfo: [String: KeyInfo]
+    /// The reference's keys in file order with their info, and each key's position: files
+    /// mostly list the keys in the reference's order, so a message's info is found by
+    /// comparing its key with the next expected one (a string comparison, no hashing).
+    let referenceKeys: [String]
+    let referenceInfo: [KeyInfo]
+    let referencePosition: [String: Int]
+    /// Keys the flows use that the reference lacks.
+    let usedOutsideReference: [String]
+
+    /// A class: looked up once per message in every locale, where copying a struct of arrays
+    /// would cost a dozen reference-count operations. Filled in `init`, never changed after.
+    final class KeyInfo: @unchecked Sendable {
+        var known = false
+        var sites: [CallSite]?
+        /// The distinct argument shapes the call sites give, for rendering.
+        var signatures: [[String: CatalogCheck.Sample]] = []
+        /// What the call sites all provide (or jump-forms' own en-US text uses).
+        var provided: (names: Set<String>, sorted: [String], source: String)?
+        var isBuiltin = false
+        var builtinPattern: MessagePattern?
+        var reference: ReferenceFacts?
+    }
+
+    /// What the checks compare with, computed once per reference message (not once per locale).
+    final class ReferenceFacts: Sendable {
+        let message: LocaleMessage
+        /// `message.text`, read without copying the message.
+        let text: String
+        let pattern: MessagePattern?
+        let argumentNames: [String]
+        let argumentSet: Set<String>
+        let argumentList: [String]
+        let tags: [String]
+        let urls: [String]
+        let numbers: [String]
+        let leading: Bool
+        let trailing: Bool
+        let hasDoubleSpace: Bool
+        let newlines: Int
+
+        init(_ message: LocaleMessage) {
+            self.message = message
+            let text = message.text
+            self.text = text
+            let facts = TextFacts(text)
+            if case .success(let pattern) = message.pattern {
+                self.pattern = pattern
+                argumentNames = facts.hasBrace ? pattern.argumentNames : []
+                argumentSet = Set(argumentNames)
+                argumentList = argumentSet.sorted()
+                let literal = TextScan.literalText(pattern)
+                tags = facts.hasTag ? TextScan.tags(in: literal) : []
+                urls = facts.mayHoldURL ? TextScan.urls(in: literal) : []
+                numbers = facts.mayHoldDigit(text) ? TextScan.numbers(in: literal) : []
+            } else {
+                pattern = nil
+                argumentNames = []
+                argumentSet = []
+                argumentList = []
+                tags = []
+                urls = []
+                numbers = []
+            }
+            leading = text.unicodeScalars.first.map(TextScan.isWhitespace) ?? false
+            trailing = text.unicodeScalars.last.map(TextScan.isWhitespace) ?? false
+            hasDoubleSpace = facts.hasDoubleSpace
+            newlines = facts.newlines
+        }
+    }
+
+    init(_ input: LocaleCheckInput) {
+        self.input = input
+        reference = input.reference
+        var byTag: [LocaleTag: LocaleCatalog] = [:]
+        for catalog in input.catalogs where byTag[catalog.tag.value] == nil { byTag[catalog.tag.value] = catalog }
+        catalogsByTag = byTag
+        referenceCatalog = byTag[input.reference]
+        directory = input.catalogs.first.map { path in
+            guard let slash = path.path.lastIndex(of: "/") else { return "." }
+            return String(path.path[..<slash])
+        }
+        var used: [String] = []
+        var sites: [String: [CallSite]] = [:]
+        for flow in input.flows {
+            for field in flow.fields {
+                for slot in [field.label, field.placeholder, field.tip].compactMap({ $0 }) + field.options.map(\.label) {
+                    if sites[slot.value] == nil { used.append(slot.value) }
+                    sites[slot.value, default: []].append(CallSite(arguments: [:], location: slot.location))
+                }
+                for rule in field.validation {
+                    var arguments: [String: MessageArgument] = ["label": "Label", "field": .string(field.name)]
+                    switch rule.value {
+                    case .none: break
+                    case .integer(let number): arguments["value"] = .int(number)
+                    case .text(let text): arguments["value"] = .string(text)
+                    case .list(let items): arguments["value"] = .string(items.joined(separator: ", "))
+                    }
+                    if sites[rule.message.value] == nil { used.append(rule.message.value) }
+                    sites[rule.message.value, default: []].append(CallSite(arguments: arguments, location: rule.message.location))
+                }
+            }
+            for provider in flow.providers {
+                guard let name = provider.name else { continue }
+                if sites[name.value] == nil { used.append(name.value) }
+                sites[name.value, default: []].append(CallSite(arguments: [:], location: name.location))
+            }
+        }
+        usedKeys = used
+        callSites = sites
+        builtinKeys = Set(input.builtinCatalogs.flatMap(\.keys))
+        builtinReference = input.builtinCatalogs.first { $0.tag.value.identifier == "en-US" } ?? input.builtinCatalogs.first
+        hasFlows = !input.flows.isEmpty
+        var known: [String] = []
+        var knownSet = Set<String>()
+        let keysOfReference = byTag[input.reference]?.keys ?? []
+        for key in (hasFlows ? used : keysOfReference) + input.builtinCatalogs.flatMap(\.keys) where knownSet.insert(key).inserted {
+            known.append(key)
+        }
+        knownKeyList = known
+        knownKeys = knownSet
+        var info: [String: KeyInfo] = [:]
+        info.reserveCapacity(knownSet.count + keysOfReference.count)
+        // KeyInfo is a class: `info[key, default:]` would hand back a fresh default without
+        // storing it, so entries are made here.
+        func entry(_ key: String) -> KeyInfo {
+            if let existing = info[key] { return existing }
+            let created = KeyInfo()
+            info[key] = created
+            return created
+        }
+        for key in knownSet { entry(key).known = true }
+        for (key, list) in sites {
+            entry(key).sites = list
+            entry(key).signatures = Self.signatures(list)
+        }
+        for catalog in input.builtinCatalogs {
+            for key in catalog.keys { entry(key).isBuiltin = true }
+        }
+        for message in builtinReference?.allMessages ?? [] {
+            if case .success(let pattern) = message.pattern { entry(message.key).builtinPattern = pattern }
+        }
+        for message in byTag[input.reference]?.allMessages ?? [] {
+            entry(message.key).reference = ReferenceFacts(message)
+        }
+        for (_, value) in info {
+            if let sites = value.sites {
+                var names = Set(sites[0].arguments.keys)
+                for site in sites.dropFirst() { names.formIntersection(site.arguments.keys) }
+                value.provided = (names, names.sorted(), "its call site")
+            } else if let pattern = value.builtinPattern {
+                let names = Set(pattern.argumentNames)
+                value.provided = (names, names.sorted(), "jump-forms' call site")
+            }
+        }
+        keyInfo = info
+        let orderedKeys = byTag[input.reference]?.keys ?? []
+        referenceKeys = orderedKeys
+        referenceInfo = orderedKeys.map { info[$0]! }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(orderedKeys.count)
+        for (position, key) in orderedKeys.enumerated() { positions[key] = position }
+        referencePosition = positions
+        usedOutsideReference = used.filter { positions[$0] == nil }
+    }
+
+    /// The distinct argument shapes of call sites: `label` takes sample strings, integers the
+    /// locale's sample numbers, other values stay as the call site gives them.
+    static func signatures(_ sites: [CallSite]) -> [[String: CatalogCheck.Sample]] {
+        var seen = Set<String>()
+        var result: [[String: CatalogCheck.Sample]] = []
+        for site in sites {
+            var signature: [String: CatalogCheck.Sample] = [:]
+            var shape: [String] = []
+            for (name, value) in site.arguments.sorted(by: { $0.key < $1.key }) {
+                switch (name, value) {
+                case ("label", _):
+                    signature[name] = .strings
+                    shape.append(name)
+                case (_, .int):
+                    signature[name] = .numbers(integersOnly: true)
+                    shape.append(name + "#")
+                case (_, .string(let text)):
+                    signature[name] = .fixed(value)
+                    shape.append(name + "=" + text)
+                case (_, .decimal(let text)):
+                    signature[name] = .fixed(value)
+                    shape.append(name + "=" + text)
+                }
+            }
+            if seen.insert(shape.joined(separator: ",")).inserted { result.append(signature) }
+        }
+        return result
+    }
+
+    /// The closest known key: first among the keys of the same parent (`fields.email.*`), then
+    /// among all keys of about the same length.
+    func suggestKey(for key: String) -> String? {
+        let parent = key.lastIndex(of: ".").map { String(key[..<$0]) } ?? ""
+        let siblings = knownKeyList.filter { candidate in
+            candidate.hasPrefix(parent) && candidate.lastIndex(of: ".").map { String(candidate[..<$0]) } ?? "" == parent
+        }
+        if let found = Suggestion.closest(to: key, among: siblings) { return found }
+        let length = key.utf8.count
+        return Suggestion.closest(to: key, among: knownKeyList.lazy.filter { abs($0.utf8.count - length) <= 3 })
+    }
+
+    /// The arguments a key's call sites all provide; nil when nothing is known about them.
+    func providedArguments(_ info: KeyInfo?, useReference: Bool) -> (names: Set<String>, sorted: [String], source: String)? {
+        if let provided = info?.provided { return provided }
+        if useReference, let reference = info?.reference, reference.pattern != nil {
+            return (reference.argumentSet, reference.argumentList, "the \(self.reference) text")
+        }
+        return nil
+    }
+}
+
+// MARK: - One catalog
+
+struct CatalogCheck {
+    let context: Context
+    let catalog: LocaleCatalog
+    let tag: LocaleTag
+    let isReference: Bool
+    let rules: PluralRules
+    let formatter: MessageFormatter
+    let rightToLeft: Bool
+    let allowZeroWidthSpace: Bool
+    let sameLanguageAsReference: Bool
+    let allowedSame: [String]
+    /// More general files of the same language (`fr` for `fr-CA`): their keys count as present.
+    let fallbacks: [LocaleCatalog]
+    let sampleIntegers: [MessageArgument]
+    let sampleNumbers: [MessageArgument]
+    /// Where findings go: a class, so that the checks need not be `mutating` (a mutating
+    /// method would copy every message it is handed out of the catalog's storage).
+    let sink = FindingSink()
+
+    init(context: Context, catalog: LocaleCatalog) {
+        self.context = context
+        self.catalog = catalog
+        tag = catalog.tag.value
+        isReference = tag == context.reference
+        rules = PluralRules.cardinal(for: tag.identifier)
+        formatter = MessageFormatter(localeTag: tag.identifier)
+        rightToLeft = TextScan.isRightToLeft(tag)
+        allowZeroWidthSpace = TextScan.zeroWidthSpaceLanguages.contains(tag.language)
+        sameLanguageAsReference = tag.language == context.reference.language
+        allowedSame = catalog.sameAsSource.map(\.value) + context.input.sameAsSourceAllowed
+        fallbacks = tag.truncations.dropFirst().compactMap { context.catalogsByTag[$0] }
+        sampleIntegers = Self.sampleNumbers(rules, integersOnly: true)
+        sampleNumbers = Self.sampleNumbers(rules, integersOnly: false)
+    }
+
+    var path: String { catalog.path }
+
+    func add(_ rule: LocaleRule, _ message: String, at location: SourceLocation?, key: String?,
+             hint: String? = nil, related: [Diagnostic.Related] = []) {
+        sink.findings.append(LocaleFinding(rule, message, at: location, file: path, key: key, hint: hint, related: related))
+    }
+
+    func run() -> [LocaleFinding] {
+        if rules.language == "root" {
+            let languages = PluralRules.languages.filter { !$0.contains("_") }
+            add(.unknownLanguage, "CLDR has no plural rules for the language '\(tag.language)' of \(tag); plural checks use the root rules (only 'other')",
+                at: catalog.tag.location, key: nil, hint: Suggestion.hint(for: tag.language, among: languages))
+        }
+        checkYAMLFacts()
+        checkMissingKeys()
+        // Through the buffer: each message is borrowed, not copied (a copy retains its strings,
+        // locations, offset map and pattern).
+        let messages = catalog.allMessages
+        let referenceKeys = context.referenceKeys
+        var next = 0
+        messages.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for index in buffer.indices {
+                // Through the pointer the message is borrowed in place, never copied.
+                let pointer = base + index
+                let key = pointer.pointee.key
+                let info: Context.KeyInfo?
+                if next < referenceKeys.count, referenceKeys[next] == key {
+                    info = context.referenceInfo[next]
+                    next += 1
+                } else if let position = context.referencePosition[key] {
+                    info = context.referenceInfo[position]
+                    next = position + 1
+                } else {
+                    info = context.keyInfo[key]
+                }
+                check(pointer.pointee, info: info)
+            }
+        }
+        return sink.findings
+    }
+
+    // MARK: file-level
+
+    func checkYAMLFacts() {
+        for duplicate in catalog.duplicateKeys {
+            add(.duplicateKey, "message key '\(duplicate.key)' is written twice; jump-forms uses the first value, most other tools the last",
+                at: duplicate.location, key: duplicate.key, hint: "remove one of them",
+                related: [Diagnostic.Related("'\(duplicate.key)' first written here", at: duplicate.firstLocation)])
+        }
+        let references = catalog.yamlReferences
+        let aliasNames = Set(references.filter { $0.kind == .alias }.map(\.name))
+        for reference in references {
+            switch reference.kind {
+            case .alias:
+                let anchor = references.last { $0.kind == .anchor && $0.name == reference.name && $0.location < reference.location }
+                let what = reference.key.map { "message '\($0)'" } ?? "this value"
+                add(.yamlAlias, "\(what) is the alias *\(reference.name): it shares the text of another key, and translation tools flatten aliases",
+                    at: reference.location, key: reference.key ?? "*" + reference.name, hint: "write the text out",
+                    related: anchor.map { [Diagnostic.Related("anchor &\(reference.name) is here", at: $0.location)] } ?? [])
+            case .anchor where !aliasNames.contains(reference.name):
+                add(.yamlAlias, "anchor &\(reference.name) is never used by an alias", at: reference.location,
+                    key: reference.key ?? "&" + reference.name, hint: "remove '&\(reference.name)'")
+            case .anchor:
+                break
+            }
+        }
+    }
+
+    func has(_ key: String) -> Bool {
+        catalog.contains(key) || fallbacks.contains { $0.contains(key) }
+    }
+
+    func checkMissingKeys() {
+        let place = catalog.messagesLocation ?? catalog.tag.location
+        var reported = Set<String>()
+        if !isReference, let reference = context.referenceCatalog {
+            // Walk the file's keys along the reference's: where they agree (most of the time),
+            // a string comparison says the key is there.
+            let keys = catalog.keys
+            var cursor = 0
+            for (position, key) in context.referenceKeys.enumerated() {
+                if cursor < keys.count, keys[cursor] == key {
+                    cursor += 1
+                    continue
+                }
+                guard !has(key) else { continue }
+                guard !context.hasFlows || context.referenceInfo[position].known else { continue }
+                reported.insert(key)
+                let related = reference[key].map { [Diagnostic.Related("\(context.reference) has it here", at: $0.keyLocation)] } ?? []
+                add(.missingKey, "message '\(key)' is missing from \(tag); \(context.reference) has it", at: place, key: key, related: related)
+            }
+        }
+        let candidates = isReference || context.referenceCatalog == nil ? context.usedKeys : context.usedOutsideReference
+        for key in candidates where !reported.contains(key) && !has(key) {
+            let site = context.keyInfo[key]?.sites?.first
+            add(.missingKey, "message '\(key)' is missing from \(tag); the flow uses it", at: place, key: key,
+                related: site.map { [Diagnostic.Related("used here", at: $0.location)] } ?? [])
+        }
+    }
+
+    // MARK: messages
+
+    func check(_ message: borrowing LocaleMessage, info: Context.KeyInfo?) {
+        let key = message.key
+        let reference = isReference ? nil : info?.reference
+
+        let known = info?.known ?? false
+        if isReference ? context.hasFlows && !known : !known {
+            let why = context.hasFlows ? "no flow uses it" : "\(context.reference) has no such key"
+            add(.obsoleteKey, "message '\(key)' is obsolete: \(why)", at: message.keyLocation, key: key,
+                hint: context.suggestKey(for: key).map { "did you mean '\($0)'?" } ?? "remove it")
+        }
+        if let trap = message.trap, !(trap == .null && message.text.isEmpty) {
+            let reading: String = switch trap {
+            case .boolean: "the boolean \(["y", "yes", "true", "on"].contains(message.text.lowercased()) ? "true" : "false")"
+            case .number: "a number"
+            case .date: "a date"
+            case .null: "null (no value)"
+            }
+            add(.yamlTrap, "'\(message.text)' is unquoted: YAML 1.1 tools read it as \(reading), not as text",
+                at: message.valueLocation, key: key, hint: "write it in quotes: \"\(message.text)\"")
+        }
+        let text = message.text
+        if text.unicodeScalars.allSatisfy(TextScan.isWhitespace) {
+            add(.emptyValue, "message '\(key)' is empty", at: message.valueLocation, key: key,
+                hint: reference.map { "\(context.reference) says: \(Self.quoted($0.text))" })
+            return
+        }
+        let facts = TextFacts(text)
+        if facts.mayHoldSpecialCharacter { checkCharacters(message) }
+        checkWhitespace(message, reference, facts)
+
+        let pattern: MessagePattern
+        switch message.pattern {
+        case .failure(let error):
+            if error.isMissingOtherCase {
+                add(.selectWithoutOther, "message '\(key)': \(error.message)", at: message.location(ofOffset: error.offset), key: key,
+                    hint: "add an 'other' case, used when no other case matches")
+            } else {
+                add(.icuSyntax, "message '\(key)': \(error.message)", at: message.location(ofOffset: error.offset), key: key)
+            }
+            return
+        case .success(let parsed):
+            pattern = parsed
+        }
+        let hasArguments = facts.hasBrace
+        let uses = hasArguments ? pattern.arguments : []
+        let complete = checkArguments(message, uses, hasArguments: hasArguments, info: info, reference: reference)
+        if hasArguments { checkPlurals(message, pattern) }
+        if let reference, let referencePattern = reference.pattern {
+            checkAgainstReference(message, pattern, reference, referencePattern, facts)
+        }
+        // Formatting can fail only where a number is needed (`plural`, `selectordinal`,
+        // `number`): a message whose arguments are all text, `select`, `date` or `time` with
+        // every argument provided always renders, so only the others are formatted.
+        if complete, uses.contains(where: { $0.kind == .plural || $0.kind == .selectordinal || $0.kind == .number }) {
+            checkRendering(message, pattern, uses: uses, info: info)
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingAll("\n", with: "\\n") + "\""
+    }
+
+    /// The key as written on its line (the last part of a nested key).
+    static func displayKey(_ message: LocaleMessage) -> String {
+        message.key.split(separator: ".").last.map(String.init) ?? message.key
+    }
+
+    /// Whether the UTF-8 bytes may hold an invisible or bidi character: an ASCII control, or
+    /// the lead byte of U+0080-U+00BF, U+0600-U+063F, U+1xxx, U+2xxx, U+3xxx, U+Fxxx or
+    /// U+E0000 and up (every such character is in those ranges).
+    static func mayHoldSpecialCharacter(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x00...0x08, 0x0B...0x1F, 0x7F, 0xC2, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF3: return true
+            default: continue
+            }
+        }
+        return false
+    }
+
+    func checkCharacters(_ message: LocaleMessage) {
+        let text = message.text
+        let invisibles = TextScan.invisibles(in: text, allowZeroWidthSpace: allowZeroWidthSpace)
+        if let first = invisibles.first {
+            let more = invisibles.count > 1 ? " (and \(invisibles.count - 1) more)" : ""
+            add(.invisibleCharacter, "message '\(message.key)' holds the invisible character \(TextScan.describe(first.scalar))\(more)",
+                at: message.location(ofOffset: first.offset), key: message.key, hint: "delete it (write \\u escapes in double quotes to keep one on purpose)")
+        }
+        if let problem = TextScan.bidiProblem(in: text, rightToLeft: rightToLeft) {
+            let more = problem.count > 1 ? " (\(problem.count) bidi controls in all)" : ""
+            add(.bidiControl, "message '\(message.key)' holds the bidi control \(TextScan.describe(problem.scalar)): \(problem.problem)\(more)",
+                at: message.location(ofOffset: problem.offset), key: message.key)
+        }
+    }
+
+    func checkWhitespace(_ message: LocaleMessage, _ referenceMessage: Context.ReferenceFacts?, _ facts: TextFacts) {
+        let text = message.text
+        let scalars = text.unicodeScalars
+        let leading = scalars.first.map(TextScan.isWhitespace) ?? false
+        let trailing = scalars.last.map(TextScan.isWhitespace) ?? false
+        let referenceLeading = referenceMessage?.leading ?? false
+        let referenceTrailing = referenceMessage?.trailing ?? false
+        var problems: [String] = []
+        var offset = 0
+        func describe(_ scalar: Unicode.Scalar?) -> String { scalar == "\n" ? "a line break" : scalar == " " ? "a space" : "whitespace" }
+        if leading != referenceLeading || (leading && referenceMessage == nil) {
+            problems.append(leading ? "starts with \(describe(scalars.first))" : "does not start with whitespace as \(context.reference)'s does")
+        }
+        if trailing != referenceTrailing || (trailing && referenceMessage == nil) {
+            problems.append(trailing ? "ends with \(describe(scalars.last))" : "does not end with whitespace as \(context.reference)'s does")
+            if trailing && problems.count == 1 { offset = scalars.count - 1 }
+        }
+        if !problems.isEmpty {
+            add(.whitespaceEdge, "message '\(message.key)' \(problems.joined(separator: " and "))",
+                at: message.location(ofOffset: offset), key: message.key,
+                hint: leading || trailing ? "remove it (the layout adds the spacing it needs)" : nil)
+        }
+        if facts.hasDoubleSpace, let double = text.doubleSpaceOffset, referenceMessage?.hasDoubleSpace != true {
+            add(.doubleSpace, "message '\(message.key)' has two spaces in a row", at: message.location(ofOffset: double, length: 2),
+                key: message.key, hint: "write one space")
+        }
+        if let referenceMessage {
+            let lines = facts.newlines
+            let referenceLines = referenceMessage.newlines
+            if lines != referenceLines {
+                add(.newlineMismatch, "message '\(message.key)' has \(Self.count(lines, "line break")), \(context.reference)'s has \(referenceLines)",
+                    at: message.valueLocation, key: message.key)
+            }
+        }
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// Unknown and dropped arguments; false when the message uses an argument nobody provides
+    /// (then it is not rendered: the finding already says why it would fail).
+    func checkArguments(_ message: LocaleMessage, _ uses: [MessageArgumentUse], hasArguments: Bool,
+                                 info: Context.KeyInfo?, reference: Context.ReferenceFacts?) -> Bool {
+        // Nothing to compare: no arguments here, none in the reference.
+        if !hasArguments, reference?.argumentNames.isEmpty ?? true { return true }
+        guard let provided = context.providedArguments(info, useReference: !isReference) else { return true }
+        let usedNames = Set(uses.map(\.name))
+        var dropped: [String] = []
+        if let reference {
+            dropped = reference.argumentNames.filter { provided.names.contains($0) && !usedNames.contains($0) }
+        }
+        let providedList = provided.sorted
+        var complete = true
+        for use in uses where !provided.names.contains(use.name) {
+            complete = false
+            let suggestion = Suggestion.closest(to: use.name, among: providedList)
+            if let suggestion { dropped.removeAll { $0 == suggestion } }
+            let hint = suggestion.map { "did you mean '\($0)'?" }
+                ?? (providedList.isEmpty ? "this message gets no arguments" : "it gets: \(providedList.joined(separator: ", "))")
+            add(.argumentUnknown, "message '\(message.key)' uses the argument {\(use.name)}, which \(provided.source) does not provide",
+                at: message.location(ofOffset: use.nameOffset, length: use.name.unicodeScalars.count), key: message.key, hint: hint)
+        }
+        for name in dropped {
+            add(.argumentDropped, "message '\(message.key)' drops the argument {\(name)}, which the \(context.reference) text uses",
+                at: message.valueLocation, key: message.key)
+        }
+        return complete
+    }
+
+    func checkPlurals(_ message: LocaleMessage, _ pattern: MessagePattern) {
+        let selectors = pattern.selectors
+        guard !selectors.isEmpty else { return }
+        let categories = rules.categories
+        let language = rules.language
+        for selector in selectors where selector.kind == .plural {
+            let present = Set(selector.categories)
+            let exact = Set(selector.keys.filter(\.isExactMatch).map { Self.normalizedNumber(String($0.text.dropFirst())) })
+            for category in categories where !present.contains(category) && !covered(category, exact: exact, offset: selector.pluralOffset) {
+                let samples = Self.sampleText(rules.samples(for: category))
+                add(.pluralMissingCategory,
+                    "message '\(message.key)': plural {\(selector.name)} lacks '\(category.rawValue)', which \(language) uses for \(samples); they would show the 'other' text",
+                    at: message.location(ofOffset: selector.nameOffset, length: selector.name.unicodeScalars.count), key: message.key,
+                    hint: "add a '\(category.rawValue) {...}' case")
+            }
+            guard language != "root" else { continue }
+            for key in selector.keys {
+                guard let category = key.category, !categories.contains(category) else { continue }
+                let hint = category == .zero ? "for exactly zero write '=0 {...}'; otherwise remove the case" : "remove the case"
+                add(.pluralUnusedCategory,
+                    "message '\(message.key)': \(language) never uses the plural category '\(category.rawValue)' (it has \(categories.map(\.rawValue).joined(separator: ", ")))",
+                    at: message.location(ofOffset: key.offset, length: key.text.unicodeScalars.count), key: message.key, hint: hint)
+            }
+        }
+    }
+
+    /// Whether `=N` cases match every number of a category (only small, finite categories:
+    /// English `one` is covered by `=1`).
+    func covered(_ category: PluralCategory, exact: Set<String>, offset: Int) -> Bool {
+        guard offset == 0, !exact.isEmpty else { return false }
+        let samples = rules.samples(for: category)
+        let all = samples.integers + samples.decimals
+        guard !all.isEmpty, samples.integers.count < 10, !all.contains(where: { $0.contains("c") || $0.contains("e") }) else { return false }
+        return all.allSatisfy { exact.contains(Self.normalizedNumber($0)) }
+    }
+
+    /// `01.50` -> `1.5`, `-0` -> `0`.
+    static func normalizedNumber(_ text: String) -> String {
+        var negative = false
+        var body = Substring(text)
+        if body.first == "-" { negative = true; body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        var whole = String(parts[0].drop { $0 == "0" })
+        if whole.isEmpty { whole = "0" }
+        var fraction = parts.count > 1 ? String(parts[1]) : ""
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let value = fraction.isEmpty ? whole : whole + "." + fraction
+        return negative && value != "0" ? "-" + value : value
+    }
+
+    /// `2, 3, 4, 22, 23, 24…` (decimals when a category has no integers).
+    static func sampleText(_ samples: PluralSamples) -> String {
+        let plain = { (list: [String]) in list.filter { !$0.contains("c") && !$0.contains("e") } }
+        let integers = plain(samples.integers)
+        let list = integers.isEmpty ? plain(samples.decimals) : integers
+        let shown = list.prefix(6).joined(separator: ", ")
+        return list.count > 6 || samples.integers.count >= 10 ? shown + "…" : shown
+    }
+
+    func checkAgainstReference(_ message: LocaleMessage, _ pattern: MessagePattern,
+                                        _ reference: Context.ReferenceFacts, _ referencePattern: MessagePattern, _ facts: TextFacts) {
+        let text = message.text
+        if text == reference.text {
+            if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {
+                add(.sameAsSource, "message '\(message.key)' is the \(context.reference) text, untranslated", at: message.valueLocation,
+                    key: message.key, hint: "translate it, or list the key under 'sameAsSource' when the text is the same in \(tag.language)")
+            }
+            return
+        }
+        let hasTag = facts.hasTag
+        let hasURL = facts.mayHoldURL
+        let hasDigit = facts.mayHoldDigit(text)
+        guard hasTag || hasURL || hasDigit || !reference.tags.isEmpty || !reference.urls.isEmpty || !reference.numbers.isEmpty else { return }
+        let literal = TextScan.literalText(pattern)
+        let tags = hasTag ? TextScan.tags(in: literal) : []
+        if tags != reference.tags {
+            add(.markupMismatch, "message '\(message.key)': markup differs from \(context.reference)'s: " + Self.difference(tags, reference.tags),
+                at: message.valueLocation, key: message.key)
+        }
+        let urls = hasURL ? TextScan.urls(in: literal) : []
+        if urls != reference.urls {
+            add(.urlMismatch, "message '\(message.key)': links differ from \(context.reference)'s: " + Self.difference(urls, reference.urls),
+                at: message.valueLocation, key: message.key)
+        }
+        let numbers = hasDigit ? TextScan.numbers(in: literal) : []
+        if numbers != reference.numbers {
+            add(.numberMismatch, "message '\(message.key)': numbers differ from \(context.reference)'s: " + Self.difference(numbers, reference.numbers),
+                at: message.valueLocation, key: message.key)
+        }
+    }
+
+    /// `lacks </b>; adds <i>`.
+    static func difference(_ mine: [String], _ theirs: [String]) -> String {
+        let lacking = theirs.filter { !mine.contains($0) }
+        let adding = mine.filter { !theirs.contains($0) }
+        var parts: [String] = []
+        if !lacking.isEmpty { parts.append("lacks " + lacking.joined(separator: ", ")) }
+        if !adding.isEmpty { parts.append("adds " + adding.joined(separator: ", ")) }
+        return parts.joined(separator: "; ")
+    }
+
+    func isAllowedSame(_ key: String) -> Bool {
+        allowedSame.contains { Glob.matches($0, key) }
+    }
+
+    // MARK: rendering
+
+    /// Values an argument takes when rendering.
+    enum Sample: Sendable {
+        case fixed(MessageArgument)
+        case strings
+        case numbers(integersOnly: Bool)
+        case keys([String])
+    }
+
+    /// One string in both directions: whether formatting fails never depends on the text of a
+    /// string argument, so one sample exercises left-to-right and right-to-left text at once.
+    static let sampleStrings: [MessageArgument] = ["Ana שלום"]
+
+    func checkRendering(_ message: LocaleMessage, _ pattern: MessagePattern, uses: [MessageArgumentUse], info: Context.KeyInfo?) {
+        var signatures: [[String: Sample]] = []
+        if let info, info.sites != nil {
+            signatures = info.signatures
+        } else {
+            // No call site: type each argument by how the reference (or this message) uses it.
+            let typing = info?.builtinPattern ?? info?.reference?.pattern ?? pattern
+            var signature: [String: Sample] = [:]
+            let selectors = typing.selectors
+            for use in typing.argumentUses where signature[use.name] == nil {
+                switch use.kind {
+                case .plural, .selectordinal, .number: signature[use.name] = .numbers(integersOnly: false)
+                case .select:
+                    let keys = selectors.first { $0.name == use.name && $0.kind == .select }?.keys.map(\.text) ?? []
+                    signature[use.name] = .keys(keys.filter { $0 != "other" } + ["zzz-other"])
+                case .simple, .date, .time: signature[use.name] = .strings
+                }
+            }
+            for use in uses where signature[use.name] == nil { signature[use.name] = .strings }
+            signatures.append(signature)
+        }
+        for signature in signatures {
+            if let failure = render(pattern, signature) {
+                add(.renderFailure, "message '\(message.key)' cannot be rendered for \(tag) with \(failure.arguments): \(failure.error)",
+                    at: message.valueLocation, key: message.key)
+                return
+            }
+        }
+    }
+
+    func values(_ sample: Sample) -> [MessageArgument] {
+        switch sample {
+        case .fixed(let value): return [value]
+        case .strings: return Self.sampleStrings
+        case .keys(let keys): return keys.map { .string($0) }
+        case .numbers(let integersOnly): return integersOnly ? sampleIntegers : sampleNumbers
+        }
+    }
+
+    /// CLDR's first integer sample of each of the locale's categories (and the first decimal):
+    /// every case of a plural is chosen once.
+    static func sampleNumbers(_ rules: PluralRules, integersOnly: Bool) -> [MessageArgument] {
+        var result: [MessageArgument] = []
+        for category in rules.categories {
+            let samples = rules.samples(for: category)
+            for integer in samples.integers.prefix(1) where !integer.contains("c") {
+                if let number = Int(integer) { result.append(.int(number)) }
+            }
+            if !integersOnly, let decimal = samples.decimals.first(where: { !$0.contains("c") }) {
+                result.append(.decimal(decimal))
+            }
+        }
+        return result.isEmpty ? [.int(1)] : result
+    }
+
+    /// Formats with each value of each argument in turn (the others at their first value);
+    /// the first failure, if any.
+    func render(_ pattern: MessagePattern, _ signature: [String: Sample]) -> (arguments: String, error: String)? {
+        let names = signature.keys.sorted()
+        let choices = names.map { values(signature[$0]!) }
+        var base: [String: MessageArgument] = [:]
+        for (index, name) in names.enumerated() { base[name] = choices[index].first }
+        func attempt(_ arguments: [String: MessageArgument]) -> (String, String)? {
+            do {
+                _ = try formatter.format(pattern, arguments)
+                return nil
+            } catch {
+                let shown = names.compactMap { name in arguments[name].map { "{\(name)} = \(Self.describe($0))" } }.joined(separator: ", ")
+                return (shown, error.message)
+            }
+        }
+        if let failure = attempt(base) { return failure }
+        for (index, name) in names.enumerated() {
+            for value in choices[index].dropFirst() {
+                var arguments = base
+                arguments[name] = value
+                if let failure = attempt(arguments) { return failure }
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ value: MessageArgument) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .int(let number): String(number)
+        case .decimal(let text): text
+        }
+    }
+}
+
+/// The findings of one catalog's check (used by one thread).
+final class FindingSink {
+    var findings: [LocaleFinding] = []
+}
+
+// MARK: - Helpers
+
+/// `*` patterns over dotted keys: `*` matches any run of characters (dots included).
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        if !pattern.contains("*") { return pattern == text }
+        let p = Array(pattern.unicodeScalars)
+        let t = Array(text.unicodeScalars)
+        var pi = 0, ti = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count, p[pi] != "*", p[pi] == t[ti] {
+                pi += 1; ti += 1
+            } else if pi < p.count, p[pi] == "*" {
+                star = pi; mark = ti; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count, p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+}
+
+enum ConcurrentMap {
+    static func map<Element: Sendable, Result: Sendable>(_ items: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+        let slots = Slots<Result>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            slots.set(index, transform(items[index]))
+        }
+        return slots.values
+    }
+}
+
+/// One slot per index, written by one iteration of `concurrentPerform` each, read after it.
+private final class Slots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutablePointer<Value?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        buffer = .allocate(capacity: max(count, 1))
+        buffer.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        buffer.deinitialize(count: count)
+        buffer.deallocate()
+    }
+
+    /// Writes through the raw buffer: no access to a stored array, so no exclusivity check
+    /// between threads writing different slots.
+    func set(_ index: Int, _ value: Value) {
+        buffer[index] = value
+    }
+
+    var values: [Value] { (0..<count).map { buffer[$0]! } }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound]
+            result += replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

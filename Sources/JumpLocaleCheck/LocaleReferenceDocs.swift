@@ -1,0 +1,53 @@
+import JumpForms
+
+/// The generated parts of docs/locales.md, drawn from the `LocaleRule` family: the table of
+/// rules and, per rule, its explanation, its example files and what `jump-forms locales check`
+/// prints for them. The printed output is passed in: the test suite runs each example through
+/// the real command (and keeps it as a golden file), so the page shows what the tool does.
+public enum LocaleReferenceDocs {
+    /// Markdown blocks by name (`<!-- BEGIN GENERATED: name -->`).
+    public static func blocks(outputs: [LocaleRule: String]) -> [String: String] {
+        ["locale-rule-table": table, "locale-rules": rules(outputs: outputs)]
+    }
+
+    public static var table: String {
+        var out = "| rule | code | severity | what |\n|---|---|---|---|\n"
+        for rule in LocaleRule.allCases {
+            out += "| [`\(rule.rawValue)`](#\(rule.rawValue)) | \(rule.code.rawValue) | \(rule.severity.rawValue) | \(rule.title) |\n"
+        }
+        return out
+    }
+
+    public static func rules(outputs: [LocaleRule: String]) -> String {
+        var out = ""
+        for group in LocaleRule.Group.allCases {
+            out += "### \(group.rawValue)\n\n"
+            for rule in LocaleRule.allCases where rule.group == group {
+                out += "#### \(rule.rawValue)\n\n"
+                out += "\(rule.code.rawValue), \(rule.severity.rawValue): **\(rule.title)**. \(rule.explanation)\n\n"
+                let example = rule.example
+                for file in example.files {
+                    let language = file.path.hasSuffix(".yaml") ? "yaml" : ""
+                    out += "`\(file.path)`:\n\n```\(language)\n\(file.text.hasSuffix("\n") ? String(file.text.dropLast()) : file.text)\n```\n\n"
+                }
+                out += "```console\n$ jump-forms \(example.arguments.joined(separator: " "))\n"
+                if let output = outputs[rule] { out += output.hasSuffix("\n") ? output : output + "\n" }
+                out += "```\n\n"
+            }
+        }
+        return out
+    }
+
+    /// Replaces the generated blocks of a document with their current text.
+    public static func update(_ document: String, outputs: [LocaleRule: String]) -> String {
+        var result = document
+        for (name, block) in blocks(outputs: outputs).sorted(by: { $0.key < $1.key }) {
+            let begin = "<!-- BEGIN GENERATED: \(name) -->"
+            let end = "<!-- END GENERATED: \(name) -->"
+            guard let start = result.firstRange(of: begin), let stop = result.firstRange(of: end),
+                  start.upperBound <= stop.lowerBound else { continue }
+            result.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n" + block + "\n")
+        }
+        return result
+    }
+}

@@ -1,0 +1,387 @@
+import JumpForms
+
+/// What the text checks read in a message: tags, URLs, numbers, invisible and bidi characters.
+/// Scans work on Unicode scalars; offsets are scalar offsets into the message source.
+enum TextScan {
+    // MARK: literal text
+
+    /// The literal text of a message: every text node at any depth (arguments excluded).
+    static func literalText(_ pattern: MessagePattern) -> [String] {
+        var texts: [String] = []
+        pattern.walk { node in
+            if case .text(let text) = node { texts.append(text) }
+        }
+        return texts
+    }
+
+    // MARK: markup
+
+    /// The distinct tags (`<b>`, `</b>`, `<br/>`, `<a>`: attributes dropped), sorted.
+    static func tags(in texts: [String]) -> [String] {
+        var found = Set<String>()
+        for text in texts where text.utf8.contains(UInt8(ascii: "<")) {
+            let scalars = Array(text.unicodeScalars)
+            var index = 0
+            while index < scalars.count {
+                guard scalars[index] == "<" else { index += 1; continue }
+                var cursor = index + 1
+                var closing = false
+                if cursor < scalars.count, scalars[cursor] == "/" { closing = true; cursor += 1 }
+                guard cursor < scalars.count, isASCIILetter(scalars[cursor]) else { index += 1; continue }
+                var name = ""
+                while cursor < scalars.count, isASCIILetter(scalars[cursor]) || ("0"..."9").contains(scalars[cursor]) || scalars[cursor] == "-" || scalars[cursor] == ":" {
+                    name.unicodeScalars.append(scalars[cursor])
+                    cursor += 1
+                }
+                // Attributes run to `>`; a quoted attribute value may hold `>`.
+                var quote: Unicode.Scalar?
+                var selfClosing = false
+                while cursor < scalars.count {
+                    let c = scalars[cursor]
+                    if let open = quote {
+                        if c == open { quote = nil }
+                    } else if c == "\"" || c == "'" {
+                        quote = c
+                    } else if c == ">" {
+                        break
+                    } else if c == "<" {
+                        break
+                    }
+                    cursor += 1
+                }
+                guard cursor < scalars.count, scalars[cursor] == ">" else { index += 1; continue }
+                if cursor > 0, scalars[cursor - 1] == "/" { selfClosing = true }
+                let lower = name.lowercased()
+                found.insert(closing ? "</\(lower)>" : selfClosing ? "<\(lower)/>" : "<\(lower)>")
+                index = cursor + 1
+            }
+        }
+        return found.sorted()
+    }
+
+    // MARK: URLs
+
+    /// The URLs (`http://`, `https://`, `www.`, `mailto:`) with their scalar ranges in `text`.
+    static func urls(in text: String) -> [(url: String, range: Range<Int>)] {
+        guard mayHoldURL(text) else { return [] }
+        let lower = text.lowercased()
+        let scalars = Array(text.unicodeScalars)
+        let lowered = Array(lower.unicodeScalars)
+        guard scalars.count == lowered.count else { return [] }
+        var result: [(String, Range<Int>)] = []
+        var index = 0
+        func starts(_ prefix: String, at position: Int) -> Bool {
+            let p = Array(prefix.unicodeScalars)
+            guard position + p.count <= lowered.count else { return false }
+            return (0..<p.count).allSatisfy { lowered[position + $0] == p[$0] }
+        }
+        while index < scalars.count {
+            let boundary = index == 0 || !(isASCIILetter(scalars[index - 1]) || ("0"..."9").contains(scalars[index - 1]))
+            if boundary, starts("http://", at: index) || starts("https://", at: index) || starts("www.", at: index) || starts("mailto:", at: index) {
+                var end = index
+                while end < scalars.count, !scalars[end].properties.isWhitespace, !"<>\"'{}".unicodeScalars.contains(scalars[end]) {
+                    end += 1
+                }
+                while end > index, ".,;:!?)]".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
+                var url = String.UnicodeScalarView()
+                url.append(contentsOf: scalars[index..<end])
+                result.append((String(url), index..<end))
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// A cheap test on the bytes: `://`, `www.` or `mailto:` (any case) somewhere.
+    static func mayHoldURL(_ text: String) -> Bool {
+        var found = false
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count >= 4 else { return }
+            for index in 0..<(bytes.count - 3) {
+                let b = bytes[index]
+                if b == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { found = true; return }
+                if b | 0x20 == UInt8(ascii: "w"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"), bytes[index + 2] | 0x20 == UInt8(ascii: "w"),
+                   bytes[index + 3] == UInt8(ascii: ".") { found = true; return }
+                if b == UInt8(ascii: ":"), index >= 6, bytes[index - 6] | 0x20 == UInt8(ascii: "m"), bytes[index - 1] | 0x20 == UInt8(ascii: "o") { found = true; return }
+            }
+        }
+        return found
+    }
+
+    static func urls(in texts: [String]) -> [String] {
+        Set(texts.flatMap { urls(in: $0).map(\.url) }).sorted()
+    }
+
+    // MARK: numbers
+
+    /// The distinct numbers of the text, as ASCII digits without group or decimal separators
+    /// or leading zeros, sorted. URLs and international phone numbers (`+` then digits) are
+    /// skipped.
+    static func numbers(in texts: [String]) -> [String] {
+        var found = Set<String>()
+        for text in texts {
+            guard text.unicodeScalars.contains(where: { digit($0) != nil }) else { continue }
+            let scalars = Array(text.unicodeScalars)
+            var skip = Array(repeating: false, count: scalars.count)
+            for (_, range) in urls(in: text) { for index in range { skip[index] = true } }
+            var index = 0
+            while index < scalars.count {
+                if skip[index] { index += 1; continue }
+                // An international phone number: `+`, then digits, spaces, hyphens, dots, parentheses.
+                if scalars[index] == "+", index + 1 < scalars.count, digit(scalars[index + 1]) != nil {
+                    index += 1
+                    while index < scalars.count, digit(scalars[index]) != nil || " -.()\u{00A0}".unicodeScalars.contains(scalars[index]) {
+                        index += 1
+                    }
+                    continue
+                }
+                guard digit(scalars[index]) != nil else { index += 1; continue }
+                var digits = ""
+                while index < scalars.count {
+                    if let value = digit(scalars[index]) {
+                        digits += String(value)
+                        index += 1
+                    } else if index + 1 < scalars.count, Self.separators.contains(scalars[index]), digit(scalars[index + 1]) != nil, !skip[index + 1] {
+                        index += 1
+                    } else {
+                        break
+                    }
+                }
+                let trimmed = digits.drop { $0 == "0" }
+                found.insert(trimmed.isEmpty ? "0" : String(trimmed))
+            }
+        }
+        return found.sorted { ($0.count, $0) < ($1.count, $1) }
+    }
+
+    static let separators: Set<Unicode.Scalar> = [",", ".", " ", "'", "\u{00A0}", "\u{202F}", "\u{066B}", "\u{066C}", "\u{2009}"]
+
+    static func digit(_ scalar: Unicode.Scalar) -> Int? {
+        let v = scalar.value
+        if v < 0x80 { return v >= 0x30 && v <= 0x39 ? Int(v - 0x30) : nil }
+        // Decimal digits (Nd) outside ASCII live in these ranges only; CJK, Hangul and most
+        // letters are skipped without a property lookup.
+        guard (0x0660...0x1C59).contains(v) || (0xA620...0xABF9).contains(v) || (0xFF10...0xFF19).contains(v) || v >= 0x104A0 else { return nil }
+        guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
+        return Int(value)
+    }
+
+    /// A cheap test: could the text hold a digit? ASCII digits, or the UTF-8 lead byte of a
+    /// range that holds decimal digits of other scripts (then the scalars are looked at).
+    static func mayHoldDigit(_ text: String) -> Bool {
+        var other = false
+        for byte in text.utf8 {
+            if byte >= 0x30 && byte <= 0x39 { return true }
+            switch byte {
+            case 0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0: other = true
+            default: continue
+            }
+        }
+        return other && text.unicodeScalars.contains { $0.value >= 0x80 && digit($0) != nil }
+    }
+
+    /// `Unicode.Scalar.Properties.isWhitespace`, without the property lookup for ASCII.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
+    }
+
+    // MARK: characters
+
+    /// Invisible characters (see the rule's explanation), with the scalar offset of each.
+    static func invisibles(in source: String, allowZeroWidthSpace: Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
+        var result: [(Int, Unicode.Scalar)] = []
+        for (offset, scalar) in source.unicodeScalars.enumerated() {
+            let v = scalar.value
+            let invisible: Bool
+            switch v {
+            case 0x0A, 0x09: invisible = false
+            case 0x00..<0x20, 0x7F, 0x80...0x9F: invisible = true
+            case 0x200B: invisible = !allowZeroWidthSpace
+            case 0x00AD, 0x115F, 0x1160, 0x180E, 0x2028, 0x2029, 0x2060...0x2064, 0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
+                invisible = true
+            default: invisible = false
+            }
+            if invisible { result.append((offset, scalar)) }
+        }
+        return result
+    }
+
+    enum BidiKind { case mark, embedding, isolate, popEmbedding, popIsolate }
+
+    static func bidiKind(_ scalar: Unicode.Scalar) -> BidiKind? {
+        switch scalar.value {
+        case 0x200E, 0x200F, 0x061C: .mark
+        case 0x202A, 0x202B, 0x202D, 0x202E: .embedding
+        case 0x202C: .popEmbedding
+        case 0x2066, 0x2067, 0x2068: .isolate
+        case 0x2069: .popIsolate
+        default: nil
+        }
+    }
+
+    /// The first bidi problem of a message: in a left-to-right locale any bidi control; in a
+    /// right-to-left one, a closer without opener or an opener never closed.
+    static func bidiProblem(in source: String, rightToLeft: Bool) -> (offset: Int, scalar: Unicode.Scalar, problem: String, count: Int)? {
+        var controls: [(Int, Unicode.Scalar, BidiKind)] = []
+        for (offset, scalar) in source.unicodeScalars.enumerated() {
+            if scalar.value >= 0x061C, let kind = bidiKind(scalar) { controls.append((offset, scalar, kind)) }
+        }
+        guard let first = controls.first else { return nil }
+        if !rightToLeft {
+            return (first.0, first.1, "a left-to-right locale needs no bidi controls", controls.count)
+        }
+        // Embeddings and overrides close with PDF, isolates with PDI (which also closes the
+        // embeddings opened inside the isolate).
+        var stack: [(Int, Unicode.Scalar, BidiKind)] = []
+        for control in controls {
+            switch control.2 {
+            case .mark: break
+            case .embedding, .isolate: stack.append(control)
+            case .popEmbedding:
+                guard let last = stack.last, last.2 == .embedding else {
+                    return (control.0, control.1, "it closes an embedding that was never opened", controls.count)
+                }
+                stack.removeLast()
+            case .popIsolate:
+                guard let isolate = stack.lastIndex(where: { $0.2 == .isolate }) else {
+                    return (control.0, control.1, "it closes an isolate that was never opened", controls.count)
+                }
+                stack.removeSubrange(isolate...)
+            }
+        }
+        if let open = stack.first {
+            let closer = open.2 == .isolate ? "U+2069" : "U+202C"
+            return (open.0, open.1, "it is never closed (\(closer))", controls.count)
+        }
+        return nil
+    }
+
+    /// Languages written right to left, by BCP 47 language (and scripts that are).
+    static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "ps", "yi", "ji", "dv", "ckb", "sd", "ug", "syr", "ks", "nqo", "arc", "ku"]
+    static let rightToLeftScripts: Set<String> = ["Arab", "Hebr", "Syrc", "Thaa", "Nkoo", "Adlm", "Rohg"]
+
+    static func isRightToLeft(_ tag: LocaleTag) -> Bool {
+        if let script = tag.script { return rightToLeftScripts.contains(script) }
+        if tag.language == "ku" { return false }   // Kurdish is Latin unless the script says Arabic
+        return rightToLeftLanguages.contains(tag.language)
+    }
+
+    /// Languages that use U+200B to mark word breaks.
+    static let zeroWidthSpaceLanguages: Set<String> = ["th", "lo", "km", "my", "bo", "dz"]
+
+    /// `U+200B ZERO WIDTH SPACE`.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        if let name = scalar.properties.name ?? scalar.properties.nameAlias { return "\(code) \(name)" }
+        return code
+    }
+
+    static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
+
+    /// Whether the text has letters once arguments, markup, URLs, e-mail addresses and numbers
+    /// are set aside: text without any is not "untranslated".
+    static func hasTranslatableLetters(_ texts: [String]) -> Bool {
+        for text in texts {
+            var scalars = Array(text.unicodeScalars)
+            // Drop URLs and tags.
+            for (_, range) in urls(in: text).reversed() { scalars.removeSubrange(range) }
+            var inTag = false
+            var word: [Unicode.Scalar] = []
+            var letters = false
+            func flush() {
+                // A word with `@` is an e-mail address.
+                if !word.contains("@"), word.contains(where: { $0.properties.isAlphabetic }) { letters = true }
+                word.removeAll()
+            }
+            for scalar in scalars {
+                if scalar == "<" { inTag = true; flush(); continue }
+                if inTag { if scalar == ">" { inTag = false }; continue }
+                if scalar.properties.isWhitespace { flush() } else { word.append(scalar) }
+            }
+            flush()
+            if letters { return true }
+        }
+        return false
+    }
+}
+
+extension String {
+    /// The scalar offset of the first occurrence of two spaces, if any.
+    var doubleSpaceOffset: Int? {
+        var previousByte: UInt8 = 0
+        var found = false
+        for byte in utf8 {
+            if byte == 0x20 && previousByte == 0x20 { found = true; break }
+            previousByte = byte
+        }
+        guard found else { return nil }
+        var previous: Unicode.Scalar?
+        for (offset, scalar) in unicodeScalars.enumerated() {
+            if scalar == " ", previous == " " { return offset - 1 }
+            previous = scalar
+        }
+        return nil
+    }
+
+    var newlineCount: Int { utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+}
+
+/// What one pass over a message's UTF-8 bytes tells the checks, so that each check can skip
+/// the messages it has nothing to say about without scanning the text again.
+struct TextFacts {
+    var hasBrace = false
+    var hasTag = false
+    /// `://`, `www.` or `mailto:` somewhere (any case).
+    var mayHoldURL = false
+    var hasASCIIDigit = false
+    /// A lead byte of a range holding decimal digits of other scripts.
+    var mayHoldOtherDigit = false
+    /// An ASCII control, or the lead byte of a range holding invisible or bidi characters.
+    var mayHoldSpecialCharacter = false
+    var hasDoubleSpace = false
+    var newlines = 0
+
+    init(_ text: String) {
+        var copy = text
+        copy.withUTF8 { bytes in
+            var previous: UInt8 = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let byte = bytes[index]
+                switch byte {
+                case 0x0A: newlines += 1
+                case 0x20: if previous == 0x20 { hasDoubleSpace = true }
+                case 0x7B, 0x7D: hasBrace = true
+                case 0x3C: hasTag = true
+                case 0x30...0x39: hasASCIIDigit = true
+                case 0x3A:
+                    if index + 2 < count, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F { mayHoldURL = true }
+                    if index >= 6, bytes[index - 6] | 0x20 == 0x6D, bytes[index - 1] | 0x20 == 0x6F { mayHoldURL = true }
+                case 0x2E:
+                    if index >= 3, bytes[index - 1] | 0x20 == 0x77, bytes[index - 2] | 0x20 == 0x77, bytes[index - 3] | 0x20 == 0x77 { mayHoldURL = true }
+                case 0x00...0x08, 0x0B...0x1F, 0x7F: mayHoldSpecialCharacter = true
+                case 0xC2, 0xD8, 0xE2, 0xE3, 0xF3: mayHoldSpecialCharacter = true
+                case 0xD9, 0xDB, 0xDF, 0xE0, 0xEA, 0xF0: mayHoldOtherDigit = true
+                case 0xE1, 0xEF:
+                    mayHoldSpecialCharacter = true
+                    mayHoldOtherDigit = true
+                default: break
+                }
+                previous = byte
+                index += 1
+            }
+        }
+    }
+
+    /// Whether the text may hold a digit of any script (then `TextScan.numbers` reads it).
+    func mayHoldDigit(_ text: String) -> Bool {
+        hasASCIIDigit || (mayHoldOtherDigit && text.unicodeScalars.contains { $0.value >= 0x80 && TextScan.digit($0) != nil })
+    }
+}

@@ -1,0 +1,158 @@
+import JumpForms
+
+/// The text encodings of interchange files.
+public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
+    case utf8 = "utf-8"
+    case utf16BigEndian = "utf-16be"
+    case utf16LittleEndian = "utf-16le"
+
+    /// How a file's bytes were written: encoding and whether a byte-order mark came first.
+    public struct Detected: Sendable, Hashable {
+        public var encoding: TextEncoding
+        public var byteOrderMark: Bool
+
+        public init(encoding: TextEncoding, byteOrderMark: Bool) {
+            self.encoding = encoding
+            self.byteOrderMark = byteOrderMark
+        }
+    }
+
+    /// The encoding of `bytes`: a byte-order mark decides; without one, a NUL in the first or
+    /// second byte of the first code unit means UTF-16 (big- or little-endian), else UTF-8.
+    public static func detect(_ bytes: [UInt8]) -> Detected {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Detected(encoding: .utf8, byteOrderMark: true) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return Detected(encoding: .utf16BigEndian, byteOrderMark: true) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return Detected(encoding: .utf16LittleEndian, byteOrderMark: true) }
+        if bytes.count >= 2 {
+            // Look at a few code units: ASCII text in UTF-16 has a zero byte in each.
+            let units = min(bytes.count / 2, 64)
+            var evenZeros = 0, oddZeros = 0
+            for index in 0..<units {
+                if bytes[2 * index] == 0 { evenZeros += 1 }
+                if bytes[2 * index + 1] == 0 { oddZeros += 1 }
+            }
+            if evenZeros > units / 2 && oddZeros == 0 { return Detected(encoding: .utf16BigEndian, byteOrderMark: false) }
+            if oddZeros > units / 2 && evenZeros == 0 { return Detected(encoding: .utf16LittleEndian, byteOrderMark: false) }
+        }
+        return Detected(encoding: .utf8, byteOrderMark: false)
+    }
+
+    /// A decoding failure: what and where (1-based line and column in scalars).
+    public struct Failure: Error, Sendable, Hashable {
+        public var message: String
+        public var line: Int
+        public var column: Int
+    }
+
+    /// The scalars of `bytes` in `detected`'s encoding (without the byte-order mark).
+    public static func decode(_ bytes: [UInt8], as detected: Detected) throws(Failure) -> [Unicode.Scalar] {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(bytes.count)
+        var line = 1, column = 1
+        func advance(_ scalar: Unicode.Scalar) {
+            scalars.append(scalar)
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        switch detected.encoding {
+        case .utf8:
+            var index = detected.byteOrderMark ? 3 : 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    advance(Unicode.Scalar(byte))
+                    index += 1
+                    continue
+                }
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0
+                guard length > 0, index + length <= bytes.count,
+                      let text = String(validating: bytes[index..<index + length], as: UTF8.self),
+                      text.unicodeScalars.count == 1, let scalar = text.unicodeScalars.first else {
+                    throw Failure(message: "invalid UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) does not start a valid sequence", line: line, column: column)
+                }
+                advance(scalar)
+                index += length
+            }
+        case .utf16BigEndian, .utf16LittleEndian:
+            let bigEndian = detected.encoding == .utf16BigEndian
+            var index = detected.byteOrderMark ? 2 : 0
+            guard (bytes.count - index) % 2 == 0 else {
+                throw Failure(message: "UTF-16 text has an odd number of bytes", line: line, column: column)
+            }
+            func unit(_ at: Int) -> UInt16 {
+                bigEndian ? UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1]) : UInt16(bytes[at + 1]) << 8 | UInt16(bytes[at])
+            }
+            while index < bytes.count {
+                let first = unit(index)
+                if (0xD800...0xDBFF).contains(first) {
+                    guard index + 3 < bytes.count else {
+                        throw Failure(message: "invalid UTF-16: a high surrogate ends the file", line: line, column: column)
+                    }
+                    let second = unit(index + 2)
+                    guard (0xDC00...0xDFFF).contains(second) else {
+                        throw Failure(message: "invalid UTF-16: a high surrogate is not followed by a low one", line: line, column: column)
+                    }
+                    let value = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
+                    advance(Unicode.Scalar(value)!)
+                    index += 4
+                } else if (0xDC00...0xDFFF).contains(first) {
+                    throw Failure(message: "invalid UTF-16: a low surrogate without a high one", line: line, column: column)
+                } else {
+                    advance(Unicode.Scalar(first)!)
+                    index += 2
+                }
+            }
+        }
+        return scalars
+    }
+
+    /// `text` in this encoding, with a byte-order mark first when asked.
+    public func encode(_ text: String, byteOrderMark: Bool) -> [UInt8] {
+        switch self {
+        case .utf8:
+            return (byteOrderMark ? [0xEF, 0xBB, 0xBF] : []) + Array(text.utf8)
+        case .utf16BigEndian, .utf16LittleEndian:
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf16.count * 2 + 2)
+            let bigEndian = self == .utf16BigEndian
+            func put(_ unit: UInt16) {
+                if bigEndian { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] } else { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+            }
+            if byteOrderMark { put(0xFEFF) }
+            for unit in text.utf16 { put(unit) }
+            return bytes
+        }
+    }
+}
+
+/// One message read from an interchange file.
+public struct InterchangeEntry: Sendable, Hashable {
+    public var key: String
+    /// The ICU source (after placeholders were mapped back).
+    public var text: String
+    /// The translator comment, if any.
+    public var note: String?
+    public var location: SourceLocation
+
+    public init(key: String, text: String, note: String? = nil, location: SourceLocation) {
+        self.key = key
+        self.text = text
+        self.note = note
+        self.location = location
+    }
+}
+
+/// What reading an interchange file produced: the entries in file order (a key written twice
+/// keeps its first value) and every problem found.
+public struct InterchangeReadResult: Sendable {
+    public var entries: [InterchangeEntry] = []
+    public var diagnostics: [Diagnostic] = []
+    /// The encoding the file was written in.
+    public var encoding: TextEncoding.Detected?
+    /// The file's text, for diagnostics that quote lines (nil when it is not UTF-8).
+    public var text: String?
+
+    public init() {}
+
+    /// True when the file could not be read at all (syntax or encoding errors).
+    public var failed: Bool { diagnostics.contains { $0.code == .interchangeSyntax } }
+}

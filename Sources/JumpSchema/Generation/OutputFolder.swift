@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why generated files could not be written.
+public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "cannot write '\(path)': \(reason)" }
+}
+
+/// Writes generated files into a folder, creating it (and the folders above it) as needed.
+/// Each file is written to a temporary name and renamed, so a reader never sees half a file.
+public enum OutputFolder {
+    /// Writes `files` into `directory`; returns their paths.
+    @discardableResult
+    public static func write(_ files: [GeneratedFile], to directory: String) throws(OutputError) -> [String] {
+        try makeDirectories(directory)
+        var paths: [String] = []
+        for file in files {
+            let path = directory.hasSuffix("/") ? directory + file.name : directory + "/" + file.name
+            try write(Array(file.contents.utf8), to: path)
+            paths.append(path)
+        }
+        return paths
+    }
+
+    static func failure(_ path: String) -> OutputError {
+        OutputError(path: path, reason: String(cString: strerror(errno)))
+    }
+
+    static func makeDirectories(_ directory: String) throws(OutputError) {
+        var current = directory.hasPrefix("/") ? "" : "."
+        for part in directory.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw failure(current) }
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0 else { throw failure(directory) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw OutputError(path: directory, reason: "it is not a folder") }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(temporary) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let error = failure(temporary)
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            offset += written
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let error = failure(path)
+            unlink(temporary)
+            throw error
+        }
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JumpForms
+
+/// What reading one file produced: the value when the file is sound, every diagnostic, and
+/// the file's text for rendering them.
+public struct SchemaLoad<Value: Sendable>: Sendable {
+    /// Nil when the file could not be read or had errors.
+    public var value: Value?
+    public var diagnostics: [Diagnostic]
+    public var sources: SourceFiles
+
+    public init(value: Value?, diagnostics: [Diagnostic], sources: SourceFiles) {
+        self.value = value
+        self.diagnostics = diagnostics
+        self.sources = sources
+    }
+}
+
+/// Reads Capture schema and access-schema files (JSON). Schemas are not YAML: this does not
+/// go through JumpFormsLoader.
+public enum SchemaLoader {
+    /// Files over this size are refused before they are read.
+    public static let maximumFileSize = 8 << 20
+
+    /// A schema from its bytes; `path` names the file in diagnostics.
+    public static func schema(bytes: [UInt8], path: String) -> SchemaLoad<EntitySchema> {
+        var sources = SourceFiles()
+        sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let root: JSONNode
+        do {
+            root = try JSONNode.parse(bytes, file: path)
+        } catch {
+            return SchemaLoad(value: nil, diagnostics: [syntaxError(error, path: path).diagnostic], sources: sources)
+        }
+        var decoder = SchemaDecoder(file: path)
+        let schema = decoder.decode(root)
+        let diagnostics = decoder.errors.map(\.diagnostic).sortedByLocation()
+        return SchemaLoad(value: diagnostics.containsErrors ? nil : schema, diagnostics: diagnostics, sources: sources)
+    }
+
+    /// The schema file at `path`.
+    public static func schema(path: String) -> SchemaLoad<EntitySchema> {
+        switch read(path) {
+        case .success(let bytes): schema(bytes: bytes, path: path)
+        case .failure(let failure): SchemaLoad(value: nil, diagnostics: [failure.diagnostic], sources: SourceFiles())
+        }
+    }
+
+    /// An access schema from its bytes, its paths checked against `schema`.
+    public static func accessSchema(bytes: [UInt8], path: String, schema: EntitySchema) -> SchemaLoad<AccessSchema> {
+        var sources = SourceFiles()
+        sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let root: JSONNode
+        do {
+            root = try JSONNode.parse(bytes, file: path)
+        } catch {
+            return SchemaLoad(value: nil, diagnostics: [syntaxError(error, path: path).diagnostic], sources: sources)
+        }
+        let (access, errors) = AccessSchema.decode(root, file: path, schema: schema)
+        return SchemaLoad(value: access, diagnostics: errors.map(\.diagnostic).sortedByLocation(), sources: sources)
+    }
+
+    /// The access-schema file at `path`.
+    public static func accessSchema(path: String, schema: EntitySchema) -> SchemaLoad<AccessSchema> {
+        switch read(path) {
+        case .success(let bytes): accessSchema(bytes: bytes, path: path, schema: schema)
+        case .failure(let failure): SchemaLoad(value: nil, diagnostics: [failure.diagnostic], sources: SourceFiles())
+        }
+    }
+
+    static func syntaxError(_ error: JSONParseError, path: String) -> SchemaError {
+        .syntax(SourceLocation(file: path, line: error.line, column: error.column), message: error.message)
+    }
+
+    /// A file that could not be read, with the `JF100`/`JF102` diagnostic saying why.
+    struct ReadFailure: Error {
+        var diagnostic: Diagnostic
+    }
+
+    /// The bytes of a regular file.
+    static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+        func unreadable(_ reason: String) -> ReadFailure {
+            ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(unreadable(String(cString: strerror(errno)))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(unreadable(String(cString: strerror(errno)))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(unreadable("it is a folder")) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(unreadable(String(cString: strerror(errno))))
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+            if bytes.count > maximumFileSize {
+                return .failure(ReadFailure(diagnostic: Diagnostic(.fileTooLarge, "the file is over the limit of \(maximumFileSize) bytes",
+                                                                   at: .startOfFile(path))))
+            }
+        }
+        return .success(bytes)
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -1,0 +1,581 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JumpForms
+import JumpFormsLoader
+import JumpLocaleCheck
+
+/// `jump-bench locales ...`: the corpus of `jump-forms locales check`'s benchmark
+/// (docs/PERFORMANCE.md, "Locale checks"; scripts/bench-locales.sh): 30 locales x 5,000 keys
+/// with seeded defects of every kind and their exact counts, the load alone for profiling, and
+/// the comparison of what `locales check` and the Python baseline found with what was seeded.
+enum LocalesBenchmark {
+    static let usage = """
+    usage: jump-bench locales COMMAND [options]
+
+      generate [--out DIR] [--seed N] [--keys N] [--defects N]
+            write the corpus (default .bench/locales: jump.yaml, flows/bench.yaml, 30 locale
+            files x 5,000 keys, expected.json with the seeded defects per rule)
+      load [--out DIR] [--iterations N]
+            ProjectLoader.loadLocales over the corpus's locales folder (for profiling)
+      check [--out DIR] [--iterations N]
+            LocaleChecker.run alone, on the corpus loaded once (for profiling)
+      verify --out DIR --report FILE [--baseline FILE]
+            compare `jump-forms locales check --format json`'s findings (and the Python
+            baseline's) with expected.json; exits 1 on any difference
+    """
+
+    static func main(_ arguments: [String]) {
+        guard let command = arguments.first else {
+            print(usage)
+            exit(2)
+        }
+        var options: [String: String] = [:]
+        var index = 1
+        while index < arguments.count {
+            guard arguments[index].hasPrefix("--"), index + 1 < arguments.count else {
+                printError("jump-bench locales: unexpected argument '\(arguments[index])'\n\(usage)")
+                exit(2)
+            }
+            options[String(arguments[index].dropFirst(2))] = arguments[index + 1]
+            index += 2
+        }
+        let out = options["out"] ?? ".bench/locales"
+        switch command {
+        case "generate":
+            var spec = LocalesCorpusSpec()
+            if let seed = options["seed"].flatMap({ UInt64($0) }) { spec.seed = seed }
+            if let keys = options["keys"].flatMap({ Int($0) }) { spec.keys = keys }
+            if let defects = options["defects"].flatMap({ Int($0) }) { spec.defectsPerKind = defects }
+            let start = nowMilliseconds()
+            do {
+                let summary = try LocalesCorpusGenerator(spec: spec).write(to: out)
+                print("wrote \(out): \(summary.locales) locale files x \(grouped(summary.keys)) keys, \(grouped(summary.bytes)) bytes, "
+                      + "\(summary.defects) seeded defects, in \(fixed(nowMilliseconds() - start, 0)) ms")
+            } catch {
+                printError("jump-bench locales: \(error)")
+                exit(1)
+            }
+        case "load":
+            let iterations = options["iterations"].flatMap { Int($0) } ?? 10
+            var times: [Double] = []
+            var messages = 0
+            // Kept until the end, as the command keeps them until it exits: freeing is not loading.
+            var kept: [[LocaleCatalog]] = []
+            for _ in 0..<iterations {
+                let start = nowMilliseconds()
+                var project = LoadedProject()
+                let catalogs = ProjectLoader().loadLocales(in: out + "/locales", into: &project)
+                times.append(nowMilliseconds() - start)
+                messages = catalogs.reduce(0) { $0 + $1.count }
+                kept.append(catalogs)
+            }
+            benchmarkSink &+= kept.count
+            let stats = Stats(times)
+            print("ProjectLoader.loadLocales: \(grouped(messages)) messages, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
+        case "check":
+            // LocaleChecker alone, on catalogs loaded once (for profiling the checks).
+            let iterations = options["iterations"].flatMap { Int($0) } ?? 10
+            let project = ProjectLoader().load(paths: [out + "/flows/bench.yaml"])
+            guard let loaded = project.primaryFlow else {
+                printError("jump-bench locales check: cannot load \(out)/flows/bench.yaml")
+                exit(1)
+            }
+            let input = LocaleCheckInput(catalogs: loaded.catalogs, reference: loaded.flow.defaultLocale.value, flows: [loaded.flow],
+                                         builtinCatalogs: BuiltinCatalog.catalogs)
+            var times: [Double] = []
+            var findings: [LocaleFinding] = []
+            for _ in 0..<iterations {
+                let start = nowMilliseconds()
+                findings = LocaleChecker(input).run()
+                times.append(nowMilliseconds() - start)
+            }
+            let stats = Stats(times)
+            print("LocaleChecker.run: \(findings.count) findings, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
+        case "verify":
+            guard let report = options["report"] else {
+                printError("jump-bench locales verify: --report FILE is required")
+                exit(2)
+            }
+            if !verify(out: out, report: report, baseline: options["baseline"]) { exit(1) }
+        default:
+            print(usage)
+            exit(2)
+        }
+    }
+
+    /// Prints seeded vs found per rule (and the baseline's kinds); true when every count matches.
+    static func verify(out: String, report: String, baseline: String?) -> Bool {
+        func json(_ path: String) -> JSONValue? {
+            guard let bytes = readFile(path), let value = try? JSONValue.parse(bytes) else {
+                printError("jump-bench locales: cannot read JSON from \(path)")
+                return nil
+            }
+            return value
+        }
+        guard let expected = json(out + "/expected.json"), let found = json(report) else { return false }
+        var counts: [String: Int] = [:]
+        for diagnostic in found["diagnostics"]?.arrayValue ?? [] {
+            counts[diagnostic["rule"]?.stringValue ?? diagnostic["code"]?.stringValue ?? "?", default: 0] += 1
+        }
+        var matches = true
+        print("| rule | seeded | jump-forms |")
+        print("|---|---:|---:|")
+        let seeded = expected["defects"]?.objectValue ?? []
+        for (rule, count) in seeded {
+            let seededCount = count.intValue ?? 0
+            let foundCount = counts.removeValue(forKey: rule) ?? 0
+            if foundCount != seededCount { matches = false }
+            print("| `\(rule)` | \(seededCount) | \(foundCount)\(foundCount == seededCount ? "" : " **(differs)**") |")
+        }
+        for (rule, count) in counts.sorted(by: { $0.key < $1.key }) {
+            matches = false
+            print("| `\(rule)` (not seeded) | 0 | \(count) **(differs)** |")
+        }
+        let total = seeded.reduce(0) { $0 + ($1.value.intValue ?? 0) }
+        print("| all | \(total) | \(found["diagnostics"]?.arrayValue?.count ?? 0) |")
+        if let baseline, let baselineReport = json(baseline) {
+            print("\nPython baseline (PyYAML CLoader):\n")
+            print("| baseline check | seeded defects it can see | baseline found |")
+            print("|---|---:|---:|")
+            let baselineCounts = baselineReport["counts"]?.objectValue ?? []
+            for (kind, count) in expected["baseline"]?.objectValue ?? [] {
+                let got = baselineCounts.first { $0.key == kind }?.value.intValue ?? 0
+                print("| \(kind) | \(count.intValue ?? 0) | \(got) |")
+            }
+        }
+        print(matches ? "\nevery seeded defect found, with exact counts" : "\nCOUNTS DIFFER")
+        return matches
+    }
+}
+
+struct LocalesCorpusSpec: Sendable {
+    var seed: UInt64 = 20_260_115
+    var keys = 5_000
+    var defectsPerKind = 24
+}
+
+struct LocalesCorpusSummary {
+    var locales = 0
+    var keys = 0
+    var bytes = 0
+    var defects = 0
+}
+
+/// Writes the locale-check corpus. Every message of every locale is correct except the seeded
+/// defects, each of which triggers exactly one finding of its rule (the generator picks keys
+/// whose reference text has what the defect needs: markup, a URL, numbers, a plural, a select,
+/// two lines, arguments), never two defects on one message.
+struct LocalesCorpusGenerator {
+    let spec: LocalesCorpusSpec
+    let locales: [CorpusLocale] = CorpusLocale.all
+
+    /// What a key's message says.
+    enum Shape: Equatable {
+        case label, placeholder, option
+        case tip, tipMarkup, tipURL, tipNumbers, tipTwoLines
+        case required            // validation.required: {label}
+        case minLength           // plural on value, {label} in every case
+        case format              // {label} ... {value} (value is a format name: a string)
+        case maxLength           // select on field, {label} and {value}
+
+        var isPlainText: Bool { [.label, .placeholder, .option, .tip].contains(self) }
+    }
+
+    struct Key {
+        var name: String        // dotted
+        var field: Int          // 0 for shared keys
+        var leaf: String        // the last part
+        var shape: Shape
+    }
+
+    /// The seeded defect kinds, by rule id, in report order.
+    static let kinds = [
+        "missing-key", "obsolete-key", "empty-value", "same-as-source", "icu-syntax", "argument-unknown", "argument-dropped",
+        "plural-missing-category", "plural-unused-category", "select-without-other", "markup-mismatch", "url-mismatch",
+        "number-mismatch", "whitespace-edge", "double-space", "newline-mismatch", "invisible-character", "bidi-control",
+        "yaml-trap", "duplicate-key", "yaml-alias", "render-failure",
+    ]
+
+    // MARK: keys and flow
+
+    /// The keys of the reference, in file order, and the number of fields.
+    func makeKeys() -> (keys: [Key], fields: Int) {
+        var keys = [Key(name: "validation.required", field: 0, leaf: "required", shape: .required)]
+        var field = 0
+        while keys.count < spec.keys {
+            field += 1
+            var wanted: [(String, Shape)] = [("label", .label)]
+            if field % 2 == 1 { wanted.append(("placeholder", .placeholder)) }
+            if field % 3 == 0 {
+                let tip: Shape = field % 9 == 0 ? .tipTwoLines : field % 6 == 0 ? .tipMarkup : field % 15 == 3 ? .tipURL : .tip
+                wanted.append(("tip", tip))
+            }
+            if field % 8 == 4 { wanted.append(("hint", .tipNumbers)) }
+            if field % 16 == 0 { wanted.append(("minLength", .minLength)) }
+            if field % 10 == 0 { wanted.append(("format", .format)) }
+            if field % 10 == 3 {
+                wanted += [("a", .option), ("b", .option), ("c", .option)]
+            } else if field % 14 == 0 {
+                wanted.append(("maxLength", .maxLength))
+            }
+            // The last field takes only what fits, options all or none.
+            let room = spec.keys - keys.count
+            if wanted.count > room {
+                wanted = Array(wanted.filter { $0.1 != .option }.prefix(room))
+            }
+            for (leaf, shape) in wanted {
+                let name = shape == .option ? "options.f\(zeroPad(field, 4)).\(leaf)" : "fields.f\(zeroPad(field, 4)).\(leaf)"
+                keys.append(Key(name: name, field: field, leaf: leaf, shape: shape))
+            }
+        }
+        return (keys, field)
+    }
+
+    func flowText(keys: [Key], fields: Int) -> String {
+        var byField: [Int: [Key]] = [:]
+        for key in keys where key.field > 0 { byField[key.field, default: []].append(key) }
+        var out = "# Generated by jump-bench locales generate (seed \(spec.seed)); do not edit.\n"
+        out += "flow: bench\nversion: \"1\"\ndefaultLocale: en-US\nlocales: ../locales\n\nfields:\n"
+        for field in 1...fields {
+            let name = "f\(zeroPad(field, 4))"
+            let own = byField[field] ?? []
+            let hasOptions = own.contains { $0.shape == .option }
+            out += "  \(name):\n    type: \(hasOptions ? "select" : "text")\n"
+            for key in own where [.label, .placeholder].contains(key.shape) || key.leaf == "tip" {
+                out += "    \(key.leaf): \(key.name)\n"
+            }
+            if hasOptions {
+                out += "    options:\n"
+                for key in own where key.shape == .option {
+                    out += "      - { value: \(key.leaf), label: \(key.name) }\n"
+                }
+            }
+            out += "    validation:\n      - { rule: required, message: validation.required }\n"
+            for key in own {
+                switch key.shape {
+                case .minLength: out += "      - { rule: minLength, value: \(3 + field % 9), message: \(key.name) }\n"
+                case .format: out += "      - { rule: format, value: alphaNumeric, message: \(key.name) }\n"
+                case .maxLength: out += "      - { rule: maxLength, value: \(40 + field % 20), message: \(key.name) }\n"
+                case .tipNumbers: out += "      - { rule: whitelist, value: [a, b], message: \(key.name) }\n"
+                default: break
+                }
+            }
+        }
+        out += "\nforms:\n"
+        var start = 1
+        var form = 0
+        while start <= fields {
+            form += 1
+            let names = (start...min(fields, start + 9)).map { "f\(zeroPad($0, 4))" }
+            out += "  form\(zeroPad(form, 3)): { fields: [\(names.joined(separator: ", "))] }\n"
+            start += 10
+        }
+        return out
+    }
+
+    // MARK: texts
+
+    /// Words in the locale's letters, from a generator seeded by (locale, key).
+    func words(_ count: Int, _ random: inout SplitMix64, _ locale: CorpusLocale) -> String {
+        var parts: [String] = []
+        for index in 0..<count {
+            var word = ""
+            for _ in 0..<random.int(in: 4...8) { word += random.pick(locale.letters) }
+            if index == 0, locale.spaced { word = word.prefix(1).uppercased() + word.dropFirst() }
+            parts.append(word)
+        }
+        return parts.joined(separator: locale.spaced ? " " : "")
+    }
+
+    func text(_ key: Key, _ localeIndex: Int, field: Int, cases: [PluralCategory]? = nil) -> String {
+        let locale = locales[localeIndex]
+        var random = SplitMix64(seed: spec.seed &+ UInt64(localeIndex) &* 1_000_003 &+ UInt64(truncatingIfNeeded: key.name.hashValueStable))
+        let stop = locale.spaced ? "." : "。"
+        switch key.shape {
+        case .label, .option: return words(2, &random, locale)
+        case .placeholder: return words(3, &random, locale)
+        case .tip: return words(5, &random, locale) + stop
+        case .tipMarkup: return words(1, &random, locale) + " <b>" + words(2, &random, locale) + "</b> " + words(2, &random, locale) + stop
+        case .tipURL: return words(2, &random, locale) + " https://example.com/help/f\(zeroPad(field, 4)) " + words(2, &random, locale) + stop
+        case .tipNumbers:
+            return words(2, &random, locale) + " \(3 + field % 7) " + words(1, &random, locale) + " \(40 + field % 50) " + words(2, &random, locale) + stop
+        case .tipTwoLines: return words(3, &random, locale) + stop + "\n" + words(4, &random, locale) + stop
+        case .required: return "{label} " + words(2, &random, locale) + stop
+        case .minLength:
+            let categories = cases ?? PluralRules.cardinal(for: locale.tag).categories
+            let cases = categories.map { "\($0.rawValue) {{label} \(words(2, &random, locale)) # \(words(1, &random, locale))\(stop)}" }
+            return "{value, plural, " + cases.joined(separator: " ") + "}"
+        case .format: return "{label} " + words(3, &random, locale) + " {value}" + stop
+        case .maxLength:
+            return "{field, select, f\(zeroPad(field, 4)) {{label} \(words(2, &random, locale)) {value}\(stop)} other {\(words(2, &random, locale)) {value}\(stop)}}"
+        }
+    }
+
+    // MARK: defects
+
+    struct Defect {
+        var kind: String
+        var locale: Int
+        var key: Int
+        /// For yaml-alias: the key whose value is the anchored one.
+        var partner: Int?
+    }
+
+    /// Which keys a defect kind can be seeded on, and in which locales.
+    func fits(_ kind: String, _ key: Key, locale: Int) -> Bool {
+        let categories = PluralRules.cardinal(for: locales[locale].tag).categories
+        switch kind {
+        case "missing-key", "obsolete-key", "empty-value", "same-as-source", "whitespace-edge", "double-space",
+             "invisible-character", "yaml-trap", "duplicate-key", "yaml-alias":
+            return key.shape == .label && locales[locale].spaced
+        case "bidi-control":
+            return key.shape == .label && !["ar-EG", "he-IL"].contains(locales[locale].tag)
+        case "icu-syntax", "argument-unknown", "argument-dropped", "render-failure": return key.shape == .format
+        case "plural-missing-category": return key.shape == .minLength && categories.count >= 2
+        case "plural-unused-category": return key.shape == .minLength && categories.count < 6
+        case "select-without-other": return key.shape == .maxLength
+        case "markup-mismatch": return key.shape == .tipMarkup
+        case "url-mismatch": return key.shape == .tipURL
+        case "number-mismatch": return key.shape == .tipNumbers
+        case "newline-mismatch": return key.shape == .tipTwoLines
+        default: return false
+        }
+    }
+
+    func seed(_ keys: [Key]) -> [Defect] {
+        var random = SplitMix64(seed: spec.seed ^ 0xDEFEC7)
+        var used = Set<Int>()          // locale * keys.count + key
+        var defects: [Defect] = []
+        for kind in Self.kinds {
+            var placed = 0
+            var attempts = 0
+            while placed < spec.defectsPerKind, attempts < 1_000_000 {
+                attempts += 1
+                let locale = 1 + random.below(locales.count - 1)      // never the reference
+                let key = random.below(keys.count)
+                guard fits(kind, keys[key], locale: locale), !used.contains(locale * keys.count + key) else { continue }
+                var defect = Defect(kind: kind, locale: locale, key: key)
+                if kind == "yaml-alias" {
+                    // The anchor goes on the previous label of the same locale (a different field).
+                    guard let partner = (0..<key).last(where: { keys[$0].shape == .label }),
+                          !used.contains(locale * keys.count + partner) else { continue }
+                    defect.partner = partner
+                    used.insert(locale * keys.count + partner)
+                }
+                used.insert(locale * keys.count + key)
+                defects.append(defect)
+                placed += 1
+            }
+        }
+        return defects
+    }
+
+    /// The defective value (nil: the key is left out), or the raw YAML to write for it.
+    enum Written {
+        case text(String)
+        case raw(String)           // written as is after `key: `
+        case omitted
+    }
+
+    func apply(_ kind: String, to text: String, key: Key, locale: Int, referenceText: String) -> Written {
+        let categories = PluralRules.cardinal(for: locales[locale].tag).categories
+        switch kind {
+        case "missing-key": return .omitted
+        case "empty-value": return .text("")
+        case "same-as-source": return .text(referenceText)
+        case "icu-syntax": return .text(text.replacingAll("{value}", with: "{value"))
+        case "argument-unknown": return .text(text.replacingAll("{label}", with: "{lable}"))
+        case "argument-dropped": return .text(text.replacingAll("{label} ", with: ""))
+        case "render-failure": return .text(text.replacingAll("{value}", with: "{value, number}"))
+        case "plural-missing-category":
+            // Without the first category that is not `other`.
+            let dropped = categories.first { $0 != .other }!
+            return .text(self.text(key, locale, field: key.field, cases: categories.filter { $0 != dropped }))
+        case "plural-unused-category":
+            let extra = PluralCategory.allCases.first { !categories.contains($0) }!
+            return .text(self.text(key, locale, field: key.field, cases: (categories + [extra]).sorted()))
+        case "select-without-other":
+            guard let other = text.firstRange(of: " other {") else { return .text(text) }
+            return .text(String(text[..<other.lowerBound]) + "}")
+        case "markup-mismatch": return .text(text.replacingAll("</b>", with: ""))
+        case "url-mismatch": return .text(text.replacingAll("example.com", with: "exmaple.com"))
+        case "number-mismatch":
+            // The second number loses its last digit.
+            let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            var seen = 0
+            let changed = parts.map { part -> String in
+                guard part.allSatisfy(\.isNumber) else { return part }
+                seen += 1
+                return seen == 2 ? String(part.dropLast()) : part
+            }
+            return .text(changed.joined(separator: " "))
+        case "whitespace-edge": return .text(text + " ")
+        case "double-space": return .text(text.replacingAll(" ", with: "  "))
+        case "newline-mismatch": return .text(text.replacingAll("\n", with: " "))
+        case "invisible-character": return .text(String(text.prefix(3)) + "\u{200B}" + String(text.dropFirst(3)))
+        case "bidi-control": return .text(text + "\u{202E}")
+        case "yaml-trap": return .raw(["no", "off", "on", "yes", "No", "OFF", "~"][key.field % 7])
+        default: return .text(text)
+        }
+    }
+
+    // MARK: YAML
+
+    /// A scalar: plain when no YAML reads it differently, else double-quoted; `|-` for two lines.
+    func scalar(_ text: String, indent: String, style: Int) -> String {
+        if text.contains("\n"), !text.hasSuffix(" ") {
+            return "|-\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + "  " + $0 }.joined(separator: "\n")
+        }
+        let plainSafe = !text.isEmpty && !text.hasPrefix(" ") && !text.hasSuffix(" ")
+            && !text.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) || "{}[]#:&*!|>'\"%@`,?\\".unicodeScalars.contains($0) }
+            && !["no", "yes", "on", "off", "true", "false", "null", "~"].contains(text.lowercased())
+        if plainSafe, style % 5 != 0 { return text }
+        if style % 5 == 0, !text.contains("'"), !text.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) }) {
+            return "'" + text + "'"
+        }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 || (0x200B...0x206F).contains(scalar.value) {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    func localeFile(_ localeIndex: Int, keys: [Key], defects: [Int: Defect], anchored: Set<Int>) -> String {
+        let locale = locales[localeIndex]
+        var out = "# \(locale.tag): generated by jump-bench locales generate (seed \(spec.seed)); do not edit.\n"
+        out += "locale: \(locale.tag)\nmessages:\n"
+        var openField = 0
+        for (index, key) in keys.enumerated() {
+            let style = localeIndex + index
+            let value = text(key, localeIndex, field: key.field)
+            let defect = defects[index]
+            let written: Written = defect.map {
+                apply($0.kind, to: value, key: key, locale: localeIndex, referenceText: text(key, 0, field: key.field))
+            } ?? .text(value)
+            // Keys come flat first (validation.*, options.*), then nested under `fields:`.
+            let nested = key.name.hasPrefix("fields.")
+            if case .omitted = written { continue }
+            if nested && key.field != openField {
+                if openField == 0 { out += "  fields:\n" }
+                out += "    f\(zeroPad(key.field, 4)):\n"
+                openField = key.field
+            }
+            let indent = nested ? "      " : "  "
+            let name = nested ? key.leaf : key.name
+            switch written {
+            case .omitted:
+                continue
+            case .raw(let raw):
+                out += "\(indent)\(name): \(raw)\n"
+            case .text(let text):
+                if defect?.kind == "yaml-alias", let partner = defect?.partner {
+                    out += "\(indent)\(name): *a\(partner)\n"
+                } else {
+                    let anchor = anchored.contains(index) ? "&a\(index) " : ""
+                    out += "\(indent)\(name): \(anchor)\(scalar(text, indent: indent, style: style))\n"
+                }
+            }
+            if defect?.kind == "obsolete-key" {
+                out += "\(indent)\(name)Old: \(scalar(value, indent: indent, style: style))\n"
+            }
+            if defect?.kind == "duplicate-key" {
+                // A second, different value (which YAML tools keep, and jump-forms reports).
+                out += "\(indent)\(name): \(scalar(value + " bis", indent: indent, style: style))\n"
+            }
+        }
+        return out
+    }
+
+    func write(to out: String) throws(CorpusError) -> LocalesCorpusSummary {
+        let (keys, fields) = makeKeys()
+        // Flat dotted keys first, then the nested `fields:` mapping (opened once).
+        let ordered = keys.filter { !$0.name.hasPrefix("fields.") } + keys.filter { $0.name.hasPrefix("fields.") }
+        let defects = seed(ordered)
+        for directory in [out, out + "/flows", out + "/locales"] { try makeDirectory(directory) }
+        var summary = LocalesCorpusSummary(locales: locales.count, keys: ordered.count, defects: defects.count + 1)
+        let flow = flowText(keys: ordered, fields: fields)
+        try write(flow, to: out + "/flows/bench.yaml")
+        try write("""
+        # Generated by jump-bench locales generate; do not edit. captureLocale names a locale
+        # without a file: the seeded missing-locale-file defect.
+        captureDomain: embedded
+        captureClientId: bench0123456789abcdefghijklmnopq
+        captureLocale: pt-PT
+        flow: flows/bench.yaml
+
+        """, to: out + "/jump.yaml")
+        for localeIndex in locales.indices {
+            var own: [Int: Defect] = [:]
+            var anchored = Set<Int>()
+            for defect in defects where defect.locale == localeIndex {
+                own[defect.key] = defect
+                if let partner = defect.partner { anchored.insert(partner) }
+            }
+            let text = localeFile(localeIndex, keys: ordered, defects: own, anchored: anchored)
+            summary.bytes += text.utf8.count
+            try write(text, to: out + "/locales/\(locales[localeIndex].tag).yaml")
+        }
+        var counts: [(String, Int)] = Self.kinds.map { kind in (kind, defects.filter { $0.kind == kind }.count) }
+        counts.insert(("missing-locale-file", 1), at: 0)
+        let count = { (kind: String) in defects.filter { $0.kind == kind }.count }
+        let manifest: JSONValue = .object([
+            ("seed", .integer(Int(spec.seed))),
+            ("locales", .integer(locales.count)),
+            ("keys", .integer(ordered.count)),
+            ("reference", "en-US"),
+            ("defects", .object(counts.map { (key: $0.0, value: .integer($0.1)) })),
+            // What the Python baseline can see of them: key diff, `{}` argument sets,
+            // whitespace (edges and double spaces), same-as-source.
+            ("baseline", .object([
+                (key: "missing", value: .integer(count("missing-key"))),
+                (key: "extra", value: .integer(count("obsolete-key"))),
+                // `{value.` (the seeded syntax error) reads as an argument set without `value`.
+                (key: "arguments", value: .integer(count("argument-unknown") + count("argument-dropped") + count("icu-syntax"))),
+                (key: "whitespace", value: .integer(count("whitespace-edge") + count("double-space"))),
+                (key: "same-as-source", value: .integer(count("same-as-source"))),
+            ])),
+        ])
+        try write(manifest.serialized(pretty: true) + "\n", to: out + "/expected.json")
+        return summary
+    }
+
+    func makeDirectory(_ path: String) throws(CorpusError) {
+        if mkdir(path, 0o755) != 0, errno != EEXIST {
+            throw CorpusError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    func write(_ text: String, to path: String) throws(CorpusError) {
+        guard let file = fopen(path, "wb") else { throw CorpusError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { fclose(file) }
+        var bytes = Array(text.utf8)
+        let count = bytes.count
+        let written = bytes.withUnsafeMutableBytes { fwrite($0.baseAddress, 1, count, file) }
+        if written != count { throw CorpusError("short write to \(path)") }
+    }
+}
+
+extension String {
+    /// FNV-1a of the UTF-8 bytes: stable across runs (Swift's `hashValue` is seeded per process).
+    var hashValueStable: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+}

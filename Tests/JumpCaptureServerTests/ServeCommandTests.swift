@@ -1,0 +1,139 @@
+import Foundation
+import JumpCapture
+import JumpCaptureServer
+import JumpForms
+import Synchronization
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `jump-forms serve` and `jump-forms outbox`, run as built binaries.
+@Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
+    @Test func printsTheBoundURLOnLoopbackAndStopsOnSIGINT() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { serve.stop() }
+        let url = try serve.waitForURL()
+        let server = try #require(ServerURL(url))
+        #expect(server.host == "127.0.0.1")
+        #expect((server.port ?? 0) > 0)
+        #expect(serve.stdout.contains("jump-forms serving flow standard at \(url)\n"))
+        #expect(serve.stdout.contains("database: \(project.databasePath)"))
+        let health = try await ServerFixtures.client.get(url + "/health")
+        #expect(health.status == 200)
+        #expect(health.body == #"{"stat":"ok"}"#)
+        // Not reachable on the machine's other addresses.
+        if let other = Self.nonLoopbackIPv4() {
+            #expect(!Self.canConnect(host: other, port: server.port ?? 0), "serve listens on \(other) too")
+        }
+        serve.signal(SIGINT)
+        let exit = try #require(serve.waitForExit(), "serve did not stop on SIGINT")
+        #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
+    }
+
+    @Test func stopsCleanlyOnSIGTERMWithRequestsDone() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { serve.stop() }
+        let url = try serve.waitForURL()
+        let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let request = try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today)
+        let answer = try await AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client).send(request)
+        let decoded = ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config).decode(.register, status: answer.status, body: answer.body)
+        #expect(decoded.signedIn?.isNew == true)
+        serve.signal(SIGTERM)
+        let exit = try #require(serve.waitForExit(), "serve did not stop on SIGTERM")
+        #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
+        #expect(!serve.stderr.contains("stopped:"), "\(serve.stderr)")
+    }
+
+    @Test func refusesABadPort() throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let bad = try project.run(["serve", "--port", "70000"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--port must be 0...65535"))
+    }
+
+    @Test func outboxListsTheMessagesAsTextAndJSON() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        // An empty (not yet created) database is an error that says what to do.
+        let missing = try project.run(["outbox", "--db", project.databasePath])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("no database at"))
+        let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { serve.stop() }
+        let url = try serve.waitForURL()
+        let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let transport = AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client)
+        _ = try await transport.send(try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today))
+        _ = try await transport.send(try builder.forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: ServerFixtures.today))
+        // The outbox reads the database while the server runs (WAL).
+        let text = try project.run(["outbox", "--db", project.databasePath])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("#1 verify_email to ana.ruiz@example.com at "))
+        #expect(text.stdout.contains("Subject: Confirm your email address"))
+        #expect(text.stdout.contains("#2 forgot_password to ana.ruiz@example.com at "))
+        #expect(text.stdout.contains(url + "/password/reset?code="))
+        let json = try project.run(["outbox", "--db", project.databasePath, "--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let messages = try JSONValue.parse(Array(json.stdout.utf8)).arrayValue ?? []
+        #expect(messages.compactMap { $0["kind"]?.stringValue } == ["verify_email", "forgot_password"])
+        #expect(messages.first?["to"] == "ana.ruiz@example.com")
+        #expect(messages.last?["subject"] == "Reset your password")
+        #expect(messages.allSatisfy { $0["id"]?.intValue != nil && $0["createdAt"]?.intValue != nil && $0["body"]?.stringValue != nil })
+        serve.signal(SIGTERM)
+        #expect(serve.waitForExit()?.status == 0)
+    }
+
+    // MARK: addresses
+
+    static func nonLoopbackIPv4() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !text.hasPrefix("127.") { return text }
+        }
+        return nil
+    }
+
+    static func canConnect(host: String, port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(host)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result == 0
+    }
+}
+
+import AsyncHTTPClient
+
+extension HTTPClient {
+    func get(_ url: String) async throws -> (status: Int, body: String) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        let response = try await execute(request, timeout: .seconds(20))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), String(buffer: body))
+    }
+}

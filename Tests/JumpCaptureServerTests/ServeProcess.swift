@@ -1,0 +1,116 @@
+import Foundation
+import JumpCapture
+import JumpForms
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throw-away copy of the example project (flows, locales, identities, jump.yaml with bcrypt
+/// cost 4) for the built `jump-forms` binary.
+struct ServeProject {
+    let folder: TemporaryFolder
+    var path: String { folder.path }
+    var databasePath: String { folder.path + "/data/capture.sqlite" }
+
+    init() throws {
+        folder = try TemporaryFolder("jump-serve-test")
+        for item in ["flows", "locales", "identities.yaml"] {
+            try FileManager.default.copyItem(atPath: Repository.path(item), toPath: folder.path + "/" + item)
+        }
+        let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
+        try folder.write("jump.yaml", config + "server:\n  bcryptCost: 4\n")
+    }
+
+    var environment: [String: String] {
+        ["HOME": path, "XDG_DATA_HOME": path + "/share", "XDG_STATE_HOME": path + "/state", "NO_COLOR": "1"]
+    }
+
+    func run(_ arguments: [String]) throws -> CommandResult {
+        try Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: 30)
+    }
+
+    func remove() { folder.remove() }
+}
+
+/// `jump-forms serve` running as a child process, its output collected as it comes.
+final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var stdoutText = ""
+    private var stderrText = ""
+
+    init(_ arguments: [String], project: ServeProject) throws {
+        process.executableURL = URL(fileURLWithPath: Executable.productsFolder + "/jump-forms")
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: project.path)
+        var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        environment.merge(project.environment) { _, new in new }
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            self?.append(String(decoding: data, as: UTF8.self), error: false)
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            self?.append(String(decoding: data, as: UTF8.self), error: true)
+        }
+        try process.run()
+    }
+
+    private func append(_ text: String, error: Bool) {
+        lock.lock()
+        if error { stderrText += text } else { stdoutText += text }
+        lock.unlock()
+    }
+
+    var stdout: String { lock.lock(); defer { lock.unlock() }; return stdoutText }
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+    var pid: Int32 { process.processIdentifier }
+
+    /// The URL the server printed, once it did.
+    func waitForURL(timeout: Double = 20) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = stdout
+            if let range = text.range(of: " at http://"), let end = text[range.upperBound...].firstIndex(of: "\n") {
+                return "http://" + text[range.upperBound..<end]
+            }
+            if !process.isRunning { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw HarnessError.unexpected("serve printed no URL; stdout: \(stdout) stderr: \(stderr)")
+    }
+
+    func signal(_ number: Int32) {
+        kill(pid, number)
+    }
+
+    /// The exit status (or the signal that ended it), waiting at most `timeout` seconds; nil if
+    /// it was still running (it is then killed).
+    func waitForExit(timeout: Double = 15) -> (status: Int32, signaled: Bool)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Kills it if it still runs.
+    func stop() {
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}

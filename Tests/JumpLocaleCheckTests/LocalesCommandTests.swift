@@ -1,0 +1,192 @@
+import Foundation
+import JumpForms
+import JumpLocaleCheck
+import Testing
+import TestSupport
+
+/// `jump-forms locales ...` as a user runs it: the repository's own files, exit codes, output
+/// formats, baselines, pseudo-locales with the other commands, coverage.
+@Suite struct LocalesCommandTests {
+    func run(_ arguments: [String], in directory: String = Repository.root, environment: [String: String] = [:]) throws -> CommandResult {
+        try Executable.run("jump-forms", arguments, in: directory, environment: environment)
+    }
+
+    /// A copy of the example project (flows, locales, jump.yaml).
+    static func project() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder("jump-locales-project")
+        for item in ["flows", "locales", "jump.yaml"] {
+            try FileManager.default.copyItem(atPath: Repository.path(item), toPath: folder.path + "/" + item)
+        }
+        return folder
+    }
+
+    @Test func theRepositoryLocalesAreClean() throws {
+        let result = try run(["locales", "check"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "0 errors, 0 warnings in 6 locale files\n")
+        let explicit = try run(["locales", "check", "--flows", "flows/standard.yaml", "--locales", "locales", "--reference", "en-US", "--strict"])
+        #expect(explicit.status == 0, "\(explicit.stdout)\(explicit.stderr)")
+    }
+
+    @Test func jumpFormsOwnCatalogIsClean() throws {
+        let result = try run(["locales", "check", "--locales", "Sources/JumpFormsLoader/Catalog", "--reference", "en-US", "--strict"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test func localesNamedWithoutAFileAreErrors() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let unknown = try run(["locales", "check", "--locale", "pl-PK"], in: folder.path)
+        #expect(unknown.status == 1)
+        #expect(unknown.stdout.contains("error[missing-locale-file]: pl-PK (--locale) has no locale file in locales"))
+        #expect(unknown.stdout.contains("hint: did you mean 'pl-PL'?"))
+        let config = try String(contentsOfFile: folder.path + "/jump.yaml", encoding: .utf8)
+        try folder.write("jump.yaml", config.replacingOccurrences(of: "captureLocale: en-US", with: "captureLocale: pt-PT"))
+        let fromConfig = try run(["locales", "check"], in: folder.path)
+        #expect(fromConfig.status == 1)
+        #expect(fromConfig.stdout.contains("jump.yaml:6:16: error[missing-locale-file]: pt-PT (captureLocale in jump.yaml) has no locale file in locales"),
+                "\(fromConfig.stdout)")
+        let reference = try run(["locales", "check", "--reference", "en-GB"], in: folder.path)
+        #expect(reference.status == 1)
+        #expect(reference.stdout.contains("en-GB (--reference) has no locale file"))
+    }
+
+    @Test func onlyTheNamedLocalesAreReported() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let french = try String(contentsOfFile: folder.path + "/locales/fr-FR.yaml", encoding: .utf8)
+        try folder.write("locales/fr-FR.yaml", french.replacingOccurrences(of: "Adresse e-mail", with: "Adresse  e-mail"))
+        let polish = try String(contentsOfFile: folder.path + "/locales/pl-PL.yaml", encoding: .utf8)
+        try folder.write("locales/pl-PL.yaml", polish.replacingOccurrences(of: "Hasło\n", with: "\"Hasło \"\n"))
+        let all = try run(["locales", "check", "--format", "json"], in: folder.path)
+        let allFiles = Set(try JSONValue.parse(all.stdout)["diagnostics"]!.arrayValue!.compactMap { $0["file"]?.stringValue })
+        #expect(allFiles == ["locales/fr-FR.yaml", "locales/pl-PL.yaml"])
+        let one = try run(["locales", "check", "--locale", "pl-PL", "--format", "json"], in: folder.path)
+        let oneFiles = Set(try JSONValue.parse(one.stdout)["diagnostics"]!.arrayValue!.compactMap { $0["file"]?.stringValue })
+        #expect(oneFiles == ["locales/pl-PL.yaml"])
+        #expect(one.status == 0, "warnings only")
+        #expect(try run(["locales", "check", "--locale", "pl-PL", "--strict"], in: folder.path).status == 1)
+    }
+
+    @Test func filesThatCannotBeParsedExitTwo() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        try folder.write("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  a: [unclosed\n")
+        let broken = try run(["locales", "check"], in: folder.path)
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("locales/de-DE.yaml:4:1: error[JF106]"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("cannot check"))
+        #expect(try run(["locales", "check", "--locales", "no/such/folder", "--reference", "en-US"], in: folder.path).status == 2)
+        #expect(try run(["locales", "check", "--reference", "english"], in: folder.path).status == 2)
+        #expect(try run(["locales", "check", "--baseline", "missing.json"], in: folder.path).status == 2)
+    }
+
+    @Test func baselinesSurviveMovedLinesButNotChangedTexts() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let path = folder.path + "/locales/fr-FR.yaml"
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        try folder.write("locales/fr-FR.yaml", original.replacingOccurrences(of: "label: Adresse e-mail\n", with: "label: Email address\n"))
+        #expect(try run(["locales", "check", "--strict"], in: folder.path).status == 1)
+        let written = try run(["locales", "check", "--write-baseline", "baseline.json"], in: folder.path)
+        #expect(written.status == 0)
+        #expect(written.stderr == "wrote 2 findings to baseline.json\n")
+        let baseline = try String(contentsOfFile: folder.path + "/baseline.json", encoding: .utf8)
+        #expect(baseline.contains("\"rule\":\"same-as-source\""))
+        #expect(!baseline.contains("\"line\""))
+        let hidden = try run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path)
+        #expect(hidden.status == 0, "\(hidden.stdout)")
+        #expect(hidden.stderr.contains("(2 known findings hidden by the baseline)"))
+        // Lines move: still hidden.
+        let moved = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "messages:\n", with: "messages:\n\n  # moved\n\n")
+        try folder.write("locales/fr-FR.yaml", moved)
+        #expect(try run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path).status == 0)
+        // A new problem is reported; the known ones stay hidden.
+        try folder.write("locales/fr-FR.yaml", moved.replacingOccurrences(of: "label: Nom\n", with: "label: \"Nom \"\n"))
+        let new = try run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path)
+        #expect(new.status == 1)
+        #expect(new.stdout.contains("warning[whitespace-edge]: message 'fields.lastName.label' ends with a space"))
+        #expect(!new.stdout.contains("same-as-source"))
+    }
+
+    @Test func machineReadableFormats() throws {
+        let folder = try TemporaryFolder("jump-locales-formats")
+        defer { folder.remove() }
+        try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email address\n  fields.email.tip: We never share it.\n  options.country.CA: Canada\n")
+        try folder.write("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: Adresse e-mail\n  options.country.CA: Canada\n")
+        let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US"]
+        let json = try JSONValue.parse(try run(arguments + ["--format", "json"], in: folder.path).stdout)
+        let diagnostics = try #require(json["diagnostics"]?.arrayValue)
+        #expect(diagnostics.map { $0["rule"]?.stringValue } == ["missing-key", "same-as-source"])
+        #expect(diagnostics.map { $0["code"]?.stringValue } == ["JF501", "JF504"])
+        #expect(diagnostics.map { $0["key"]?.stringValue } == ["fields.email.tip", "options.country.CA"])
+        #expect(diagnostics.map { $0["line"]?.intValue } == [2, 4])
+        #expect(json["summary"]?["errors"]?.intValue == 1)
+        #expect(json["summary"]?["warnings"]?.intValue == 1)
+        let sarif = try JSONValue.parse(try run(arguments + ["--format", "sarif"], in: folder.path).stdout)
+        let results = sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue ?? []
+        #expect(Set(results.compactMap { $0["ruleId"]?.stringValue }) == ["missing-key", "same-as-source"])
+        let junit = try run(arguments + ["--format", "junit"], in: folder.path)
+        #expect(junit.status == 1)
+        Snapshot.check(junit.stdout, against: Repository.path("Tests/JumpLocaleCheckTests/Golden/junit.xml"))
+        #expect(try run(arguments + ["--format", "junit", "--strict"], in: folder.path).stdout.contains("<failure type=\"same-as-source\""))
+    }
+
+    @Test func pseudoLocalesPassTheCheckAndRunTheCommands() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let made = try run(["locales", "pseudo", "--locale", "en-XA", "--locale", "ar-XB", "--out", "locales"], in: folder.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr == "wrote locales/en-XA.yaml\nwrote locales/ar-XB.yaml\n")
+        let check = try run(["locales", "check", "--strict"], in: folder.path)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stderr == "0 errors, 0 warnings in 8 locale files\n")
+        #expect(try run(["lint", "--strict"], in: folder.path).status == 0)
+
+        let shown = try run(["show", "registrationForm", "--locale", "en-XA"], in: folder.path)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("[Éɱáîļ áððŕéšš one two]"), "\(shown.stdout)")
+        let validated = try run(["validate", "registrationForm", "--locale", "en-XA", "--set", "emailAddress=ana@example",
+                                 "--set", "displayName=x", "--set", "newPassword=short", "--set", "newPasswordConfirm=short"], in: folder.path)
+        #expect(validated.status == 1)
+        #expect(validated.stdout.contains("displayName: [[Ðîšþļáý ñáɱé one two] ɱûšţ ƀé áţ ļéášţ 3 çĥáŕáçţéŕš ļöñĝ. one two three four]"),
+                "\(validated.stdout)")
+        // E-mail addresses and URLs stay as they are.
+        #expect(validated.stdout.contains("šûçĥ áš name@example.com."), "\(validated.stdout)")
+        let arabic = try run(["validate", "registrationForm", "--locale", "ar-XB", "--set", "emailAddress=ana@example.com",
+                              "--set", "displayName=ana", "--set", "newPassword=s", "--set", "newPasswordConfirm=s"], in: folder.path)
+        #expect(arabic.status == 1)
+        #expect(arabic.stdout.contains("\u{200F}\u{202E}characters\u{202C}\u{200F}"), "\(arabic.stdout)")
+        // The prompts of the account commands, non-interactively: jump-forms' own words too.
+        let register = try run(["register", "--non-interactive", "--locale", "en-XA", "--set", "emailAddress=dee@example.com"], in: folder.path,
+                               environment: ["HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_DATA_HOME": folder.path + "/share"])
+        #expect(register.status == 1)
+        #expect(register.stderr.contains("[Ŕéǫûîŕéð ṽáļûéš áŕé ɱîššîñĝ"), "\(register.stderr)")
+    }
+
+    @Test func coveragePerLocaleFlowAndForm() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let german = try String(contentsOfFile: folder.path + "/locales/de-DE.yaml", encoding: .utf8)
+        // Two keys gone (one only the edit profile form shows), one left in English.
+        let edited = german
+            .replacingOccurrences(of: "      label: Straße und Hausnummer\n", with: "")
+            .replacingOccurrences(of: "      placeholder: Ein paar Worte über Sie\n", with: "")
+            .replacingOccurrences(of: "label: Ort\n", with: "label: City\n")
+        #expect(edited != german)
+        try folder.write("locales/de-DE.yaml", edited)
+        let text = try run(["locales", "coverage"], in: folder.path)
+        #expect(text.status == 0)
+        Snapshot.check(text.stdout, against: Repository.path("Tests/JumpLocaleCheckTests/Golden/coverage.txt"))
+        let json = try JSONValue.parse(try run(["locales", "coverage", "--format", "json"], in: folder.path).stdout)
+        let de = try #require(json["locales"]?.arrayValue?.first { $0["locale"]?.stringValue == "de-DE" })
+        #expect(de["translated"]?.intValue == 51)
+        #expect(de["total"]?.intValue == 54)
+        #expect(de["untranslated"]?.arrayValue?.compactMap(\.stringValue) == ["fields.addressStreet.label", "fields.addressCity.label", "fields.aboutMe.placeholder"])
+        let below = try run(["locales", "coverage", "--minimum", "99"], in: folder.path)
+        #expect(below.status == 1)
+        #expect(below.stderr.contains("below 99.0%: de-DE"))
+        #expect(try run(["locales", "coverage", "--minimum", "94"], in: folder.path).status == 0)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import JumpForms
+import JumpLocaleCheck
+import Testing
+import TestSupport
+
+/// Every rule's example (`LocaleRule.example`) through the built `jump-forms locales check`:
+/// it must produce findings of that rule and of no other, exit as the rule's severity says, and
+/// print exactly its golden file (Golden/<rule>.txt). docs/locales.md shows the same outputs.
+@Suite struct RuleExampleTests {
+    /// Writes the example's files in a fresh folder and runs the check there.
+    static func run(_ rule: LocaleRule, extra: [String] = []) throws -> CommandResult {
+        let folder = try TemporaryFolder("jump-locales-example")
+        defer { folder.remove() }
+        for file in rule.example.files { try folder.write(file.path, file.text) }
+        return try Executable.run("jump-forms", rule.example.arguments + extra, in: folder.path)
+    }
+
+    static func goldenPath(_ rule: LocaleRule) -> String {
+        Repository.path("Tests/JumpLocaleCheckTests/Golden/\(rule.rawValue).txt")
+    }
+
+    @Test(arguments: LocaleRule.allCases)
+    func exampleProducesExactlyItsRule(_ rule: LocaleRule) throws {
+        let json = try Self.run(rule, extra: ["--format", "json"])
+        let report = try JSONValue.parse(json.stdout)
+        let rules = (report["diagnostics"]?.arrayValue ?? []).compactMap { $0["rule"]?.stringValue }
+        #expect(!rules.isEmpty, "\(rule.rawValue): the example produces nothing\n\(json.stderr)")
+        #expect(Set(rules) == [rule.rawValue], "\(rule.rawValue): the example produces \(rules)")
+        #expect(json.status == (rule.severity == .error ? 1 : 0), "\(rule.rawValue): exit \(json.status)\n\(json.stderr)")
+
+        let text = try Self.run(rule)
+        Snapshot.check(text.stdout, against: Self.goldenPath(rule))
+        #expect(text.stdout.contains("[\(rule.rawValue)]"))
+    }
+
+    @Test func warningsFailWithStrict() throws {
+        let result = try Self.run(.sameAsSource, extra: ["--strict"])
+        #expect(result.status == 1)
+    }
+
+    @Test func docsShowEveryRuleWithItsOutput() throws {
+        var outputs: [LocaleRule: String] = [:]
+        for rule in LocaleRule.allCases {
+            outputs[rule] = try String(contentsOfFile: Self.goldenPath(rule), encoding: .utf8)
+        }
+        let path = Repository.path("docs/locales.md")
+        let document = try String(contentsOfFile: path, encoding: .utf8)
+        let updated = LocaleReferenceDocs.update(document, outputs: outputs)
+        Snapshot.check(updated, against: path)
+        for rule in LocaleRule.allCases {
+            #expect(updated.contains("#### \(rule.rawValue)\n"), "docs/locales.md lacks \(rule.rawValue)")
+        }
+    }
+
+    @Test func everyRuleHasACodeWithItsRuleID() {
+        for rule in LocaleRule.allCases {
+            #expect(rule.code.ruleID == rule.rawValue)
+            #expect(rule.code.phase == .locales)
+            #expect(LocaleRule(code: rule.code) == rule)
+            #expect(DiagnosticCode(ruleID: rule.rawValue) == rule.code)
+            #expect(!rule.explanation.isEmpty)
+        }
+    }
+}

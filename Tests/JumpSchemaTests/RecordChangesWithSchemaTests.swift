@@ -1,0 +1,86 @@
+import JumpCapture
+import JumpForms
+import JumpSchema
+import Testing
+
+/// The calls that bring a stored record in line with local edits, with the schema deciding
+/// what each attribute is (`RecordChanges.changes(from:to:kind: schema.attributeKind(path:))`).
+@Suite struct RecordChangesWithSchemaTests {
+    let before: JSONValue = [
+        "id": 7, "uuid": "u-1", "created": "2024-01-01 00:00:00.000000 +0000", "lastUpdated": "2024-01-02 00:00:00.000000 +0000",
+        "email": "ana@example.com", "displayName": "ana",
+        "name": ["givenName": "Ana", "familyName": "Ruiz"],
+        "primaryAddress": ["city": "Kraków", "zip": "31-042"],
+        "photos": [["id": 1, "type": "large", "value": "a.png"]],
+        "statuses": [["id": 1, "status": "verified"]],
+        "display": ["theme": "dark", "fontScale": 1],
+        "optIn": ["status": false],
+    ]
+
+    func changes(_ after: JSONValue) throws -> [RecordChange] {
+        let schema = try Fixtures.defaultSchema
+        return RecordChanges.changes(from: before, to: after, kind: schema.attributeKind(path:))
+    }
+
+    @Test func objectsAreUpdatedWithTheKeysThatChanged() throws {
+        let after = before.setting("primaryAddress", ["city": "Warszawa", "zip": "31-042"]).setting("optIn", ["status": true])
+        #expect(try changes(after) == [
+            .update(attribute: "/primaryAddress", value: ["city": "Warszawa"]),
+            .update(attribute: "/optIn", value: ["status": true]),
+        ])
+    }
+
+    @Test func pluralsAreReplacedWholeWithoutTheirIds() throws {
+        let after = before
+            .setting("photos", [["id": 1, "type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]])
+            .setting("statuses", [["id": 1, "status": "verified"], ["status": "premium"]])
+        #expect(try changes(after) == [
+            .replace(attribute: "/photos", value: [["type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]]),
+            .replace(attribute: "/statuses", value: [["status": "verified"], ["status": "premium"]]),
+        ])
+    }
+
+    @Test func aJSONAttributeIsUpdatedWholeNotDiffedLikeAnObject() throws {
+        // Without the schema `display` would look like an object and only `theme` be sent.
+        let after = before.setting("display", ["theme": "light", "fontScale": 1])
+        #expect(try changes(after) == [.update(attribute: nil, value: ["display": ["theme": "light", "fontScale": 1]])])
+        #expect(RecordChanges.changes(from: before, to: after) == [.update(attribute: "/display", value: ["theme": "light"])])
+    }
+
+    @Test func aJSONAttributeHoldingAListIsNotAPlural() throws {
+        let after = before.setting("display", ["compact", "dark"])
+        #expect(try changes(after) == [.update(attribute: nil, value: ["display": ["compact", "dark"]])])
+    }
+
+    @Test func reservedAttributesAreNeverSent() throws {
+        let after = before.setting("id", 99).setting("uuid", "u-2").setting("created", "x").setting("lastUpdated", "y")
+            .setting("displayName", "ana_r")
+        #expect(try changes(after) == [.update(attribute: nil, value: ["displayName": "ana_r"])])
+    }
+
+    @Test func anObjectSetFromNothingIsSentWhole() throws {
+        let after = before.removing("name")
+        #expect(try changes(after) == [.update(attribute: nil, value: ["name": nil])])
+        let added = after.setting("name", ["givenName": "Ana"])
+        let schema = try Fixtures.defaultSchema
+        #expect(RecordChanges.changes(from: after, to: added, kind: schema.attributeKind(path:))
+            == [.update(attribute: nil, value: ["name": ["givenName": "Ana"]])])
+    }
+
+    @Test func aRemovedPluralIsReplacedByAnEmptyList() throws {
+        #expect(try changes(before.removing("photos")) == [.replace(attribute: "/photos", value: [])])
+    }
+}
+
+extension JSONValue {
+    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var entries) = self else { return self }
+        if let index = entries.firstIndex(where: { $0.key == key }) { entries[index].value = value } else { entries.append((key, value)) }
+        return .object(entries)
+    }
+
+    func removing(_ key: String) -> JSONValue {
+        guard case .object(let entries) = self else { return self }
+        return .object(entries.filter { $0.key != key })
+    }
+}

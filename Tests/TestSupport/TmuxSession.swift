@@ -1,0 +1,79 @@
+import Foundation
+
+/// A real terminal for prompt tests: a detached tmux session running one command, typed into
+/// with `send-keys` and read with `capture-pane`. Every wait is bounded; `close()` kills it.
+public final class TmuxSession: @unchecked Sendable {
+    public let name: String
+
+    /// Starts `command` (a shell command line) in a 120x40 terminal, in `directory`, with
+    /// `environment` set. The command's exit status is printed as `EXIT=<status>` when it ends.
+    public init(_ command: String, in directory: String, environment: [String: String] = [:]) throws {
+        name = "jf-" + UUID().uuidString.prefix(8).lowercased()
+        let exports = environment.sorted { $0.key < $1.key }.map { "export \($0.key)=\(Self.quote($0.value));" }.joined(separator: " ")
+        let line = "cd \(Self.quote(directory)); \(exports) \(command); echo EXIT=$?; sleep 120"
+        try Self.tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", "bash --norc --noprofile -c \(Self.quote(line))"])
+    }
+
+    static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    @discardableResult
+    static func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Types text (literally), then Enter unless `enter` is false.
+    public func type(_ text: String, enter: Bool = true) throws {
+        if !text.isEmpty { try Self.tmux(["send-keys", "-t", name, "-l", text]) }
+        if enter { try Self.tmux(["send-keys", "-t", name, "Enter"]) }
+    }
+
+    /// Sends a key by tmux name (`C-c`, `Enter`).
+    public func key(_ key: String) throws {
+        try Self.tmux(["send-keys", "-t", name, key])
+    }
+
+    /// What the terminal shows now (the visible screen and its history).
+    public func screen() throws -> String {
+        try Self.tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", name])
+    }
+
+    /// Waits until the screen contains `text`; returns the screen. Throws after `timeout` seconds.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: Double = 20) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let shown = try screen()
+            if shown.contains(text) { return shown }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw WaitError(text: text, screen: (try? screen()) ?? "")
+    }
+
+    /// Waits for the command to end; returns its exit status.
+    public func exitStatus(timeout: Double = 30) throws -> Int32 {
+        let shown = try waitFor("EXIT=", timeout: timeout)
+        guard let range = shown.range(of: "EXIT="), let status = Int32(shown[range.upperBound...].prefix { $0.isNumber }) else { return -1 }
+        return status
+    }
+
+    public func close() {
+        _ = try? Self.tmux(["kill-session", "-t", name])
+    }
+
+    public struct WaitError: Error, CustomStringConvertible {
+        public var text: String
+        public var screen: String
+        public var description: String { "the terminal never showed '\(text)'; it shows:\n\(screen)" }
+    }
+}

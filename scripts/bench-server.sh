@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Load benchmark of the local server (docs/PERFORMANCE.md, "Local server"): builds jump-forms
+# in release, starts `jump-forms serve` on a free loopback port with a fresh database,
+# registers a user, then runs wrk at 64 connections against, one after the other:
+#
+#   health   GET /health                            the trivial route of the same binary
+#   read     POST /entity                           a record read with a valid access token
+#   refresh  POST /oauth/refresh_access_token       chained signed refreshes (each rotates the token)
+#   signin   POST /oauth/auth_native_traditional    bcrypt verify at the configured cost + a token
+#
+#   scripts/bench-server.sh
+#   BENCH_DURATION=30s BENCH_CONNECTIONS=64 BENCH_BCRYPT_COST=10 scripts/bench-server.sh
+#   BENCH_BIN=/tmp/other/.build/release BENCH_PROJECT=/tmp/other scripts/bench-server.sh   # another build
+#
+# Needs wrk (Debian: apt-get install wrk) and curl. The build goes to .build-bench (or
+# $BENCH_SCRATCH); the server's database and logs to a temporary folder, removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+scratch=${BENCH_SCRATCH:-.build-bench}
+duration=${BENCH_DURATION:-20s}
+connections=${BENCH_CONNECTIONS:-64}
+threads=${BENCH_THREADS:-2}
+cost=${BENCH_BCRYPT_COST:-10}
+sessions=${BENCH_SESSIONS:-128}
+
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
+command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 2; }
+
+if [ -n "${BENCH_BIN:-}" ]; then
+  bin=$BENCH_BIN        # a folder holding a jump-forms binary built elsewhere (e.g. another commit)
+else
+  swift build -c release --scratch-path "$scratch" --product jump-forms
+  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+fi
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A copy of the example project with the bcrypt cost of the run.
+source=${BENCH_PROJECT:-.}   # where jump.yaml, flows/ and locales/ come from (another checkout's, with BENCH_BIN)
+cp -R "$source/flows" "$source/locales" "$work/"
+cp identities.yaml "$work/"
+{ cat "$source/jump.yaml"; printf 'server:\n  bcryptCost: %s\n' "$cost"; } > "$work/jump.yaml"
+client_id=localdev0123456789abcdefghijklmn
+
+"$bin/jump-forms" serve --config "$work/jump.yaml" --port 0 --db "$work/bench.sqlite" > "$work/serve.out" 2> "$work/serve.err" &
+server_pid=$!
+url=""
+for _ in $(seq 1 200); do
+  url=$(sed -n 's/^jump-forms serving flow .* at \(http:[^ ]*\)$/\1/p' "$work/serve.out")
+  [ -n "$url" ] && break
+  sleep 0.05
+done
+[ -n "$url" ] || { echo "the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+
+secret=0123456789abcdef0123456789abcdef01234567
+common="client_id=$client_id&locale=en-US&flow=standard&flow_version=2024-01-15.1&redirect_uri=https%3A%2F%2Fexample.com%2Fcb&response_type=token"
+password="correct+horse+battery"
+registration="$common&form=registrationForm&emailAddress=bench%40example.com&displayName=bench_user&firstName=Bench&lastName=User&newPassword=$password&newPasswordConfirm=$password&optIn=false&refresh_secret=$secret"
+signin_body="$common&form=signInForm&signInEmailAddress=bench%40example.com&currentPassword=$password&refresh_secret=$secret"
+
+token_of() { sed -n 's/.*"access_token":"\([0-9a-f]*\)".*/\1/p'; echo; }   # answers end without a newline
+access_token=$(curl -sS -X POST --data "$registration" "$url/oauth/register_native_traditional" | token_of)
+[ -n "$access_token" ] || { echo "registration failed" >&2; exit 1; }
+
+# Sessions for the refresh chains: one sign-in each, all with the same refresh secret.
+: > "$work/tokens"
+for _ in $(seq 1 "$sessions"); do
+  curl -sS -X POST --data "$signin_body" "$url/oauth/auth_native_traditional" | token_of >> "$work/tokens"
+done
+got=$(grep -c . "$work/tokens" || true)
+[ "$got" -eq "$sessions" ] || { echo "sign-ins for the refresh sessions failed ($got of $sessions)" >&2; tail -3 "$work/serve.err" >&2; exit 1; }
+
+echo "== machine"
+echo "date:     $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "cpu:      $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') x $(nproc) cores (server and wrk share them)"
+echo "kernel:   $(uname -sr)"
+echo "swift:    $(swift --version 2>&1 | head -1)"
+echo "wrk:      $(wrk -v 2>&1 | head -1)"
+echo "server:   $url, release build, database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
+echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other"
+echo
+
+export BENCH_LUA_DIR="$root/scripts/bench-server" BENCH_CLIENT_ID="$client_id" BENCH_ACCESS_TOKEN="$access_token"
+export BENCH_REFRESH_SECRET="$secret" BENCH_TOKENS_FILE="$work/tokens" BENCH_THREADS="$threads" BENCH_SIGNIN_BODY="$signin_body"
+results="$work/results"
+: > "$results"
+ticks=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # user + system time of a process
+for name in health read refresh signin; do
+  echo "== $name"
+  before=$(cpu_ticks "$server_pid")
+  /usr/bin/time -f "WRKCPU %U %S" -o "$work/wrk-time" \
+    wrk -t"$threads" -c"$connections" -d"$duration" --timeout 10s -s "scripts/bench-server/$name.lua" "$url" > "$work/wrk-out"
+  after=$(cpu_ticks "$server_pid")
+  grep -E '^(RESULT|FIRST|  Socket)' "$work/wrk-out" || true
+  requests=$(sed -n 's/^RESULT [a-z]* requests=\([0-9]*\).*/\1/p' "$work/wrk-out")
+  read -r _ wrk_user wrk_system < "$work/wrk-time"
+  # CPU per request: the server's (from /proc) and wrk's own (it shares the two cores).
+  awk -v name="$name" -v t="$ticks" -v b="$before" -v a="$after" -v r="$requests" -v wu="$wrk_user" -v ws="$wrk_system" \
+    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f\n", name, (a - b) / t * 1e6 / r, (wu + ws) * 1e6 / r }' | tee -a "$results"
+  grep '^RESULT' "$work/wrk-out" >> "$results"
+  sleep 1
+done
+
+echo
+echo "== summary (accepted requests per second; latency of all requests)"
+health_rps=$(awk '/^RESULT health/ { for (i = 1; i <= NF; i++) if ($i ~ /^ok_per_s=/) { split($i, kv, "="); print kv[2] } }' "$results")
+printf '%-8s %10s %9s %9s %9s %8s %10s %12s %10s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req"
+awk -v health="$health_rps" '
+  /^CPU/ { split($3, s, "="); split($4, w, "="); server[$2] = s[2]; client[$2] = w[2] }
+  /^RESULT/ {
+    delete v; for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    printf "%-8s %10s %9s %9s %9s %8s %9.0f%% %12s %10s\n", $2, v["ok_per_s"], v["p50_ms"], v["p99_ms"], v["max_ms"], v["failed"] + v["socket_errors"],
+      100 * v["ok_per_s"] / health, server[$2], client[$2]
+  }' "$results"
