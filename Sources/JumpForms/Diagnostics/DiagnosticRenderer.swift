@@ -18,26 +18,29 @@ public struct SourceFiles: Sendable {
     /// How many files are held.
     public var count: Int { texts.count }
 
-    /// The 1-based line `line` of `path`, without its line break.
+    /// The 1-based line `line` of `path`, without its line break (lines break where YAML breaks
+    /// them: LF, CR LF, CR, NEL, LS, PS).
     public func line(_ line: Int, of path: String) -> Substring? {
         guard line >= 1, let text = texts[path] else { return nil }
-        var current = 1
-        var start = text.startIndex
-        var index = text.startIndex
+        let bytes = Array(text.utf8)
+        let starts = LineBreaks.lineStarts(bytes)
+        guard line <= starts.count else { return nil }
+        let start = starts[line - 1]
+        let end = line < starts.count ? lineEnd(bytes, from: start, to: starts[line]) : bytes.count
         let utf8 = text.utf8
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "\n") {
-                if current == line { return trimCR(text[start..<index]) }
-                current += 1
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        return current == line ? trimCR(text[start..<text.endIndex]) : nil
+        let from = utf8.index(utf8.startIndex, offsetBy: start)
+        let to = utf8.index(utf8.startIndex, offsetBy: end)
+        return text[from..<to]
     }
 
-    private func trimCR(_ line: Substring) -> Substring {
-        line.hasSuffix("\r") ? line.dropLast() : line
+    /// The end of a line's content: the offset of its break.
+    private func lineEnd(_ bytes: [UInt8], from start: Int, to next: Int) -> Int {
+        var index = start
+        while index < next {
+            if LineBreaks.length(in: bytes, at: index) > 0 { return index }
+            index += 1
+        }
+        return next
     }
 }
 

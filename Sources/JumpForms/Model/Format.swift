@@ -165,40 +165,58 @@ public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     private static func isEmail(_ value: String) -> Bool {
-        guard value.utf8.count <= 254 else { return false }
-        let scalars = Array(value.unicodeScalars)
-        guard let at = scalars.lastIndex(of: "@"), at > 0, at < scalars.count - 1 else { return false }
-        let local = scalars[..<at]
-        let domain = scalars[(at + 1)...]
-        guard String(String.UnicodeScalarView(local)).utf8.count <= 64 else { return false }
+        let utf8 = value.utf8
+        guard utf8.count <= 254, let at = utf8.lastIndex(of: UInt8(ascii: "@")) else { return false }
+        let localBytes = utf8.distance(from: utf8.startIndex, to: at)
+        let domainStart = utf8.index(after: at)
+        let domainBytes = utf8.distance(from: domainStart, to: utf8.endIndex)
+        guard localBytes > 0, localBytes <= 64, domainBytes > 0, domainBytes <= 253 else { return false }
         // Local part: dot-separated non-empty atoms.
         var previousWasDot = true
-        for scalar in local {
+        for scalar in value[..<at].unicodeScalars {
             if scalar == "." {
                 if previousWasDot { return false }
                 previousWasDot = true
                 continue
             }
             previousWasDot = false
-            let atext = scalar.isASCIILetter || scalar.isASCIIDigit
-                || "!#$%&'*+/=?^_`{|}~-".unicodeScalars.contains(scalar)
+            let atext = scalar.isASCIILetter || scalar.isASCIIDigit || isEmailSymbol(scalar)
                 || (scalar.value > 0x7F && (scalar.isLetter || scalar.isMark || scalar.properties.numericType == .decimal))
             if !atext { return false }
         }
         if previousWasDot { return false }
-        // Domain: two or more labels.
-        guard String(String.UnicodeScalarView(domain)).utf8.count <= 253 else { return false }
-        let labels = domain.split(separator: "." as Unicode.Scalar, omittingEmptySubsequences: false)
-        guard labels.count >= 2 else { return false }
-        for label in labels {
-            guard !label.isEmpty, label.count <= 63, label.first != "-", label.last != "-" else { return false }
-            for scalar in label where !(scalar.isASCIILetter || scalar.isASCIIDigit || scalar == "-"
-                || (scalar.value > 0x7F && (scalar.isLetter || scalar.isMark))) {
+        // Domain: two or more labels of letters, digits and hyphens; the last not all digits.
+        var labels = 0
+        var labelLength = 0
+        var labelAllDigits = true
+        var previous: Unicode.Scalar = "."
+        for scalar in value[domainStart...].unicodeScalars {
+            if scalar == "." {
+                guard labelLength > 0, previous != "-" else { return false }
+                labels += 1
+                labelLength = 0
+                labelAllDigits = true
+                previous = scalar
+                continue
+            }
+            if labelLength == 0, scalar == "-" { return false }
+            guard scalar.isASCIILetter || scalar.isASCIIDigit || scalar == "-" || (scalar.value > 0x7F && (scalar.isLetter || scalar.isMark)) else {
                 return false
             }
+            labelLength += 1
+            if labelLength > 63 { return false }
+            labelAllDigits = labelAllDigits && scalar.isASCIIDigit
+            previous = scalar
         }
-        if let last = labels.last, last.allSatisfy(\.isASCIIDigit) { return false }
-        return true
+        guard labelLength > 0, previous != "-", !labelAllDigits else { return false }
+        return labels + 1 >= 2
+    }
+
+    private static func isEmailSymbol(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "!", "#", "$", "%", "&", "'", "*", "+", "/", "=", "?", "^", "_", "`", "{", "|", "}", "~", "-": true
+        default: false
+        }
     }
 }
 
@@ -206,13 +224,15 @@ extension Unicode.Scalar {
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
     var isLetter: Bool {
-        switch properties.generalCategory {
+        if value < 0x80 { return isASCIILetter }
+        return switch properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
         default: false
         }
     }
     var isMark: Bool {
-        switch properties.generalCategory {
+        if value < 0x300 { return false }
+        return switch properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: true
         default: false
         }

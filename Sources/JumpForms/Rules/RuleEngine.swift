@@ -23,7 +23,9 @@ public struct FormValues: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
     /// Whether a text is empty or whitespace only.
     public static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+        // Fast path: a first byte that is printable ASCII decides it.
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+        return text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
     }
 }
 
@@ -93,18 +95,37 @@ public struct RuleEngine: Sendable {
     public let form: FormModel
     public var today: CivilDate
     public var side: Side
+    /// The form's fields and rules as shared references, so a check walks them without copying.
+    private let programs: [FieldProgram]
+
+    /// A field and its rules, shared (one reference count per field visited).
+    final class FieldProgram: Sendable {
+        let field: FormModel.Field
+        let rules: [RuleProgram]
+
+        init(_ field: FormModel.Field) {
+            self.field = field
+            self.rules = field.rules.map(RuleProgram.init)
+        }
+    }
+
+    final class RuleProgram: Sendable {
+        let rule: FormModel.Rule
+        init(_ rule: FormModel.Rule) { self.rule = rule }
+    }
 
     public init(form: FormModel, today: CivilDate, side: Side = .client) {
         self.form = form
         self.today = today
         self.side = side
+        self.programs = form.fields.map(FieldProgram.init)
     }
 
     /// Checks every field, cross-field rules included.
     public func validate(_ values: FormValues) -> ValidationReport {
         var report = ValidationReport(violations: [], deferred: [])
-        for field in form.fields {
-            check(field, values, crossField: true, into: &report)
+        for program in programs {
+            check(program, values, crossField: true, into: &report)
         }
         return report
     }
@@ -112,9 +133,9 @@ public struct RuleEngine: Sendable {
     /// Checks one field. With `crossField: false`, `match` and `alongWith` wait (a prompt
     /// checks them once the other field has an answer).
     public func validate(field name: String, in values: FormValues, crossField: Bool = true) -> [RuleViolation] {
-        guard let field = form.field(named: name) else { return [] }
+        guard let index = form.index(of: name) else { return [] }
         var report = ValidationReport(violations: [], deferred: [])
-        check(field, values, crossField: crossField, into: &report)
+        check(programs[index], values, crossField: crossField, into: &report)
         return report.violations
     }
 
@@ -126,13 +147,15 @@ public struct RuleEngine: Sendable {
         return subs.compactMap { values["\(field.name)[\($0.key)]"] }.filter { !FormValues.isBlank($0) }.joined(separator: " ")
     }
 
-    private func check(_ field: FormModel.Field, _ values: FormValues, crossField: Bool, into report: inout ValidationReport) {
-        let value = Self.value(of: field, in: values)
+    private func check(_ program: FieldProgram, _ values: FormValues, crossField: Bool, into report: inout ValidationReport) {
+        // Read through the shared references: binding the structs would copy them.
+        let value = values[program.field.name] ?? Self.value(of: program.field, in: values)
+        let type = program.field.type
         let isEmpty: Bool
-        switch field.type {
+        switch type {
         case .checkbox:
             if !value.isEmpty, value != "true", value != "false" {
-                report.violations.append(violation(field, nil, RuleEngine.InputMessage.invalidCheckbox))
+                report.violations.append(violation(program, nil, RuleEngine.InputMessage.invalidCheckbox))
                 return
             }
             isEmpty = value != "true"
@@ -140,34 +163,35 @@ public struct RuleEngine: Sendable {
             isEmpty = FormValues.isBlank(value)
         }
         var date: CivilDate?
-        if field.type == .dateselect, !isEmpty {
+        if type == .dateselect, !isEmpty {
             guard let parsed = CivilDate(iso: value) else {
-                report.violations.append(violation(field, nil, RuleEngine.InputMessage.invalidDate))
+                report.violations.append(violation(program, nil, RuleEngine.InputMessage.invalidDate))
                 return
             }
             date = parsed
         }
-        for rule in field.rules {
-            if rule.kind.isServerOnly {
-                report.deferred.append(DeferredRule(field: field.name, rule: rule.kind, reason: .serverOnly))
+        for ruleProgram in program.rules {
+            let kind = ruleProgram.rule.kind
+            if kind.isServerOnly {
+                report.deferred.append(DeferredRule(field: program.field.name, rule: kind, reason: .serverOnly))
                 continue
             }
-            if !rule.clientSide && side == .client {
-                report.deferred.append(DeferredRule(field: field.name, rule: rule.kind, reason: .clientSideDisabled))
+            if !ruleProgram.rule.clientSide && side == .client {
+                report.deferred.append(DeferredRule(field: program.field.name, rule: kind, reason: .clientSideDisabled))
                 continue
             }
-            if rule.kind.isCrossField && !crossField { continue }
-            if isEmpty && !rule.kind.appliesToEmptyValues { continue }
-            if !passes(rule.check, value: value, isEmpty: isEmpty, date: date, values: values) {
-                report.violations.append(violation(field, rule, rule.messageKey))
+            if kind.isCrossField && !crossField { continue }
+            if isEmpty && !kind.appliesToEmptyValues { continue }
+            if !passes(ruleProgram.rule.check, value: value, isEmpty: isEmpty, date: date, values: values) {
+                report.violations.append(violation(program, ruleProgram.rule, ruleProgram.rule.messageKey))
             }
         }
     }
 
-    private func violation(_ field: FormModel.Field, _ rule: FormModel.Rule?, _ key: String) -> RuleViolation {
-        var arguments: [String: MessageArgument] = ["field": .string(field.name)]
+    private func violation(_ program: FieldProgram, _ rule: FormModel.Rule?, _ key: String) -> RuleViolation {
+        var arguments: [String: MessageArgument] = ["field": .string(program.field.name)]
         if let argument = rule?.argument { arguments["value"] = argument }
-        return RuleViolation(field: field.name, rule: rule?.kind, messageKey: key, arguments: arguments)
+        return RuleViolation(field: program.field.name, rule: rule?.kind, messageKey: key, arguments: arguments)
     }
 
     private func passes(_ check: FormModel.Check, value: String, isEmpty: Bool, date: CivilDate?, values: FormValues) -> Bool {
@@ -179,9 +203,10 @@ public struct RuleEngine: Sendable {
         case .pattern(let regex):
             return (try? regex.wholeMatch(in: value)) != nil
         case .minLength(let n):
-            return value.count >= n
+            // A string never has more characters than UTF-8 bytes.
+            return value.utf8.count >= n && value.count >= n
         case .maxLength(let n):
-            return value.count <= n
+            return value.utf8.count <= n || value.count <= n
         case .minYears(let n):
             return date.map { $0.age(on: today) >= n } ?? true
         case .maxYears(let n):

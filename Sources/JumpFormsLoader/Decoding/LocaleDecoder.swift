@@ -212,13 +212,7 @@ extension ScalarTrap {
 final class SourceText {
     let bytes: [UInt8]
     /// Byte offsets of line starts, computed the first time a scalar needs them.
-    private lazy var lineStarts: [Int] = {
-        var starts = [0]
-        for (index, byte) in bytes.enumerated() where byte == 0x0A {
-            starts.append(index + 1)
-        }
-        return starts
-    }()
+    private lazy var lineStarts: [Int] = LineBreaks.lineStarts(bytes)
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -258,13 +252,15 @@ final class SourceText {
         var column = 1
         let begin = starts[line - 1]
         let end = scalar.end.line < starts.count ? starts[scalar.end.line] : bytes.count
-        let text = String(decoding: bytes[begin..<end], as: UTF8.self)
-        for unicode in text.unicodeScalars {
+        let scalars = Array(String(decoding: bytes[begin..<end], as: UTF8.self).unicodeScalars)
+        for (index, unicode) in scalars.enumerated() {
             if (line, column) >= (scalar.end.line, scalar.end.column) { break }
             if (line, column) >= (scalar.start.line, scalar.start.column) {
                 raw.append(Token(scalar: unicode, line: line, column: column))
             }
-            if unicode == "\n" {
+            // Lines break as YAML breaks them; CR LF is one break (at the LF).
+            let crBeforeLF = unicode == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
+            if LineBreaks.isBreak(unicode), !crBeforeLF {
                 line += 1
                 column = 1
             } else {
@@ -276,7 +272,7 @@ final class SourceText {
             return raw
         case .literal, .folded:
             // Drop the header line (`|`, `>-` ...).
-            guard let newline = raw.firstIndex(where: { $0.scalar == "\n" }) else { return [] }
+            guard let newline = raw.firstIndex(where: { LineBreaks.isBreak($0.scalar) && $0.scalar != "\r" }) ?? raw.firstIndex(where: { LineBreaks.isBreak($0.scalar) }) else { return [] }
             return Array(raw[(newline + 1)...])
         case .singleQuoted:
             var result: [Token] = []

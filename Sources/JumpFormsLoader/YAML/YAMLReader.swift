@@ -96,13 +96,17 @@ public enum YAMLReader {
     static func location(ofByte offset: Int, in bytes: [UInt8], path: String) -> SourceLocation {
         var line = 1
         var column = 1
-        for byte in bytes[..<offset] {
-            if byte == 0x0A {
+        var index = 0
+        while index < offset {
+            let breakLength = LineBreaks.length(in: bytes, at: index)
+            if breakLength > 0 {
                 line += 1
                 column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+                index += breakLength
+                continue
             }
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
         }
         return SourceLocation(file: path, line: line, column: column)
     }
@@ -113,13 +117,18 @@ public enum YAMLReader {
         var line = 1
         var column = 1
         var inIndentation = true
-        for byte in bytes {
-            if byte == 0x0A {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let breakLength = LineBreaks.length(in: bytes, at: index)
+            if breakLength > 0 {
                 line += 1
                 column = 1
                 inIndentation = true
+                index += breakLength
                 continue
             }
+            index += 1
             if inIndentation {
                 if byte == 0x09 {
                     result.append(SourceLocation(file: path, line: line, column: column))
