@@ -34,45 +34,19 @@ struct ServeProject {
 }
 
 /// `jump-forms serve` running as a child process, its output collected as it comes.
-final class ServeProcess: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var stdoutText = ""
-    private var stderrText = ""
+final class ServeProcess: Sendable {
+    let child: ChildProcess
 
     init(_ arguments: [String], project: ServeProject) throws {
-        process.executableURL = URL(fileURLWithPath: Executable.productsFolder + "/jump-forms")
-        process.arguments = ["serve"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: project.path)
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         environment.merge(project.environment) { _, new in new }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
-            self?.append(String(decoding: data, as: UTF8.self), error: false)
-        }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
-            self?.append(String(decoding: data, as: UTF8.self), error: true)
-        }
-        try process.run()
+        child = try ChildProcess(Executable.productsFolder + "/jump-forms", ["serve"] + arguments,
+                                 in: project.path, environment: environment)
     }
 
-    private func append(_ text: String, error: Bool) {
-        lock.lock()
-        if error { stderrText += text } else { stdoutText += text }
-        lock.unlock()
-    }
-
-    var stdout: String { lock.lock(); defer { lock.unlock() }; return stdoutText }
-    var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
-    var pid: Int32 { process.processIdentifier }
+    var stdout: String { child.stdout }
+    var stderr: String { child.stderr }
+    var pid: Int32 { child.pid }
 
     /// The URL the server printed, once it did.
     func waitForURL(timeout: Double = 20) throws -> String {
@@ -82,35 +56,28 @@ final class ServeProcess: @unchecked Sendable {
             if let range = text.range(of: " at http://"), let end = text[range.upperBound...].firstIndex(of: "\n") {
                 return "http://" + text[range.upperBound..<end]
             }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            if !child.isRunning { break }
+            usleep(20_000)
         }
         throw HarnessError.unexpected("serve printed no URL; stdout: \(stdout) stderr: \(stderr)")
     }
 
     func signal(_ number: Int32) {
-        kill(pid, number)
+        child.signal(number)
     }
 
     /// The exit status (or the signal that ended it), waiting at most `timeout` seconds; nil if
     /// it was still running (it is then killed).
     func waitForExit(timeout: Double = 15) -> (status: Int32, signaled: Bool)? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
+        guard let ended = child.wait(timeout: timeout) else {
+            child.kill9()
             return nil
         }
-        process.waitUntilExit()
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+        return (ended.status, ended.signaled)
     }
 
     /// Kills it if it still runs.
     func stop() {
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
+        child.kill9()
     }
 }

@@ -48,31 +48,11 @@ struct ProgramRun {
     var stderr: String
 
     init(_ executable: String, _ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let outPath = directory + "/.stdout-\(UUID().uuidString)", errPath = directory + "/.stderr-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: outPath, contents: nil),
-              FileManager.default.createFile(atPath: errPath, contents: nil) else {
-            throw Fixtures.FixtureError(message: "cannot create output files in \(directory)")
-        }
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        status = process.terminationStatus
-        stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let child = try ChildProcess(executable, arguments, in: directory)
+        let ended = try child.finish(timeout: 600)
+        status = ended.code
+        stdout = child.stdout
+        stderr = child.stderr
     }
 }
 

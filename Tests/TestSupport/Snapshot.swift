@@ -100,50 +100,10 @@ public enum Executable {
         _ name: String, _ arguments: [String], in directory: String = Repository.root,
         environment: [String: String] = [:], input: String? = nil, timeout: Double = 60
     ) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsFolder + "/" + name)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "LANG": "C.UTF-8"]
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let out = Pipe(), err = Pipe(), inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        try process.run()
-        if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try? inPipe.fileHandleForWriting.close()
-        // Read both pipes while the process runs so a full pipe cannot block it.
-        let outData = LockedData(), errData = LockedData()
-        let group = DispatchGroup()
-        for (handle, sink) in [(out.fileHandleForReading, outData), (err.fileHandleForReading, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                sink.set(handle.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            group.wait()
-            throw TimeoutError(command: ([name] + arguments).joined(separator: " "))
-        }
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData.get(), as: UTF8.self),
-                             stderr: String(decoding: errData.get(), as: UTF8.self))
+        let child = try ChildProcess(productsFolder + "/" + name, arguments, in: directory, environment: env, input: input)
+        let ended = try child.finish(timeout: timeout)
+        return CommandResult(status: ended.code, stdout: child.stdout, stderr: child.stderr)
     }
-
-    public struct TimeoutError: Error, CustomStringConvertible {
-        public var command: String
-        public var description: String { "'\(command)' did not finish in time" }
-    }
-}
-
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }

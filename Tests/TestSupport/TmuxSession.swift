@@ -20,16 +20,19 @@ public final class TmuxSession: @unchecked Sendable {
 
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let child = try ChildProcess("/usr/bin/env", ["tmux"] + arguments)
+        let ended = try child.finish(timeout: 15)
+        guard ended == .init(status: 0, signaled: false) else {
+            throw TmuxError(arguments: arguments, termination: ended, stderr: child.stderr)
+        }
+        return child.stdout
+    }
+
+    public struct TmuxError: Error, CustomStringConvertible {
+        public var arguments: [String]
+        public var termination: ChildProcess.Termination
+        public var stderr: String
+        public var description: String { "tmux \(arguments.joined(separator: " ")) ended with \(termination): \(stderr)" }
     }
 
     /// Types text (literally), then Enter unless `enter` is false.

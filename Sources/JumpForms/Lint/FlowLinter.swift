@@ -285,49 +285,55 @@ public struct FlowLinter: Sendable {
 
     private func lintMessages(_ findings: inout [Diagnostic]) {
         let defaultTag = flow.defaultLocale.value
-        let defaultCatalog = catalogs.first { $0.tag.value == defaultTag }
+        let positionOfTag = Dictionary(catalogs.indices.map { (catalogs[$0].tag.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let defaultCatalog = positionOfTag[defaultTag].map { catalogs[$0] }
         if defaultCatalog == nil {
             findings.append(Diagnostic(.missingLocale, "the default locale \(defaultTag) has no locale file",
                                        at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
         }
-        let localizer = Localizer(defaultLocale: defaultTag, catalogs: catalogs)
+        // The catalogs (by position) along each locale's own chain (fr-CA, fr), before the
+        // default locale. Positions, not copies: the loops below run keys x locales times.
+        let chains: [(position: Int, chain: [Int])] = catalogs.indices.filter { catalogs[$0].tag.value != defaultTag }.map { position in
+            (position, catalogs[position].tag.value.truncations.compactMap { positionOfTag[$0] })
+        }
         var reported = Set<String>()
         var checkedArguments = Set<String>()
-        let defaultKeys = defaultCatalog?.keys ?? []
         let uses = keyUses()
         for (key, arguments) in uses {
-            if let defaultCatalog, defaultCatalog[key.value] == nil, reported.insert("default|" + key.value).inserted {
+            if let defaultCatalog, !defaultCatalog.contains(key.value), reported.insert("default|" + key.value).inserted {
                 findings.append(Diagnostic(.messageMissingInDefaultLocale,
                     "message '\(key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
-                    at: key.location, hint: Suggestion.hint(for: key.value, among: defaultKeys)))
+                    at: key.location, hint: Suggestion.hint(for: key.value, among: defaultCatalog.keys)))
             }
-            for catalog in catalogs where catalog.tag.value != defaultTag {
-                let chain = catalog.tag.value.truncations
-                let found = chain.contains { tag in catalogs.first { $0.tag.value == tag }?[key.value] != nil }
-                if !found, reported.insert(catalog.tag.value.identifier + "|" + key.value).inserted {
+            for (position, chain) in chains where !chain.contains(where: { catalogs[$0].contains(key.value) }) {
+                let catalog = catalogs[position]
+                if reported.insert(catalog.tag.value.identifier + "|" + key.value).inserted {
                     findings.append(Diagnostic(.messageMissingInLocale,
                         "message '\(key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
                         at: key.location))
                 }
             }
-            // Arguments: format the message in every locale with what the call site provides.
+            // Arguments, checked statically in every locale: each one the message uses must be
+            // provided, and plural, selectordinal and number arguments must be numbers.
             let signature = key.value + "|" + arguments.keys.sorted().joined(separator: ",")
             guard checkedArguments.insert(signature).inserted else { continue }
-            for catalog in catalogs {
-                guard let message = catalog[key.value], case .success(let pattern) = message.pattern else { continue }
-                for use in pattern.arguments where arguments[use.name] == nil {
-                    let provided = arguments.keys.sorted()
-                    findings.append(Diagnostic(.messageArgument,
-                        "message '\(key.value)' uses argument '{\(use.name)}', which its call site does not provide",
-                        at: message.location(ofOffset: use.offset, length: use.name.count + 1),
-                        hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
-                }
-                if pattern.arguments.allSatisfy({ arguments[$0.name] != nil }) {
-                    do {
-                        _ = try localizer.format(key.value, for: catalog.tag.value, arguments)
-                    } catch {
-                        findings.append(Diagnostic(.messageArgument, "message '\(key.value)' cannot be formatted: \(error)",
-                                                   at: message.valueLocation))
+            for position in catalogs.indices {
+                guard let message = catalogs[position][key.value], case .success(let pattern) = message.pattern else { continue }
+                for use in pattern.argumentUses {
+                    guard let argument = arguments[use.name] else {
+                        let provided = arguments.keys.sorted()
+                        findings.append(Diagnostic(.messageArgument,
+                            "message '\(key.value)' uses argument '{\(use.name)}', which its call site does not provide",
+                            at: message.location(ofOffset: use.offset, length: use.name.count + 1),
+                            hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                        continue
+                    }
+                    let numeric = use.kind == .plural || use.kind == .selectordinal || use.kind == .number
+                    if numeric, case .string(let text) = argument, Double(text) == nil {
+                        findings.append(Diagnostic(.messageArgument,
+                            "message '\(key.value)' formats '{\(use.name)}' as a number (\(use.kind.rawValue)), but it is text here",
+                            at: message.location(ofOffset: use.offset, length: use.name.count + 1),
+                            hint: "use {\(use.name)} as plain text, or a select"))
                     }
                 }
             }
