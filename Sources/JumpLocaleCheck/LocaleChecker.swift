@@ -848,41 +848,6 @@ enum Glob {
     }
 }
 
-enum ConcurrentMap {
-    static func map<Element: Sendable, Result: Sendable>(_ items: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
-        let slots = Slots<Result>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            slots.set(index, transform(items[index]))
-        }
-        return slots.values
-    }
-}
-
-/// One slot per index, written by one iteration of `concurrentPerform` each, read after it.
-private final class Slots<Value>: @unchecked Sendable {
-    private let buffer: UnsafeMutablePointer<Value?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        buffer = .allocate(capacity: max(count, 1))
-        buffer.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        buffer.deinitialize(count: count)
-        buffer.deallocate()
-    }
-
-    /// Writes through the raw buffer: no access to a stored array, so no exclusivity check
-    /// between threads writing different slots.
-    func set(_ index: Int, _ value: Value) {
-        buffer[index] = value
-    }
-
-    var values: [Value] { (0..<count).map { buffer[$0]! } }
-}
-
 extension String {
     func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty, contains(target) else { return self }

@@ -1,9 +1,10 @@
 import Dispatch
 
-/// `map` over all cores for independent, CPU-bound items (reading and decoding locale files).
-/// Results keep the order of the input; small inputs run on the calling thread.
-enum ConcurrentMap {
-    static func map<Element: Sendable, Result: Sendable>(_ items: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+/// `map` over all cores for independent, CPU-bound items (decoding locale files, linting
+/// catalogs, checking locales). Results keep the order of the input; small inputs run on the
+/// calling thread. Shared by the package's modules, not part of the public API.
+package enum ConcurrentMap {
+    package static func map<Element: Sendable, Result: Sendable>(_ items: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
         if items.count < 2 { return items.map(transform) }
         let results = ResultSlots<Result>(count: items.count)
         DispatchQueue.concurrentPerform(iterations: items.count) { index in
