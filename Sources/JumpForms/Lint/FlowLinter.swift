@@ -283,67 +283,103 @@ public struct FlowLinter: Sendable {
         return uses
     }
 
+    /// A message key the flow uses: where first, and the argument sets its call sites give
+    /// (one per distinct set of argument names; the first use of a set decides its values).
+    private struct KeyUse: Sendable {
+        var key: Located<String>
+        var argumentSets: [[String: MessageArgument]]
+    }
+
+    /// The used keys, each once, in order of first use.
+    private func distinctKeyUses() -> [KeyUse] {
+        var position: [String: Int] = [:]
+        var result: [KeyUse] = []
+        for (key, arguments) in keyUses() {
+            if let index = position[key.value] {
+                let names = Set(arguments.keys)
+                if !result[index].argumentSets.contains(where: { Set($0.keys) == names }) {
+                    result[index].argumentSets.append(arguments)
+                }
+            } else {
+                position[key.value] = result.count
+                result.append(KeyUse(key: key, argumentSets: [arguments]))
+            }
+        }
+        return result
+    }
+
     private func lintMessages(_ findings: inout [Diagnostic]) {
         let defaultTag = flow.defaultLocale.value
         let positionOfTag = Dictionary(catalogs.indices.map { (catalogs[$0].tag.value, $0) }, uniquingKeysWith: { first, _ in first })
-        let defaultCatalog = positionOfTag[defaultTag].map { catalogs[$0] }
-        if defaultCatalog == nil {
+        let defaultPosition = positionOfTag[defaultTag]
+        if defaultPosition == nil {
             findings.append(Diagnostic(.missingLocale, "the default locale \(defaultTag) has no locale file",
                                        at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
         }
-        // The catalogs (by position) along each locale's own chain (fr-CA, fr), before the
-        // default locale. Positions, not copies: the loops below run keys x locales times.
-        let chains: [(position: Int, chain: [Int])] = catalogs.indices.filter { catalogs[$0].tag.value != defaultTag }.map { position in
-            (position, catalogs[position].tag.value.truncations.compactMap { positionOfTag[$0] })
-        }
-        var reported = Set<String>()
-        var checkedArguments = Set<String>()
-        let uses = keyUses()
-        for (key, arguments) in uses {
-            if let defaultCatalog, !defaultCatalog.contains(key.value), reported.insert("default|" + key.value).inserted {
+        let uses = distinctKeyUses()
+        if let defaultPosition {
+            let defaultCatalog = catalogs[defaultPosition]
+            for use in uses where !defaultCatalog.contains(use.key.value) {
                 findings.append(Diagnostic(.messageMissingInDefaultLocale,
-                    "message '\(key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
-                    at: key.location, hint: Suggestion.hint(for: key.value, among: defaultCatalog.keys)))
+                    "message '\(use.key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
+                    at: use.key.location, hint: Suggestion.hint(for: use.key.value, among: defaultCatalog.keys)))
             }
-            for (position, chain) in chains where !chain.contains(where: { catalogs[$0].contains(key.value) }) {
-                let catalog = catalogs[position]
-                if reported.insert(catalog.tag.value.identifier + "|" + key.value).inserted {
-                    findings.append(Diagnostic(.messageMissingInLocale,
-                        "message '\(key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
-                        at: key.location))
+        }
+        // Each catalog on its own (all cores): keys missing along its chain (fr-CA, fr, before
+        // the default locale), and the arguments its messages use. Results are merged in
+        // catalog order, so the outcome is the same as one loop.
+        let all = catalogs
+        let perCatalog = ConcurrentMap.map(Array(all.indices)) { position -> [Diagnostic] in
+            let catalog = all[position]
+            var found: [Diagnostic] = []
+            if catalog.tag.value != defaultTag {
+                let chain = catalog.tag.value.truncations.compactMap { positionOfTag[$0] }.map { all[$0] }
+                for use in uses where !chain.contains(where: { $0.contains(use.key.value) }) {
+                    found.append(Diagnostic(.messageMissingInLocale,
+                        "message '\(use.key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
+                        at: use.key.location))
                 }
             }
-            // Arguments, checked statically in every locale: each one the message uses must be
-            // provided, and plural, selectordinal and number arguments must be numbers.
-            let signature = key.value + "|" + arguments.keys.sorted().joined(separator: ",")
-            guard checkedArguments.insert(signature).inserted else { continue }
-            for position in catalogs.indices {
-                guard let message = catalogs[position][key.value], case .success(let pattern) = message.pattern else { continue }
-                for use in pattern.argumentUses {
-                    guard let argument = arguments[use.name] else {
-                        let provided = arguments.keys.sorted()
-                        findings.append(Diagnostic(.messageArgument,
-                            "message '\(key.value)' uses argument '{\(use.name)}', which its call site does not provide",
-                            at: message.location(ofOffset: use.offset, length: use.name.count + 1),
-                            hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
-                        continue
-                    }
-                    let numeric = use.kind == .plural || use.kind == .selectordinal || use.kind == .number
-                    if numeric, case .string(let text) = argument, Double(text) == nil {
-                        findings.append(Diagnostic(.messageArgument,
-                            "message '\(key.value)' formats '{\(use.name)}' as a number (\(use.kind.rawValue)), but it is text here",
-                            at: message.location(ofOffset: use.offset, length: use.name.count + 1),
-                            hint: "use {\(use.name)} as plain text, or a select"))
-                    }
+            Self.checkArguments(of: catalog, uses: uses, into: &found)
+            return found
+        }
+        for found in perCatalog { findings += found }
+        // Unused keys (default locale only, to report each once).
+        if let defaultPosition {
+            let defaultCatalog = catalogs[defaultPosition]
+            let used = Set(uses.map(\.key.value)).union(builtinMessageKeys).union(otherUsedKeys)
+            defaultCatalog.forEachMessage { message in
+                if !used.contains(message.key) {
+                    findings.append(Diagnostic(.unusedMessage, "message '\(message.key)' is not used by the flow", at: message.keyLocation))
                 }
             }
         }
-        // Unused keys (default locale only, to report each once).
-        if let defaultCatalog {
-            let used = Set(uses.map(\.key.value)).union(builtinMessageKeys).union(otherUsedKeys)
-            for key in defaultCatalog.keys where !used.contains(key) {
-                if let message = defaultCatalog[key] {
-                    findings.append(Diagnostic(.unusedMessage, "message '\(key)' is not used by the flow", at: message.keyLocation))
+    }
+
+    /// Arguments, checked statically: each one a message uses must be provided by its call
+    /// sites, and plural, selectordinal and number arguments must be numbers.
+    private static func checkArguments(of catalog: LocaleCatalog, uses: [KeyUse], into found: inout [Diagnostic]) {
+        for use in uses {
+            catalog.withMessage(forKey: use.key.value) { message in
+                guard case .success(let pattern) = message.pattern else { return }
+                let argumentUses = pattern.argumentUses
+                for arguments in use.argumentSets {
+                    for argumentUse in argumentUses {
+                        var at: SourceLocation { message.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
+                        guard let argument = arguments[argumentUse.name] else {
+                            let provided = arguments.keys.sorted()
+                            found.append(Diagnostic(.messageArgument,
+                                "message '\(use.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
+                                at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                            continue
+                        }
+                        let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number
+                        if numeric, case .string(let text) = argument, Double(text) == nil {
+                            found.append(Diagnostic(.messageArgument,
+                                "message '\(use.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
+                                at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
+                        }
+                    }
                 }
             }
         }

@@ -172,5 +172,18 @@ public struct LocaleCatalog: Sendable {
     /// Messages in file order.
     public var allMessages: [LocaleMessage] { messageList }
 
+    /// Calls `body` with the message for `key`, if any, without copying it out of the catalog.
+    public func withMessage(forKey key: String, _ body: (LocaleMessage) -> Void) {
+        guard let position = index[key] else { return }
+        messageList.withUnsafeBufferPointer { body($0[position]) }
+    }
+
+    /// Calls `body` with each message in file order, without copying them.
+    public func forEachMessage(_ body: (LocaleMessage) -> Void) {
+        messageList.withUnsafeBufferPointer { buffer in
+            for position in buffer.indices { body(buffer[position]) }
+        }
+    }
+
     public var count: Int { keys.count }
 }
