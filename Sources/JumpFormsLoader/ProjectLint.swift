@@ -8,6 +8,7 @@ extension LoadedProject {
         var findings = diagnostics
         let builtinKeys = BuiltinCatalog.keys
         var lintedDirectories = Set<String>()
+        let keysOfFlow = flows.map { Set($0.flow.messageKeyUses.map(\.value)) }
         for (index, loaded) in flows.enumerated() {
             if lintedDirectories.insert(loaded.localesDirectory).inserted {
                 findings += CatalogLinter.lint(loaded.catalogs)
@@ -16,7 +17,7 @@ extension LoadedProject {
             // Keys that other flows sharing the folder use are not "unused".
             let others = flows.enumerated()
                 .filter { $0.offset != index && $0.element.localesDirectory == loaded.localesDirectory }
-                .reduce(into: Set<String>()) { keys, other in keys.formUnion(other.element.flow.messageKeyUses.map(\.value)) }
+                .reduce(into: Set<String>()) { keys, other in keys.formUnion(keysOfFlow[other.offset]) }
             let configForFlow = config.flatMap { config -> ClientConfig? in
                 let configFlow = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: config.path), config.flow.value))
                 return configFlow == FileAccess.normalize(loaded.flow.path) ? config : nil

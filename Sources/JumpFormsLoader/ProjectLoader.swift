@@ -70,7 +70,10 @@ public struct ProjectLoader: Sendable {
             case .directory:
                 switch FileAccess.yamlFiles(in: path) {
                 case .failure(let error): run.project.diagnostics.append(error.diagnostic)
-                case .success(let files): files.forEach { run.loadFile($0) }
+                case .success(let files):
+                    // Read and parse the folder's files on all cores; decode them in order.
+                    let reads = ConcurrentMap.map(files) { readFile($0) }
+                    for (file, read) in zip(files, reads) { run.loadFile(file, read: read) }
                 }
             case .file:
                 run.loadFile(path)
@@ -93,9 +96,9 @@ public struct ProjectLoader: Sendable {
         }
 
         /// Reads a file and decodes it as what its name and top-level keys say it is.
-        mutating func loadFile(_ path: String, as expected: FileKind? = nil) {
+        mutating func loadFile(_ path: String, as expected: FileKind? = nil, read: ReadFile? = nil) {
             let errorsBefore = project.diagnostics.filter { $0.severity == .error }.count
-            let read = loader.readFile(path)
+            let read = read ?? loader.readFile(path)
             read.record(into: &project)
             guard let document = read.document else { return }
             let readCleanly = project.diagnostics.filter { $0.severity == .error }.count == errorsBefore
@@ -189,14 +192,15 @@ public struct ProjectLoader: Sendable {
     struct ReadFile: Sendable {
         var path: String
         var bytes: [UInt8] = []
-        var text: String?
+        /// Whether the bytes are kept for quoting lines in diagnostics (not UTF-16 or UTF-32).
+        var quotable = false
         var document: YAMLDocument?
         var diagnostics: [Diagnostic] = []
         /// Keys found twice in one mapping: where, and where the kept one is.
         var duplicates: [(location: SourceLocation, first: SourceLocation)] = []
 
         func record(into project: inout LoadedProject) {
-            if let text { project.sources.add(path: path, text: text) }
+            if quotable { project.sources.add(path: path, bytes: bytes) }
             project.diagnostics += diagnostics
         }
     }
@@ -225,7 +229,6 @@ public struct ProjectLoader: Sendable {
         }
         let stem = FileAccess.stem(of: path)
         var decoder = LocaleDecoder(path: path, bytes: read.bytes, readerDuplicates: read.duplicates)
-        result.read.bytes = []
         var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
         result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
         if catalog != nil, !result.aliases.isEmpty {
@@ -255,9 +258,7 @@ public struct ProjectLoader: Sendable {
         case .success(let read):
             file.bytes = read
         }
-        if !YAMLReader.startsWithUTF16or32ByteOrderMark(file.bytes) {
-            file.text = String(decoding: file.bytes, as: UTF8.self)
-        }
+        file.quotable = !YAMLReader.startsWithUTF16or32ByteOrderMark(file.bytes)
         let result = YAMLReader.read(file.bytes, path: path, limits: limits)
         file.diagnostics = result.diagnostics
         file.document = result.document

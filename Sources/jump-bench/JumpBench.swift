@@ -97,7 +97,7 @@ struct JumpBench {
                 let result = YAMLReader.read(bytes, path: "input.yaml")
                 var text = result.diagnostics.map(\.description).joined(separator: "\n")
                 if let document = result.document {
-                    text += "\n" + String(describing: document.root) + String(describing: document.anchors) + String(describing: document.aliases)
+                    text += "\n" + canonicalDump(document.root) + String(describing: document.anchors) + String(describing: document.aliases)
                 }
                 var hash: UInt64 = 0xcbf2_9ce4_8422_2325
                 for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -270,4 +270,30 @@ struct JumpBench {
             }
         }
     }
+}
+
+/// The node tree as text: every node's kind, marks, scalar value, style and tag, and every
+/// mapping key, depth first (the `dump` digest; independent of how the reader stores nodes).
+func canonicalDump(_ root: YAMLNode) -> String {
+    var out = ""
+    func mark(_ mark: YAMLMark) -> String { "\(mark.line):\(mark.column)" }
+    func scalar(_ scalar: YAMLScalar) -> String {
+        "S(\(scalar.value.debugDescription) \(scalar.style) \(scalar.tag ?? "-") \(mark(scalar.start))-\(mark(scalar.end)))"
+    }
+    func visit(_ node: YAMLNode) {
+        switch node {
+        case .scalar(let value):
+            out += scalar(value)
+        case .sequence(let sequence):
+            out += "Q(\(mark(sequence.start))-\(mark(sequence.end))"
+            for item in sequence.items { out += " "; visit(item) }
+            out += ")"
+        case .mapping(let mapping):
+            out += "M(\(mark(mapping.start))-\(mark(mapping.end))"
+            for entry in mapping.entries { out += " " + scalar(entry.key) + ":"; visit(entry.value) }
+            out += ")"
+        }
+    }
+    visit(root)
+    return out
 }

@@ -1,36 +1,38 @@
 /// The texts of the files a run read, kept so that diagnostics can quote their lines
-/// without reading the files again.
+/// without reading the files again. Kept as the bytes read (no copy, no decoding until a
+/// line is quoted).
 public struct SourceFiles: Sendable {
-    private var texts: [String: String] = [:]
+    private var files: [String: [UInt8]] = [:]
 
     public init() {}
 
     public mutating func add(path: String, text: String) {
-        texts[path] = text
+        files[path] = Array(text.utf8)
+    }
+
+    /// Adds a file as the UTF-8 bytes read (invalid sequences are shown repaired when quoted).
+    public mutating func add(path: String, bytes: [UInt8]) {
+        files[path] = bytes
     }
 
     public mutating func merge(_ other: SourceFiles) {
-        texts.merge(other.texts) { _, new in new }
+        files.merge(other.files) { _, new in new }
     }
 
-    public func text(of path: String) -> String? { texts[path] }
+    public func text(of path: String) -> String? { files[path].map { String(decoding: $0, as: UTF8.self) } }
 
     /// How many files are held.
-    public var count: Int { texts.count }
+    public var count: Int { files.count }
 
     /// The 1-based line `line` of `path`, without its line break (lines break where YAML breaks
     /// them: LF, CR LF, CR, NEL, LS, PS).
     public func line(_ line: Int, of path: String) -> Substring? {
-        guard line >= 1, let text = texts[path] else { return nil }
-        let bytes = Array(text.utf8)
+        guard line >= 1, let bytes = files[path] else { return nil }
         let starts = LineBreaks.lineStarts(bytes)
         guard line <= starts.count else { return nil }
         let start = starts[line - 1]
         let end = line < starts.count ? lineEnd(bytes, from: start, to: starts[line]) : bytes.count
-        let utf8 = text.utf8
-        let from = utf8.index(utf8.startIndex, offsetBy: start)
-        let to = utf8.index(utf8.startIndex, offsetBy: end)
-        return text[from..<to]
+        return Substring(String(decoding: bytes[start..<end], as: UTF8.self))
     }
 
     /// The end of a line's content: the offset of its break.

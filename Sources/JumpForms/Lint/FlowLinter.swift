@@ -69,6 +69,12 @@ public struct FlowLinter: Sendable {
 
     private func lintFields(_ findings: inout [Diagnostic]) {
         let fieldNames = flow.fields.map(\.name)
+        var patternChecks: [String: PatternCheck] = [:]
+        for field in flow.fields {
+            for rule in field.validation where rule.kind == .pattern {
+                if case .text(let source) = rule.value, patternChecks[source] == nil { patternChecks[source] = Self.checkPattern(source) }
+            }
+        }
         for field in flow.fields {
             let type = field.type.value
             let hasOptions = !field.options.isEmpty
@@ -92,7 +98,7 @@ public struct FlowLinter: Sendable {
             }
             var seenRules: [ValidationRule] = []
             for rule in field.validation {
-                lintRule(rule, of: field, fieldNames: fieldNames, hasOptions: hasOptions, &findings)
+                lintRule(rule, of: field, fieldNames: fieldNames, hasOptions: hasOptions, patternChecks: patternChecks, &findings)
                 if let first = seenRules.first(where: { $0.kind == rule.kind && $0.value == rule.value }) {
                     findings.append(Diagnostic(.duplicateRule, "rule '\(rule.kind.rawValue)' appears twice on field '\(field.name)'",
                                                at: rule.location, related: [.init("first written here", at: first.location)]))
@@ -103,8 +109,24 @@ public struct FlowLinter: Sendable {
         }
     }
 
+    /// What compiling a `pattern` rule's expression found: nothing, a backtracking risk, or an
+    /// error. Worked out once per distinct expression (flows repeat them field after field).
+    private enum PatternCheck {
+        case compiles(String?)
+        case fails(String)
+    }
+
+    private static func checkPattern(_ source: String) -> PatternCheck {
+        do {
+            _ = try Regex(source)
+            return .compiles(PatternAnalysis.backtrackingRisk(in: source)?.description)
+        } catch {
+            return .fails("\(error)")
+        }
+    }
+
     private func lintRule(_ rule: ValidationRule, of field: FieldDefinition, fieldNames: [String], hasOptions: Bool,
-                          _ findings: inout [Diagnostic]) {
+                          patternChecks: [String: PatternCheck], _ findings: inout [Diagnostic]) {
         let type = field.type.value
         let valueLocation = rule.valueLocation ?? rule.location
         if !rule.kind.fits(type, hasOptions: hasOptions) {
@@ -137,14 +159,14 @@ public struct FlowLinter: Sendable {
                                                ?? "formats: \(Format.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
         case (.pattern, .text(let source)):
-            do {
-                _ = try Regex(source)
-                if let problem = PatternAnalysis.backtrackingRisk(in: source) {
-                    findings.append(Diagnostic(.backtrackingPattern,
-                        "pattern is prone to catastrophic backtracking: \(problem.description)",
-                        at: valueLocation, hint: "avoid a quantifier inside a repeated group; match each character once"))
-                }
-            } catch {
+            switch patternChecks[source] ?? Self.checkPattern(source) {
+            case .compiles(nil):
+                break
+            case .compiles(let problem?):
+                findings.append(Diagnostic(.backtrackingPattern,
+                    "pattern is prone to catastrophic backtracking: \(problem)",
+                    at: valueLocation, hint: "avoid a quantifier inside a repeated group; match each character once"))
+            case .fails(let error):
                 findings.append(Diagnostic(.invalidPattern, "pattern does not compile: \(error)", at: valueLocation))
             }
         default:
@@ -333,8 +355,8 @@ public struct FlowLinter: Sendable {
             let catalog = all[position]
             var found: [Diagnostic] = []
             if catalog.tag.value != defaultTag {
-                let chain = catalog.tag.value.truncations.compactMap { positionOfTag[$0] }.map { all[$0] }
-                for use in uses where !chain.contains(where: { $0.contains(use.key.value) }) {
+                let chain = catalog.tag.value.truncations.compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
+                for use in uses where !chain.contains(where: { $0[use.key.value] != nil }) {
                     found.append(Diagnostic(.messageMissingInLocale,
                         "message '\(use.key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
                         at: use.key.location))

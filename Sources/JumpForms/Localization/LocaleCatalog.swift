@@ -21,26 +21,65 @@ public struct MessageOffsetMap: Sendable, Hashable {
         }
     }
 
-    public var breakpoints: [Breakpoint]
+    private enum Storage: Sendable {
+        case linear(Breakpoint)
+        case breakpoints([Breakpoint])
+        case deferred(@Sendable () -> [Breakpoint])
+    }
+
+    private let storage: Storage
+
+    /// The breakpoints, in increasing offset order (at least one).
+    public var breakpoints: [Breakpoint] {
+        switch storage {
+        case .linear(let breakpoint): [breakpoint]
+        case .breakpoints(let breakpoints): breakpoints
+        case .deferred(let resolve): Self.nonEmpty(resolve())
+        }
+    }
 
     public init(breakpoints: [Breakpoint]) {
-        self.breakpoints = breakpoints.isEmpty ? [Breakpoint(offset: 0, line: 1, column: 1)] : breakpoints
+        storage = breakpoints.count == 1 ? .linear(breakpoints[0]) : .breakpoints(Self.nonEmpty(breakpoints))
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    private static func nonEmpty(_ breakpoints: [Breakpoint]) -> [Breakpoint] {
+        breakpoints.isEmpty ? [Breakpoint(offset: 0, line: 1, column: 1)] : breakpoints
     }
 
     /// A value written on one line with no escapes, starting at `line:column`.
     public static func linear(line: Int, column: Int) -> MessageOffsetMap {
-        MessageOffsetMap(breakpoints: [Breakpoint(offset: 0, line: line, column: column)])
+        MessageOffsetMap(storage: .linear(Breakpoint(offset: 0, line: line, column: column)))
+    }
+
+    /// A map worked out only when a place inside the message is asked for (most messages never
+    /// need one): `resolve` runs on every use, so it must be a pure function of its captures.
+    public static func deferred(_ resolve: @escaping @Sendable () -> [Breakpoint]) -> MessageOffsetMap {
+        MessageOffsetMap(storage: .deferred(resolve))
     }
 
     /// The file position of value offset `offset`.
     public func location(ofOffset offset: Int, in file: String, length: Int = 1) -> SourceLocation {
-        var chosen = breakpoints[0]
-        for breakpoint in breakpoints {
-            if breakpoint.offset > offset { break }
-            chosen = breakpoint
+        let chosen: Breakpoint
+        if case .linear(let only) = storage {
+            chosen = only
+        } else {
+            let all = breakpoints
+            var found = all[0]
+            for breakpoint in all {
+                if breakpoint.offset > offset { break }
+                found = breakpoint
+            }
+            chosen = found
         }
         return SourceLocation(file: file, line: chosen.line, column: chosen.column + max(0, offset - chosen.offset), length: length)
     }
+
+    public static func == (lhs: MessageOffsetMap, rhs: MessageOffsetMap) -> Bool { lhs.breakpoints == rhs.breakpoints }
+    public func hash(into hasher: inout Hasher) { hasher.combine(breakpoints) }
 }
 
 /// One message of a locale file.
@@ -165,6 +204,9 @@ public struct LocaleCatalog: Sendable {
     }
 
     public subscript(key: String) -> LocaleMessage? { index[key].map { messageList[$0] } }
+
+    /// Each key's position in file order (for lookups that must not copy the catalog).
+    var keyPositions: [String: Int] { index }
 
     /// Whether the catalog has a message for `key` (without copying it).
     public func contains(_ key: String) -> Bool { index[key] != nil }

@@ -1,4 +1,5 @@
 import JumpForms
+import Synchronization
 
 /// Decodes a locale file: `locale` and `messages` (flat dotted keys or nested maps), keeping
 /// for every message where its key and each character of its value are in the file.
@@ -209,32 +210,51 @@ extension ScalarTrap {
 }
 
 /// The raw text of a file, for mapping offsets inside scalars back to lines and columns.
-final class SourceText {
+/// Shared by the deferred offset maps of a file's messages (see `offsetMap(for:)`).
+final class SourceText: Sendable {
     let bytes: [UInt8]
     /// Byte offsets of line starts, computed the first time a scalar needs them.
-    private lazy var lineStarts: [Int] = LineBreaks.lineStarts(bytes)
+    private let lineStartsCache = Mutex<[Int]?>(nil)
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    /// Where each value scalar of `scalar` was written.
-    func offsetMap(for scalar: YAMLScalar) -> MessageOffsetMap {
-        let singleLine = scalar.start.line == scalar.end.line
-        switch scalar.style {
-        case .plain where singleLine:
-            return .linear(line: scalar.start.line, column: scalar.start.column)
-        case .singleQuoted where singleLine, .doubleQuoted where singleLine:
-            // Without escapes the value is the raw text between the quotes.
-            if scalar.end.column - scalar.start.column - 2 == scalar.value.unicodeScalars.count,
-               !(scalar.style == .singleQuoted && scalar.value.utf8.contains(UInt8(ascii: "'"))),
-               !(scalar.style == .doubleQuoted && scalar.value.utf8.contains(UInt8(ascii: "\\"))) {
-                return .linear(line: scalar.start.line, column: scalar.start.column + 1)
-            }
-        default:
-            break
+    private var lineStarts: [Int] {
+        lineStartsCache.withLock { cached in
+            if let cached { return cached }
+            let starts = LineBreaks.lineStarts(bytes)
+            cached = starts
+            return starts
         }
-        return align(scalar)
+    }
+
+    /// Where each value scalar of `scalar` was written. Values on one line without escapes map
+    /// linearly; the others are aligned with the raw text only when a place is asked for.
+    func offsetMap(for scalar: YAMLScalar) -> MessageOffsetMap {
+        if scalar.start.line == scalar.end.line {
+            switch scalar.style {
+            case .plain:
+                return .linear(line: scalar.start.line, column: scalar.start.column)
+            case .singleQuoted, .doubleQuoted:
+                // Without escapes the value is the raw text between the quotes.
+                let special: UInt8 = scalar.style == .singleQuoted ? UInt8(ascii: "'") : UInt8(ascii: "\\")
+                var (scalars, escaped) = (0, false)
+                var value = scalar.value
+                value.withUTF8 { utf8 in
+                    for byte in utf8 {
+                        if byte & 0xC0 != 0x80 { scalars += 1 }
+                        if byte == special { escaped = true }
+                    }
+                }
+                if !escaped, scalar.end.column - scalar.start.column - 2 == scalars {
+                    return .linear(line: scalar.start.line, column: scalar.start.column + 1)
+                }
+            default:
+                break
+            }
+        }
+        return .deferred { [self] in self.align(scalar) }
     }
 
     private struct Token {
@@ -318,7 +338,7 @@ final class SourceText {
 
     /// Aligns value characters with raw ones; folding only changes whitespace, so skipping
     /// whitespace on either side keeps the two in step.
-    private func align(_ scalar: YAMLScalar) -> MessageOffsetMap {
+    private func align(_ scalar: YAMLScalar) -> [MessageOffsetMap.Breakpoint] {
         let raw = tokens(scalar)
         var breakpoints: [MessageOffsetMap.Breakpoint] = []
         var r = 0
@@ -342,8 +362,8 @@ final class SourceText {
             previous = position
         }
         if breakpoints.isEmpty {
-            return .linear(line: scalar.start.line, column: scalar.start.column)
+            return [MessageOffsetMap.Breakpoint(offset: 0, line: scalar.start.line, column: scalar.start.column)]
         }
-        return MessageOffsetMap(breakpoints: breakpoints)
+        return breakpoints
     }
 }

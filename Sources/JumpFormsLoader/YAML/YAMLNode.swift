@@ -44,29 +44,105 @@ public struct YAMLScalar: Sendable, Hashable {
     }
 }
 
-/// A sequence and its items.
-public struct YAMLSequence: Sendable, Hashable {
-    public var items: [YAMLNode]
+/// Identifies a node of a `YAMLTree`: a scalar (index >= 0) or a collection (index < 0).
+struct YAMLNodeID: Sendable, Hashable {
+    var raw: Int32
+
+    static func scalar(_ index: Int) -> YAMLNodeID { YAMLNodeID(raw: Int32(index)) }
+    static func collection(_ index: Int) -> YAMLNodeID { YAMLNodeID(raw: ~Int32(index)) }
+}
+
+/// The nodes of one document, stored flat: scalars, collections, and the children of every
+/// collection in one array (a sequence's items; a mapping's key and value, pair by pair).
+/// Building and freeing it costs a few arrays, not one allocation per node.
+final class YAMLTree: Sendable {
+    struct Collection: Sendable {
+        var isMapping: Bool
+        var start: YAMLMark
+        var end: YAMLMark
+        /// Where the children start in `children`, and how many there are.
+        var first: Int
+        var count: Int
+    }
+
+    let scalars: [YAMLScalar]
+    let collections: [Collection]
+    let children: [YAMLNodeID]
+
+    init(scalars: [YAMLScalar], collections: [Collection], children: [YAMLNodeID]) {
+        self.scalars = scalars
+        self.collections = collections
+        self.children = children
+    }
+
+    func node(_ id: YAMLNodeID) -> YAMLNode {
+        if id.raw >= 0 { return .scalar(scalars[Int(id.raw)]) }
+        let index = Int(~id.raw)
+        let collection = collections[index]
+        return collection.isMapping
+            ? .mapping(YAMLMapping(tree: self, index: index, start: collection.start, end: collection.end))
+            : .sequence(YAMLSequence(tree: self, index: index, start: collection.start, end: collection.end))
+    }
+}
+
+/// A sequence and its items. Two sequences are equal when they are the same node of the same
+/// document (an alias and its anchor's node are).
+public struct YAMLSequence: Sendable, Equatable {
+    let tree: YAMLTree
+    let index: Int
     public var start: YAMLMark
     public var end: YAMLMark
+
+    /// The items in file order.
+    public var items: Items { Items(tree: tree, collection: tree.collections[index]) }
+
+    public struct Items: RandomAccessCollection, Sendable {
+        let tree: YAMLTree
+        let collection: YAMLTree.Collection
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { collection.count }
+        public subscript(position: Int) -> YAMLNode { tree.node(tree.children[collection.first + position]) }
+    }
+
+    public static func == (lhs: YAMLSequence, rhs: YAMLSequence) -> Bool { lhs.tree === rhs.tree && lhs.index == rhs.index }
 }
 
 /// A mapping: its entries in file order. Keys are scalars (the reader refuses other keys) and
 /// unique (the reader reports duplicates and keeps the first).
-public struct YAMLMapping: Sendable, Hashable {
-    public struct Entry: Sendable, Hashable {
+/// Two mappings are equal when they are the same node of the same document.
+public struct YAMLMapping: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
         public var key: YAMLScalar
         public var value: YAMLNode
     }
 
-    public var entries: [Entry]
+    let tree: YAMLTree
+    let index: Int
     public var start: YAMLMark
     public var end: YAMLMark
+
+    /// The entries in file order.
+    public var entries: Entries { Entries(tree: tree, collection: tree.collections[index]) }
+
+    public struct Entries: RandomAccessCollection, Sendable {
+        let tree: YAMLTree
+        let collection: YAMLTree.Collection
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { collection.count / 2 }
+        public subscript(position: Int) -> Entry {
+            let at = collection.first + 2 * position
+            return Entry(key: tree.scalars[Int(tree.children[at].raw)], value: tree.node(tree.children[at + 1]))
+        }
+    }
+
+    public static func == (lhs: YAMLMapping, rhs: YAMLMapping) -> Bool { lhs.tree === rhs.tree && lhs.index == rhs.index }
 }
 
 /// A located YAML node. Aliases are resolved to the node their anchor names (shared, not
 /// copied); the document keeps where anchors and aliases were written.
-public indirect enum YAMLNode: Sendable, Hashable {
+public enum YAMLNode: Sendable, Equatable {
     case scalar(YAMLScalar)
     case sequence(YAMLSequence)
     case mapping(YAMLMapping)

@@ -27,6 +27,13 @@ public enum YAMLReader {
         bytes.withUnsafeBufferPointer { buffer in
             composer.run(buffer)
         }
+        // libyaml decodes and validates every byte it reads, so a file it parsed to the end is
+        // valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
+        // they are the problem to report (as a check before parsing would have).
+        if !composer.readErrors.isEmpty || composer.aborted, let offset = firstInvalidUTF8(bytes) {
+            return YAMLReadResult(document: nil, readErrors: [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])],
+                                  composeErrors: [])
+        }
         return composer.result()
     }
 
@@ -48,13 +55,14 @@ public enum YAMLReader {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             return [.byteOrderMark(path: path, encoding: "UTF-16")]
         }
-        if let offset = firstInvalidUTF8(bytes) {
-            return [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])]
-        }
+        // Valid UTF-8 is checked after parsing (see `read`), except before reporting tabs.
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
             return [.empty(path: path)]
         }
         if bytes.contains(0x09) {
+            if let offset = firstInvalidUTF8(bytes) {
+                return [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])]
+            }
             let tabs = tabIndentations(bytes, path: path)
             if !tabs.isEmpty { return tabs.map(ReadError.tabIndentation) }
         }
@@ -145,53 +153,41 @@ public enum YAMLReader {
 
 // MARK: - Composer
 
-/// Turns libyaml events into nodes without recursion (depth is bounded and checked), counting
-/// what aliases would expand to.
+/// Turns libyaml events into a `YAMLTree` without recursion (depth is bounded and checked),
+/// counting what aliases would expand to. Children wait on one shared stack until their
+/// collection ends, then move to the tree in one piece: no allocation per node.
 private struct Composer {
     struct Frame {
         var isMapping: Bool
         var start: YAMLMark
         var anchor: String?
-        var items: [YAMLNode] = []
-        var entries: [YAMLMapping.Entry] = []
-        var pendingKey: YAMLScalar?
+        /// Where this collection's finished children start on `pending`.
+        var pendingStart: Int
+        /// Where this mapping's accepted keys start on `keyStack`.
+        var keyStart: Int
+        /// The key (an index into `scalars`) whose value comes next.
+        var pendingKey: Int?
         /// The value of the pending key is dropped (bad or duplicate key).
         var skipValue = false
-        /// Keys seen (for duplicates), with where each was first written: a list while the
-        /// mapping is small, as most are (a rule, an option); a dictionary once it grows.
-        var keyList: [(key: String, mark: YAMLMark)] = []
+        /// Keys seen, with where each was first written, once the mapping has grown past
+        /// `keyListLimit` keys (a small mapping searches `keyStack`).
         var keyIndex: [String: YAMLMark]?
+        var keyCount = 0
         var size = 1
 
         static let keyListLimit = 12
-
-        func firstMark(of key: String) -> YAMLMark? {
-            if let keyIndex { return keyIndex[key] }
-            for entry in keyList where entry.key == key { return entry.mark }
-            return nil
-        }
-
-        /// Records a key not seen before.
-        mutating func addKey(_ key: String, at mark: YAMLMark) {
-            if keyIndex != nil {
-                keyIndex![key] = mark
-            } else if keyList.count < Self.keyListLimit {
-                keyList.append((key, mark))
-            } else {
-                var index = [String: YAMLMark](minimumCapacity: keyList.count * 2)
-                for entry in keyList { index[entry.key] = entry.mark }
-                index[key] = mark
-                keyIndex = index
-                keyList = []
-            }
-        }
     }
 
     let path: String
     let limits: LoaderLimits
     var stack: [Frame] = []
-    var root: YAMLNode?
-    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    var scalars: [YAMLScalar] = []
+    var collections: [YAMLTree.Collection] = []
+    var children: [YAMLNodeID] = []
+    var pending: [YAMLNodeID] = []
+    var keyStack: [Int] = []
+    var root: YAMLNodeID?
+    var anchors: [String: (node: YAMLNodeID, size: Int)] = [:]
     var anchorMarkers: [YAMLDocument.Marker] = []
     var aliasMarkers: [YAMLDocument.Marker] = []
     var expanded = 0
@@ -278,14 +274,14 @@ private struct Composer {
                     composeErrors.append(.unsupportedTag(location(event.start_mark), tag: written.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
                 }
             }
-            let scalar = YAMLScalar(value: value, style: style, tag: tag,
-                                    start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
-            let node = YAMLNode.scalar(scalar)
+            let start = yamlMark(event.start_mark)
+            scalars.append(YAMLScalar(value: value, style: style, tag: tag, start: start, end: yamlMark(event.end_mark)))
+            let index = scalars.count - 1
             if let anchor = Self.string(data.anchor) {
-                anchors[anchor] = (node, 1)
-                anchorMarkers.append(.init(name: anchor, mark: scalar.start))
+                anchors[anchor] = (.scalar(index), 1)
+                anchorMarkers.append(.init(name: anchor, mark: start))
             }
-            attach(node, size: 1, keyScalar: scalar, at: event.start_mark)
+            attach(.scalar(index), size: 1, keyScalar: index, at: event.start_mark)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             if stack.count >= limits.maximumDepth {
@@ -302,15 +298,19 @@ private struct Composer {
                 composeErrors.append(.unsupportedTag(location(event.start_mark), tag: tag.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
             }
             if let anchor { anchorMarkers.append(.init(name: anchor, mark: yamlMark(event.start_mark))) }
-            stack.append(Frame(isMapping: isMapping, start: yamlMark(event.start_mark), anchor: anchor))
+            stack.append(Frame(isMapping: isMapping, start: yamlMark(event.start_mark), anchor: anchor,
+                               pendingStart: pending.count, keyStart: keyStack.count))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return }
-            let end = yamlMark(event.end_mark)
-            let node: YAMLNode = frame.isMapping
-                ? .mapping(YAMLMapping(entries: frame.entries, start: frame.start, end: end))
-                : .sequence(YAMLSequence(items: frame.items, start: frame.start, end: end))
-            if let anchor = frame.anchor { anchors[anchor] = (node, frame.size) }
-            attach(node, size: frame.size, keyScalar: nil, at: event.start_mark)
+            let count = pending.count - frame.pendingStart
+            collections.append(YAMLTree.Collection(isMapping: frame.isMapping, start: frame.start, end: yamlMark(event.end_mark),
+                                                   first: children.count, count: count))
+            children.append(contentsOf: pending[frame.pendingStart...])
+            pending.removeLast(count)
+            keyStack.removeLast(keyStack.count - frame.keyStart)
+            let id = YAMLNodeID.collection(collections.count - 1)
+            if let anchor = frame.anchor { anchors[anchor] = (id, frame.size) }
+            attach(id, size: frame.size, keyScalar: nil, at: event.start_mark)
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
             let here = location(event.start_mark, length: name.count + 1)
@@ -339,72 +339,94 @@ private struct Composer {
     }
 
     /// Whether the innermost collection is a mapping waiting for a key (read in place: copying
-    /// the frame out would retain its arrays on every event).
+    /// the frame out would retain its dictionary on every event).
     var awaitingKey: Bool {
         guard !stack.isEmpty else { return false }
         let top = stack.count - 1
         return stack[top].isMapping && stack[top].pendingKey == nil && !stack[top].skipValue
     }
 
+    /// Where the top mapping first saw `key`, if it did.
+    func firstMark(of key: String) -> YAMLMark? {
+        let frame = stack.count - 1
+        if let keyIndex = stack[frame].keyIndex { return keyIndex[key] }
+        for position in stack[frame].keyStart..<keyStack.count where scalars[keyStack[position]].value == key {
+            return scalars[keyStack[position]].start
+        }
+        return nil
+    }
+
+    /// Records a key of the top mapping not seen before.
+    mutating func addKey(_ scalar: Int) {
+        let top = stack.count - 1
+        stack[top].keyCount += 1
+        if stack[top].keyIndex != nil {
+            stack[top].keyIndex![scalars[scalar].value] = scalars[scalar].start
+        } else if stack[top].keyCount <= Frame.keyListLimit {
+            keyStack.append(scalar)
+        } else {
+            var index = [String: YAMLMark](minimumCapacity: 4 * Frame.keyListLimit)
+            for position in stack[top].keyStart..<keyStack.count { index[scalars[keyStack[position]].value] = scalars[keyStack[position]].start }
+            index[scalars[scalar].value] = scalars[scalar].start
+            stack[top].keyIndex = index
+        }
+    }
+
     /// Adds a finished node to its parent (or makes it the root).
-    mutating func attach(_ node: YAMLNode, size: Int, keyScalar: YAMLScalar?, at mark: yaml_mark_t) {
+    mutating func attach(_ node: YAMLNodeID, size: Int, keyScalar: Int?, at mark: yaml_mark_t) {
         guard !stack.isEmpty else {
             if root == nil { root = node }
             return
         }
         let top = stack.count - 1
-        if stack[top].isMapping {
-            if stack[top].skipValue {
-                stack[top].skipValue = false
-                return
-            }
-            if let key = stack[top].pendingKey {
-                stack[top].entries.append(YAMLMapping.Entry(key: key, value: node))
-                stack[top].pendingKey = nil
-                stack[top].size += size
-                return
-            }
-            // This node is a key.
-            guard let keyScalar else {
-                // A sequence or mapping key was reported when it started; drop its value.
-                stack[top].skipValue = true
-                return
-            }
-            if keyScalar.style == .plain, keyScalar.value == "<<" {
-                composeErrors.append(.mergeKey(location(mark, length: 2)))
-                stack[top].skipValue = true
-                return
-            }
-            if let first = stack[top].firstMark(of: keyScalar.value) {
-                composeErrors.append(.duplicateKey(location(mark, length: keyScalar.width), key: keyScalar.value,
-                                                   first: SourceLocation(file: path, line: first.line, column: first.column, length: keyScalar.width)))
-                stack[top].skipValue = true
-                return
-            }
-            stack[top].addKey(keyScalar.value, at: keyScalar.start)
-            stack[top].pendingKey = keyScalar
-        } else {
-            stack[top].items.append(node)
+        guard stack[top].isMapping else {
+            pending.append(node)
             stack[top].size += size
+            return
         }
+        if stack[top].skipValue {
+            stack[top].skipValue = false
+            return
+        }
+        if let key = stack[top].pendingKey {
+            pending.append(.scalar(key))
+            pending.append(node)
+            stack[top].pendingKey = nil
+            stack[top].size += size
+            return
+        }
+        // This node is a key.
+        guard let keyScalar else {
+            // A sequence or mapping key was reported when it started; drop its value.
+            stack[top].skipValue = true
+            return
+        }
+        let key = scalars[keyScalar]
+        if key.style == .plain, key.value == "<<" {
+            composeErrors.append(.mergeKey(location(mark, length: 2)))
+            stack[top].skipValue = true
+            return
+        }
+        if let first = firstMark(of: key.value) {
+            composeErrors.append(.duplicateKey(location(mark, length: key.width), key: key.value,
+                                               first: SourceLocation(file: path, line: first.line, column: first.column, length: key.width)))
+            stack[top].skipValue = true
+            return
+        }
+        addKey(keyScalar)
+        stack[top].pendingKey = keyScalar
     }
 
     func result() -> YAMLReadResult {
         if !readErrors.isEmpty || aborted {
             return YAMLReadResult(document: nil, readErrors: readErrors, composeErrors: composeErrors)
         }
-        guard let root, !(root.isNullScalar) else {
+        guard let root, !(root.raw >= 0 && scalars[Int(root.raw)].isNull) else {
             return YAMLReadResult(document: nil, readErrors: [.empty(path: path)], composeErrors: composeErrors)
         }
-        let document = YAMLDocument(path: path, root: root, anchors: anchorMarkers, aliases: aliasMarkers)
+        let tree = YAMLTree(scalars: scalars, collections: collections, children: children)
+        let document = YAMLDocument(path: path, root: tree.node(root), anchors: anchorMarkers, aliases: aliasMarkers)
         return YAMLReadResult(document: document, readErrors: [], composeErrors: composeErrors)
-    }
-}
-
-extension YAMLNode {
-    var isNullScalar: Bool {
-        if case .scalar(let scalar) = self { return scalar.isNull }
-        return false
     }
 }
 
