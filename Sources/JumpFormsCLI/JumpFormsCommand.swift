@@ -25,19 +25,28 @@ public struct JumpFormsCommand: AsyncParsableCommand {
 
     /// Parses the arguments, runs the command, and exits. Usage errors exit with status 2
     /// (ArgumentParser's default is 64), so every command shares one convention: 0 success,
-    /// 1 the checked input has problems, 2 the command could not run as asked.
+    /// 1 the checked input has problems, 2 the command could not run as asked. A parse error
+    /// shows the usage; an error a command meets while running shows just its message.
     public static func runMain(arguments: [String]? = nil) async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
+            command = try parseAsRoot(arguments)
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Console.write(fullMessage(for: error) + "\n", to: 2)
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+        do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                Console.write(fullMessage(for: error) + "\n", to: 2)
+            if exitCode(for: error) == .validationFailure {
+                Console.write("Error: " + message(for: error) + "\n", to: 2)
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)

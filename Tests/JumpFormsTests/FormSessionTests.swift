@@ -29,9 +29,23 @@ import Testing
                             validation: [rule(.minYears, .integer(13), "v.minYears")]),
             FieldDefinition(name: "source", location: here, type: Located(.hidden, at: here), defaultValue: located("cli")),
         ]
+        let profile = [
+            FieldDefinition(name: "street", location: here, type: Located(.text, at: here), label: located("l.street"),
+                            validation: [rule(.alongWith, .text("city"), "v.address")]),
+            FieldDefinition(name: "city", location: here, type: Located(.text, at: here), label: located("l.city"),
+                            validation: [rule(.alongWith, .text("street"), "v.address")]),
+            FieldDefinition(name: "about", location: here, type: Located(.textarea, at: here), label: located("l.about"),
+                            validation: [rule(.maxLength, .integer(20), "v.maxLength")]),
+            FieldDefinition(name: "size", location: here, type: Located(.radio, at: here), label: located("l.size"),
+                            options: [FieldOption(value: located("s"), label: located("o.s"), location: here),
+                                      FieldOption(value: located("l"), label: located("o.l"), location: here)],
+                            validation: [rule(.required, .none, "v.required"), rule(.matchOptions, .none, "v.options")]),
+        ]
         return Flow(path: "flow.yaml", name: located("f"), version: located("1"), defaultLocale: Located(LocaleTag("en-US")!, at: here),
-                    localesDirectory: located("locales"), fields: fields,
-                    forms: [FormDefinition(name: "form", location: here, fields: fields.map { located($0.name) })], providers: [])
+                    localesDirectory: located("locales"), fields: fields + profile,
+                    forms: [FormDefinition(name: "form", location: here, fields: fields.map { located($0.name) }),
+                            FormDefinition(name: "profile", location: here, fields: profile.map { located($0.name) }),
+                            FormDefinition(name: "short", location: here, fields: [located("email"), located("password")])], providers: [])
     }()
 
     static func catalog(_ tag: String, _ messages: [(String, String)]) -> LocaleCatalog {
@@ -45,6 +59,8 @@ import Testing
                           ("o.f", "Female"), ("o.m", "Male"), ("o.x", "Hidden"), ("l.news", "News"), ("l.birthday", "Birthday"),
                           ("v.required", "{label} is required."), ("v.email", "Not an email."), ("v.match", "Does not match."),
                           ("v.minLength", "At least {value} characters."), ("v.options", "Pick one."), ("v.minYears", "Too young."),
+                          ("l.street", "Street"), ("l.city", "City"), ("l.about", "About"), ("l.size", "Size"), ("o.s", "Small"),
+                          ("o.l", "Large"), ("v.address", "Enter both the street and the city."), ("v.maxLength", "At most {value}."),
                           ("jumpForms.prompt.yes", "yes"), ("jumpForms.prompt.no", "no"), ("jumpForms.prompt.hiddenValue", "(hidden)"),
                           ("jumpForms.prompt.review", "Review your answers"), ("jumpForms.prompt.dateHint", "YYYY-MM-DD"),
                           ("jumpForms.prompt.invalidChoice", "Choose 1 to {count}."),
@@ -53,9 +69,10 @@ import Testing
                           ("l.email", "E-mail")]),
     ])
 
-    static func session(_ prefilled: FormValues = FormValues(), locale: String = "en-US") throws -> FormSession {
-        let form = try FormInterpreter(flow: flow, localizer: localizer).model(form: "form", locale: LocaleTag(locale)!)
-        return FormSession(form: form, localizer: localizer, today: CivilDate(year: 2025, month: 6, day: 15)!, prefilled: prefilled)
+    static func session(_ prefilled: FormValues = FormValues(), defaults: FormValues = FormValues(), form name: String = "form",
+                        locale: String = "en-US") throws -> FormSession {
+        let form = try FormInterpreter(flow: flow, localizer: localizer).model(form: name, locale: LocaleTag(locale)!)
+        return FormSession(form: form, localizer: localizer, today: CivilDate(year: 2025, month: 6, day: 15)!, prefilled: prefilled, defaults: defaults)
     }
 
     func promptField(_ session: inout FormSession) -> Prompt? {
@@ -108,15 +125,114 @@ import Testing
         #expect(session.answer("2020-06-15") == ["Too young."])
     }
 
-    @Test func crossFieldRulesAreCheckedBeforeSubmitting() throws {
+    @Test func aMismatchAsksBothFieldsOfTheMatchAgain() throws {
         var session = try Self.session(["gender": "f", "news": "false"])
         session.answer("ana@example.com")
         session.answer("correct horse")
         session.answer("correct hose")
         session.answer("")
-        let back = try #require(promptField(&session))
-        #expect(back.field == "confirm")
-        #expect(back.messages == ["Does not match."])
+        // Either password may be the mistyped one: both are asked, the first one first.
+        let password = try #require(promptField(&session))
+        #expect(password.field == "password" && password.messages == ["Does not match."])
+        #expect(session.answer("correct hose").isEmpty)
+        let confirm = try #require(promptField(&session))
+        #expect(confirm.field == "confirm" && confirm.messages == ["Does not match."])
+        #expect(session.answer("correct hose").isEmpty)
+        guard case .review = session.next() else { Issue.record("expected the review"); return }
+    }
+
+    @Test func alongWithAsksTheNamedFieldTooAndAnEmptyAnswerClears() throws {
+        var session = try Self.session(["size": "s"], form: "profile")
+        #expect(try #require(promptField(&session)).field == "street")
+        session.answer("")
+        #expect(try #require(promptField(&session)).field == "city")
+        session.answer("Lyon")
+        session.answer("")  // about
+        // The city needs a street: the street is asked (the field the rule names), then the city.
+        let street = try #require(promptField(&session))
+        #expect(street.field == "street" && street.messages == ["Enter both the street and the city."])
+        session.answer("")
+        let city = try #require(promptField(&session))
+        #expect(city.field == "city" && city.current == "Lyon")
+        // An empty answer empties the value: the address is no longer half given.
+        #expect(session.answer("").isEmpty)
+        guard case .review(let review) = session.next() else { Issue.record("expected the review"); return }
+        #expect(review.lines.map(\.shown) == ["", "", "", "Small"])
+        session.confirm()
+        guard case .complete(let values) = session.next() else { Issue.record("expected completion"); return }
+        // The emptied city is sent empty (so a server clears it); the street was never given.
+        #expect(values == ["city": "", "size": "s"])
+    }
+
+    @Test func alongWithIsSatisfiedByAnsweringTheNamedField() throws {
+        var session = try Self.session(["city": "Lyon", "size": "l"], form: "profile")
+        session.answer("")  // street
+        session.answer("")  // about
+        #expect(try #require(promptField(&session)).field == "street")
+        #expect(session.answer("2 rue Neuve").isEmpty)
+        let city = try #require(promptField(&session))
+        #expect(city.field == "city" && city.current == "Lyon")
+        #expect(session.answer("Lyon").isEmpty)
+        guard case .review = session.next() else { Issue.record("expected the review"); return }
+        session.confirm()
+        guard case .complete(let values) = session.next() else { Issue.record("expected completion"); return }
+        #expect(values["street"] == "2 rue Neuve" && values["city"] == "Lyon")
+    }
+
+    @Test func textareaKeepsItsLinesAndRadioTakesNumbersOrLabels() throws {
+        var session = try Self.session(["street": "2 rue Neuve", "city": "Lyon"], form: "profile")
+        let about = try #require(promptField(&session))
+        #expect(about.kind == .multiline && !about.isRequired)
+        #expect(session.answer("Line one\nLine two, too long") == ["At most 20."])
+        #expect(session.answer("Line one\nLine two").isEmpty)
+        let size = try #require(promptField(&session))
+        guard case .choice(let options) = size.kind else { Issue.record("\(size.kind)"); return }
+        #expect(options.map(\.label) == ["Small", "Large"])
+        #expect(session.answer("") == ["Size is required."])
+        #expect(session.answer("3") == ["Choose 1 to 2."])
+        #expect(session.answer("large").isEmpty)
+        guard case .review(let review) = session.next() else { Issue.record("expected the review"); return }
+        #expect(review.lines.map(\.shown) == ["2 rue Neuve", "Lyon", "Line one\nLine two", "Large"])
+        session.confirm()
+        guard case .complete(let values) = session.next() else { Issue.record("expected completion"); return }
+        #expect(values["about"] == "Line one\nLine two" && values["size"] == "l")
+    }
+
+    @Test func editFromTheReviewAsksThatFieldThenReviewsAgain() throws {
+        var session = try Self.session(["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse",
+                                        "gender": "f", "news": "true", "birthday": "1990-04-01"])
+        guard case .review = session.next() else { Issue.record("expected the review"); return }
+        session.edit("gender")
+        let gender = try #require(promptField(&session))
+        #expect(gender.field == "gender" && gender.current == "f")
+        session.answer("2")
+        guard case .review(let review) = session.next() else { Issue.record("expected the review again"); return }
+        #expect(review.lines.first { $0.field == "gender" }?.shown == "Male")
+        session.confirm()
+        guard case .complete(let values) = session.next() else { Issue.record("expected completion"); return }
+        #expect(values["gender"] == "m")
+    }
+
+    @Test func defaultsAreAskedWithTheirValueOffered() throws {
+        var session = try Self.session(["size": "s"], defaults: ["street": "2 rue Neuve", "city": "Lyon", "size": "l"], form: "profile")
+        var asked: [String: String?] = [:]
+        while case .prompt(let prompt) = session.next() {
+            asked[prompt.field] = prompt.current
+            session.answer(prompt.current ?? "")
+        }
+        // Defaults are walked (each offering its value); prefilled values win and are not asked.
+        #expect(asked == ["street": "2 rue Neuve", "city": "Lyon", "about": nil])
+        #expect(session.values["size"] == "s")
+    }
+
+    @Test func shortFormsSkipTheReview() throws {
+        var session = try Self.session(form: "short")
+        #expect(!session.reviews)
+        session.answer("ana@example.com")
+        session.answer("correct horse")
+        guard case .complete(let values) = session.next() else { Issue.record("a two-field form completes without a review"); return }
+        #expect(values == ["email": "ana@example.com", "password": "correct horse"])
+        #expect(try Self.session().reviews)
     }
 
     @Test func serverRefusalsReaskJustThoseFields() throws {

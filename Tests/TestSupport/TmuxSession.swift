@@ -41,14 +41,26 @@ public final class TmuxSession: @unchecked Sendable {
         if enter { try Self.tmux(["send-keys", "-t", name, "Enter"]) }
     }
 
+    /// Types several lines in one go (one tmux command, so they reach the terminal together):
+    /// keys typed ahead of the prompts that will read them.
+    public func typeAhead(_ lines: [String]) throws {
+        var arguments: [String] = []
+        for line in lines {
+            if !arguments.isEmpty { arguments.append(";") }
+            if !line.isEmpty { arguments += ["send-keys", "-t", name, "-l", line, ";"] }
+            arguments += ["send-keys", "-t", name, "Enter"]
+        }
+        try Self.tmux(arguments)
+    }
+
     /// Sends a key by tmux name (`C-c`, `Enter`).
     public func key(_ key: String) throws {
         try Self.tmux(["send-keys", "-t", name, key])
     }
 
     /// What the terminal shows now (the visible screen and its history).
-    public func screen() throws -> String {
-        try Self.tmux(["capture-pane", "-p", "-J", "-S", "-200", "-t", name])
+    public func screen(escapes: Bool = false) throws -> String {
+        try Self.tmux(["capture-pane", "-p", "-J", "-S", "-200"] + (escapes ? ["-e"] : []) + ["-t", name])
     }
 
     /// Waits until the screen contains `text`; returns the screen. Throws after `timeout` seconds.
@@ -61,6 +73,33 @@ public final class TmuxSession: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw WaitError(text: text, screen: (try? screen()) ?? "")
+    }
+
+    /// Waits until the line the cursor waits on (the last line with text) is exactly `prompt`
+    /// (trailing spaces aside): `Nom :` is not satisfied by `Nom d’affichage :`. Returns the screen.
+    @discardableResult
+    public func waitForPrompt(_ prompt: String, timeout: Double = 20) throws -> String {
+        let wanted = Self.trimmingTrailingSpaces(prompt)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let shown = try screen()
+            let last = shown.split(separator: "\n").map { Self.trimmingTrailingSpaces(String($0)) }.last { !$0.isEmpty }
+            if last == wanted { return shown }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw WaitError(text: prompt, screen: (try? screen()) ?? "")
+    }
+
+    /// Waits for exactly `prompt` (see `waitForPrompt`), then types `text` and Enter.
+    public func answer(_ prompt: String, _ text: String) throws {
+        try waitForPrompt(prompt)
+        try type(text)
+    }
+
+    static func trimmingTrailingSpaces(_ text: String) -> String {
+        var text = text
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
     }
 
     /// Waits for the command to end; returns its exit status.

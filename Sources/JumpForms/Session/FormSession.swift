@@ -74,20 +74,27 @@ public struct FormSession: Sendable {
     /// - Parameters:
     ///   - prefilled: values known already (answers files, `--set`, a server's `prereg_fields`);
     ///     their fields are asked only when the value is refused.
-    public init(form: FormModel, localizer: Localizer, today: CivilDate, prefilled: FormValues = FormValues(), reviews: Bool = true) {
+    ///   - defaults: current values (a stored profile) whose fields are still asked, each
+    ///     offering its value as `Prompt.current`.
+    ///   - reviews: whether to stop at a review step; by default only forms of more than two
+    ///     fields do (a sign-in form needs no review).
+    public init(form: FormModel, localizer: Localizer, today: CivilDate, prefilled: FormValues = FormValues(),
+                defaults: FormValues = FormValues(), reviews: Bool? = nil) {
         self.form = form
         self.localizer = localizer
         self.today = today
-        self.reviews = reviews
+        let asked = form.fields.filter { $0.type != .hidden }
+        self.reviews = reviews ?? (asked.count > 2)
         self.engine = RuleEngine(form: form, today: today)
-        var values = prefilled
+        var values = defaults
+        for (name, value) in prefilled.values { values[name] = value }
         for field in form.fields where field.type == .hidden && values[field.name] == nil {
             if let value = field.defaultValue { values[field.name] = value }
         }
         self.values = values
-        self.pending = form.fields.filter { $0.type != .hidden && prefilled[$0.name] == nil }.map(\.name)
-        // Prefilled values are checked like answers: a refused one is asked again.
-        for field in form.fields where prefilled[field.name] != nil {
+        self.pending = asked.filter { prefilled[$0.name] == nil }.map(\.name)
+        // Given values are checked like answers: a refused one is asked again, with its reasons.
+        for field in form.fields where values[field.name] != nil && (prefilled[field.name] != nil || defaults[field.name] != nil) {
             let refused = engine.validate(field: field.name, in: values, crossField: false)
             if !refused.isEmpty {
                 messages[field.name] = localizer.messages(for: refused, in: form).flatMap(\.messages)
@@ -116,6 +123,17 @@ public struct FormSession: Sendable {
                 messages[entry.field] = entry.messages
                 if !pending.contains(entry.field) { pending.append(entry.field) }
             }
+            // `match` and `alongWith` involve two fields: either may be the one to change (a
+            // mistyped password, a city without its street), so both are asked again.
+            for violation in report.violations {
+                guard let kind = violation.rule, kind == .match || kind == .alongWith,
+                      let field = form.field(named: violation.field) else { continue }
+                for rule in field.rules where rule.kind == kind {
+                    guard case .text(let other) = rule.value, let named = form.field(named: other), named.type != .hidden else { continue }
+                    if messages[other] == nil { messages[other] = messages[violation.field] }
+                    if !pending.contains(other) { pending.append(other) }
+                }
+            }
             pending = form.fields.map(\.name).filter(pending.contains)
             if let name = pending.first, let field = form.field(named: name) { return .prompt(prompt(for: field)) }
         }
@@ -125,8 +143,9 @@ public struct FormSession: Sendable {
         return .complete(values)
     }
 
-    /// Answers the current prompt. Returns the localized reasons when the answer is refused
-    /// (the next `next()` asks the same field again with them).
+    /// Answers the current prompt; an empty answer empties the field (a front end that offers
+    /// `Prompt.current` as a default maps "keep" to that value itself). Returns the localized
+    /// reasons when the answer is refused (the next `next()` asks the same field again with them).
     @discardableResult
     public mutating func answer(_ text: String) -> [String] {
         guard let name = pending.first, let field = form.field(named: name) else { return [] }
@@ -137,7 +156,13 @@ public struct FormSession: Sendable {
             return [failure.message]
         case .success(let value):
             var candidate = values
-            if value.isEmpty, field.type != .checkbox { candidate.values.removeValue(forKey: name) } else { candidate[name] = value }
+            if value.isEmpty, field.type != .checkbox {
+                // A value the user empties stays, empty, so that it is sent and the server clears
+                // it (a profile's mobile number); a value never given stays absent.
+                if values[name] == nil { candidate.values.removeValue(forKey: name) } else { candidate[name] = "" }
+            } else {
+                candidate[name] = value
+            }
             let refused = engine.validate(field: name, in: candidate, crossField: false)
             if !refused.isEmpty {
                 let texts = localizer.messages(for: refused, in: form).flatMap(\.messages)
@@ -272,4 +297,12 @@ public enum PromptWords {
     public static let review = "jumpForms.prompt.review"
     public static let reviewAction = "jumpForms.prompt.reviewAction"
     public static let keepCurrent = "jumpForms.prompt.keepCurrent"
+    public static let clearWord = "jumpForms.prompt.clearWord"
+    public static let invalidReviewChoice = "jumpForms.prompt.invalidReviewChoice"
+    public static let withHint = "jumpForms.prompt.withHint"
+    public static let withBrackets = "jumpForms.prompt.withBrackets"
+    public static let question = "jumpForms.prompt.question"
+    public static let heading = "jumpForms.prompt.heading"
+    public static let option = "jumpForms.prompt.option"
+    public static let reviewLine = "jumpForms.prompt.reviewLine"
 }

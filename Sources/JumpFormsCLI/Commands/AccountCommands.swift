@@ -2,11 +2,11 @@ import ArgumentParser
 import JumpCapture
 import JumpForms
 
-/// Runs an account command's body with its context, stopping the embedded server afterwards.
+/// Runs an account command's body with its context, stopping the embedded server afterwards
+/// (the context starts it on the first request).
 func withAccount(_ options: AccountOptions, _ body: (AccountContext) async throws -> Void) async throws {
     let context = try AccountContext(options: options)
     do {
-        try await context.connect()
         try await body(context)
         await context.close()
     } catch {
@@ -17,19 +17,30 @@ func withAccount(_ options: AccountOptions, _ body: (AccountContext) async throw
 
 extension AccountContext {
     /// Sends a form, re-asking the fields the server refuses (390) when there is a terminal.
-    func submit(_ operation: CaptureOperation, _ values: FormValues, _ session: FormSession?,
-                engageToken: String? = nil, make: (FormValues) throws(RequestError) -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
+    /// With `authorized`, `make` gets the session's access token (else an empty string); when
+    /// the server says it has expired, the session is refreshed and the request rebuilt and
+    /// sent again, once.
+    func submit(_ values: FormValues, _ session: FormSession?, engageToken: String? = nil, authorized: Bool = false,
+                make: (FormValues, String) throws(RequestError) -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
         var values = values
         var session = session
+        var account = authorized ? try requireSession() : nil
+        var refreshed = false
         while true {
             let request: CaptureRequest
             do {
-                request = try make(values)
+                request = try make(values, account?.accessToken ?? "")
             } catch {
                 if case .invalidValues(let failure) = error { try refuse(failure.messages) }
                 throw ValidationError(error.description)
             }
             let result = try await send(request, engageToken: engageToken)
+            if case .failure(.accessTokenExpired)? = result, var current = account, !refreshed {
+                refreshed = true
+                guard try await refresh(&current) != nil else { return result }
+                account = current
+                continue
+            }
             if case .failure(.invalidFields(let invalid))? = result, interactive, var current = session {
                 current.reject(invalid.fields, formMessages: invalid.formMessages)
                 values = try prompt(&current)
@@ -54,7 +65,7 @@ struct RegisterCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             let (values, session) = try context.fill(.register)
             let secret = RefreshSecret.generate()
-            let result = try await context.submit(.register, values, session) { values throws(RequestError) in
+            let result = try await context.submit(values, session) { values, _ throws(RequestError) in
                 try context.builder.register(values, refreshSecret: secret, today: context.today)
             }
             switch result {
@@ -93,11 +104,14 @@ struct SignInCommand: AsyncParsableCommand {
         }
     }
 
-    /// The sign-in form; on 210, offers to send a password-reset email.
-    func traditional(_ context: AccountContext, mergeToken: String?, newProvider: String?) async throws {
-        let (values, session) = try context.fill(.signIn)
+    /// The sign-in form; on 210, offers to send a password-reset email. `email` (known from a
+    /// merge) is offered as the answer to the form's email field.
+    func traditional(_ context: AccountContext, mergeToken: String?, newProvider: String?, email: String? = nil) async throws {
+        var known = FormValues()
+        if let email, let field = try context.formModel(.signIn).fields.first(where: { $0.type == .email }) { known[field.name] = email }
+        let (values, session) = try context.fill(.signIn, defaults: known)
         let secret = RefreshSecret.generate()
-        let result = try await context.submit(.signIn, values, session) { values throws(RequestError) in
+        let result = try await context.submit(values, session) { values, _ throws(RequestError) in
             try context.builder.signIn(values, refreshSecret: secret, mergeToken: mergeToken, today: context.today)
         }
         switch result {
@@ -120,7 +134,9 @@ struct SignInCommand: AsyncParsableCommand {
     }
 
     func socialSignIn(_ context: AccountContext, _ provider: ProviderDefinition, mergeToken: String? = nil, newProvider: String? = nil) async throws {
-        let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageWalk(context: context).token(for: provider, identity: identity)
+        let grant = options.dryRun ? EngageWalk.Grant(token: "ENGAGE_TOKEN", email: nil)
+            : try await EngageWalk(context: context).token(for: provider, identity: identity)
+        let token = grant.token
         let secret = RefreshSecret.generate()
         let name = context.friendlyName(provider)
         switch try await context.send(context.builder.socialSignIn(token: token, refreshSecret: secret, mergeToken: mergeToken), engageToken: token) {
@@ -136,7 +152,7 @@ struct SignInCommand: AsyncParsableCommand {
             let (values, session) = try context.fill(.socialRegister, prefilled: twoStep.prefill)
             let registrationToken = twoStep.token ?? token
             let secret = RefreshSecret.generate()
-            let result = try await context.submit(.socialRegister, values, session, engageToken: registrationToken) { values throws(RequestError) in
+            let result = try await context.submit(values, session, engageToken: registrationToken) { values, _ throws(RequestError) in
                 try context.builder.socialRegister(values, token: registrationToken, refreshSecret: secret, today: context.today)
             }
             switch result {
@@ -151,7 +167,7 @@ struct SignInCommand: AsyncParsableCommand {
             let mergeToken = merge.mergeToken ?? token
             if merge.existingProvider == "capture" {
                 context.say("jumpForms.cli.mergeWithPassword", ["newProvider": .string(name)])
-                try await traditional(context, mergeToken: mergeToken, newProvider: name)
+                try await traditional(context, mergeToken: mergeToken, newProvider: name, email: grant.email)
             } else {
                 let existing = try context.provider(named: merge.existingProvider)
                 context.say("jumpForms.cli.mergeRequired", ["provider": .string(context.friendlyName(existing)), "newProvider": .string(name)])
@@ -222,9 +238,10 @@ struct EditProfileCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             let session = try context.requireSession()
             let form = try context.formModel(.updateProfile)
-            let (values, formSession) = try context.fill(.updateProfile, prefilled: FormValues(record: session.record, form: form))
-            let result = try await context.submit(.updateProfile, values, formSession) { values throws(RequestError) in
-                try context.builder.updateProfile(values, accessToken: session.accessToken, today: context.today)
+            // Every field is asked, its stored value offered: Enter keeps it, the clear word empties it.
+            let (values, formSession) = try context.fill(.updateProfile, defaults: FormValues(record: session.record, form: form))
+            let result = try await context.submit(values, formSession, authorized: true) { values, accessToken throws(RequestError) in
+                try context.builder.updateProfile(values, accessToken: accessToken, today: context.today)
             }
             switch result {
             case .success?:
@@ -243,10 +260,10 @@ struct ChangePasswordCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            let session = try context.requireSession()
+            _ = try context.requireSession()
             let (values, formSession) = try context.fill(.changePassword)
-            let result = try await context.submit(.changePassword, values, formSession) { values throws(RequestError) in
-                try context.builder.changePassword(values, accessToken: session.accessToken, today: context.today)
+            let result = try await context.submit(values, formSession, authorized: true) { values, accessToken throws(RequestError) in
+                try context.builder.changePassword(values, accessToken: accessToken, today: context.today)
             }
             switch result {
             case .success?: context.say("jumpForms.cli.passwordChanged")
@@ -283,7 +300,7 @@ struct LinkCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             _ = try context.requireSession()
             let definition = try context.provider(named: provider)
-            let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageWalk(context: context).token(for: definition, identity: identity)
+            let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageWalk(context: context).token(for: definition, identity: identity).token
             switch try await context.sendAuthorized({ context.builder.linkAccount(accessToken: $0, token: token) }) {
             case .success?:
                 context.say("jumpForms.cli.linked", ["provider": .string(context.friendlyName(definition))])
@@ -299,7 +316,7 @@ struct UnlinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unlink", abstract: "Remove a linked sign-in from your account.")
     @OptionGroup var options: AccountOptions
 
-    @Argument(help: "The identity to remove (default: choose from the linked ones).")
+    @Argument(help: "The identifier of the linked sign-in to remove (default: choose from the linked ones).")
     var identifier: String?
 
     func run() async throws {
@@ -308,8 +325,10 @@ struct UnlinkCommand: AsyncParsableCommand {
             var chosen = identifier
             if chosen == nil {
                 let profiles = session.record["profiles"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
-                guard !profiles.isEmpty else { throw ValidationError("no linked identity to remove") }
-                chosen = profiles[try context.choose("unlink", profiles)]
+                guard !profiles.isEmpty else { throw ValidationError("no linked sign-in to remove") }
+                let how = "give the one to remove as the argument: jump-forms unlink <identifier>"
+                if !context.interactive { throw ValidationError("--non-interactive: \(how) (linked: \(profiles.joined(separator: ", ")))") }
+                chosen = profiles[try context.choose(context.words("jumpForms.cli.unlinkChoice"), profiles, nonInteractive: how)]
             }
             let target = chosen ?? ""
             switch try await context.sendAuthorized({ context.builder.unlinkAccount(accessToken: $0, identifier: target) }) {
@@ -372,19 +391,20 @@ struct WhoAmICommand: AsyncParsableCommand {
                         let nested = text(item, indent: indent + "    ")
                         out += "\(indent)  - " + nested.dropFirst(indent.count + 4)
                     } else {
-                        out += "\(indent)  - \(scalar(item))\n"
+                        out += "\(indent)  - \(scalar(item, continuation: indent + "    "))\n"
                     }
                 }
             default:
-                out += "\(indent)\(key): \(scalar(value))\n"
+                out += "\(indent)\(key): \(scalar(value, continuation: indent + "  "))\n"
             }
         }
         return out
     }
 
-    static func scalar(_ value: JSONValue) -> String {
+    /// A value on one line; the further lines of a multi-line text start with `continuation`.
+    static func scalar(_ value: JSONValue, continuation: String) -> String {
         switch value {
-        case .string(let text): text
+        case .string(let text): text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + continuation)
         case .null: "—"
         default: value.serialized()
         }
@@ -393,16 +413,16 @@ struct WhoAmICommand: AsyncParsableCommand {
 
 struct SignOutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "signout", abstract: "Forget the session (access token, refresh secret, record).")
-    @OptionGroup var project: ProjectOptions
+    @OptionGroup var options: AccountOptions
 
     func run() async throws {
-        let console = Console()
-        let workspace = try project.load(console: console)
-        let setup = try CaptureSetup(workspace: workspace, environment: Environment.current, captureURL: nil, console: console)
-        do { try setup.sessionStore.clear() } catch {
-            console.err("\(error)\n")
+        let context = try AccountContext(options: options)
+        // Signing out sends nothing: a dry run leaves the session as it is.
+        guard !options.dryRun else { return }
+        do { try context.sessionStore.clear() } catch {
+            context.console.err("\(error)\n")
             throw ExitCode(2)
         }
-        console.out(workspace.localizer.text("jumpForms.cli.signedOut", for: workspace.locale) + "\n")
+        context.say("jumpForms.cli.signedOut")
     }
 }

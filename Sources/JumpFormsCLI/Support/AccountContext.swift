@@ -19,7 +19,7 @@ struct AccountOptions: ParsableArguments {
     @Flag(help: "With --dry-run: print secrets in clear text.")
     var showSecrets = false
 
-    @Flag(help: "Plain line input even on a terminal (no hidden typing, no colour).")
+    @Flag(help: "No colour, even on a terminal (passwords are still typed without echo).")
     var plain = false
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The embedded server's SQLite file (captureDomain: embedded).", valueName: "path"))
@@ -47,6 +47,7 @@ final class AccountContext {
     let transport = AsyncHTTPTransport()
     let sessionStore: FileSessionStore
     private(set) var embedded: EmbeddedCaptureServer?
+    private var connected = false
     private(set) var setup: CaptureSetup
     /// Test identities of the local server (embedded or on loopback), for the Engage walk.
     private(set) var identities: [TestIdentity] = []
@@ -67,16 +68,18 @@ final class AccountContext {
             throw ValidationError("this command needs jump.yaml (the client configuration): pass --config FILE")
         }
         self.config = config
-        terminal = Terminal(console: console, plain: options.plain, environment: environment)
+        terminal = Terminal(console: console)
         today = options.today.flatMap(CivilDate.init(iso:)) ?? .today
         setup = try CaptureSetup(workspace: workspace, environment: environment, captureURL: nil, console: console)
         sessionStore = setup.sessionStore
     }
 
     /// Starts the embedded server when the configuration asks for it (not for dry runs) and
-    /// points the builders at it.
+    /// points the builders at it. Called on the first request, so a run that fails before
+    /// sending anything (a missing value, no session) starts nothing and creates no database.
     func connect() async throws {
-        guard !options.dryRun, embedded == nil else { return }
+        guard !options.dryRun, !connected else { return }
+        connected = true
         switch config.captureDomain.value {
         case .embedded:
             let serverSetup = try LocalServer.setup(workspace, databaseOverride: options.database, environment: environment, console: console)
@@ -110,21 +113,32 @@ final class AccountContext {
         localizer.text(key, for: locale, arguments)
     }
 
+    /// A status message, on standard error (standard output carries only data).
     func say(_ key: String, _ arguments: [String: MessageArgument] = [:]) {
-        console.out(words(key, arguments) + "\n")
+        console.err(words(key, arguments) + "\n")
+    }
+
+    /// `field: message`, punctuated by the locale.
+    func fieldMessage(_ field: String, _ message: String) -> String {
+        words("jumpForms.cli.fieldMessage", ["field": .string(field), "message": .string(message)])
     }
 
     // MARK: forms
 
-    /// The values of an operation's form: prompted (prefilled from the options and `extra`),
-    /// or, with --non-interactive, checked and refused listing every missing field.
-    func fill(_ operation: CaptureOperation, prefilled extra: FormValues = FormValues()) throws -> (FormValues, FormSession?) {
+    /// The values of an operation's form: prompted (prefilled from the options and `extra`;
+    /// `defaults` asked with their value offered), or, with --non-interactive, checked and
+    /// refused listing every missing field.
+    func fill(_ operation: CaptureOperation, prefilled extra: FormValues = FormValues(),
+              defaults: FormValues = FormValues()) throws -> (FormValues, FormSession?) {
         let form = try formModel(operation)
         var prefilled = extra
         for (name, value) in try options.input.values(for: form, environment: environment, console: console).values {
             prefilled[name] = value
         }
         if !interactive || options.dryRun && !options.input.isEmpty {
+            var given = defaults
+            for (name, value) in prefilled.values { given[name] = value }
+            prefilled = given
             let report = RuleEngine(form: form, today: today).validate(prefilled)
             if !report.isValid {
                 let missing = form.fields.filter { field in
@@ -135,14 +149,14 @@ final class AccountContext {
                     out += words("jumpForms.cli.missingFields", ["count": .int(missing.count), "fields": .string(missing.map(\.name).joined(separator: ", "))]) + "\n"
                 }
                 for entry in localizer.messages(for: report.violations, in: form) {
-                    for message in entry.messages { out += "\(entry.field): \(message)\n" }
+                    for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
                 }
                 console.err(out)
                 throw ExitCode(1)
             }
             return (prefilled, nil)
         }
-        var session = FormSession(form: form, localizer: localizer, today: today, prefilled: prefilled)
+        var session = FormSession(form: form, localizer: localizer, today: today, prefilled: prefilled, defaults: defaults)
         return (try prompt(&session), session)
     }
 
@@ -158,7 +172,7 @@ final class AccountContext {
     func prompt(_ session: inout FormSession) throws -> FormValues {
         InterruptGuard.arm(message: words("jumpForms.cli.interrupted"))
         defer { InterruptGuard.disarm() }
-        let runner = PromptRunner(terminal: terminal, localizer: localizer, locale: locale, color: console.colorOut)
+        let runner = PromptRunner(terminal: terminal, localizer: localizer, locale: locale, color: console.colorErr)
         do {
             return try runner.run(&session)
         } catch is PromptRunner.EndOfInput {
@@ -167,22 +181,30 @@ final class AccountContext {
         }
     }
 
-    /// A yes/no question (false without a terminal or with --non-interactive).
+    var runner: PromptRunner {
+        PromptRunner(terminal: terminal, localizer: localizer, locale: locale, color: console.colorErr)
+    }
+
+    /// A yes/no question (false with --non-interactive).
     func confirm(_ question: String) -> Bool {
         guard interactive else { return false }
-        terminal.show("\(question) [\(words(PromptWords.yesNoHint))]: ")
+        let runner = self.runner
+        terminal.show(runner.question(runner.withBrackets(question, words(PromptWords.yesNoHint))))
         guard let answer = terminal.readLine()?.trimmingSpaces().lowercased() else { return false }
         let yes = words(PromptWords.yes).lowercased()
         return ["y", "yes", yes, String(yes.prefix(1))].contains(answer) && !answer.isEmpty
     }
 
-    /// One of several choices, by number (the first without a terminal).
-    func choose(_ title: String, _ choices: [String]) throws -> Int {
+    /// One of several choices, by number. With --non-interactive, a usage error that says how
+    /// to choose (`how`, e.g. "pass --identity ID").
+    func choose(_ title: String, _ choices: [String], nonInteractive how: String) throws -> Int {
         guard choices.count > 1 else { return 0 }
-        guard interactive else { throw ValidationError("\(title): several choices (\(choices.joined(separator: ", "))); pick one with an option") }
+        guard interactive else { throw ValidationError("several choices (\(choices.joined(separator: ", "))): \(how)") }
         while true {
-            var out = "\(title) — \(words(PromptWords.chooseOne))\n"
-            for (index, choice) in choices.enumerated() { out += "  \(index + 1)) \(choice)\n" }
+            var out = words(PromptWords.heading, ["text": .string(title), "instruction": .string(words(PromptWords.chooseOne))]) + "\n"
+            for (index, choice) in choices.enumerated() {
+                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(choice)]) + "\n"
+            }
             terminal.show(out + "> ")
             guard let line = terminal.readLine() else { throw ExitCode(1) }
             if let number = Int(line.trimmingSpaces()), (1...choices.count).contains(number) { return number - 1 }
@@ -194,6 +216,9 @@ final class AccountContext {
 
     /// Sends a request (or prints it on a dry run: nil) and decodes the answer.
     func send(_ request: CaptureRequest, engageToken: String? = nil) async throws -> Result<CaptureSuccess, CaptureError>? {
+        try await connect()
+        var request = request
+        request.server = builder.capture  // built before the embedded server had its address
         if options.dryRun {
             console.out(RequestPrinter.http(request, showSecrets: options.showSecrets))
             return nil
@@ -219,7 +244,7 @@ final class AccountContext {
     func refuse(_ messages: [FieldMessages], formMessages: [String] = []) throws -> Never {
         var out = formMessages.map { $0 + "\n" }.joined()
         for entry in messages {
-            for message in entry.messages { out += "\(entry.field): \(message)\n" }
+            for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
         }
         console.err(out)
         throw ExitCode(1)
@@ -264,13 +289,8 @@ final class AccountContext {
 
     /// Sends a request made with the session's access token; when the token has expired,
     /// refreshes it once and retries.
-    func sendAuthorized(_ make: (String) throws -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
-        var session = try requireSession()
-        let first = try await send(try make(session.accessToken))
-        guard case .failure(.accessTokenExpired)? = first else { return first }
-        guard let refreshed = try await refresh(&session) else { return first }
-        _ = refreshed
-        return try await send(try make(session.accessToken))
+    func sendAuthorized(_ make: (String) -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
+        try await submit(FormValues(), nil, authorized: true) { _, accessToken in make(accessToken) }
     }
 
     /// Refreshes the session's token; nil (after printing why) when the server refuses.

@@ -14,19 +14,26 @@ import ServiceLifecycle
 struct EngageWalk {
     let context: AccountContext
 
-    func token(for provider: ProviderDefinition, identity: String?) async throws -> String {
+    /// The token of a sign-in, and the email of the identity when the CLI chose it (local).
+    struct Grant {
+        var token: String
+        var email: String?
+    }
+
+    func token(for provider: ProviderDefinition, identity: String?) async throws -> Grant {
+        try await context.connect()
         let listener = try await TokenListener.start()
         do {
-            let token = try await walk(provider, identity: identity, listener: listener)
+            let grant = try await walk(provider, identity: identity, listener: listener)
             await listener.stop()
-            return token
+            return grant
         } catch {
             await listener.stop()
             throw error
         }
     }
 
-    func walk(_ provider: ProviderDefinition, identity: String?, listener: TokenListener) async throws -> String {
+    func walk(_ provider: ProviderDefinition, identity: String?, listener: TokenListener) async throws -> Grant {
         let engage: ServerURL
         if context.isLocal {
             engage = context.builder.capture
@@ -37,8 +44,10 @@ struct EngageWalk {
         let builder = EngageRequestBuilder(config: context.config, engage: engage)
         var start = builder.startURL(for: provider, returnTo: .tokenURL(listener.url),
                                      installationID: Installation.identifier(context.environment)).url
+        var email: String?
         if context.isLocal {
             let chosen = try chooseIdentity(provider, wanted: identity)
+            email = context.identities.first { $0.provider == provider.id.value && ($0.identifier == chosen || $0.email == chosen) }?.email
             start += "&identity=" + FormEncoding.encodeComponent(chosen)
             var request = HTTPClientRequest(url: start)
             request.method = .GET
@@ -52,7 +61,7 @@ struct EngageWalk {
             context.console.err("no token arrived from \(context.friendlyName(provider))\n")
             throw ExitCode(1)
         }
-        return token
+        return Grant(token: token, email: email)
     }
 
     /// The test identity to sign in as: `--identity`, the provider's only one, or a choice.
@@ -64,7 +73,8 @@ struct EngageWalk {
             throw ExitCode(2)
         }
         let names = candidates.map { [$0.displayName, $0.email].compactMap { $0 }.joined(separator: " — ") }
-        let index = try context.choose(context.words("jumpForms.cli.chooseIdentity", ["provider": .string(context.friendlyName(provider))]), names)
+        let index = try context.choose(context.words("jumpForms.cli.chooseIdentity", ["provider": .string(context.friendlyName(provider))]), names,
+                                       nonInteractive: "pass --identity with one of their identifiers or emails")
         return candidates[index].identifier
     }
 }

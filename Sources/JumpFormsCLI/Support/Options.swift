@@ -47,7 +47,13 @@ struct ProjectOptions: ParsableArguments {
             throw ExitCode(2)
         }
         let tag = locale.flatMap(LocaleTag.init) ?? project.config?.captureLocale.value ?? loaded.flow.defaultLocale.value
-        return Workspace(project: project, loaded: loaded, locale: tag)
+        let workspace = Workspace(project: project, loaded: loaded, locale: tag)
+        if locale != nil, let used = workspace.localizer.bestCatalog(for: tag)?.tag.value, !tag.truncations.contains(used) {
+            // No file along the asked locale's own chain (xx-YY, xx): say which one speaks instead.
+            console.err(workspace.localizer.text("jumpForms.cli.localeFallback", for: used,
+                                                 ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
+        }
+        return workspace
     }
 }
 

@@ -6,31 +6,33 @@ import Musl
 import Darwin
 #endif
 
-/// Lines in and out for the prompts. On a terminal, passwords are read with echo off (termios)
-/// and Ctrl-C restores the terminal, says nothing was sent and exits with 130. When standard
-/// input is not a terminal, `TERM=dumb` or `--plain`, it reads plain lines.
+/// Lines in and out for the prompts. Prompts go to standard error, so standard output carries
+/// only data. Whenever standard input is a terminal, passwords are read with echo off
+/// (termios, whatever `TERM` or `--plain` say: those only turn colour off), and Ctrl-C
+/// restores the terminal, says nothing was sent and exits with 130. When standard input is not
+/// a terminal, it reads plain lines.
 final class Terminal {
     let console: Console
-    /// Whether standard input is a terminal we may drive (echo off for passwords).
+    /// Whether standard input is a terminal (its echo is ours to turn off for passwords).
     let isTTY: Bool
     private var pending: [UInt8] = []
     private var atEOF = false
 
-    init(console: Console, plain: Bool, environment: [String: String]) {
+    init(console: Console) {
         self.console = console
-        self.isTTY = !plain && isatty(0) == 1 && environment["TERM"] != "dumb"
+        self.isTTY = isatty(0) == 1
     }
 
-    /// Writes without a line break (a prompt).
+    /// Writes without a line break (a prompt), to standard error.
     func show(_ text: String) {
-        console.out(text)
+        console.err(text)
     }
 
-    /// One line without its line break; nil at end of input. Without a terminal nothing echoes
-    /// the answer, so a line break keeps each prompt on its own line.
+    /// One line without its line break; nil at end of input. When standard input is not a
+    /// terminal nothing echoes the answer, so a line break keeps each prompt on its own line.
     func readLine() -> String? {
         let line = readRawLine()
-        if !isTTY { console.out("\n") }
+        if !isTTY { console.err("\n") }
         return line
     }
 
@@ -54,21 +56,26 @@ final class Terminal {
         }
     }
 
-    /// A line typed with echo off (on a terminal); the line break the user typed is echoed.
-    func readSecret() -> String? {
-        guard isTTY else { return readLine() }
+    /// Shows `prompt` and reads a line typed without echo. Like getpass, echo goes off before
+    /// the prompt is written, and without flushing: keys typed ahead are neither shown nor
+    /// lost. The line break the user types is echoed (ECHONL).
+    func readSecret(prompt: String) -> String? {
         var saved = termios()
-        guard tcgetattr(0, &saved) == 0 else { return readLine() }
+        guard isTTY, tcgetattr(0, &saved) == 0 else {
+            show(prompt)
+            return readLine()
+        }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         quiet.c_lflag |= tcflag_t(ECHONL)
         InterruptGuard.savedTerminal = saved
         InterruptGuard.hasSavedTerminal = true
-        tcsetattr(0, TCSAFLUSH, &quiet)
+        tcsetattr(0, TCSANOW, &quiet)
         defer {
-            tcsetattr(0, TCSAFLUSH, &saved)
+            tcsetattr(0, TCSADRAIN, &saved)
             InterruptGuard.hasSavedTerminal = false
         }
+        show(prompt)
         return readRawLine()
     }
 }
@@ -92,7 +99,7 @@ enum InterruptGuard {
 
 private func interruptHandler(_ signal: Int32) {
     if InterruptGuard.hasSavedTerminal {
-        tcsetattr(0, TCSAFLUSH, &InterruptGuard.savedTerminal)
+        tcsetattr(0, TCSANOW, &InterruptGuard.savedTerminal)
     }
     InterruptGuard.message.withUnsafeBytes { bytes in
         _ = write(2, bytes.baseAddress, bytes.count)
