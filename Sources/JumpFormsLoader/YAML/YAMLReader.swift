@@ -169,10 +169,9 @@ private struct Composer {
         var pendingKey: Int?
         /// The value of the pending key is dropped (bad or duplicate key).
         var skipValue = false
-        /// Keys seen, with where each was first written, once the mapping has grown past
-        /// `keyListLimit` keys (a small mapping searches `keyStack`).
-        var keyIndex: [String: YAMLMark]?
-        var keyCount = 0
+        /// The keys seen, once the mapping has grown past `keyListLimit` keys (a small
+        /// mapping searches `keyStack`).
+        var keyTable: KeyTable?
         var size = 1
 
         static let keyListLimit = 12
@@ -346,29 +345,31 @@ private struct Composer {
         return stack[top].isMapping && stack[top].pendingKey == nil && !stack[top].skipValue
     }
 
-    /// Where the top mapping first saw `key`, if it did.
-    func firstMark(of key: String) -> YAMLMark? {
+    /// The scalar of the top mapping's key equal to `key`, if it has one; `hash` is
+    /// `KeyTable.hash(key)` when the mapping has a table.
+    func firstKey(_ key: String, hash: UInt64) -> Int? {
         let frame = stack.count - 1
-        if let keyIndex = stack[frame].keyIndex { return keyIndex[key] }
+        if let table = stack[frame].keyTable { return table.find(key, hash: hash, in: scalars) }
         for position in stack[frame].keyStart..<keyStack.count where scalars[keyStack[position]].value == key {
-            return scalars[keyStack[position]].start
+            return keyStack[position]
         }
         return nil
     }
 
     /// Records a key of the top mapping not seen before.
-    mutating func addKey(_ scalar: Int) {
+    mutating func addKey(_ scalar: Int, hash: UInt64) {
         let top = stack.count - 1
-        stack[top].keyCount += 1
-        if stack[top].keyIndex != nil {
-            stack[top].keyIndex![scalars[scalar].value] = scalars[scalar].start
-        } else if stack[top].keyCount <= Frame.keyListLimit {
+        if stack[top].keyTable != nil {
+            stack[top].keyTable!.insert(scalar, hash: hash)
+        } else if keyStack.count - stack[top].keyStart < Frame.keyListLimit {
             keyStack.append(scalar)
         } else {
-            var index = [String: YAMLMark](minimumCapacity: 4 * Frame.keyListLimit)
-            for position in stack[top].keyStart..<keyStack.count { index[scalars[keyStack[position]].value] = scalars[keyStack[position]].start }
-            index[scalars[scalar].value] = scalars[scalar].start
-            stack[top].keyIndex = index
+            var table = KeyTable(capacity: 4 * Frame.keyListLimit)
+            for position in stack[top].keyStart..<keyStack.count {
+                table.insert(keyStack[position], hash: KeyTable.hash(scalars[keyStack[position]].value))
+            }
+            table.insert(scalar, hash: hash)
+            stack[top].keyTable = table
         }
     }
 
@@ -407,13 +408,14 @@ private struct Composer {
             stack[top].skipValue = true
             return
         }
-        if let first = firstMark(of: key.value) {
+        let hash = stack[top].keyTable != nil || keyStack.count - stack[top].keyStart >= Frame.keyListLimit ? KeyTable.hash(key.value) : 0
+        if let first = firstKey(key.value, hash: hash).map({ scalars[$0].start }) {
             composeErrors.append(.duplicateKey(location(mark, length: key.width), key: key.value,
                                                first: SourceLocation(file: path, line: first.line, column: first.column, length: key.width)))
             stack[top].skipValue = true
             return
         }
-        addKey(keyScalar)
+        addKey(keyScalar, hash: hash)
         stack[top].pendingKey = keyScalar
     }
 
@@ -427,6 +429,61 @@ private struct Composer {
         let tree = YAMLTree(scalars: scalars, collections: collections, children: children)
         let document = YAMLDocument(path: path, root: tree.node(root), anchors: anchorMarkers, aliases: aliasMarkers)
         return YAMLReadResult(document: document, readErrors: [], composeErrors: composeErrors)
+    }
+}
+
+/// The keys of one large mapping, for finding duplicates: open addressing over FNV-1a hashes
+/// of the keys' UTF-8 bytes (much cheaper than hashing with `Hasher` for short keys); slots
+/// hold positions in the composer's scalars.
+struct KeyTable {
+    private var slots: [Int32]
+    private var hashes: [UInt64]
+    private var count = 0
+
+    init(capacity: Int) {
+        var size = 16
+        while size < 2 * capacity { size *= 2 }
+        slots = Array(repeating: -1, count: size)
+        hashes = Array(repeating: 0, count: size)
+    }
+
+    static func hash(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+    }
+
+    /// The position of the scalar whose value is `key`, if any.
+    func find(_ key: String, hash: UInt64, in scalars: [YAMLScalar]) -> Int? {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            if hashes[slot] == hash, scalars[Int(slots[slot])].value == key { return Int(slots[slot]) }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds a key known not to be in the table.
+    mutating func insert(_ scalar: Int, hash: UInt64) {
+        if 2 * (count + 1) > slots.count { grow() }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(scalar)
+        hashes[slot] = hash
+        count += 1
+    }
+
+    private mutating func grow() {
+        let old = (slots, hashes)
+        slots = Array(repeating: -1, count: 2 * old.0.count)
+        hashes = Array(repeating: 0, count: slots.count)
+        count = 0
+        for (scalar, hash) in zip(old.0, old.1) where scalar >= 0 { insert(Int(scalar), hash: hash) }
     }
 }
 
