@@ -144,13 +144,15 @@ let package = Package(
             dependencies: ["JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport"]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200
-        // concurrent registrations, kill -9), and the serve/outbox commands.
+        // concurrent registrations, kill -9), the serve/outbox commands, and the SQLite file
+        // itself (opened with GRDB).
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
                 "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 

@@ -12,6 +12,9 @@
 #   BENCH_DURATION=30s BENCH_CONNECTIONS=64 BENCH_BCRYPT_COST=10 scripts/bench-server.sh
 #   BENCH_BIN=/tmp/other/.build/release BENCH_PROJECT=/tmp/other scripts/bench-server.sh   # another build
 #
+# The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
+# the connection count (rounded up to a multiple of the wrk threads) when it is lower.
+#
 # Needs wrk (Debian: apt-get install wrk) and curl. The build goes to .build-bench (or
 # $BENCH_SCRATCH); the server's database and logs to a temporary folder, removed at the end.
 set -euo pipefail
@@ -24,16 +27,25 @@ connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 cost=${BENCH_BCRYPT_COST:-10}
 sessions=${BENCH_SESSIONS:-128}
+# Each wrk thread deals its share of the sessions to its connections, and a connection takes
+# its next token from its thread's queue. A token is lost when a refresh is refused or when wrk
+# builds a request again (after a write it had to retry): with no token to spare, that
+# connection would starve for the rest of the run. So at least two sessions per connection.
+if [ "$sessions" -lt $((2 * connections)) ]; then sessions=$((2 * connections)); fi
+sessions=$(( (sessions + threads - 1) / threads * threads ))
 
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
 command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 2; }
 
 if [ -n "${BENCH_BIN:-}" ]; then
   bin=$BENCH_BIN        # a folder holding a jump-forms binary built elsewhere (e.g. another commit)
+  build="the binary in BENCH_BIN=$bin (built elsewhere: check it is a release build)"
 else
   swift build -c release --scratch-path "$scratch" --product jump-forms
   bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+  build="release build of this checkout ($bin)"
 fi
+[ -x "$bin/jump-forms" ] || { echo "no jump-forms binary in $bin" >&2; exit 2; }
 
 work=$(mktemp -d)
 server_pid=""
@@ -84,8 +96,9 @@ echo "cpu:      $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ 
 echo "kernel:   $(uname -sr)"
 echo "swift:    $(swift --version 2>&1 | head -1)"
 echo "wrk:      $(wrk -v 2>&1 | head -1)"
-echo "server:   $url, release build, database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
-echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other"
+echo "binary:   $build"
+echo "server:   $url, database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
+echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other; $sessions refresh sessions"
 echo
 
 export BENCH_LUA_DIR="$root/scripts/bench-server" BENCH_CLIENT_ID="$client_id" BENCH_ACCESS_TOKEN="$access_token"

@@ -252,6 +252,18 @@ public enum PrivateFile {
         }
     }
 
+    /// Creates an empty file with mode 0600 (and the folders above it, 0700) unless it exists.
+    /// SQLite gives a database's `-wal` and `-shm` files the mode of the database file.
+    public static func create(_ path: String) throws(PrivateFileError) {
+        try makeDirectories(for: path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor < 0 {
+            if errno == EEXIST { return }
+            throw failure(path)
+        }
+        close(descriptor)
+    }
+
     /// Creates the folders above `path` (mode 0700).
     public static func makeDirectories(for path: String) throws(PrivateFileError) {
         var current = path.hasPrefix("/") ? "" : "."

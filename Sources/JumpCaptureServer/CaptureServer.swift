@@ -11,8 +11,10 @@ import Synchronization
 /// with the same rule engine the client runs.
 ///
 /// Every answer is Capture-style JSON, errors included: unknown paths (404), wrong methods
-/// (405), bodies over `maximumRequestSize` (413, default 64 KiB), malformed bodies, unknown or
-/// repeated parameters, and any internal failure (500, without internals; the cause is logged).
+/// (405, with `Allow`), a query string and body over `maximumRequestSize` (413, default 64 KiB),
+/// requests the HTTP parser refuses (400, or 431 for a request line or headers over 80 KiB),
+/// malformed bodies, unknown or repeated parameters, and any internal failure (500, without
+/// internals; the cause is logged).
 public final class CaptureServer: Sendable {
     let service: CaptureService
     let logger: Logger
@@ -31,6 +33,8 @@ public final class CaptureServer: Sendable {
         let service = service
         return Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()],
+                                                httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)),
             configuration: .init(address: .hostname(host, port: port), serverName: "jump-forms"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
@@ -139,34 +143,46 @@ struct CaptureDispatcher: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let reply = await answer(request)
-        var headers = HTTPFields()
+        var headers = reply.headers
         headers[.contentType] = reply.contentType
         headers[.cacheControl] = "no-store"
-        if let location = reply.location { headers[.location] = location }
-        return Response(status: reply.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+        // HEAD: the headers of the GET, without its body.
+        let body = request.method == .head ? ByteBuffer() : ByteBuffer(string: reply.body)
+        return Response(status: reply.status, headers: headers, body: .init(byteBuffer: body))
     }
 
     func answer(_ request: Request) async -> ServerReply {
         let path = request.uri.path
-        guard let (route, methods) = Self.route(path) else {
+        guard let (route, routeMethods) = Self.route(path) else {
             return .error(404, "not_found", "no such endpoint: \(path)", status: .notFound)
         }
+        // Every route that takes GET takes HEAD too.
+        let methods = routeMethods.contains(.get) ? routeMethods + [.head] : routeMethods
         guard methods.contains(request.method) else {
-            return .error(405, "method_not_allowed", "\(path) takes \(methods.map(\.rawValue).joined(separator: " or "))", status: .methodNotAllowed)
+            let names = methods.map(\.rawValue)
+            var reply = ServerReply.error(405, "method_not_allowed", "\(path) takes \(names.joined(separator: ", "))", status: .methodNotAllowed)
+            reply.headers[.allow] = names.joined(separator: ", ")
+            return reply
         }
         var request = request
+        // The query string and the body together stay within the limit.
         let limit = service.setup.settings.maximumRequestSize
         var pairs: [(name: String, value: String)] = []
-        if let query = request.uri.query, !query.isEmpty {
+        let query = request.uri.query ?? ""
+        if query.utf8.count > limit {
+            return .error(413, "request_too_large", "the query string is larger than \(limit) bytes", status: .contentTooLarge)
+        }
+        if !query.isEmpty {
             guard let decoded = FormEncoding.decode(pairs: query) else { return .invalid("query", "malformed query string") }
             pairs += decoded
         }
         if request.method == .post {
             let body: ByteBuffer
             do {
-                body = try await request.collectBody(upTo: limit)
+                body = try await request.collectBody(upTo: limit - query.utf8.count)
             } catch {
-                return .error(413, "request_too_large", "the request body is larger than \(limit) bytes", status: .contentTooLarge)
+                let what = query.isEmpty ? "the request body is" : "the query string and the body together are"
+                return .error(413, "request_too_large", "\(what) larger than \(limit) bytes", status: .contentTooLarge)
             }
             let text = String(buffer: body)
             if !text.isEmpty {

@@ -113,7 +113,7 @@ extension CaptureService {
         for (path, value) in identity.profile { profile = profile.setting(path: path, .string(value)) }
         if identity.verifiedEmail, let email = identity.email { profile = profile.setting("verifiedEmail", .string(email)) }
         return try await store.issueEngageToken(EngageGrant(provider: identity.provider, identifier: identity.identifier,
-                                                            profile: profile, expiresAt: now + Self.engageTokenLifetime))
+                                                            profile: profile, expiresAt: now + Self.engageTokenLifetime), now: now)
     }
 
     /// `/signin/oauth_token?providername=p`: a native SDK token for an Engage token.
@@ -127,10 +127,20 @@ extension CaptureService {
         return .json(["stat": "ok", "token": .string(try await issueToken(for: identity))])
     }
 
-    /// `auth_info`: the profile behind an Engage token, as a token-URL server asks for it.
+    /// `auth_info`: the profile behind an Engage token, as a token-URL server asks for it with
+    /// the app's secret `apiKey` (`server.apiKey`; without one configured, auth_info is off).
+    /// Engage's codes: 0 missing parameter, 2 data not found, 3 authentication error. The token
+    /// is used up, as Engage's are.
     func authInfo(_ parameters: RequestParameters) async throws -> ServerReply {
-        guard let token = parameters["token"], let grant = try await store.engageGrant(token), grant.expiresAt > now else {
-            return Self.engageFail(2, "the token is not valid or has expired")
+        guard let configured = setup.settings.apiKey?.value, !configured.isEmpty else {
+            return Self.engageFail(3, "auth_info is off: this server has no API key (server.apiKey in jump.yaml)")
+        }
+        guard let apiKey = parameters["apiKey"] else { return Self.engageFail(0, "apiKey is missing") }
+        // Compared as digests: the time taken says nothing about how much of the key matched.
+        guard CaptureStore.hash(apiKey) == CaptureStore.hash(configured) else { return Self.engageFail(3, "the API key is not valid") }
+        guard let token = parameters["token"] else { return Self.engageFail(0, "token is missing") }
+        guard let grant = try await store.engageGrant(token), grant.expiresAt > now, try await store.useEngageToken(token, now: now) else {
+            return Self.engageFail(2, "the token is not valid, was used already, or has expired")
         }
         var profile: [(key: String, value: JSONValue)] = [("providerName", .string(grant.provider)), ("identifier", .string(grant.identifier))]
         for key in ["email", "verifiedEmail", "displayName"] {

@@ -135,6 +135,7 @@ extension CaptureService {
         case .success(let value): grant = value
         }
         if let user = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+            guard try await store.useEngageToken(parameters["token"] ?? "", now: now) else { return Self.engageTokenRefused }
             if let refused = try await merge(parameters, into: user) { return refused }
             return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: false, parameters: parameters)
         }
@@ -157,12 +158,19 @@ extension CaptureService {
             if refused == nil {
                 let (record, _) = Self.apply(prefill, form: form, to: [:])
                 do {
-                    let user = try await store.createUser(record: record, passwordHash: nil, identity: identity(grant), unique: unique, now: now)
+                    let user = try await store.createUser(record: record, passwordHash: nil, identity: identity(grant), unique: unique, now: now,
+                                                          consuming: parameters["token"])
+                    // Like a traditional registration: the address is confirmed by mail.
+                    if let email = record["email"]?.stringValue {
+                        try await sendMail(kind: "verify_email", to: email, userID: user.id, locale: locale)
+                    }
                     return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: true, parameters: parameters)
                 } catch StoreConflict.notUnique {
                     // Fall through to two-step registration.
                 } catch StoreConflict.identityTaken {
                     return .error(361, "identifier_already_in_use", "the identity belongs to another account")
+                } catch StoreConflict.engageTokenUsed {
+                    return Self.engageTokenRefused
                 }
             }
         }
@@ -221,15 +229,18 @@ extension CaptureService {
         var hash: String?
         if let password { hash = try await bcrypt(password) }
         do {
-            let user = try await store.createUser(record: record, passwordHash: hash, identity: grant.map(identity), unique: unique, now: now)
+            let user = try await store.createUser(record: record, passwordHash: hash, identity: grant.map(identity), unique: unique, now: now,
+                                                  consuming: grant == nil ? nil : parameters["token"])
             if let email = record["email"]?.stringValue {
-                try await sendMail(kind: "verify_email", to: email, userID: user.id)
+                try await sendMail(kind: "verify_email", to: email, userID: user.id, locale: locale)
             }
             return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: true, parameters: parameters)
         } catch StoreConflict.notUnique(let fields) {
             return notUnique(fields, form: form, locale: locale)
         } catch StoreConflict.identityTaken {
             return .error(361, "identifier_already_in_use", "the identity belongs to another account")
+        } catch StoreConflict.engageTokenUsed {
+            return Self.engageTokenRefused
         }
     }
 
@@ -260,24 +271,21 @@ extension CaptureService {
         }
         let identifier = values[field.name] ?? ""
         if let user = try await store.user(emailNormalized: normalizeEmail(identifier)), let email = user.record["email"]?.stringValue {
-            try await sendMail(kind: kind, to: email, userID: user.id)
+            try await sendMail(kind: kind, to: email, userID: user.id, locale: locale)
         }
         return .ok
     }
 
-    /// Writes a password-reset or verification email with a one-time link (valid 24 hours).
-    func sendMail(kind: String, to email: String, userID: Int64) async throws {
+    /// Writes a password-reset or verification email with a one-time link (valid 24 hours),
+    /// in the request's locale (the built-in catalog's `jumpForms.server.*Subject|Body`, which
+    /// a project's locale files may override).
+    func sendMail(kind: String, to email: String, userID: Int64, locale: LocaleTag) async throws {
         let code = try await store.issueCode(userID: userID, kind: kind, lifetime: 86_400, now: now)
         let base = baseURL.withLock { $0 }
-        if kind == "forgot_password" {
-            try await store.send(kind: kind, to: email, subject: "Reset your password",
-                                 body: "Someone asked to reset the password of your \(flow.name.value) account. To choose a new one, open \(base)/password/reset?code=\(code) (valid for 24 hours). If it was not you, ignore this email.",
-                                 now: now)
-        } else {
-            try await store.send(kind: kind, to: email, subject: "Confirm your email address",
-                                 body: "Confirm your email address for \(flow.name.value): open \(base)/email/verify?code=\(code) (valid for 24 hours).",
-                                 now: now)
-        }
+        let (key, path) = kind == "forgot_password" ? ("resetPassword", "/password/reset") : ("verifyEmail", "/email/verify")
+        let arguments: [String: MessageArgument] = ["flow": .string(flow.name.value), "link": .string("\(base)\(path)?code=\(code)")]
+        try await store.send(kind: kind, to: email, subject: setup.localizer.text("jumpForms.server.\(key)Subject", for: locale, arguments),
+                             body: setup.localizer.text("jumpForms.server.\(key)Body", for: locale, arguments), now: now)
     }
 
     // MARK: profile
@@ -342,6 +350,9 @@ extension CaptureService {
         guard abs(moment - now) <= 300 else {
             return .error(200, "invalid_argument", "date: more than 5 minutes from the server's time")
         }
+        guard stored.expiresAt > now - CaptureStore.refreshWindow else {
+            return .error(200, "invalid_argument", "the access token expired more than 30 days ago: sign in again")
+        }
         guard let secret = stored.refreshSecret,
               RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret) else {
             return .error(200, "invalid_argument", "signature: does not match the session's refresh secret")
@@ -364,15 +375,7 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): grant = value
         }
-        if let owner = try await store.user(provider: grant.provider, identifier: grant.identifier) {
-            return owner.id == user.id ? .ok : .error(361, "identifier_already_in_use", "the identity belongs to another account")
-        }
-        do {
-            try await store.link(userID: user.id, identity: identity(grant))
-        } catch StoreConflict.identityTaken {
-            return .error(361, "identifier_already_in_use", "the identity belongs to another account")
-        }
-        return .ok
+        return try await link(grant, token: parameters["token"] ?? "", to: user) ?? .ok
     }
 
     /// Refuses to remove the last identity of an account that has no password.
@@ -384,15 +387,12 @@ extension CaptureService {
         case .success(let value): user = value.0
         }
         guard let identifier = parameters["identifier_to_remove"] else { return .missing("identifier_to_remove") }
-        let identities = try await store.identities(of: user.id)
-        guard identities.contains(where: { $0.identifier == identifier }) else {
-            return .invalid("identifier_to_remove", "the account has no such identity")
-        }
-        if user.passwordHash == nil, identities.count == 1 {
+        switch try await store.unlink(userID: user.id, identifier: identifier) {
+        case .removed: return .ok
+        case .notFound: return .invalid("identifier_to_remove", "the account has no such identity")
+        case .lastIdentity:
             return .error(200, "invalid_argument", "identifier_to_remove: it is the last way to sign in to this account, which has no password")
         }
-        _ = try await store.unlink(userID: user.id, identifier: identifier)
-        return .ok
     }
 
     // MARK: entity
@@ -409,10 +409,33 @@ extension CaptureService {
         guard let attribute = parameters["attribute_name"], attribute != "/" else {
             return .json(["stat": "ok", "result": record])
         }
-        guard let value = record.value(atPath: Self.dotPath(attribute)) else {
+        let path = Self.dotPath(attribute)
+        if let value = record.value(atPath: path) { return .json(["stat": "ok", "result": value]) }
+        // An attribute the record could hold (a flow field's, or one of the write list) but
+        // does not: null, as Capture answers for an attribute of the schema that is not set.
+        guard isAttribute(path, of: record) else {
             return .error(223, "unknown_attribute", "the record has no attribute \(attribute)")
         }
-        return .json(["stat": "ok", "result": value])
+        return .json(["stat": "ok", "result": .null])
+    }
+
+    /// Whether a path the record does not hold names an attribute: one a flow field describes
+    /// (a value or an object of them), or one in the write-with-token list, and not a part of
+    /// a value the record holds (`/aboutMe/x`).
+    func isAttribute(_ path: String, of record: JSONValue) -> Bool {
+        var current: JSONValue? = record
+        walk: for part in path.split(separator: ".") {
+            switch current {
+            case .object?: current = current?[String(part)]
+            case nil, .null?: break walk
+            default: return false
+            }
+        }
+        switch recordAttributes.shape(of: path) {
+        case .value, .object: return true
+        case .insideValue: return false
+        case .unknown: return writable(RecordAttributes.attribute(path.split(separator: ".")))
+        }
     }
 
     static func dotPath(_ attribute: String) -> String {
@@ -444,7 +467,9 @@ extension CaptureService {
     }
 
     /// `entity.update` merges an object; `entity.replace` replaces a plural whole. Attributes
-    /// outside the write-with-token list get 223.
+    /// outside the write-with-token list get 223. A written value a flow field describes (by its
+    /// schema path) must have the field's JSON type (200) and pass the field's rules (390,
+    /// localized by `locale`), `unique` included (361).
     func writeRecord(_ parameters: RequestParameters, replace: Bool) async throws -> ServerReply {
         if let refused = validateParameters(replace ? .replacePlural : .updateObject, parameters, form: nil) { return refused }
         let user: StoredUser
@@ -456,44 +481,93 @@ extension CaptureService {
         let value: JSONValue
         do { value = try JSONValue.parse(text) } catch { return .invalid("value", "not JSON: \(error)") }
         let attribute = parameters["attribute_name"] ?? ""
+        let patch: JSONValue
+        let change: @Sendable (JSONValue) -> JSONValue
         if replace {
             guard !attribute.isEmpty, attribute != "/" else { return .missing("attribute_name") }
             guard case .array(let items) = value else { return .invalid("value", "entity.replace takes a list") }
             guard writable(attribute), !RecordChanges.reservedAttributes.contains(String(attribute.dropFirst())) else {
                 return .error(223, "unknown_attribute", "\(attribute) cannot be written with an access token")
             }
+            if let refused = notAPlural(Self.dotPath(attribute), record: user.record) { return refused }
             let numbered = JSONValue.array(items.enumerated().map { index, item in
                 guard case .object = item else { return item }
                 return item.setting("id", .integer(index + 1))
             })
-            let patch = JSONValue.object([]).setting(path: Self.dotPath(attribute), numbered)
-            do {
-                _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now) { record in
-                    record.setting(path: Self.dotPath(attribute), numbered)
+            let path = Self.dotPath(attribute)
+            patch = JSONValue.object([]).setting(path: path, numbered)
+            change = { $0.setting(path: path, numbered) }
+        } else {
+            guard case .object(let entries) = value else { return .invalid("value", "entity.update takes an object") }
+            let base = attribute == "/" ? "" : attribute
+            for (key, item) in entries {
+                let path = base + "/" + key
+                if base.isEmpty, RecordChanges.reservedAttributes.contains(key) || key == "password" || key == "profiles" {
+                    return .error(223, "unknown_attribute", "/\(key) is set by the server")
                 }
-            } catch StoreConflict.notUnique(let fields) {
-                return uniqueViolation(fields)
+                guard writable(path) else { return .error(223, "unknown_attribute", "\(path) cannot be written with an access token") }
+                if case .array = item, isObject(Self.dotPath(path), record: user.record) {
+                    return .invalid("value", "\(path) is an object: entity.update takes an object for it, not a list")
+                }
             }
-            return .ok
+            patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
+            change = { Self.merge(entries, at: base, into: $0) }
         }
-        guard case .object(let entries) = value else { return .invalid("value", "entity.update takes an object") }
-        let base = attribute == "/" ? "" : attribute
-        for (key, _) in entries {
-            let path = base + "/" + key
-            if base.isEmpty, RecordChanges.reservedAttributes.contains(key) || key == "password" || key == "profiles" {
-                return .error(223, "unknown_attribute", "/\(key) is set by the server")
-            }
-            guard writable(path) else { return .error(223, "unknown_attribute", "\(path) cannot be written with an access token") }
-        }
-        let patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
+        if let refused = checkWrite(patch, record: change(user.record), locale: locale(parameters)) { return refused }
         do {
-            _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now) { record in
-                Self.merge(entries, at: base, into: record)
-            }
+            _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now, change: change)
         } catch StoreConflict.notUnique(let fields) {
             return uniqueViolation(fields)
         }
         return .ok
+    }
+
+    /// The values of a write that flow fields describe: their JSON types (200) and the fields'
+    /// rules (390), run on the record as the write leaves it (so `match` and `alongWith` see
+    /// the other fields). Nil when the write may go through.
+    func checkWrite(_ patch: JSONValue, record: JSONValue, locale: LocaleTag) -> ServerReply? {
+        let written: [String]
+        switch recordAttributes.writtenFields(patch) {
+        case .failure(.wrongType(let attribute, let expected, let got)):
+            return .invalid("value", "\(attribute) takes \(expected), not \(got)")
+        case .success(let result):
+            written = result.fields
+        }
+        if written.isEmpty { return nil }
+        let interpreter = FormInterpreter(flow: flow, localizer: setup.localizer)
+        guard let form = try? interpreter.model(fields: written, named: "entity", locale: locale) else { return nil }
+        // Other fields the rules refer to (`match`, `alongWith`) take their values from the record.
+        let others = form.fields.flatMap { $0.rules.compactMap { rule -> String? in
+            guard rule.kind == .match || rule.kind == .alongWith, case .text(let other) = rule.value else { return nil }
+            return written.contains(other) ? nil : other
+        } }
+        let context = (try? interpreter.model(fields: written + others, named: "entity", locale: locale)) ?? form
+        return check(FormValues(record: record, form: context), form: form, locale: locale).reply
+    }
+
+    /// The 200 for `entity.replace` on an attribute that is not a plural: one a flow field
+    /// describes as a value or an object, or one the record holds as something else than a list.
+    func notAPlural(_ path: String, record: JSONValue) -> ServerReply? {
+        let attribute = RecordAttributes.attribute(path.split(separator: "."))
+        switch recordAttributes.shape(of: path) {
+        case .value, .insideValue:
+            return .invalid("attribute_name", "\(attribute) is not a plural: entity.replace replaces lists, entity.update writes values")
+        case .object:
+            return .invalid("attribute_name", "\(attribute) is an object: entity.replace replaces lists, entity.update writes objects")
+        case .unknown:
+            switch record.value(atPath: path) {
+            case nil, .null?, .array?: return nil
+            case .object?: return .invalid("attribute_name", "\(attribute) is an object: entity.replace replaces lists, entity.update writes objects")
+            default: return .invalid("attribute_name", "\(attribute) is not a plural: entity.replace replaces lists, entity.update writes values")
+            }
+        }
+    }
+
+    /// Whether the flow or the record says an attribute is an object.
+    func isObject(_ path: String, record: JSONValue) -> Bool {
+        if recordAttributes.shape(of: path) == .object { return true }
+        if case .object? = record.value(atPath: path) { return true }
+        return false
     }
 
     /// `entity.update`'s merge: an object value merges into an object, anything else replaces.

@@ -46,12 +46,17 @@ final class CaptureService: Sendable {
     /// A bcrypt hash (at the configured cost) of a random password, checked against when an
     /// account does not exist so that the answer takes the same time.
     let timingHash: String
+    /// The record attributes the flow's fields describe (the edit-profile form's first, then
+    /// the registration form's): what `/entity.update` and `/entity.replace` check writes against.
+    let recordAttributes: RecordAttributes
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
         self.store = try CaptureStore(path: setup.databasePath)
         self.logger = logger
         self.timingHash = Bcrypt.hash(CaptureStore.randomToken(), cost: UInt8(setup.settings.bcryptCost))
+        self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,
+                                                                                   setup.config.captureTraditionalRegistrationFormName.value])
     }
 
     /// At most this many (form, locale) models are kept.
@@ -279,13 +284,34 @@ final class CaptureService: Sendable {
         return .success((session.user, session.token, session.identities))
     }
 
-    /// The Engage grant of a token, or the reply that refuses it.
+    /// The Engage grant of a token, or the reply that refuses it. The token stays valid: the
+    /// write an operation completes with uses it up (an Engage token completes one operation).
     func grant(_ token: String?) async throws -> Result<EngageGrant, ReplyError> {
         guard let token else { return .failure(ReplyError(.missing("token"))) }
         guard let grant = try await store.engageGrant(token), grant.expiresAt > now else {
-            return .failure(ReplyError(.error(200, "invalid_argument", "the token is not valid or has expired")))
+            return .failure(ReplyError(Self.engageTokenRefused))
         }
         return .success(grant)
+    }
+
+    static let engageTokenRefused = ServerReply.error(200, "invalid_argument", "the token is not valid, was used already, or has expired")
+
+    /// Links the identity of an Engage grant to `user`, using up its token: nil when done (or
+    /// already linked to `user`), else the reply that refuses it.
+    func link(_ grant: EngageGrant, token: String, to user: StoredUser) async throws -> ServerReply? {
+        if let owner = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+            guard owner.id == user.id else { return .error(361, "identifier_already_in_use", "the identity belongs to another account") }
+            _ = try await store.useEngageToken(token, now: now)
+            return nil
+        }
+        do {
+            try await store.link(userID: user.id, identity: identity(grant), consuming: token, now: now)
+        } catch StoreConflict.identityTaken {
+            return .error(361, "identifier_already_in_use", "the identity belongs to another account")
+        } catch StoreConflict.engageTokenUsed {
+            return Self.engageTokenRefused
+        }
+        return nil
     }
 
     /// Links the identity a merge token stands for to `user`, if a merge token was sent.
@@ -293,13 +319,7 @@ final class CaptureService: Sendable {
         guard let mergeToken = parameters["merge_token"] else { return nil }
         switch try await grant(mergeToken) {
         case .failure(let error): return error.reply
-        case .success(let grant):
-            if let owner = try await store.user(provider: grant.provider, identifier: grant.identifier) {
-                return owner.id == user.id ? nil : .error(361, "identifier_already_in_use", "the identity belongs to another account")
-            }
-            try await store.link(userID: user.id, identity: StoredIdentity(provider: grant.provider, identifier: grant.identifier,
-                                                                           verifiedEmail: grant.profile["verifiedEmail"]?.stringValue))
-            return nil
+        case .success(let grant): return try await link(grant, token: mergeToken, to: user)
         }
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import GRDB
 import JumpCapture
 import JumpForms
+import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -55,6 +56,8 @@ enum StoreConflict: Error, Sendable, Hashable {
     /// Values that must be unique already belong to another record: field names.
     case notUnique([String])
     case identityTaken
+    /// The Engage token was used already (or has expired): each one completes one operation.
+    case engageTokenUsed
 }
 
 /// The server's SQLite file, through GRDB: a `DatabasePool` in WAL mode with
@@ -62,12 +65,21 @@ enum StoreConflict: Error, Sendable, Hashable {
 /// foreign keys on, and numbered migrations. Unique indexes guard the normalized email and
 /// (provider, identifier). Access tokens are stored as SHA-256 hashes; refresh secrets, which
 /// the refresh signature check needs in full, are sealed with AES-GCM under the server's key
-/// (`<database>.key`, mode 0600).
+/// (`<database>.key`, mode 0600). The database file is created with mode 0600 (SQLite gives
+/// its `-wal` and `-shm` files the same). Rows that can no longer be used (expired access
+/// tokens past the refresh window, expired Engage tokens and email codes) are deleted at most
+/// once a minute, inside the writes that issue new ones.
 final class CaptureStore: Sendable {
     let pool: DatabasePool
     let path: String
     /// The key refresh secrets are sealed with (bytes: `SymmetricKey` is not `Sendable`).
     private let secretsKey: [UInt8]
+    /// When the last purge ran (the caller's clock); `Int.min` before the first.
+    private let lastPurge = Mutex<Int>(Int.min)
+
+    /// An access token may be refreshed for this long after it expires (30 days); then it is
+    /// deleted. A token without a refresh secret is deleted when it expires.
+    static let refreshWindow = 30 * 86_400
 
     init(path: String) throws {
         self.path = path
@@ -77,7 +89,7 @@ final class CaptureStore: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
-        try PrivateFile.makeDirectories(for: path)
+        try PrivateFile.create(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
@@ -145,6 +157,13 @@ final class CaptureStore: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("4-expiry-indexes") { db in
+            try db.execute(sql: """
+                CREATE INDEX access_tokens_expiry ON access_tokens(expires_at);
+                CREATE INDEX engage_tokens_expiry ON engage_tokens(expires_at);
+                CREATE INDEX codes_expiry ON codes(expires_at);
+                """)
+        }
         return migrator
     }
 
@@ -155,6 +174,27 @@ final class CaptureStore: Sendable {
     /// run requests (the cooperative pool, one per core). Scans and writes stay asynchronous.
     func quickRead<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.read(body)
+    }
+
+    // MARK: purge
+
+    /// Deletes what can no longer be used, when the last purge is a minute old (or the clock
+    /// went back): access tokens expired past the refresh window (at once without a refresh
+    /// secret), expired Engage tokens and expired email codes. Runs inside the caller's write.
+    func purgeIfDue(_ db: Database, now: Int) throws {
+        let due = lastPurge.withLock { last -> Bool in
+            guard last == Int.min || now - last >= 60 || now < last else { return false }
+            last = now
+            return true
+        }
+        if due { try Self.purge(db, now: now) }
+    }
+
+    static func purge(_ db: Database, now: Int) throws {
+        try db.execute(sql: "DELETE FROM access_tokens WHERE expires_at <= ? AND (refresh_secret IS NULL OR expires_at <= ?)",
+                       arguments: [now, now - refreshWindow])
+        try db.execute(sql: "DELETE FROM engage_tokens WHERE expires_at <= ?", arguments: [now])
+        try db.execute(sql: "DELETE FROM codes WHERE expires_at <= ?", arguments: [now])
     }
 
     // MARK: tokens
@@ -185,6 +225,7 @@ final class CaptureStore: Sendable {
         let sealed = try refreshSecret.map(seal)
         let expiresAt = now + lifetime
         try await pool.write { db in
+            try self.purgeIfDue(db, now: now)
             try db.cachedStatement(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [Self.hash(token), userID, sealed.map { Data($0) }, expiresAt, now])
         }
@@ -223,6 +264,7 @@ final class CaptureStore: Sendable {
         let token = Self.randomToken()
         let expiresAt = now + lifetime
         let rotated = try await pool.write { db -> Bool in
+            try self.purgeIfDue(db, now: now)
             try db.cachedStatement(sql: """
                 INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at)
                 SELECT ?, user_id, refresh_secret, ?, ? FROM access_tokens WHERE token_hash = ?
@@ -303,7 +345,10 @@ final class CaptureStore: Sendable {
 
     /// Creates a user (and its first identity) in one transaction; unique values are checked
     /// in the same transaction, with the unique indexes as the last word.
-    func createUser(record: JSONValue, passwordHash: String?, identity: StoredIdentity?, unique: [UniqueCheck], now: Int) async throws -> StoredUser {
+    /// An Engage token given in `consuming` is used up in the same transaction (the account is
+    /// not created when it was used already).
+    func createUser(record: JSONValue, passwordHash: String?, identity: StoredIdentity?, unique: [UniqueCheck], now: Int,
+                    consuming engageToken: String? = nil) async throws -> StoredUser {
         let uuid = UUIDText.random()
         let timestamp = Timestamps.capture(now)
         let stamped = record.setting("uuid", .string(uuid)).setting("created", .string(timestamp)).setting("lastUpdated", .string(timestamp))
@@ -316,6 +361,7 @@ final class CaptureStore: Sendable {
                                                   arguments: [identity.provider, identity.identifier]) != nil {
                     throw StoreConflict.identityTaken
                 }
+                if let engageToken, try !Self.useEngageToken(engageToken, now: now, db) { throw StoreConflict.engageTokenUsed }
                 try db.execute(sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
                 let id = db.lastInsertedRowID
@@ -363,9 +409,12 @@ final class CaptureStore: Sendable {
         }
     }
 
-    func link(userID: Int64, identity: StoredIdentity) async throws {
+    /// Links an identity to a user, using up the Engage token that stands for it in the same
+    /// transaction.
+    func link(userID: Int64, identity: StoredIdentity, consuming engageToken: String, now: Int) async throws {
         do {
             try await pool.write { db in
+                guard try Self.useEngageToken(engageToken, now: now, db) else { throw StoreConflict.engageTokenUsed }
                 try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
                                arguments: [userID, identity.provider, identity.identifier, identity.verifiedEmail])
             }
@@ -374,23 +423,52 @@ final class CaptureStore: Sendable {
         }
     }
 
-    /// Removes an identity; false when the user has no such identity.
-    func unlink(userID: Int64, identifier: String) async throws -> Bool {
+    /// What `unlink` did.
+    enum UnlinkOutcome: Sendable, Hashable {
+        case removed
+        /// The user has no such identity.
+        case notFound
+        /// It is the last identity of an account without a password: kept.
+        case lastIdentity
+    }
+
+    /// Removes an identity unless it is the last way into an account that has no password.
+    /// The check and the delete are one transaction: of two concurrent unlinks of the two
+    /// identities of a password-less account, one removes its identity and the other is refused.
+    func unlink(userID: Int64, identifier: String) async throws -> UnlinkOutcome {
         try await pool.write { db in
+            guard let owner = try Row.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [userID]) else {
+                return .notFound
+            }
+            let hasPassword = (owner["password_hash"] as String?) != nil
+            let identifiers = try String.fetchAll(db, sql: "SELECT identifier FROM identities WHERE user_id = ?", arguments: [userID])
+            guard identifiers.contains(identifier) else { return .notFound }
+            if !hasPassword, Set(identifiers).subtracting([identifier]).isEmpty { return .lastIdentity }
             try db.execute(sql: "DELETE FROM identities WHERE user_id = ? AND identifier = ?", arguments: [userID, identifier])
-            return db.changesCount > 0
+            return .removed
         }
     }
 
     // MARK: Engage double
 
-    func issueEngageToken(_ grant: EngageGrant) async throws -> String {
+    func issueEngageToken(_ grant: EngageGrant, now: Int) async throws -> String {
         let token = Self.randomToken()
         try await pool.write { db in
+            try self.purgeIfDue(db, now: now)
             try db.execute(sql: "INSERT INTO engage_tokens (token_hash, provider, identifier, profile, expires_at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [Self.hash(token), grant.provider, grant.identifier, grant.profile.serialized(), grant.expiresAt])
         }
         return token
+    }
+
+    /// Uses up an unexpired Engage token: false when it was used already, has expired, or never was.
+    func useEngageToken(_ token: String, now: Int) async throws -> Bool {
+        try await pool.write { db in try Self.useEngageToken(token, now: now, db) }
+    }
+
+    static func useEngageToken(_ token: String, now: Int, _ db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM engage_tokens WHERE token_hash = ? AND expires_at > ?", arguments: [hash(token), now])
+        return db.changesCount == 1
     }
 
     func engageGrant(_ token: String) async throws -> EngageGrant? {
@@ -408,6 +486,7 @@ final class CaptureStore: Sendable {
     func issueCode(userID: Int64, kind: String, lifetime: Int, now: Int) async throws -> String {
         let code = Self.randomToken()
         try await pool.write { db in
+            try self.purgeIfDue(db, now: now)
             try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at) VALUES (?, ?, ?, ?)",
                            arguments: [Self.hash(code), userID, kind, now + lifetime])
         }

@@ -6,10 +6,11 @@ struct ServerReply: Sendable {
     var status: HTTPResponse.Status
     var contentType: String
     var body: String
-    var location: String?
+    /// Headers besides the content type (`Location`, `Allow`).
+    var headers: HTTPFields = [:]
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> ServerReply {
-        ServerReply(status: status, contentType: "application/json; charset=utf-8", body: value.serialized(), location: nil)
+        ServerReply(status: status, contentType: "application/json; charset=utf-8", body: value.serialized())
     }
 
     static let ok = json(["stat": "ok"])
@@ -35,7 +36,7 @@ struct ServerReply: Sendable {
     }
 
     static func redirect(_ location: String) -> ServerReply {
-        ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", location: location)
+        ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
     }
 
     static func html(_ title: String, _ content: String, status: HTTPResponse.Status = .ok) -> ServerReply {
@@ -46,7 +47,7 @@ struct ServerReply: Sendable {
         \(content)
         </body></html>
         """
-        return ServerReply(status: status, contentType: "text/html; charset=utf-8", body: page, location: nil)
+        return ServerReply(status: status, contentType: "text/html; charset=utf-8", body: page)
     }
 
     static func escape(_ text: String) -> String {

@@ -38,11 +38,19 @@ public struct FormInterpreter: Sendable {
         guard let form = flow.form(named: name) else {
             throw .unknownForm(name, known: flow.forms.map(\.name))
         }
+        if let undefined = form.fields.first(where: { flow.field(named: $0.value) == nil }) {
+            throw .undefinedField(form: name, field: undefined)
+        }
+        return try model(fields: form.fields.map(\.value), named: name, locale: locale)
+    }
+
+    /// A form made of some of the flow's field definitions (named `name`, in that order),
+    /// localized for `locale`: the fields a write touches, checked outside any form of the flow.
+    /// Names the flow does not define are left out.
+    public func model(fields names: [String], named name: String, locale: LocaleTag) throws(InterpretError) -> FormModel {
         var fields: [FormModel.Field] = []
-        for reference in form.fields {
-            guard let definition = flow.field(named: reference.value) else {
-                throw .undefinedField(form: name, field: reference)
-            }
+        for fieldName in names {
+            guard let definition = flow.field(named: fieldName) else { continue }
             fields.append(try field(definition, locale: locale))
         }
         return FormModel(name: name, flowName: flow.name.value, flowVersion: flow.version.value, locale: locale, fields: fields)

@@ -62,16 +62,7 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// "an object", "a list", "a string", ... for messages.
-    public var kindDescription: String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "a list"
-        case .object: "an object"
-        }
-    }
+    public var kindDescription: String { plain.kindDescription }
 
     public var stringValue: String? {
         if case .string(let text) = value { return text }

@@ -66,6 +66,18 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// "an object", "a list", "a string", ... for messages.
+    public var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "a list"
+        case .object: "an object"
+        }
+    }
+
     /// Compact JSON text.
     public var description: String { serialized() }
 

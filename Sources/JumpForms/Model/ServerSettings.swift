@@ -14,17 +14,23 @@ public struct ServerSettings: Sendable, Hashable {
     /// (`writeWithToken`: paths such as `/displayName`, `/primaryAddress`); others get 223.
     /// Default: the attributes the edit-profile form writes.
     public var writeWithToken: [Located<String>]?
-    /// Largest request body accepted, in bytes (`maximumRequestSize`, default 65536).
+    /// Largest request accepted, query string and body together, in bytes
+    /// (`maximumRequestSize`, default 65536).
     public var maximumRequestSize: Int
+    /// The secret API key token-URL servers send to the Engage double's `auth_info`
+    /// (`apiKey`; usually `${NAME}` from the environment). Without it `auth_info` is refused.
+    public var apiKey: Located<String>?
 
     public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
-                database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536) {
+                database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,
+                apiKey: Located<String>? = nil) {
         self.accessTokenLifetime = accessTokenLifetime
         self.bcryptCost = bcryptCost
         self.identities = identities
         self.database = database
         self.writeWithToken = writeWithToken
         self.maximumRequestSize = maximumRequestSize
+        self.apiKey = apiKey
     }
 }
 

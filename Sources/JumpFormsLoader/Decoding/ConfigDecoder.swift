@@ -12,7 +12,7 @@ struct ConfigDecoder {
     }
 
     enum ServerKey: String, CaseIterable {
-        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize
+        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey
     }
 
     var decoder: NodeDecoder
@@ -124,6 +124,7 @@ struct ConfigDecoder {
         if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
+        settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
         }

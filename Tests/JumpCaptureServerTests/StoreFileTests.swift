@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import JumpCapture
+@testable import JumpCaptureServer
+import JumpForms
+import Testing
+import TestSupport
+
+/// The server's SQLite file itself, opened beside the running server with GRDB: WAL mode, the
+/// unique indexes, no secret in clear in any of its files, the bcrypt cost, the files' modes.
+@Suite(.timeLimit(.minutes(1))) struct StoreFileTests {
+    static func files(_ database: String) -> [String] {
+        [database, database + "-wal", database + "-shm"]
+    }
+
+    @Test func theFileIsInWALModeWithUniqueEmailAndIdentityIndexes() async throws {
+        try await withServer { server in
+            try await server.register()
+            #expect(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn != nil)
+            let queue = try DatabaseQueue(path: server.databasePath)
+            try await queue.write { db in
+                #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
+                func uniqueIndexes(_ table: String) throws -> [[String]] {
+                    try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list(?)", arguments: [table])
+                        .filter { ($0["unique"] as Int) == 1 }
+                        .map { try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [$0["name"] as String]) }
+                }
+                #expect(try uniqueIndexes("users").contains(["email_normalized"]))
+                #expect(try uniqueIndexes("identities").contains(["provider", "identifier"]))
+                // They hold, whatever writes the file: the same normalized address, the same identity.
+                let userID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email_normalized = 'ana.ruiz@example.com'"))
+                for (sql, arguments) in [
+                    ("INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')", StatementArguments()),
+                    ("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'google', 'https://www.google.com/profiles/1001')", [userID]),
+                ] {
+                    do {
+                        try db.execute(sql: sql, arguments: arguments)
+                        Issue.record("not refused: \(sql)")
+                    } catch let error as DatabaseError {
+                        #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE, "\(error)")
+                    }
+                }
+            }
+            #expect(try await server.server.accountCount() == 2)
+        }
+    }
+
+    /// Access tokens, Engage tokens, refresh secrets and passwords appear nowhere in the
+    /// database, its WAL or its shared-memory file, as text or as bytes.
+    @Test func noSecretIsStoredInClear() async throws {
+        try await withServer { server in
+            let (registered, secret) = try await server.register()
+            let signInSecret = RefreshSecret.generate()
+            let signedIn = try #require(try await server.signIn("ana.ruiz@example.com", secret: signInSecret).signedIn)
+            let refresh = server.builder().refreshAccessToken(accessToken: signedIn.accessToken, refreshSecret: signInSecret, epochSeconds: server.clock.now)
+            guard case .success(.refreshed(let refreshed, _)) = try await server.send(refresh) else { Issue.record("refresh"); return }
+            let usedEngage = try await server.engageToken("google", identity: "marta.keller@example.com")
+            let social = try #require(try await server.socialSignIn(usedEngage).signedIn)
+            let waitingEngage = try await server.engageToken("facebook")
+            let secrets = [registered.accessToken, signedIn.accessToken, refreshed, social.accessToken, usedEngage, waitingEngage,
+                           secret.value, signInSecret.value, ServerFixtures.password]
+            var stored: [UInt8] = []
+            for path in Self.files(server.databasePath) {
+                stored += try #require(FileManager.default.contents(atPath: path), "\(path)")
+            }
+            // The search finds what is there: the hash of a live token.
+            #expect(stored.firstRange(of: Array(CaptureStore.hash(refreshed).utf8)) != nil)
+            for value in secrets {
+                #expect(stored.firstRange(of: Array(value.utf8)) == nil, "\(value.prefix(8))... is stored in clear")
+                if let bytes = Self.hexBytes(value) {
+                    #expect(stored.firstRange(of: bytes) == nil, "\(value.prefix(8))... is stored as bytes")
+                }
+            }
+        }
+    }
+
+    /// The repository's jump.yaml leaves the bcrypt cost at its default, 10 or more, and the
+    /// stored hashes say so.
+    @Test func theDefaultBcryptCostIsAtLeastTen() async throws {
+        let cost = try #require(ServerFixtures.project.config).server.bcryptCost
+        #expect(cost >= 10)
+        #expect(ServerSettings().bcryptCost == 10)
+        try await withServer(configure: { $0.server.bcryptCost = cost }) { server in
+            try await server.register()
+            let queue = try DatabaseQueue(path: server.databasePath)
+            let hash = try await queue.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") }
+            #expect(hash?.hasPrefix("$2b$" + (cost < 10 ? "0" : "") + "\(cost)$") == true, "\(hash ?? "nil")")
+        }
+    }
+
+    /// The database holds hashes and personal data: it, its WAL and shared-memory files, and
+    /// the key file are the owner's only (mode 0600).
+    @Test func theDatabaseFilesAreTheOwnersOnly() async throws {
+        try await withServer { server in
+            try await server.register()
+            for path in Self.files(server.databasePath) + [server.databasePath + ".key"] {
+                var info = stat()
+                #expect(stat(path, &info) == 0, "\(path)")
+                #expect(info.st_mode & 0o777 == 0o600, "\(path): \(String(info.st_mode & 0o777, radix: 8))")
+            }
+        }
+    }
+
+    /// The bytes a hexadecimal text stands for, or nil when it is not hexadecimal.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count.isMultiple(of: 2), !digits.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let pair = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(pair)
+        }
+        return bytes
+    }
+}
