@@ -9,20 +9,31 @@
 #
 #   scripts/bench-locales.sh
 #   BENCH_RUNS=20 scripts/bench-locales.sh
+#   BENCH_BIN=/tmp/other/.build/release scripts/bench-locales.sh   # binaries built elsewhere, no build
 #
-# Needs python3 with PyYAML built against libyaml (pip install pyyaml) and hyperfine.
+# Needs python3 with PyYAML built against libyaml (pip install pyyaml) and hyperfine. The corpus
+# goes to .bench/locales (or $BENCH_OUT), created with its parent folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=${BENCH_SCRATCH:-.build-bench-locales}
 runs=${BENCH_RUNS:-10}
-out=.bench/locales
+out=${BENCH_OUT:-.bench/locales}
 
-# `swift build` honours only the last --product it is given: one call per product.
-for product in jump-bench jump-forms; do
-  swift build -c release --scratch-path "$scratch" --product "$product"
-done
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+command -v hyperfine >/dev/null || { echo "hyperfine is not installed (apt-get install hyperfine)" >&2; exit 2; }
+
+if [ -n "${BENCH_BIN:-}" ]; then
+  bin=$BENCH_BIN        # a folder holding jump-forms and jump-bench built elsewhere (e.g. another commit)
+  for tool in jump-forms jump-bench; do
+    [ -x "$bin/$tool" ] || { echo "BENCH_BIN=$bin has no $tool" >&2; exit 2; }
+  done
+else
+  # `swift build` honours only the last --product it is given: one call per product.
+  for product in jump-bench jump-forms; do
+    swift build -c release --scratch-path "$scratch" --product "$product"
+  done
+  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+fi
 
 python3 -c 'import yaml, sys; sys.exit(0 if yaml.__with_libyaml__ else "PyYAML without libyaml: pip install --force-reinstall pyyaml")'
 
@@ -30,6 +41,7 @@ echo "== machine"
 echo "date:    $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') x $(nproc) cores"
 echo "swift:   $(swift --version 2>&1 | head -1)"
+echo "build:   $bin"
 echo "python:  $(python3 --version 2>&1), PyYAML $(python3 -c 'import yaml; print(yaml.__version__)') with libyaml"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, before the run)"
 echo

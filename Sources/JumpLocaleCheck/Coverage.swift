@@ -1,14 +1,15 @@
 import JumpForms
 
-/// How much of the reference each locale has translated: over all of the reference's keys, per
-/// flow (the keys it uses) and per form (the keys of its fields: labels, placeholders, tips,
-/// option labels, validation messages).
+/// How much of the reference each locale has translated: over all of the reference's keys and
+/// jump-forms' own (`jumpForms.*`), per flow (the keys it uses) and per form (the keys of its
+/// fields: labels, placeholders, tips, option labels, validation messages).
 ///
 /// A key counts as translated when the locale's file (or a more general file of its language,
 /// `fr` for `fr-CA`) has a text for it that is not empty, is valid ICU, and differs from the
 /// reference's text, unless the key is listed under `sameAsSource`, the text has nothing to
 /// translate (no letters outside arguments, URLs and numbers), or the locale speaks the
-/// reference's language.
+/// reference's language. jump-forms' own keys also count when its built-in catalog has a text
+/// for the locale (along `fr-CA`, `fr`) or the locale speaks the built-in texts' language.
 public struct CoverageReport: Sendable {
     public struct Count: Sendable, Hashable {
         public var translated: Int
@@ -46,7 +47,7 @@ public struct CoverageReport: Sendable {
     public struct LocaleCoverage: Sendable {
         public var tag: LocaleTag
         public var path: String
-        /// Over every key of the reference.
+        /// Over every key of the reference and of jump-forms' own catalog.
         public var all: Count
         public var flows: [FlowCoverage]
         /// Keys not translated, in the reference's order (for `--missing`).
@@ -56,23 +57,37 @@ public struct CoverageReport: Sendable {
     public var reference: LocaleTag
     public var locales: [LocaleCoverage]
 
-    public init(catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow], sameAsSourceAllowed: [String] = []) {
+    /// `builtinCatalogs`: jump-forms' own catalog, en-US first (none: its keys are not counted).
+    public init(catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow], builtinCatalogs: [LocaleCatalog] = [],
+                sameAsSourceAllowed: [String] = []) {
         self.reference = reference
         let byTag = Dictionary(catalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let builtinByTag = Dictionary(builtinCatalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let builtinSource = builtinCatalogs.first
         let referenceCatalog = byTag[reference]
         var referenceKeys = referenceCatalog?.keys ?? []
         var seen = Set(referenceKeys)
         for flow in flows {
             for key in flow.messageKeyUses.map(\.value) where seen.insert(key).inserted { referenceKeys.append(key) }
         }
+        // jump-forms' own keys that the reference does not override.
+        let referenceKeySet = Set(referenceCatalog?.keys ?? [])
+        let builtinKeys = (builtinSource?.keys ?? []).filter { !referenceKeySet.contains($0) }
+        let builtinKeySet = Set(builtinSource?.keys ?? [])
+        for key in builtinKeys where seen.insert(key).inserted { referenceKeys.append(key) }
         locales = catalogs.sorted { $0.tag.value < $1.tag.value }.map { catalog in
             let tag = catalog.tag.value
             let fallbacks = tag.truncations.dropFirst().compactMap { byTag[$0] }
+            let builtinChain = tag.truncations.compactMap { builtinByTag[$0] }
+            let speaksBuiltinLanguage = tag.language == builtinSource?.tag.value.language
             let allowed = catalog.sameAsSource.map(\.value) + sameAsSourceAllowed
             var memo: [String: Bool] = [:]
             func translated(_ key: String) -> Bool {
                 if let known = memo[key] { return known }
-                let result = Self.isTranslated(key, in: catalog, fallbacks: fallbacks, reference: referenceCatalog, allowed: allowed)
+                var result = Self.isTranslated(key, in: catalog, fallbacks: fallbacks, reference: referenceCatalog, allowed: allowed)
+                if !result, builtinKeySet.contains(key), catalog[key] == nil, !fallbacks.contains(where: { $0.contains(key) }) {
+                    result = speaksBuiltinLanguage || builtinChain.contains { $0.contains(key) }
+                }
                 memo[key] = result
                 return result
             }
@@ -84,7 +99,7 @@ public struct CoverageReport: Sendable {
                 FlowCoverage(name: flow.name.value, path: flow.path, count: count(flow.messageKeyUses.map(\.value)),
                              forms: flow.forms.map { form in FormCoverage(name: form.name, count: count(Self.keys(of: form, in: flow))) })
             }
-            let all = referenceCatalog?.keys ?? []
+            let all = (referenceCatalog?.keys ?? []) + builtinKeys
             return LocaleCoverage(tag: tag, path: catalog.path, all: count(all), flows: flowCoverage,
                                   untranslated: referenceKeys.filter { !translated($0) })
         }
@@ -122,7 +137,7 @@ public struct CoverageReport: Sendable {
         func pad(_ text: String, _ count: Int) -> String { text + String(repeating: " ", count: max(0, count - text.count)) }
         func leftPad(_ text: String, _ count: Int) -> String { String(repeating: " ", count: max(0, count - text.count)) + text }
         var rows: [(String, Int, [Count])] = []
-        rows.append(("all \(reference) keys", locales.first?.all.total ?? 0, locales.map(\.all)))
+        rows.append(("all keys", locales.first?.all.total ?? 0, locales.map(\.all)))
         let flowCount = locales.first?.flows.count ?? 0
         for flowIndex in 0..<flowCount {
             let flow = locales[0].flows[flowIndex]

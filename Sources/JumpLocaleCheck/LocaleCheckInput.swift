@@ -25,8 +25,9 @@ public struct LocaleCheckInput: Sendable {
     public var reference: LocaleTag
     /// The flows whose message keys and call sites the locales serve.
     public var flows: [Flow]
-    /// jump-forms' own catalog (`jumpForms.*`), en-US first: its keys are known, and the en-US
-    /// text's arguments are what their call sites provide.
+    /// jump-forms' own catalog (`jumpForms.*`), en-US first: its keys are known, the en-US
+    /// text's arguments are what their call sites provide, and a locale it has no text for
+    /// (along the locale's chain, in another language than en-US's) must translate them.
     public var builtinCatalogs: [LocaleCatalog]
     /// Locales that must have a file.
     public var requiredLocales: [RequiredLocale]

@@ -83,6 +83,9 @@ struct Context: Sendable {
     let builtinKeys: Set<String>
     /// jump-forms' own en-US messages: their arguments are what their call sites provide.
     let builtinReference: LocaleCatalog?
+    /// jump-forms' own catalogs by locale, and the language of its source texts (`en`).
+    let builtinByTag: [LocaleTag: LocaleCatalog]
+    let builtinLanguage: String?
     /// Keys that are not obsolete, for did-you-mean hints.
     let knownKeyList: [String]
     let knownKeys: Set<String>
@@ -200,6 +203,10 @@ struct Context: Sendable {
         callSites = sites
         builtinKeys = Set(input.builtinCatalogs.flatMap(\.keys))
         builtinReference = input.builtinCatalogs.first { $0.tag.value.identifier == "en-US" } ?? input.builtinCatalogs.first
+        var builtinTags: [LocaleTag: LocaleCatalog] = [:]
+        for catalog in input.builtinCatalogs where builtinTags[catalog.tag.value] == nil { builtinTags[catalog.tag.value] = catalog }
+        builtinByTag = builtinTags
+        builtinLanguage = builtinReference?.tag.value.language
         hasFlows = !input.flows.isEmpty
         var known: [String] = []
         var knownSet = Set<String>()
@@ -320,6 +327,13 @@ struct CatalogCheck {
     let allowedSame: [String]
     /// More general files of the same language (`fr` for `fr-CA`): their keys count as present.
     let fallbacks: [LocaleCatalog]
+    /// jump-forms' own catalogs along the locale's chain (`fr-CA`, `fr`): the keys they
+    /// translate need no text in the locale's files.
+    let builtinChain: [LocaleCatalog]
+    /// jump-forms' own keys need no text in the locale's files: it speaks the language of
+    /// jump-forms' own texts, or a language CLDR does not know (`unknown-language` says what
+    /// to fix first).
+    let skipsBuiltinKeys: Bool
     let sampleIntegers: [MessageArgument]
     let sampleNumbers: [MessageArgument]
     /// Where findings go: a class, so that the checks need not be `mutating` (a mutating
@@ -338,6 +352,8 @@ struct CatalogCheck {
         sameLanguageAsReference = tag.language == context.reference.language
         allowedSame = catalog.sameAsSource.map(\.value) + context.input.sameAsSourceAllowed
         fallbacks = tag.truncations.dropFirst().compactMap { context.catalogsByTag[$0] }
+        builtinChain = tag.truncations.compactMap { context.builtinByTag[$0] }
+        skipsBuiltinKeys = tag.language == context.builtinLanguage || rules.language == "root"
         sampleIntegers = Self.sampleNumbers(rules, integersOnly: true)
         sampleNumbers = Self.sampleNumbers(rules, integersOnly: false)
     }
@@ -352,8 +368,8 @@ struct CatalogCheck {
     func run() -> [LocaleFinding] {
         if rules.language == "root" {
             let languages = PluralRules.languages.filter { !$0.contains("_") }
-            add(.unknownLanguage, "CLDR has no plural rules for the language '\(tag.language)' of \(tag); plural checks use the root rules (only 'other')",
-                at: catalog.tag.location, key: nil, hint: Suggestion.hint(for: tag.language, among: languages))
+            add(.unknownLanguage, "'\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only 'other')",
+                at: catalog.tag.location, key: nil, hint: LanguageHint.hint(for: tag, known: languages))
         }
         checkYAMLFacts()
         checkMissingKeys()
@@ -387,6 +403,10 @@ struct CatalogCheck {
     // MARK: file-level
 
     func checkYAMLFacts() {
+        for trap in catalog.keyTraps {
+            add(.yamlTrap, "the key '\(trap.written)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap.trap, trap.written)), not as text, so they see another key than '\(trap.key)'",
+                at: trap.location, key: trap.key, hint: "write it in quotes: \"\(trap.written)\":")
+        }
         for duplicate in catalog.duplicateKeys {
             add(.duplicateKey, "message key '\(duplicate.key)' is written twice; jump-forms uses the first value, most other tools the last",
                 at: duplicate.location, key: duplicate.key, hint: "remove one of them",
@@ -429,7 +449,10 @@ struct CatalogCheck {
                     continue
                 }
                 guard !has(key) else { continue }
-                guard !context.hasFlows || context.referenceInfo[position].known else { continue }
+                let info = context.referenceInfo[position]
+                guard !context.hasFlows || info.known else { continue }
+                // jump-forms' own keys that its catalog translates for this locale.
+                if info.isBuiltin, builtinServes(key) { continue }
                 reported.insert(key)
                 let related = reference[key].map { [Diagnostic.Related("\(context.reference) has it here", at: $0.keyLocation)] } ?? []
                 add(.missingKey, "message '\(key)' is missing from \(tag); \(context.reference) has it", at: place, key: key, related: related)
@@ -437,10 +460,24 @@ struct CatalogCheck {
         }
         let candidates = isReference || context.referenceCatalog == nil ? context.usedKeys : context.usedOutsideReference
         for key in candidates where !reported.contains(key) && !has(key) {
-            let site = context.keyInfo[key]?.sites?.first
+            let info = context.keyInfo[key]
+            if info?.isBuiltin == true, builtinServes(key) { continue }
+            reported.insert(key)
+            let site = info?.sites?.first
             add(.missingKey, "message '\(key)' is missing from \(tag); the flow uses it", at: place, key: key,
                 related: site.map { [Diagnostic.Related("used here", at: $0.location)] } ?? [])
         }
+        // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them.
+        guard !skipsBuiltinKeys, let builtin = context.builtinReference else { return }
+        for message in builtin.allMessages where !reported.contains(message.key) && !has(message.key) && !builtinServes(message.key) {
+            add(.missingKey, "message '\(message.key)' is missing from \(tag); jump-forms uses it, and its own catalog has no \(tag.language) text for it",
+                at: place, key: message.key, hint: "translate jump-forms' \(builtin.tag.value) text: \(Self.quoted(message.text))")
+        }
+    }
+
+    /// Whether jump-forms' own catalog gives the locale a text for `key` in its language.
+    func builtinServes(_ key: String) -> Bool {
+        skipsBuiltinKeys || builtinChain.contains { $0.contains(key) }
     }
 
     // MARK: messages
@@ -450,23 +487,28 @@ struct CatalogCheck {
         let reference = isReference ? nil : info?.reference
 
         let known = info?.known ?? false
-        if isReference ? context.hasFlows && !known : !known {
+        let obsolete = isReference ? context.hasFlows && !known : !known
+        if obsolete {
             let why = context.hasFlows ? "no flow uses it" : "\(context.reference) has no such key"
-            add(.obsoleteKey, "message '\(key)' is obsolete: \(why)", at: message.keyLocation, key: key,
-                hint: context.suggestKey(for: key).map { "did you mean '\($0)'?" } ?? "remove it")
+            // An emptied parent (`gender:` whose cases were removed) names what belongs under it.
+            let prefix = key + "."
+            let child = message.text.isEmpty ? context.knownKeyList.first { $0.hasPrefix(prefix) } : nil
+            let hint = child.map { "the keys under it were removed (such as '\($0)'): restore them, or remove it" }
+                ?? context.suggestKey(for: key).map { "did you mean '\($0)'?" } ?? "remove it"
+            add(.obsoleteKey, "message '\(key)' is obsolete: \(why)", at: message.keyLocation, key: key, hint: hint)
         }
         if let trap = message.trap, !(trap == .null && message.text.isEmpty) {
-            let reading: String = switch trap {
-            case .boolean: "the boolean \(["y", "yes", "true", "on"].contains(message.text.lowercased()) ? "true" : "false")"
-            case .number: "a number"
-            case .date: "a date"
-            case .null: "null (no value)"
-            }
-            add(.yamlTrap, "'\(message.text)' is unquoted: YAML 1.1 tools read it as \(reading), not as text",
+            add(.yamlTrap, "'\(message.text)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap, message.text)), not as text",
                 at: message.valueLocation, key: key, hint: "write it in quotes: \"\(message.text)\"")
+            // Other tools read another value than the one written: comparing it (`1.0` has
+            // the number 10 for a YAML 1.1 tool, 1.0 for jump-forms) would report the trap again.
+            return
         }
         let text = message.text
         if text.unicodeScalars.allSatisfy(TextScan.isWhitespace) {
+            // An obsolete key is reported once: emptied (`gender:` whose cases were removed)
+            // or not, the fix is to remove it.
+            if obsolete { return }
             add(.emptyValue, "message '\(key)' is empty", at: message.valueLocation, key: key,
                 hint: reference.map { "\(context.reference) says: \(Self.quoted($0.text))" })
             return
@@ -505,6 +547,16 @@ struct CatalogCheck {
 
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingAll("\n", with: "\\n") + "\""
+    }
+
+    /// What a YAML 1.1 tool makes of a plain scalar: "the boolean false", "a number".
+    static func reading(_ trap: ScalarTrap, _ written: String) -> String {
+        switch trap {
+        case .boolean: "the boolean \(["y", "yes", "true", "on"].contains(written.lowercased()) ? "true" : "false")"
+        case .number: "a number"
+        case .date: "a date"
+        case .null: "null (no value)"
+        }
     }
 
     /// The key as written on its line (the last part of a nested key).
@@ -590,6 +642,13 @@ struct CatalogCheck {
         if let reference {
             dropped = reference.argumentNames.filter { provided.names.contains($0) && !usedNames.contains($0) }
         }
+        // Provided, but the reference does not use it (only known when the call site, not the
+        // reference, says what is provided).
+        var added: [MessageArgumentUse] = []
+        if let reference, reference.pattern != nil {
+            var seen = Set<String>()
+            added = uses.filter { provided.names.contains($0.name) && !reference.argumentSet.contains($0.name) && seen.insert($0.name).inserted }
+        }
         let providedList = provided.sorted
         var complete = true
         for use in uses where !provided.names.contains(use.name) {
@@ -604,6 +663,11 @@ struct CatalogCheck {
         for name in dropped {
             add(.argumentDropped, "message '\(message.key)' drops the argument {\(name)}, which the \(context.reference) text uses",
                 at: message.valueLocation, key: message.key)
+        }
+        for use in added {
+            add(.argumentAdded, "message '\(message.key)' adds the argument {\(use.name)}, which the \(context.reference) text does not use",
+                at: message.location(ofOffset: use.nameOffset, length: use.name.unicodeScalars.count), key: message.key,
+                hint: "remove it, or use it in the \(context.reference) text too")
         }
         return complete
     }

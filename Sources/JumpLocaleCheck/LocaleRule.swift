@@ -14,6 +14,7 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
     case icuSyntax = "icu-syntax"
     case argumentUnknown = "argument-unknown"
     case argumentDropped = "argument-dropped"
+    case argumentAdded = "argument-added"
     case pluralMissingCategory = "plural-missing-category"
     case pluralUnusedCategory = "plural-unused-category"
     case selectWithoutOther = "select-without-other"
@@ -42,6 +43,7 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
         case .icuSyntax: .localeICUSyntax
         case .argumentUnknown: .localeArgumentUnknown
         case .argumentDropped: .localeArgumentDropped
+        case .argumentAdded: .localeArgumentAdded
         case .pluralMissingCategory: .pluralMissingCategory
         case .pluralUnusedCategory: .pluralUnusedCategory
         case .selectWithoutOther: .selectWithoutOther
@@ -84,7 +86,7 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
     public var group: Group {
         switch self {
         case .missingLocaleFile, .missingKey, .obsoleteKey, .emptyValue, .sameAsSource, .unknownLanguage: .files
-        case .icuSyntax, .argumentUnknown, .argumentDropped: .syntax
+        case .icuSyntax, .argumentUnknown, .argumentDropped, .argumentAdded: .syntax
         case .pluralMissingCategory, .pluralUnusedCategory, .selectWithoutOther: .plurals
         case .markupMismatch, .urlMismatch, .numberMismatch, .whitespaceEdge, .doubleSpace, .newlineMismatch: .text
         case .invisibleCharacter, .bidiControl: .characters
@@ -152,6 +154,12 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
             """, "fr-FR", """
             validation.required: Ce champ est obligatoire.
             """)
+        case .argumentAdded:
+            return LocaleRuleExample(files: [
+                .init("flows/flow.yaml", Self.exampleFlow),
+                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ({field}) ist erforderlich.\"\n"),
+            ], options: ["--flows", "flows/flow.yaml"])
         case .pluralMissingCategory:
             return .pair("""
             files.count: "{count, plural, one {# file} other {# files}}"
@@ -224,9 +232,15 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
             return .pair("""
             prompt.yes: "Yes"
             prompt.no: "No"
+            about.version: Version
+            options.country:
+              "NO": Norway
             """, "es-ES", """
             prompt.yes: sí
             prompt.no: no
+            about.version: 1.0
+            options.country:
+              NO: Noruega
             """)
         case .duplicateKey:
             return .pair("""

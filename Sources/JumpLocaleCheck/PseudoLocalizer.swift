@@ -28,8 +28,8 @@ public struct PseudoLocalizer: Sendable {
     /// The pseudo-localized message (a message that does not parse is returned unchanged).
     public func transform(_ source: String) -> String {
         guard let pattern = try? MessagePattern(parsing: source) else { return source }
-        let rules = PluralRules.cardinal(for: style.tag.identifier)
-        var nodes = pattern.nodes.map { transform($0, rules: rules) }
+        let rewriter = MessageRewriter(rules: PluralRules.cardinal(for: style.tag.identifier))
+        var nodes = rewriter.nodes(pattern.nodes, text: transformText)
         if style == .accented {
             let length = Self.literalLength(pattern.nodes)
             let endsWithSpace = Self.lastText(pattern.nodes)?.unicodeScalars.last?.properties.isWhitespace ?? false
@@ -50,34 +50,6 @@ public struct PseudoLocalizer: Sendable {
             }
         }
         return result
-    }
-
-    private func transform(_ node: MessageNode, rules: PluralRules) -> MessageNode {
-        switch node {
-        case .text(let text):
-            return .text(transformText(text))
-        case .plural(var plural):
-            var cases: [MessagePluralCase] = []
-            let other = plural.cases.first { $0.key == .category(.other) }
-            for item in plural.cases {
-                if case .category(let category) = item.key, !plural.isOrdinal, !rules.categories.contains(category) { continue }
-                cases.append(MessagePluralCase(key: item.key, keyOffset: item.keyOffset, message: item.message.map { transform($0, rules: rules) }))
-            }
-            if !plural.isOrdinal, let other {
-                // The locale's categories that the message lacks, from `other`.
-                for category in rules.categories where !plural.cases.contains(where: { $0.key == .category(category) }) {
-                    let index = cases.firstIndex { if case .category(let existing) = $0.key { existing > category } else { false } } ?? cases.count
-                    cases.insert(MessagePluralCase(key: .category(category), keyOffset: 0, message: other.message.map { transform($0, rules: rules) }), at: index)
-                }
-            }
-            plural.cases = cases
-            return .plural(plural)
-        case .select(var select):
-            select.cases = select.cases.map { MessageSelectCase(key: $0.key, keyOffset: $0.keyOffset, message: $0.message.map { transform($0, rules: rules) }) }
-            return .select(select)
-        case .argument, .number, .pound:
-            return node
-        }
     }
 
     /// Rewrites the words of a text, leaving tags, URLs and numbers alone.
@@ -229,5 +201,54 @@ public struct PseudoLocalizer: Sendable {
             }
         }
         return result
+    }
+}
+
+/// Rewrites the texts of ICU messages for another locale and keeps the rest: arguments, `#`,
+/// `select` cases, and `plural` cases made those of the locale's plural rules (a category the
+/// locale needs is copied from `other`, one it never uses is dropped; ordinals are kept).
+public struct MessageRewriter: Sendable {
+    public var rules: PluralRules
+
+    public init(rules: PluralRules) {
+        self.rules = rules
+    }
+
+    /// `source` with each text replaced by `text(it)`; nil when `source` does not parse.
+    public func rewrite(_ source: String, text: (String) -> String) -> String? {
+        guard let pattern = try? MessagePattern(parsing: source) else { return nil }
+        return MessagePrinter().source(PseudoLocalizer.merged(nodes(pattern.nodes, text: text)))
+    }
+
+    func nodes(_ nodes: [MessageNode], text: (String) -> String) -> [MessageNode] {
+        nodes.map { rewrite($0, text: text) }
+    }
+
+    private func rewrite(_ node: MessageNode, text: (String) -> String) -> MessageNode {
+        switch node {
+        case .text(let literal):
+            return .text(text(literal))
+        case .plural(var plural):
+            var cases: [MessagePluralCase] = []
+            let other = plural.cases.first { $0.key == .category(.other) }
+            for item in plural.cases {
+                if case .category(let category) = item.key, !plural.isOrdinal, !rules.categories.contains(category) { continue }
+                cases.append(MessagePluralCase(key: item.key, keyOffset: item.keyOffset, message: nodes(item.message, text: text)))
+            }
+            if !plural.isOrdinal, let other {
+                // The locale's categories that the message lacks, from `other`.
+                for category in rules.categories where !plural.cases.contains(where: { $0.key == .category(category) }) {
+                    let index = cases.firstIndex { if case .category(let existing) = $0.key { existing > category } else { false } } ?? cases.count
+                    cases.insert(MessagePluralCase(key: .category(category), keyOffset: 0, message: nodes(other.message, text: text)), at: index)
+                }
+            }
+            plural.cases = cases
+            return .plural(plural)
+        case .select(var select):
+            select.cases = select.cases.map { MessageSelectCase(key: $0.key, keyOffset: $0.keyOffset, message: nodes($0.message, text: text)) }
+            return .select(select)
+        case .argument, .number, .pound:
+            return node
+        }
     }
 }

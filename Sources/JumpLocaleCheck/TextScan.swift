@@ -116,9 +116,12 @@ enum TextScan {
 
     // MARK: numbers
 
-    /// The distinct numbers of the text, as ASCII digits without group or decimal separators
-    /// or leading zeros, sorted. URLs and international phone numbers (`+` then digits) are
-    /// skipped.
+    /// The distinct numbers of the text, as ASCII digits without group separators or leading
+    /// zeros, with `.` for a decimal mark (`1,5` and `1.5` are `1.5`), sorted. A separator
+    /// between digits groups them only when exactly three digits follow (`1,000`, `1 000`,
+    /// `1.000.000`); otherwise `.` and `,` are decimal marks, and the other separators end the
+    /// number (`3 4` is two numbers). URLs and international phone numbers (`+` then digits)
+    /// are skipped.
     static func numbers(in texts: [String]) -> [String] {
         var found = Set<String>()
         for text in texts {
@@ -126,6 +129,15 @@ enum TextScan {
             let scalars = Array(text.unicodeScalars)
             var skip = Array(repeating: false, count: scalars.count)
             for (_, range) in urls(in: text) { for index in range { skip[index] = true } }
+            /// The length of the run of digits at `start` (0 when none, or skipped).
+            func digitRun(_ start: Int) -> Int {
+                var end = start
+                while end < scalars.count, !skip[end], digit(scalars[end]) != nil { end += 1 }
+                return end - start
+            }
+            func digits(_ range: Range<Int>) -> String {
+                range.map { String(digit(scalars[$0])!) }.joined()
+            }
             var index = 0
             while index < scalars.count {
                 if skip[index] { index += 1; continue }
@@ -137,20 +149,29 @@ enum TextScan {
                     }
                     continue
                 }
-                guard digit(scalars[index]) != nil else { index += 1; continue }
-                var digits = ""
-                while index < scalars.count {
-                    if let value = digit(scalars[index]) {
-                        digits += String(value)
-                        index += 1
-                    } else if index + 1 < scalars.count, Self.separators.contains(scalars[index]), digit(scalars[index + 1]) != nil, !skip[index + 1] {
-                        index += 1
+                let run = digitRun(index)
+                guard run > 0 else { index += 1; continue }
+                var whole = digits(index..<index + run)
+                var fraction: String?
+                index += run
+                while index + 1 < scalars.count, Self.separators.contains(scalars[index]) {
+                    let next = digitRun(index + 1)
+                    guard next > 0 else { break }
+                    let separator = scalars[index]
+                    let isDecimalMark = separator == "." || separator == "," || separator == "\u{066B}"
+                    if fraction == nil, next == 3, separator != "\u{066B}" {
+                        whole += digits(index + 1..<index + 1 + next)
+                    } else if isDecimalMark {
+                        // A decimal mark, or a further part (`1.2.3`): kept after a `.`.
+                        fraction = (fraction.map { $0 + "." } ?? "") + digits(index + 1..<index + 1 + next)
                     } else {
                         break
                     }
+                    index += 1 + next
                 }
-                let trimmed = digits.drop { $0 == "0" }
-                found.insert(trimmed.isEmpty ? "0" : String(trimmed))
+                let trimmed = whole.drop { $0 == "0" }
+                let integer = trimmed.isEmpty ? "0" : String(trimmed)
+                found.insert(fraction.map { integer + "." + $0 } ?? integer)
             }
         }
         return found.sorted { ($0.count, $0) < ($1.count, $1) }

@@ -15,27 +15,22 @@ public enum AndroidStringsFile {
     static let toolsNamespace = "http://schemas.android.com/tools"
 
     public static func read(_ bytes: [UInt8], path: String, mapping: PlaceholderMapping) -> InterchangeReadResult {
-        var result = InterchangeReadResult()
-        let detected = TextEncoding.detect(bytes)
-        result.encoding = detected
-        let scalars: [Unicode.Scalar]
-        do {
-            scalars = try TextEncoding.decode(bytes, as: detected)
-        } catch {
-            result.diagnostics.append(Diagnostic(.interchangeSyntax, error.message, at: SourceLocation(file: path, line: error.line, column: error.column)))
-            return result
+        InterchangeReadResult.decoding(bytes, path: path) { scalars, result in
+            parse(scalars, path: path, mapping: mapping, into: &result)
         }
-        result.text = String(String.UnicodeScalarView(scalars))
+    }
+
+    static func parse(_ scalars: [Unicode.Scalar], path: String, mapping: PlaceholderMapping, into result: inout InterchangeReadResult) {
         let root: XMLElement
         do {
             root = try XMLReader.parse(scalars, path: path)
         } catch {
             result.diagnostics.append(Diagnostic(.interchangeSyntax, error.message, at: error.location))
-            return result
+            return
         }
         guard root.name == "resources" else {
             result.diagnostics.append(Diagnostic(.interchangeSyntax, "the root element is <\(root.name)>; a strings.xml holds <resources>", at: root.location))
-            return result
+            return
         }
         var note: String?
         var first: [String: SourceLocation] = [:]
@@ -77,7 +72,6 @@ public enum AndroidStringsFile {
                 }
             }
         }
-        return result
     }
 
     struct Unsupported: Error {

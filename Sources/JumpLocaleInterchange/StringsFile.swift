@@ -11,23 +11,10 @@ import JumpForms
 /// error names its line and column, whatever the encoding.
 public enum StringsFile {
     public static func read(_ bytes: [UInt8], path: String) -> InterchangeReadResult {
-        var result = InterchangeReadResult()
-        let detected = TextEncoding.detect(bytes)
-        result.encoding = detected
-        let scalars: [Unicode.Scalar]
-        do {
-            scalars = try TextEncoding.decode(bytes, as: detected)
-        } catch {
-            result.diagnostics.append(Diagnostic(.interchangeSyntax, error.message,
-                                                 at: SourceLocation(file: path, line: error.line, column: error.column)))
-            return result
+        InterchangeReadResult.decoding(bytes, path: path) { scalars, result in
+            var parser = Parser(scalars: scalars, path: path)
+            parser.parse(into: &result)
         }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars)
-        result.text = String(view)
-        var parser = Parser(scalars: scalars, path: path)
-        parser.parse(into: &result)
-        return result
     }
 
     /// The file for `entries` (key, ICU text, note) in `encoding`.

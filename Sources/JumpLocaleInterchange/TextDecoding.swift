@@ -17,24 +17,38 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The encoding of `bytes`: a byte-order mark decides; without one, a NUL in the first or
-    /// second byte of the first code unit means UTF-16 (big- or little-endian), else UTF-8.
+    /// The encoding of `bytes`: the most likely of `candidates(_:)`.
     public static func detect(_ bytes: [UInt8]) -> Detected {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Detected(encoding: .utf8, byteOrderMark: true) }
-        if bytes.starts(with: [0xFE, 0xFF]) { return Detected(encoding: .utf16BigEndian, byteOrderMark: true) }
-        if bytes.starts(with: [0xFF, 0xFE]) { return Detected(encoding: .utf16LittleEndian, byteOrderMark: true) }
-        if bytes.count >= 2 {
-            // Look at a few code units: ASCII text in UTF-16 has a zero byte in each.
-            let units = min(bytes.count / 2, 64)
-            var evenZeros = 0, oddZeros = 0
-            for index in 0..<units {
-                if bytes[2 * index] == 0 { evenZeros += 1 }
-                if bytes[2 * index + 1] == 0 { oddZeros += 1 }
-            }
-            if evenZeros > units / 2 && oddZeros == 0 { return Detected(encoding: .utf16BigEndian, byteOrderMark: false) }
-            if oddZeros > units / 2 && evenZeros == 0 { return Detected(encoding: .utf16LittleEndian, byteOrderMark: false) }
+        candidates(bytes)[0]
+    }
+
+    /// The encodings `bytes` may be in, most likely first. A byte-order mark decides alone.
+    /// Without one, zero bytes say UTF-16: text in UTF-16 has a zero high byte in every code
+    /// unit below U+0100 (ASCII punctuation, Latin letters) and in some others (U+4E00 一 and
+    /// U+3000 have a zero low byte), so the byte order is the one whose high-byte position holds
+    /// more zeros, counted over the first 64 KiB (wherever the Latin text starts). UTF-8 comes
+    /// first when the bytes are valid UTF-8 and few code units hold a zero byte; the other
+    /// candidates follow (UTF-16 only for an even number of bytes), for readers to try when
+    /// the first does not decode or parse.
+    public static func candidates(_ bytes: [UInt8]) -> [Detected] {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return [Detected(encoding: .utf8, byteOrderMark: true)] }
+        if bytes.starts(with: [0xFE, 0xFF]) { return [Detected(encoding: .utf16BigEndian, byteOrderMark: true)] }
+        if bytes.starts(with: [0xFF, 0xFE]) { return [Detected(encoding: .utf16LittleEndian, byteOrderMark: true)] }
+        let utf8 = Detected(encoding: .utf8, byteOrderMark: false)
+        guard bytes.count >= 2, bytes.count % 2 == 0 else { return [utf8] }
+        let units = min(bytes.count / 2, 32_768)
+        var evenZeros = 0, oddZeros = 0
+        for index in 0..<units {
+            if bytes[2 * index] == 0 { evenZeros += 1 }
+            if bytes[2 * index + 1] == 0 { oddZeros += 1 }
         }
-        return Detected(encoding: .utf8, byteOrderMark: false)
+        let bigEndian = Detected(encoding: .utf16BigEndian, byteOrderMark: false)
+        let littleEndian = Detected(encoding: .utf16LittleEndian, byteOrderMark: false)
+        let utf16 = evenZeros >= oddZeros ? [bigEndian, littleEndian] : [littleEndian, bigEndian]
+        let validUTF8 = String(validating: bytes, as: UTF8.self) != nil
+        // A quarter of the code units with a zero byte is far more than any UTF-8 text holds.
+        if !validUTF8 || (evenZeros + oddZeros) * 4 >= units { return utf16 + [utf8] }
+        return [utf8] + utf16
     }
 
     /// A decoding failure: what and where (1-based line and column in scalars).
@@ -155,4 +169,29 @@ public struct InterchangeReadResult: Sendable {
 
     /// True when the file could not be read at all (syntax or encoding errors).
     public var failed: Bool { diagnostics.contains { $0.code == .interchangeSyntax } }
+}
+
+extension InterchangeReadResult {
+    /// Reads `bytes` with `parse` in each encoding they may be in (`TextEncoding.candidates`):
+    /// the first that decodes and parses without a syntax error wins; when none does, the
+    /// most likely encoding's errors are reported.
+    static func decoding(_ bytes: [UInt8], path: String,
+                         _ parse: (_ scalars: [Unicode.Scalar], _ result: inout InterchangeReadResult) -> Void) -> InterchangeReadResult {
+        var first: InterchangeReadResult?
+        for detected in TextEncoding.candidates(bytes) {
+            var result = InterchangeReadResult()
+            result.encoding = detected
+            do {
+                let scalars = try TextEncoding.decode(bytes, as: detected)
+                result.text = String(String.UnicodeScalarView(scalars))
+                parse(scalars, &result)
+            } catch {
+                result.diagnostics.append(Diagnostic(.interchangeSyntax, error.message,
+                                                     at: SourceLocation(file: path, line: error.line, column: error.column)))
+            }
+            if !result.failed { return result }
+            if first == nil { first = result }
+        }
+        return first!
+    }
 }

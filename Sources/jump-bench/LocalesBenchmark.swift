@@ -18,8 +18,9 @@ enum LocalesBenchmark {
     usage: jump-bench locales COMMAND [options]
 
       generate [--out DIR] [--seed N] [--keys N] [--defects N]
-            write the corpus (default .bench/locales: jump.yaml, flows/bench.yaml, 30 locale
-            files x 5,000 keys, expected.json with the seeded defects per rule)
+            write the corpus (default .bench/locales, parent folders created: jump.yaml,
+            flows/bench.yaml, 30 locale files x 5,000 keys and jump-forms' own keys, one more
+            file whose language is mistyped, expected.json with the seeded defects per rule)
       load [--out DIR] [--iterations N]
             ProjectLoader.loadLocales over the corpus's locales folder (for profiling)
       check [--out DIR] [--iterations N]
@@ -170,9 +171,20 @@ struct LocalesCorpusSummary {
 /// defects, each of which triggers exactly one finding of its rule (the generator picks keys
 /// whose reference text has what the defect needs: markup, a URL, numbers, a plural, a select,
 /// two lines, arguments), never two defects on one message.
+///
+/// Every file also holds jump-forms' own keys (`jumpForms.*`: en-US their built-in text, the
+/// others a rewrite in their letters with their plural categories), and a 31st file is a
+/// complete locale whose language is mistyped (`pk-PL`): its one finding is `unknown-language`.
 struct LocalesCorpusGenerator {
     let spec: LocalesCorpusSpec
-    let locales: [CorpusLocale] = CorpusLocale.all
+    let locales: [CorpusLocale] = CorpusLocale.all + [Self.mistypedLocale]
+
+    /// The locale of the `unknown-language` defect (last in `locales`; no defect is seeded in it).
+    static let mistypedLocale = CorpusLocale("pk-PL", "other", "ąćęłńóśźż")
+
+    /// jump-forms' own messages (en-US), and its catalogs for the other locales.
+    let builtinSource: [LocaleMessage] = BuiltinCatalog.catalogs.first { $0.tag.value.identifier == "en-US" }?.allMessages ?? []
+    let builtinTags = Set(BuiltinCatalog.catalogs.map(\.tag.value))
 
     /// What a key's message says.
     enum Shape: Equatable {
@@ -182,6 +194,7 @@ struct LocalesCorpusGenerator {
         case minLength           // plural on value, {label} in every case
         case format              // {label} ... {value} (value is a format name: a string)
         case maxLength           // select on field, {label} and {value}
+        case builtin             // jump-forms' own message (`source`)
 
         var isPlainText: Bool { [.label, .placeholder, .option, .tip].contains(self) }
     }
@@ -191,21 +204,37 @@ struct LocalesCorpusGenerator {
         var field: Int          // 0 for shared keys
         var leaf: String        // the last part
         var shape: Shape
+        /// jump-forms' en-US text, for `.builtin` keys.
+        var source: String?
     }
 
-    /// The seeded defect kinds, by rule id, in report order.
-    static let kinds = [
-        "missing-key", "obsolete-key", "empty-value", "same-as-source", "icu-syntax", "argument-unknown", "argument-dropped",
-        "plural-missing-category", "plural-unused-category", "select-without-other", "markup-mismatch", "url-mismatch",
-        "number-mismatch", "whitespace-edge", "double-space", "newline-mismatch", "invisible-character", "bidi-control",
-        "yaml-trap", "duplicate-key", "yaml-alias", "render-failure",
+    /// The seeded defect kinds in report order, each with the rule of its finding (nil: a key
+    /// left out that needs no finding, since jump-forms' own catalog translates it).
+    static let kinds: [(kind: String, rule: String?)] = [
+        ("missing-key", "missing-key"), ("missing-builtin-key", "missing-key"), ("served-by-builtin", nil),
+        ("obsolete-key", "obsolete-key"), ("empty-value", "empty-value"), ("same-as-source", "same-as-source"),
+        ("icu-syntax", "icu-syntax"), ("argument-unknown", "argument-unknown"), ("argument-dropped", "argument-dropped"),
+        ("argument-added", "argument-added"), ("plural-missing-category", "plural-missing-category"),
+        ("plural-unused-category", "plural-unused-category"), ("select-without-other", "select-without-other"),
+        ("markup-mismatch", "markup-mismatch"), ("url-mismatch", "url-mismatch"), ("number-mismatch", "number-mismatch"),
+        ("whitespace-edge", "whitespace-edge"), ("double-space", "double-space"), ("newline-mismatch", "newline-mismatch"),
+        ("invisible-character", "invisible-character"), ("bidi-control", "bidi-control"),
+        ("yaml-trap", "yaml-trap"), ("yaml-trap-number", "yaml-trap"), ("yaml-trap-date", "yaml-trap"), ("yaml-trap-key", "yaml-trap"),
+        ("duplicate-key", "duplicate-key"), ("yaml-alias", "yaml-alias"), ("render-failure", "render-failure"),
     ]
+
+    /// Option values of some select fields: Norway's code is YAML 1.1's `false` as a bare key.
+    static let countryOptions = ["NO", "SE", "DK"]
 
     // MARK: keys and flow
 
     /// The keys of the reference, in file order, and the number of fields.
     func makeKeys() -> (keys: [Key], fields: Int) {
         var keys = [Key(name: "validation.required", field: 0, leaf: "required", shape: .required)]
+        let builtin = builtinSource.map { message in
+            Key(name: message.key, field: 0, leaf: String(message.key.split(separator: ".").last!), shape: .builtin, source: message.text)
+        }
+
         var field = 0
         while keys.count < spec.keys {
             field += 1
@@ -218,7 +247,9 @@ struct LocalesCorpusGenerator {
             if field % 8 == 4 { wanted.append(("hint", .tipNumbers)) }
             if field % 16 == 0 { wanted.append(("minLength", .minLength)) }
             if field % 10 == 0 { wanted.append(("format", .format)) }
-            if field % 10 == 3 {
+            if field % 20 == 13 {
+                wanted += Self.countryOptions.map { ($0, .option) }
+            } else if field % 10 == 3 {
                 wanted += [("a", .option), ("b", .option), ("c", .option)]
             } else if field % 14 == 0 {
                 wanted.append(("maxLength", .maxLength))
@@ -233,7 +264,7 @@ struct LocalesCorpusGenerator {
                 keys.append(Key(name: name, field: field, leaf: leaf, shape: shape))
             }
         }
-        return (keys, field)
+        return (keys + builtin, field)
     }
 
     func flowText(keys: [Key], fields: Int) -> String {
@@ -252,7 +283,7 @@ struct LocalesCorpusGenerator {
             if hasOptions {
                 out += "    options:\n"
                 for key in own where key.shape == .option {
-                    out += "      - { value: \(key.leaf), label: \(key.name) }\n"
+                    out += "      - { value: \"\(key.leaf)\", label: \(key.name) }\n"
                 }
             }
             out += "    validation:\n      - { rule: required, message: validation.required }\n"
@@ -297,6 +328,21 @@ struct LocalesCorpusGenerator {
         var random = SplitMix64(seed: spec.seed &+ UInt64(localeIndex) &* 1_000_003 &+ UInt64(truncatingIfNeeded: key.name.hashValueStable))
         let stop = locale.spaced ? "." : "。"
         switch key.shape {
+        case .builtin:
+            let source = key.source ?? ""
+            guard localeIndex > 0 else { return source }
+            // The words become the locale's; arguments, plurals (with the locale's categories),
+            // numbers, edge spaces and line breaks stay, so the rewrite passes every check.
+            let rewriter = MessageRewriter(rules: PluralRules.cardinal(for: locale.tag))
+            return rewriter.rewrite(source) { literal in
+                literal.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    line.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+                        let kept = !word.contains(where: \.isLetter) || word.contains(where: \.isNumber) || word.contains("://")
+                            || word.contains("<") || word.contains("@")
+                        return kept ? String(word) : words(1, &random, locale)
+                    }.joined(separator: " ")
+                }.joined(separator: "\n")
+            } ?? source
         case .label, .option: return words(2, &random, locale)
         case .placeholder: return words(3, &random, locale)
         case .tip: return words(5, &random, locale) + stop
@@ -326,10 +372,21 @@ struct LocalesCorpusGenerator {
         var partner: Int?
     }
 
+    /// Whether jump-forms' own catalog has texts for the locale (along its fallback chain).
+    func servedByBuiltin(_ locale: Int) -> Bool {
+        guard let tag = LocaleTag(locales[locale].tag) else { return false }
+        return tag.language == "en" || tag.truncations.contains { builtinTags.contains($0) }
+    }
+
     /// Which keys a defect kind can be seeded on, and in which locales.
     func fits(_ kind: String, _ key: Key, locale: Int) -> Bool {
         let categories = PluralRules.cardinal(for: locales[locale].tag).categories
         switch kind {
+        case "missing-builtin-key": return key.shape == .builtin && !servedByBuiltin(locale)
+        case "served-by-builtin": return key.shape == .builtin && servedByBuiltin(locale)
+        case "yaml-trap-number", "yaml-trap-date": return key.shape == .label && locales[locale].spaced
+        case "yaml-trap-key": return key.shape == .option && key.leaf == "NO"
+        case "argument-added": return key.shape == .format
         case "missing-key", "obsolete-key", "empty-value", "same-as-source", "whitespace-edge", "double-space",
              "invisible-character", "yaml-trap", "duplicate-key", "yaml-alias":
             return key.shape == .label && locales[locale].spaced
@@ -351,12 +408,12 @@ struct LocalesCorpusGenerator {
         var random = SplitMix64(seed: spec.seed ^ 0xDEFEC7)
         var used = Set<Int>()          // locale * keys.count + key
         var defects: [Defect] = []
-        for kind in Self.kinds {
+        for (kind, _) in Self.kinds {
             var placed = 0
             var attempts = 0
             while placed < spec.defectsPerKind, attempts < 1_000_000 {
                 attempts += 1
-                let locale = 1 + random.below(locales.count - 1)      // never the reference
+                let locale = 1 + random.below(locales.count - 2)      // never the reference, nor the mistyped locale
                 let key = random.below(keys.count)
                 guard fits(kind, keys[key], locale: locale), !used.contains(locale * keys.count + key) else { continue }
                 var defect = Defect(kind: kind, locale: locale, key: key)
@@ -385,12 +442,13 @@ struct LocalesCorpusGenerator {
     func apply(_ kind: String, to text: String, key: Key, locale: Int, referenceText: String) -> Written {
         let categories = PluralRules.cardinal(for: locales[locale].tag).categories
         switch kind {
-        case "missing-key": return .omitted
+        case "missing-key", "missing-builtin-key", "served-by-builtin": return .omitted
         case "empty-value": return .text("")
         case "same-as-source": return .text(referenceText)
         case "icu-syntax": return .text(text.replacingAll("{value}", with: "{value"))
         case "argument-unknown": return .text(text.replacingAll("{label}", with: "{lable}"))
         case "argument-dropped": return .text(text.replacingAll("{label} ", with: ""))
+        case "argument-added": return .text(text.replacingAll("{value}", with: "{value} ({field})"))
         case "render-failure": return .text(text.replacingAll("{value}", with: "{value, number}"))
         case "plural-missing-category":
             // Without the first category that is not `other`.
@@ -420,6 +478,8 @@ struct LocalesCorpusGenerator {
         case "invisible-character": return .text(String(text.prefix(3)) + "\u{200B}" + String(text.dropFirst(3)))
         case "bidi-control": return .text(text + "\u{202E}")
         case "yaml-trap": return .raw(["no", "off", "on", "yes", "No", "OFF", "~"][key.field % 7])
+        case "yaml-trap-number": return .raw(["1.0", "2.5", "0x1F", "10", "-7", "3.14"][key.field % 6])
+        case "yaml-trap-date": return .raw(["2024-01-01", "2025-12-31", "2024-02-29"][key.field % 3])
         default: return .text(text)
         }
     }
@@ -476,8 +536,14 @@ struct LocalesCorpusGenerator {
                 out += "    f\(zeroPad(key.field, 4)):\n"
                 openField = key.field
             }
-            let indent = nested ? "      " : "  "
-            let name = nested ? key.leaf : key.name
+            var indent = nested ? "      " : "  "
+            var name = nested ? key.leaf : key.name
+            if defect?.kind == "yaml-trap-key" {
+                // The option under its field's key, unquoted: `NO:` is YAML 1.1's false.
+                out += "  \(key.name.dropLast(key.leaf.count + 1)):\n"
+                indent = "    "
+                name = key.leaf
+            }
             switch written {
             case .omitted:
                 continue
@@ -508,7 +574,9 @@ struct LocalesCorpusGenerator {
         let ordered = keys.filter { !$0.name.hasPrefix("fields.") } + keys.filter { $0.name.hasPrefix("fields.") }
         let defects = seed(ordered)
         for directory in [out, out + "/flows", out + "/locales"] { try makeDirectory(directory) }
-        var summary = LocalesCorpusSummary(locales: locales.count, keys: ordered.count, defects: defects.count + 1)
+        let findings = defects.filter { defect in Self.kinds.contains { $0.kind == defect.kind && $0.rule != nil } }.count
+        // The seeded defects and the missing locale file and mistyped language.
+        var summary = LocalesCorpusSummary(locales: locales.count, keys: ordered.count, defects: findings + 2)
         let flow = flowText(keys: ordered, fields: fields)
         try write(flow, to: out + "/flows/bench.yaml")
         try write("""
@@ -531,22 +599,30 @@ struct LocalesCorpusGenerator {
             summary.bytes += text.utf8.count
             try write(text, to: out + "/locales/\(locales[localeIndex].tag).yaml")
         }
-        var counts: [(String, Int)] = Self.kinds.map { kind in (kind, defects.filter { $0.kind == kind }.count) }
-        counts.insert(("missing-locale-file", 1), at: 0)
         let count = { (kind: String) in defects.filter { $0.kind == kind }.count }
+        // Findings per rule, in report order.
+        var counts: [(String, Int)] = [("missing-locale-file", 1), ("unknown-language", 1)]
+        for (kind, rule) in Self.kinds {
+            guard let rule else { continue }
+            if let index = counts.firstIndex(where: { $0.0 == rule }) { counts[index].1 += count(kind) } else { counts.append((rule, count(kind))) }
+        }
         let manifest: JSONValue = .object([
             ("seed", .integer(Int(spec.seed))),
             ("locales", .integer(locales.count)),
             ("keys", .integer(ordered.count)),
             ("reference", "en-US"),
             ("defects", .object(counts.map { (key: $0.0, value: .integer($0.1)) })),
+            // jump-forms' own keys left out where its catalog translates them: no finding.
+            ("servedByBuiltin", .integer(count("served-by-builtin"))),
             // What the Python baseline can see of them: key diff, `{}` argument sets,
             // whitespace (edges and double spaces), same-as-source.
             ("baseline", .object([
-                (key: "missing", value: .integer(count("missing-key"))),
-                (key: "extra", value: .integer(count("obsolete-key"))),
+                // It also counts the keys jump-forms' catalog serves, and reads a bare `NO:`
+                // key as `False`: one key missing, one extra.
+                (key: "missing", value: .integer(count("missing-key") + count("missing-builtin-key") + count("served-by-builtin") + count("yaml-trap-key"))),
+                (key: "extra", value: .integer(count("obsolete-key") + count("yaml-trap-key"))),
                 // `{value.` (the seeded syntax error) reads as an argument set without `value`.
-                (key: "arguments", value: .integer(count("argument-unknown") + count("argument-dropped") + count("icu-syntax"))),
+                (key: "arguments", value: .integer(count("argument-unknown") + count("argument-dropped") + count("argument-added") + count("icu-syntax"))),
                 (key: "whitespace", value: .integer(count("whitespace-edge") + count("double-space"))),
                 (key: "same-as-source", value: .integer(count("same-as-source"))),
             ])),
@@ -555,9 +631,15 @@ struct LocalesCorpusGenerator {
         return summary
     }
 
+    /// Creates the folder and every missing parent (`mkdir -p`).
     func makeDirectory(_ path: String) throws(CorpusError) {
-        if mkdir(path, 0o755) != 0, errno != EEXIST {
-            throw CorpusError("cannot create \(path): \(String(cString: strerror(errno)))")
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                throw CorpusError("cannot create \(prefix): \(String(cString: strerror(errno)))")
+            }
+            prefix += "/"
         }
     }
 

@@ -7,8 +7,23 @@ import TestSupport
 
 /// The checker in process, on catalogs loaded from small files: the finer points of each rule.
 @Suite struct LocaleCheckerTests {
-    /// Loads `files` (name -> YAML under `messages:`) and checks them against en-US.
-    static func check(_ files: [String: String], allowed: [String] = [], concurrently: Bool = true) throws -> [LocaleFinding] {
+    /// Loads `files` (name -> YAML under `messages:`) and checks them against en-US (with
+    /// jump-forms' own catalog when `builtin`).
+    static func check(_ files: [String: String], allowed: [String] = [], concurrently: Bool = true, builtin: Bool = false) throws -> [LocaleFinding] {
+        let catalogs = try load(files)
+        // Paths relative to the folder, so that runs in different folders compare.
+        let input = LocaleCheckInput(catalogs: catalogs.list, reference: LocaleTag("en-US")!, builtinCatalogs: builtin ? BuiltinCatalog.catalogs : [],
+                                     sameAsSourceAllowed: allowed, concurrently: concurrently)
+        let folder = catalogs.folder
+        return LocaleChecker(input).run().map { finding in
+            var finding = finding
+            finding.file = String(finding.file.dropFirst(folder.count + 1))
+            return finding
+        }
+    }
+
+    /// The catalogs of `files` (name -> YAML under `messages:`), and the folder they were in.
+    static func load(_ files: [String: String]) throws -> (list: [LocaleCatalog], folder: String) {
         let folder = try TemporaryFolder("jump-checker")
         defer { folder.remove() }
         for (tag, body) in files {
@@ -16,14 +31,7 @@ import TestSupport
             try folder.write("locales/\(tag).yaml", "locale: \(tag)\nmessages:\n\(indented)\n")
         }
         var project = LoadedProject()
-        let catalogs = ProjectLoader().loadLocales(in: folder.path + "/locales", into: &project)
-        // Paths relative to the folder, so that runs in different folders compare.
-        let input = LocaleCheckInput(catalogs: catalogs, reference: LocaleTag("en-US")!, sameAsSourceAllowed: allowed, concurrently: concurrently)
-        return LocaleChecker(input).run().map { finding in
-            var finding = finding
-            finding.file = String(finding.file.dropFirst(folder.path.count + 1))
-            return finding
-        }
+        return (ProjectLoader().loadLocales(in: folder.path + "/locales", into: &project), folder.path)
     }
 
     static func rules(_ findings: [LocaleFinding]) -> [String] { findings.map(\.rule.rawValue) }
@@ -31,9 +39,10 @@ import TestSupport
     @Test func exactCasesCoverSmallCategories() throws {
         // English `one` is only 1: `=1` covers it. French `one` holds 0, 1 and 1.5: `=0` and `=1` do not.
         let findings = try Self.check([
-            "en-US": "n: \"{n, plural, =1 {one file} other {# files}}\"",
-            "fr-FR": "n: \"{n, plural, =0 {aucun} =1 {un fichier} other {# fichiers}}\"",
-            "ar-EG": "n: \"{n, plural, =0 {صفر} =1 {واحد} =2 {اثنان} few {# ملفات} many {# ملفًا} other {# ملف}}\"",
+            // (Keys other than `n`, which YAML 1.1 reads as false.)
+            "en-US": "files: \"{n, plural, =1 {one file} other {# files}}\"",
+            "fr-FR": "files: \"{n, plural, =0 {aucun} =1 {un fichier} other {# fichiers}}\"",
+            "ar-EG": "files: \"{n, plural, =0 {صفر} =1 {واحد} =2 {اثنان} few {# ملفات} many {# ملفًا} other {# ملف}}\"",
         ])
         // French also needs `many` (1 000 000 de fichiers).
         #expect(Self.rules(findings) == ["plural-missing-category", "plural-missing-category"])
@@ -44,8 +53,8 @@ import TestSupport
 
     @Test func offsetsAndSelectordinalsAreNotMisjudged() throws {
         let findings = try Self.check([
-            "en-US": "n: \"{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}\"\nm: \"{n, plural, offset:1 =1 {one} other {# more}}\"",
-            "de-DE": "n: \"{n, selectordinal, other {#.}}\"\nm: \"{n, plural, offset:1 =1 {eins} other {# weitere}}\"",
+            "en-US": "ordinal: \"{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}\"\nm: \"{n, plural, offset:1 =1 {one} other {# more}}\"",
+            "de-DE": "ordinal: \"{n, selectordinal, other {#.}}\"\nm: \"{n, plural, offset:1 =1 {eins} other {# weitere}}\"",
         ])
         // English needs `one` for `m` (=1 does not cover it past an offset); ordinals are not judged.
         #expect(Self.rules(findings) == ["plural-missing-category", "plural-missing-category"])
@@ -61,6 +70,92 @@ import TestSupport
         #expect(findings.map { "\($0.key ?? "")@\($0.file.split(separator: "/").last!)" } == ["a@fr-FR.yaml", "c@he-IL.yaml"])
         #expect(findings.allSatisfy { $0.rule == .bidiControl })
         #expect(findings[1].diagnostic.message.contains("never closed"))
+    }
+
+    @Test func decimalMarksAreNotGroupSeparators() throws {
+        let findings = try Self.check([
+            "en-US": "a: Size 1.5 GB\nb: Take 1.5 GB\nc: Up to 1,000 files\nd: Version 1.0\ne: 12,345.5 points\nf: Enter 3 4 times",
+            "fr-FR": "a: Taille 1,5 Go\nb: Prenez 15 Go\nc: Jusqu’à 1.000 fichiers\nd: Édition 10\ne: 12 345,5 points\nf: Tapez 34 fois",
+        ])
+        // 1.5 = 1,5 but not 15; 1.0 is not 10; a space before fewer than three digits ends a number.
+        #expect(findings.map { "\($0.rule.rawValue):\($0.key ?? "")" } == ["number-mismatch:b", "number-mismatch:d", "number-mismatch:f"])
+        #expect(findings[0].diagnostic.message.hasSuffix("lacks 1.5; adds 15"))
+        #expect(findings[1].diagnostic.message.hasSuffix("lacks 1.0; adds 10"))
+        #expect(findings[2].diagnostic.message.hasSuffix("lacks 3, 4; adds 34"))
+    }
+
+    @Test func trapValuesAreReportedOnce() throws {
+        // A YAML 1.1 tool reads `1.0` as a number and `2024-01-01` as a date: the trap is the
+        // finding, not also the numbers it differs in, nor its being the reference's text.
+        let findings = try Self.check([
+            "en-US": "a: Label\nb: Released\nc: \"2024-01-01\"\nd: Yes",
+            "de-DE": "a: 1.0\nb: 2024-01-01\nc: 2024-01-01\nd: \"Ja\"",
+        ])
+        #expect(findings.map { "\($0.rule.rawValue):\($0.key ?? "")" } == ["yaml-trap:a", "yaml-trap:b", "yaml-trap:c", "yaml-trap:d"])
+        #expect(findings.map(\.file) == ["locales/de-DE.yaml", "locales/de-DE.yaml", "locales/de-DE.yaml", "locales/en-US.yaml"])
+        #expect(findings[0].diagnostic.message == "'1.0' is unquoted: YAML 1.1 tools read it as a number, not as text")
+        #expect(findings[1].diagnostic.message == "'2024-01-01' is unquoted: YAML 1.1 tools read it as a date, not as text")
+    }
+
+    @Test func keysThatYAMLTypesAreTraps() throws {
+        // The Norway problem: `NO:` is the boolean false for PyYAML, so the key is lost.
+        let findings = try Self.check([
+            "en-US": "options.country:\n  \"NO\": Norway\n  SE: Sweden\n  \"1.5\": One and a half",
+            "nb-NO": "options.country:\n  NO: Norge\n  SE: Sverige\n  1.5: Halvannen",
+        ])
+        #expect(findings.map { "\($0.rule.rawValue):\($0.key ?? "")" } == ["yaml-trap:options.country.NO", "yaml-trap:options.country.1.5"])
+        #expect(findings.map { $0.diagnostic.location.map { "\($0.line):\($0.column)" } ?? "" } == ["4:5", "6:5"])
+        #expect(findings[0].diagnostic.message == "the key 'NO' is unquoted: YAML 1.1 tools read it as the boolean false, not as text, so they see another key than 'options.country.NO'")
+        #expect(findings[0].diagnostic.hint == "write it in quotes: \"NO\":")
+        #expect(findings[1].diagnostic.message.contains("read it as a number"))
+    }
+
+    @Test func anEmptiedParentIsReportedOnce() throws {
+        // `gender:` left empty when its cases were removed: obsolete, not also empty.
+        let findings = try Self.check([
+            "en-US": "welcome:\n  gender:\n    female: Welcome\n    other: Welcome\n  title: Hello",
+            "fr-FR": "welcome:\n  gender:\n  title: Bonjour",
+        ])
+        #expect(findings.map { "\($0.rule.rawValue):\($0.key ?? "")" } == [
+            "missing-key:welcome.gender.female", "missing-key:welcome.gender.other", "obsolete-key:welcome.gender",
+        ])
+        #expect(findings[2].diagnostic.hint == "the keys under it were removed (such as 'welcome.gender.female'): restore them, or remove it")
+    }
+
+    @Test func jumpFormsOwnKeysMustBeTranslatedWhereItsCatalogIsNot() throws {
+        let builtin = try #require(BuiltinCatalog.catalogs.first { $0.tag.value.identifier == "en-US" })
+        let findings = try Self.check([
+            // An en-US override of one of jump-forms' words.
+            "en-US": "a: One\njumpForms.prompt.yes: yep",
+            "de-DE": "a: Eins",           // jump-forms' catalog has German
+            "en-GB": "a: One",            // English: jump-forms' texts are English
+            "it": "jumpForms.prompt.no: \"no\"", // Italian for every it-* locale: one key
+            "it-IT": "a: Uno",
+            "pk-PL": "a: Jeden",          // a typo: unknown-language says what to fix first
+        ], builtin: true)
+        let italian = findings.filter { $0.file == "locales/it-IT.yaml" }
+        // Every key of jump-forms' catalog but the one it.yaml has; the en-US override once.
+        #expect(italian.count == builtin.count - 1)
+        #expect(italian.allSatisfy { $0.rule == .missingKey })
+        #expect(italian.first?.diagnostic.message == "message 'jumpForms.prompt.yes' is missing from it-IT; en-US has it")
+        #expect(italian.dropFirst().first?.diagnostic.message
+            == "message 'jumpForms.input.invalidDate' is missing from it-IT; jump-forms uses it, and its own catalog has no it text for it")
+        #expect(italian.dropFirst().first?.diagnostic.hint == "translate jump-forms' en-US text: \"{label}: enter a date as YYYY-MM-DD.\"")
+        #expect(!italian.contains { $0.key == "jumpForms.prompt.no" })
+        // it.yaml itself is not a locale of its own catalog either: all but the key it has, and not 'a'.
+        #expect(findings.filter { $0.file == "locales/it.yaml" }.map(\.rule).allSatisfy { $0 == .missingKey })
+        #expect(findings.filter { $0.file == "locales/pk-PL.yaml" }.map(\.rule) == [.unknownLanguage])
+        #expect(findings.filter { ["locales/de-DE.yaml", "locales/en-GB.yaml", "locales/en-US.yaml"].contains($0.file) }.isEmpty,
+                "\(findings.map(\.diagnostic))")
+
+        // Coverage counts them too.
+        let catalogs = try Self.load(["en-US": "a: One", "de-DE": "a: Eins", "it-IT": "a: Uno"]).list
+        let coverage = CoverageReport(catalogs: catalogs, reference: LocaleTag("en-US")!, flows: [], builtinCatalogs: BuiltinCatalog.catalogs)
+        let counts = Dictionary(uniqueKeysWithValues: coverage.locales.map { ($0.tag.identifier, $0.all) })
+        #expect(counts["it-IT"] == CoverageReport.Count(translated: 1, total: 1 + builtin.count))
+        #expect(counts["de-DE"] == CoverageReport.Count(translated: 1 + builtin.count, total: 1 + builtin.count))
+        #expect(counts["en-US"]?.percent == 100)
+        #expect(coverage.locales.first { $0.tag.identifier == "it-IT" }?.untranslated.first == "jumpForms.input.invalidDate")
     }
 
     @Test func numbersIgnoreSeparatorsScriptsPhonesAndURLs() throws {
@@ -103,6 +198,7 @@ import TestSupport
           name:
             type: text
             label: fields.name.label
+            tip: fields.name.tip
             validation:
               - { rule: required, message: validation.required }
               - { rule: minLength, value: 3, message: validation.minLength }
@@ -118,13 +214,13 @@ import TestSupport
           validation.minLength: "{value, plural, one {# character} other {# characters}}"
           validation.format: "{label} needs {value} letters"
           old.key: Old
-          jumpForms.prompt.yes: "yes"
+          jumpForms.prompt.yes: "yep"
         """)
         try folder.write("locales/de-DE.yaml", """
         locale: de-DE
         messages:
           fields.name.label: Name ({value})
-          validation.required: "{label} ist erforderlich."
+          validation.required: "{label} ({field}) ist erforderlich."
           validation.minLength: "{value, plural, one {# Zeichen} other {# Zeichen}}"
           validation.format: "{label} braucht {value, plural, other {# Buchstaben}}"
         """)
@@ -135,13 +231,22 @@ import TestSupport
         let findings = LocaleChecker(input).run()
         let summary = findings.map { "\($0.rule.rawValue):\($0.key ?? "")@\($0.file.split(separator: "/").last!)" }
         #expect(summary == [
-            // The en-US override of jump-forms' word would be what German users see.
-            "missing-key:jumpForms.prompt.yes@de-DE.yaml",
+            // The flow's tip is in no locale file: missing from each, once. The en-US override
+            // of jump-forms' word is not missing from German: jump-forms' German serves it.
+            "missing-key:fields.name.tip@de-DE.yaml",
             "argument-unknown:fields.name.label@de-DE.yaml",          // labels get no arguments
+            "argument-added:validation.required@de-DE.yaml",          // provided, but en-US does not use it
             "render-failure:validation.format@de-DE.yaml",            // a plural over the format's name
             "plural-missing-category:validation.format@de-DE.yaml",   // German needs `one`
+            "missing-key:fields.name.tip@en-US.yaml",
             "obsolete-key:old.key@en-US.yaml",                        // no flow uses it; jumpForms.* is known
         ], "\(findings.map(\.diagnostic))")
+        #expect(findings.first?.diagnostic.message == "message 'fields.name.tip' is missing from de-DE; the flow uses it")
+        // At run time too, German users get jump-forms' German, not the en-US override.
+        let localizer = loaded.localizer()
+        #expect(localizer.text("jumpForms.prompt.yes", for: LocaleTag("de-DE")!) == "ja")
+        #expect(localizer.text("jumpForms.prompt.yes", for: LocaleTag("en-GB")!) == "yep")
+        #expect(localizer.text("jumpForms.prompt.no", for: LocaleTag("de-DE")!) == "nein")
     }
 
     @Test func concurrentAndSequentialChecksAgree() throws {

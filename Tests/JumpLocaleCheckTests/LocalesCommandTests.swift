@@ -1,5 +1,6 @@
 import Foundation
 import JumpForms
+import JumpFormsLoader
 import JumpLocaleCheck
 import Testing
 import TestSupport
@@ -50,6 +51,55 @@ import TestSupport
         let reference = try run(["locales", "check", "--reference", "en-GB"], in: folder.path)
         #expect(reference.status == 1)
         #expect(reference.stdout.contains("en-GB (--reference) has no locale file"))
+        // The flow's defaultLocale, named at its line.
+        try folder.write("jump.yaml", config)
+        let flow = try String(contentsOfFile: folder.path + "/flows/standard.yaml", encoding: .utf8)
+        try folder.write("flows/standard.yaml", flow.replacingOccurrences(of: "defaultLocale: en-US", with: "defaultLocale: pt-PT"))
+        let fromFlow = try run(["locales", "check", "--reference", "en-US", "--format", "json"], in: folder.path)
+        #expect(fromFlow.status == 1, "\(fromFlow.stdout)\(fromFlow.stderr)")
+        let findings = try #require(try JSONValue.parse(fromFlow.stdout)["diagnostics"]?.arrayValue)
+        let missingFile = findings.filter { $0["rule"]?.stringValue == "missing-locale-file" }
+        #expect(missingFile.map { "\($0["file"]?.stringValue ?? ""):\($0["line"]?.intValue ?? 0):\($0["column"]?.intValue ?? 0)" }
+            == ["flows/standard.yaml:4:16"], "\(fromFlow.stdout)")
+        #expect(missingFile.first?["message"]?.stringValue == "pt-PT (defaultLocale of flows/standard.yaml) has no locale file in locales")
+    }
+
+    @Test func aMistypedLanguageIsAnError() throws {
+        // A copy of pl-PL.yaml under a mistyped tag: one error, and a hint at the right tag.
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let polish = try String(contentsOfFile: folder.path + "/locales/pl-PL.yaml", encoding: .utf8)
+        try folder.write("locales/pk-PL.yaml", polish.replacingOccurrences(of: "locale: pl-PL", with: "locale: pk-PL"))
+        let result = try run(["locales", "check", "--format", "json"], in: folder.path)
+        #expect(result.status == 1)
+        let findings = try #require(try JSONValue.parse(result.stdout)["diagnostics"]?.arrayValue)
+        #expect(findings.map { $0["rule"]?.stringValue } == ["unknown-language"], "\(result.stdout)")
+        #expect(findings.first?["severity"]?.stringValue == "error")
+        #expect(findings.first?["hint"]?.stringValue?.hasPrefix("did you mean 'pl-PL'? (pl is the main language of PL; known languages near 'pk': ak,") == true,
+                "\(result.stdout)")
+    }
+
+    @Test func trapNumbersAndDatesEndToEnd() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let french = try String(contentsOfFile: folder.path + "/locales/fr-FR.yaml", encoding: .utf8)
+        try folder.write("locales/fr-FR.yaml", french
+            .replacingOccurrences(of: "      label: Prénom\n", with: "      label: 1.0\n")
+            .replacingOccurrences(of: "      label: Nom\n", with: "      label: 2024-01-01\n"))
+        let result = try run(["locales", "check"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stderr == "2 errors, 0 warnings in 6 locale files\n")
+        #expect(result.stdout == """
+        locales/fr-FR.yaml:22:14: error[yaml-trap]: '1.0' is unquoted: YAML 1.1 tools read it as a number, not as text
+         22 |       label: 1.0
+            |              ^~~
+          = hint: write it in quotes: "1.0"
+        locales/fr-FR.yaml:24:14: error[yaml-trap]: '2024-01-01' is unquoted: YAML 1.1 tools read it as a date, not as text
+         24 |       label: 2024-01-01
+            |              ^~~~~~~~~~
+          = hint: write it in quotes: "2024-01-01"
+
+        """)
     }
 
     @Test func onlyTheNamedLocalesAreReported() throws {
@@ -165,6 +215,25 @@ import TestSupport
         #expect(register.stderr.contains("[Ŕéǫûîŕéð ṽáļûéš áŕé ɱîššîñĝ"), "\(register.stderr)")
     }
 
+    @Test func theBenchmarkCorpusIsFoundExactly() throws {
+        // As scripts/bench-locales.sh runs it on a fresh clone: the corpus folder's parents do
+        // not exist yet. A small corpus, every rule seeded, found with exact counts.
+        let folder = try TemporaryFolder("jump-locales-bench")
+        defer { folder.remove() }
+        let out = folder.path + "/.bench/locales"
+        let generated = try Executable.run("jump-bench", ["locales", "generate", "--out", out, "--keys", "400", "--defects", "2"], in: folder.path)
+        #expect(generated.status == 0, "\(generated.stdout)\(generated.stderr)")
+        let check = try run(["locales", "check", "--config", out + "/jump.yaml", "--format", "json"], in: folder.path)
+        #expect(check.status == 1, "\(check.stderr)")
+        try folder.write(".bench/locales/report.json", check.stdout)
+        let verified = try Executable.run("jump-bench", ["locales", "verify", "--out", out, "--report", out + "/report.json"], in: folder.path)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        for rule in LocaleRule.allCases {
+            #expect(verified.stdout.contains("| `\(rule.rawValue)` | ") && !verified.stdout.contains("| `\(rule.rawValue)` | 0 |"),
+                    "\(rule.rawValue) is not seeded:\n\(verified.stdout)")
+        }
+    }
+
     @Test func coveragePerLocaleFlowAndForm() throws {
         let folder = try Self.project()
         defer { folder.remove() }
@@ -181,8 +250,10 @@ import TestSupport
         Snapshot.check(text.stdout, against: Repository.path("Tests/JumpLocaleCheckTests/Golden/coverage.txt"))
         let json = try JSONValue.parse(try run(["locales", "coverage", "--format", "json"], in: folder.path).stdout)
         let de = try #require(json["locales"]?.arrayValue?.first { $0["locale"]?.stringValue == "de-DE" })
-        #expect(de["translated"]?.intValue == 51)
-        #expect(de["total"]?.intValue == 54)
+        // The reference's 54 keys and jump-forms' own, which its German catalog translates.
+        let builtin = BuiltinCatalog.catalogs.first { $0.tag.value.identifier == "en-US" }!.count
+        #expect(de["translated"]?.intValue == 51 + builtin)
+        #expect(de["total"]?.intValue == 54 + builtin)
         #expect(de["untranslated"]?.arrayValue?.compactMap(\.stringValue) == ["fields.addressStreet.label", "fields.addressCity.label", "fields.aboutMe.placeholder"])
         let below = try run(["locales", "coverage", "--minimum", "99"], in: folder.path)
         #expect(below.status == 1)

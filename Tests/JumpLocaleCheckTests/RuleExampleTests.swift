@@ -53,6 +53,19 @@ import TestSupport
         }
     }
 
+    @Test func docsShowTheBaselineFileAsWritten() throws {
+        // docs/locales.md's baseline example is the file the tool writes for the url-mismatch
+        // example: same keys, in the same order, same layout.
+        let folder = try TemporaryFolder("jump-locales-baseline")
+        defer { folder.remove() }
+        for file in LocaleRule.urlMismatch.example.files { try folder.write(file.path, file.text) }
+        let result = try Executable.run("jump-forms", LocaleRule.urlMismatch.example.arguments + ["--write-baseline", "baseline.json"], in: folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try String(contentsOfFile: folder.path + "/baseline.json", encoding: .utf8)
+        let document = try String(contentsOfFile: Repository.path("docs/locales.md"), encoding: .utf8)
+        #expect(document.contains("```json\n" + written + "```\n"), "docs/locales.md should show:\n\(written)")
+    }
+
     @Test func everyRuleHasACodeWithItsRuleID() {
         for rule in LocaleRule.allCases {
             #expect(rule.code.ruleID == rule.rawValue)

@@ -57,6 +57,39 @@ import TestSupport
         #expect(result.entries[3].location.line == 7)
     }
 
+    @Test(arguments: [("ja-utf16be-nobom.strings", TextEncoding.utf16BigEndian), ("ja-utf16le-nobom.strings", .utf16LittleEndian)])
+    func utf16WithoutByteOrderMarkStartingWithJapanese(_ name: String, _ encoding: TextEncoding) throws {
+        // The file starts with a long Japanese comment holding 一 (U+4E00: a zero low byte).
+        let result = StringsFile.read(try Self.bytes(name), path: name)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.encoding == TextEncoding.Detected(encoding: encoding, byteOrderMark: false))
+        #expect(result.entries.map(\.key) == ["fields.email.label", "fields.email.tip", "validation.required", "plural"])
+        #expect(result.entries.map(\.text) == ["メールアドレス", "一 最\u{3000}Ā を含むテキスト", "{label}は必須です。", "{count, plural, other {# 件のファイル}}"])
+        #expect(result.entries[0].note?.hasPrefix("日本語のコメント：") == true)
+        #expect(result.entries[1].note == "入力欄の下に表示")
+        #expect(result.entries[2].location.line == 6)
+    }
+
+    @Test(arguments: [TextEncoding.utf16BigEndian, .utf16LittleEndian])
+    func utf16ByteOrderWhateverTheTextIs(_ encoding: TextEncoding) throws {
+        // Texts whose code units mostly hold a zero byte where ASCII has none: counting zeros
+        // guesses the wrong order, and the other order is tried when the first does not parse.
+        for text in ["一 最\u{3000}Ā", String(repeating: "一", count: 300), String(repeating: "Ā最", count: 200), "日本語"] {
+            let bytes = encoding.encode("/* \(text) */\n\"k\" = \"\(text)\";\n", byteOrderMark: false)
+            let result = StringsFile.read(bytes, path: "x.strings")
+            #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+            #expect(result.encoding == TextEncoding.Detected(encoding: encoding, byteOrderMark: false))
+            #expect(result.entries.map(\.text) == [text])
+            #expect(result.entries.first?.note == text)
+        }
+        // UTF-8 stays UTF-8, and a file that is neither reports the most likely encoding's error.
+        #expect(TextEncoding.detect(Array("\"k\" = \"一\";".utf8)) == TextEncoding.Detected(encoding: .utf8, byteOrderMark: false))
+        let broken = StringsFile.read(encoding.encode("\"k\" = \"一\"\n", byteOrderMark: false), path: "b.strings")
+        #expect(broken.failed)
+        #expect(broken.encoding == TextEncoding.Detected(encoding: encoding, byteOrderMark: false))
+        #expect(broken.diagnostics.first?.message == "expected ';' after the value of \"k\"")
+    }
+
     @Test func stringsErrorsNameTheirRealLines() throws {
         let broken = StringsFile.read(try Self.bytes("broken-utf16le.strings"), path: "broken.strings")
         #expect(broken.failed)
@@ -80,7 +113,8 @@ import TestSupport
         """)
     }
 
-    @Test(arguments: [(TextEncoding.utf8, false), (.utf8, true), (.utf16BigEndian, false), (.utf16BigEndian, true), (.utf16LittleEndian, true)])
+    @Test(arguments: [(TextEncoding.utf8, false), (.utf8, true), (.utf16BigEndian, false), (.utf16BigEndian, true),
+                      (.utf16LittleEndian, false), (.utf16LittleEndian, true)])
     func stringsRoundTripsInEveryEncoding(_ encoding: TextEncoding, _ bom: Bool) throws {
         for catalog in Self.repositoryCatalogs() {
             let messages = catalog.allMessages.map { (key: $0.key, text: $0.text, note: catalog.notes[$0.key]) }
@@ -104,6 +138,8 @@ import TestSupport
         ("awkward.at", "@start and ?question", nil),
         ("awkward.icu", "{label}: '{literal}' {n, plural, =0 {none} one {# item} other {# items}} {g, select, female {elle} other {il}}", nil),
         ("awkward.unicode", "Ünïcödé 日本語 😀 \u{200F}שלום\u{200F}", nil),
+        // UTF-16 code units with a zero byte: 一 U+4E00, 最 U+6700, U+3000, Ā U+0100.
+        ("awkward.zeroBytes", "一 最\u{3000}Ā", nil),
         ("awkward.control", "bell\u{07}del\u{7F}", nil),
     ]
 
@@ -189,6 +225,39 @@ import TestSupport
         }
     }
 
+    /// ICU apostrophes: `.strings` keep the source as written; strings.xml and String Catalogs
+    /// carry the message, which reads back in its canonical form (an apostrophe doubled only
+    /// where a single one would start quoted text): the same message, maybe not the same source.
+    @Test func icuApostrophesRoundTrip() throws {
+        let cases: [(written: String, canonical: String)] = [
+            ("L''adresse de {label} n''est pas valide", "L'adresse de {label} n'est pas valide"),
+            ("It's {label}", "It's {label}"),
+            ("l''{label} x", "l''{label} x"),
+            ("''{label}''", "''{label}'"),
+            ("'{literal}' and '' alone", "'{literal}' and ' alone"),
+            ("{n, plural, one {l''un} other {# l''autres '#'}}", "{n, plural, one {l'un} other {# l'autres '#'}}"),
+        ]
+        let messages = cases.enumerated().map { (key: "k\($0.offset)", text: $0.element.written, note: String?.none) }
+        let mapping = PlaceholderMapping(dialect: .android, order: ArgumentOrder(declared: ["label", "n"]))
+        let android = AndroidStringsFile.read(AndroidStringsFile.write(messages, mapping: mapping).bytes, path: "x.xml", mapping: mapping)
+        let apple = PlaceholderMapping(dialect: .apple, order: ArgumentOrder(declared: ["label", "n"]))
+        let catalog = StringCatalogFile.write(sourceLanguage: LocaleTag("en-US")!, localizations: [
+            StringCatalogFile.Localization(tag: LocaleTag("en-US")!, messages: messages.map { ($0.key, $0.text) }),
+        ], notes: [:], mapping: apple)
+        let xcstrings = StringCatalogFile.read(Array(catalog.utf8), path: "x.xcstrings", locale: LocaleTag("en-US")!, mapping: apple)
+        let strings = StringsFile.read(StringsFile.write(messages), path: "x.strings")
+        for read in [android, xcstrings, strings] { #expect(read.diagnostics.isEmpty, "\(read.diagnostics)") }
+        #expect(android.entries.map(\.text) == cases.map(\.canonical))
+        #expect(xcstrings.entries.map(\.text) == cases.map(\.canonical))
+        #expect(strings.entries.map(\.text) == cases.map(\.written))
+        // The canonical form is the message printed back: the same message.
+        for (written, canonical) in cases {
+            #expect(MessagePrinter().source(try MessagePattern(parsing: written).nodes) == canonical, "\(written)")
+            #expect(try MessageFormatter(localeTag: "en-US").format(MessagePattern(parsing: written), ["label": "X", "n": 2])
+                == MessageFormatter(localeTag: "en-US").format(MessagePattern(parsing: canonical), ["label": "X", "n": 2]))
+        }
+    }
+
     // MARK: placeholders
 
     @Test func placeholdersMapThroughTheDeclaredOrder() throws {
@@ -266,6 +335,17 @@ import TestSupport
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("nothing written"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/fr-FR.yaml"))
+        // UTF-16 big-endian without a byte-order mark, starting with Japanese text.
+        let japanese = try Executable.run("jump-forms", ["locales", "import", Self.fixtures + "/ja-utf16be-nobom.strings", "--locale", "ja-JP"], in: folder.path)
+        #expect(japanese.status == 0, "\(japanese.stderr)")
+        #expect(japanese.stdout.hasSuffix("""
+        messages:
+          fields.email.label: メールアドレス
+          fields.email.tip: 一 最\u{3000}Ā を含むテキスト
+          validation.required: "{label}は必須です。"
+          plural: "{count, plural, other {# 件のファイル}}"
+
+        """), "\(japanese.stdout)")
         let imported = try Executable.run("jump-forms", ["locales", "import", Self.fixtures + "/fr-utf16be-nobom.strings", "--locale", "fr-FR"], in: folder.path)
         #expect(imported.status == 0)
         #expect(imported.stdout == """

@@ -115,6 +115,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case yamlAlias = "JF521"
     case renderFailure = "JF522"
     case unknownLanguage = "JF523"
+    case localeArgumentAdded = "JF524"
     case interchangeSyntax = "JF530"
     case interchangeDuplicateKey = "JF531"
     case interchangeUnsupported = "JF532"

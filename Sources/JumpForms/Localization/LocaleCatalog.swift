@@ -147,6 +147,24 @@ public struct LocaleYAMLReference: Sendable, Hashable {
     }
 }
 
+/// A key of `messages` written unquoted that a YAML 1.1 loader would not read as a string
+/// (`NO:` is the boolean false, `1.5:` a number, `~:` null): other tools see another key.
+public struct LocaleKeyTrap: Sendable, Hashable {
+    /// The dotted key up to and including the trapped part (`options.country.NO`).
+    public var key: String
+    /// The part as written (`NO`).
+    public var written: String
+    public var trap: ScalarTrap
+    public var location: SourceLocation
+
+    public init(key: String, written: String, trap: ScalarTrap, location: SourceLocation) {
+        self.key = key
+        self.written = written
+        self.trap = trap
+        self.location = location
+    }
+}
+
 /// A locale file: its tag and messages in file order.
 public struct LocaleCatalog: Sendable {
     public var path: String
@@ -170,6 +188,8 @@ public struct LocaleCatalog: Sendable {
     public var duplicateKeys: [LocaleDuplicateKey] = []
     /// Anchors and aliases written in the file.
     public var yamlReferences: [LocaleYAMLReference] = []
+    /// Keys under `messages` that YAML 1.1 tools would type, in file order.
+    public var keyTraps: [LocaleKeyTrap] = []
 
     /// Later duplicates are ignored (the loader reports them).
     public init(path: String, tag: Located<LocaleTag>, messages: [LocaleMessage]) {

@@ -15,9 +15,10 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
 
 /// Looks messages up along the locale fallback chain and formats them.
 ///
-/// Lookup for `fr-CA` tries `fr-CA`, `fr`, then the flow's default locale; after the user's
-/// catalogs come the fallback catalogs (the CLI's built-in words), so a user's locale file can
-/// override any of them.
+/// Lookup for `fr-CA` tries the user's `fr-CA` and `fr`, then the fallback catalogs' (the
+/// CLI's built-in words) `fr-CA` and `fr`, then the user's default locale and last the fallback
+/// catalogs' en-US. A user's locale file can override any built-in word for its language; an
+/// override in the default locale's file does not hide the built-in words of other languages.
 public struct Localizer: Sendable {
     public let defaultLocale: LocaleTag
     private let catalogs: [LocaleTag: LocaleCatalog]
@@ -49,12 +50,19 @@ public struct Localizer: Sendable {
 
     /// The message for `key` in `locale`, following the fallback chain.
     public func resolve(_ key: String, for locale: LocaleTag) -> Resolved? {
-        let chain = locale.fallbackChain(defaultLocale: defaultLocale)
-        for tag in chain {
+        let own = locale.truncations
+        // The locale's language first, the user's files before the fallback catalogs ...
+        for tag in own {
             if let message = catalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
         }
-        let fallbackChain = locale.fallbackChain(defaultLocale: fallbackDefault ?? defaultLocale)
-        for tag in fallbackChain {
+        for tag in own {
+            if let message = fallbackCatalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
+        }
+        // ... then the default locales.
+        for tag in defaultLocale.truncations where !own.contains(tag) {
+            if let message = catalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
+        }
+        for tag in (fallbackDefault ?? defaultLocale).truncations where !own.contains(tag) {
             if let message = fallbackCatalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
         }
         return nil

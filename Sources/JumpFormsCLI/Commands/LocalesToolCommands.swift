@@ -303,10 +303,11 @@ struct LocalesPseudoCommand: ParsableCommand {
 struct LocalesCoverageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coverage",
-        abstract: "Percent translated per locale: over the reference's keys, per flow and per form.",
+        abstract: "Percent translated per locale: over all keys (the reference's and jump-forms' own), per flow and per form.",
         discussion: """
         A key counts as translated when the locale has a non-empty, valid text that differs from \
-        the reference's (or may equal it: sameAsSource, nothing to translate, same language).
+        the reference's (or may equal it: sameAsSource, nothing to translate, same language); \
+        jump-forms' own keys also when its built-in catalog translates them for the locale.
         Exit status: 0, or 1 when a locale is below --minimum; 2 usage or parse error.
         """
     )
@@ -318,7 +319,7 @@ struct LocalesCoverageCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp("Fail (exit 1) when a locale's coverage of a flow (of the reference's keys without flows) is below this percent.", valueName: "percent"))
+    @Option(help: ArgumentHelp("Fail (exit 1) when a locale's coverage of a flow (of all keys without flows) is below this percent.", valueName: "percent"))
     var minimum: Double?
 
     @Flag(help: "List each locale's untranslated keys.")
@@ -332,7 +333,8 @@ struct LocalesCoverageCommand: ParsableCommand {
             console.err(DiagnosticRenderer(sources: loaded.project.sources, useColor: console.colorErr).render(loaded.failures))
             throw ExitCode(2)
         }
-        let report = CoverageReport(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows)
+        let report = CoverageReport(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
+                                    builtinCatalogs: BuiltinCatalog.catalogs)
         switch format {
         case .text:
             console.out(report.text)

@@ -13,6 +13,8 @@ struct LocaleDecoder {
     private var readerDuplicates: [YAMLMark: [(location: SourceLocation, first: SourceLocation)]] = [:]
     /// Every duplicate key, with its dotted name, in file order.
     private(set) var duplicateKeys: [LocaleDuplicateKey] = []
+    /// Keys a YAML 1.1 loader would type, in file order.
+    private(set) var keyTraps: [LocaleKeyTrap] = []
 
     init(path: String, bytes: [UInt8], readerDuplicates: [(location: SourceLocation, first: SourceLocation)] = []) {
         decoder = NodeDecoder(path: path)
@@ -71,6 +73,7 @@ struct LocaleDecoder {
         catalog.sameAsSource = sameAsSource
         catalog.notes = notes
         catalog.duplicateKeys = duplicateKeys
+        catalog.keyTraps = keyTraps
         return catalog
     }
 
@@ -90,6 +93,9 @@ struct LocaleDecoder {
         for entry in mapping.entries {
             let key = prefix.isEmpty ? entry.key.value : prefix + "." + entry.key.value
             let keyLocation = decoder.location(entry.key)
+            if let trap = ScalarTrap.of(entry.key) {
+                keyTraps.append(LocaleKeyTrap(key: key, written: entry.key.value, trap: trap, location: keyLocation))
+            }
             if !readerDuplicates.isEmpty, let duplicates = readerDuplicates[entry.key.start] {
                 for duplicate in duplicates {
                     duplicateKeys.append(LocaleDuplicateKey(key: key, location: duplicate.location, firstLocation: duplicate.first))
