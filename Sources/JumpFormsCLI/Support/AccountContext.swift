@@ -150,7 +150,7 @@ final class AccountContext {
         do {
             return try builder.form(for: operation)
         } catch {
-            throw ValidationError(error.description)
+            throw workspace.refusal(error, console: console)
         }
     }
 
