@@ -8,16 +8,16 @@ extension LoadedProject {
         var findings = diagnostics
         let builtinKeys = BuiltinCatalog.keys
         var lintedDirectories = Set<String>()
-        let keysOfFlow = flows.map { Set($0.flow.messageKeyUses.map(\.value)) }
-        for (index, loaded) in flows.enumerated() {
+        var keysOfFolder: [String: Set<String>] = [:]
+        for loaded in flows { keysOfFolder[loaded.localesDirectory, default: []].formUnion(loaded.flow.messageKeyUses.map(\.value)) }
+        for loaded in flows {
             if lintedDirectories.insert(loaded.localesDirectory).inserted {
                 findings += CatalogLinter.lint(loaded.catalogs)
             }
             guard loaded.isComplete else { continue }
-            // Keys that other flows sharing the folder use are not "unused".
-            let others = flows.enumerated()
-                .filter { $0.offset != index && $0.element.localesDirectory == loaded.localesDirectory }
-                .reduce(into: Set<String>()) { keys, other in keys.formUnion(keysOfFlow[other.offset]) }
+            // Keys that other flows sharing the folder use are not "unused" (the flow's own
+            // keys are in the set too, which changes nothing).
+            let others = keysOfFolder[loaded.localesDirectory] ?? []
             let configForFlow = config.flatMap { config -> ClientConfig? in
                 let configFlow = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: config.path), config.flow.value))
                 return configFlow == FileAccess.normalize(loaded.flow.path) ? config : nil

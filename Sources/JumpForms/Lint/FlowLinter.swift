@@ -283,24 +283,52 @@ public struct FlowLinter: Sendable {
 
     /// The arguments each used key gets at run time: validation messages get label, field and
     /// value; the other slots get none.
-    private func keyUses() -> [(key: Located<String>, arguments: [String: MessageArgument])] {
-        var uses: [(Located<String>, [String: MessageArgument])] = []
+    /// The arguments a call site gives a message: a validation message gets `label`, `field`
+    /// and, when its rule has a value, `value`; the other slots (labels, tips, options,
+    /// provider names) get none.
+    private struct CallArguments: Sendable {
+        var isValidation: Bool
+        var field: String
+        var value: MessageArgument?
+
+        static let none = CallArguments(isValidation: false, field: "", value: nil)
+
+        /// The names given, sorted.
+        var names: [String] { isValidation ? (value == nil ? ["field", "label"] : ["field", "label", "value"]) : [] }
+
+        subscript(name: String) -> MessageArgument? {
+            guard isValidation else { return nil }
+            switch name {
+            case "label": return "Label"
+            case "field": return .string(field)
+            case "value": return value
+            default: return nil
+            }
+        }
+
+        /// Call sites giving the same names check a message alike.
+        func givesSameNames(as other: CallArguments) -> Bool {
+            isValidation == other.isValidation && (value == nil) == (other.value == nil)
+        }
+    }
+
+    private func keyUses() -> [(key: Located<String>, arguments: CallArguments)] {
+        var uses: [(Located<String>, CallArguments)] = []
         for field in flow.fields {
-            for slot in [field.label, field.placeholder, field.tip].compactMap({ $0 }) { uses.append((slot, [:])) }
-            for option in field.options { uses.append((option.label, [:])) }
+            for slot in [field.label, field.placeholder, field.tip].compactMap({ $0 }) { uses.append((slot, .none)) }
+            for option in field.options { uses.append((option.label, .none)) }
             for rule in field.validation {
-                var arguments: [String: MessageArgument] = ["label": "Label", "field": .string(field.name)]
-                switch rule.value {
-                case .none: break
-                case .integer(let number): arguments["value"] = .int(number)
-                case .text(let text): arguments["value"] = .string(text)
-                case .list(let items): arguments["value"] = .string(items.joined(separator: ", "))
+                let value: MessageArgument? = switch rule.value {
+                case .none: nil
+                case .integer(let number): .int(number)
+                case .text(let text): .string(text)
+                case .list(let items): .string(items.joined(separator: ", "))
                 }
-                uses.append((rule.message, arguments))
+                uses.append((rule.message, CallArguments(isValidation: true, field: field.name, value: value)))
             }
         }
         for provider in flow.providers {
-            if let name = provider.name { uses.append((name, [:])) }
+            if let name = provider.name { uses.append((name, .none)) }
         }
         return uses
     }
@@ -310,22 +338,22 @@ public struct FlowLinter: Sendable {
     private struct KeyUse: Sendable {
         var key: Located<String>
         var hashed: MessageKey
-        var argumentSets: [[String: MessageArgument]]
+        var argumentSets: [CallArguments]
     }
 
     /// The used keys, each once, in order of first use.
     private func distinctKeyUses() -> [KeyUse] {
-        var position: [String: Int] = [:]
+        var position: [MessageKey: Int] = [:]
         var result: [KeyUse] = []
         for (key, arguments) in keyUses() {
-            if let index = position[key.value] {
-                let names = Set(arguments.keys)
-                if !result[index].argumentSets.contains(where: { Set($0.keys) == names }) {
+            let hashed = MessageKey(key.value)
+            if let index = position[hashed] {
+                if !result[index].argumentSets.contains(where: { $0.givesSameNames(as: arguments) }) {
                     result[index].argumentSets.append(arguments)
                 }
             } else {
-                position[key.value] = result.count
-                result.append(KeyUse(key: key, hashed: MessageKey(key.value), argumentSets: [arguments]))
+                position[hashed] = result.count
+                result.append(KeyUse(key: key, hashed: hashed, argumentSets: [arguments]))
             }
         }
         return result
@@ -377,9 +405,9 @@ public struct FlowLinter: Sendable {
         // Unused keys (default locale only, to report each once).
         if let defaultPosition {
             let defaultCatalog = catalogs[defaultPosition]
-            let used = Set(uses.map(\.key.value)).union(builtinMessageKeys).union(otherUsedKeys)
+            let own = Set(uses.map(\.key.value))
             defaultCatalog.forEachMessage { message in
-                if !used.contains(message.key) {
+                if !own.contains(message.key), !otherUsedKeys.contains(message.key), !builtinMessageKeys.contains(message.key) {
                     findings.append(Diagnostic(.unusedMessage, "message '\(message.key)' is not used by the flow", at: message.keyLocation))
                 }
             }
@@ -395,7 +423,7 @@ public struct FlowLinter: Sendable {
             for argumentUse in pattern.argumentUses {
                 var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
-                    let provided = arguments.keys.sorted()
+                    let provided = arguments.names
                     found.append(Diagnostic(.messageArgument,
                         "message '\(use.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
                         at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
