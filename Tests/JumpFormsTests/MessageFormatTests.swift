@@ -48,10 +48,13 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
     var source: String
     var message: String
     var offset: Int
-    init(_ source: String, _ message: String, _ offset: Int) {
+    /// The "did you mean" of a misspelt keyword.
+    var hint: String?
+    init(_ source: String, _ message: String, _ offset: Int, hint: String? = nil) {
         self.source = source
         self.message = message
         self.offset = offset
+        self.hint = hint
     }
     var testDescription: String { source }
 }
@@ -254,7 +257,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{g, select, male {he}}", "select argument 'g' has no 'other' case", 21),
         MessageSyntaxExample("{n, selectordinal, one {#st}}", "selectordinal argument 'n' has no 'other' case", 28),
         MessageSyntaxExample("{n, plural, }", "plural argument 'n' has no 'other' case", 12),
-        MessageSyntaxExample("{count, nubmer}", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 8),
+        MessageSyntaxExample("{count, nubmer}", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 8, hint: "did you mean 'number'?"),
         MessageSyntaxExample("{count, spellout}", "unknown argument type 'spellout'; expected number, date, time, plural, select or selectordinal", 8),
         MessageSyntaxExample("{count, choice, 0#none|1#one}", "the 'choice' argument type is not supported; use plural or select", 8),
         MessageSyntaxExample("{}", "empty argument name", 1),
@@ -274,8 +277,11 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{count, plural, =0 {none} =0 {zero} other {#}}", "plural argument 'count' has the case '=0' twice", 26),
         MessageSyntaxExample("{n, plural, =1 {a} =1.0 {b} other {c}}", "plural argument 'n' has the case '=1.0' twice", 19),
         MessageSyntaxExample("{g, select, a {x} a {y} other {z}}", "select argument 'g' has the case 'a' twice", 18),
-        MessageSyntaxExample("{n, plural, onee {#} other {#}}", "unknown plural category 'onee'; expected zero, one, two, few, many, other or an exact match such as =0", 12),
-        MessageSyntaxExample("{n, plural, One {#} other {#}}", "unknown plural category 'One'; expected zero, one, two, few, many, other or an exact match such as =0", 12),
+        MessageSyntaxExample("{n, plural, onee {#} other {#}}", "unknown plural category 'onee'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
+        MessageSyntaxExample("{n, plural, One {#} other {#}}", "unknown plural category 'One'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
+        MessageSyntaxExample("{n, plural, one {#} othr {#}}", "unknown plural category 'othr'; expected zero, one, two, few, many, other or an exact match such as =0", 20, hint: "did you mean 'other'?"),
+        MessageSyntaxExample("{n, plural, one {#} lots {#}}", "unknown plural category 'lots'; expected zero, one, two, few, many, other or an exact match such as =0", 20),
+        MessageSyntaxExample("{g, selct, a {x} other {y}}", "unknown argument type 'selct'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'select'?"),
         MessageSyntaxExample("{n, plural, one # other {#}}", "expected '{' after case 'one'", 16),
         MessageSyntaxExample("{n, plural, =1x {a} other {b}}", "expected '{' after case '=1'", 14),
         MessageSyntaxExample("{n, plural, one {a} other {b} @}", "expected a case key or '}' in plural argument 'n' but found '@'", 30),
@@ -293,14 +299,14 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         // Offsets count Unicode scalars: 👍🏽 is two scalars (one Character, four UTF-16 units).
         MessageSyntaxExample("👍🏽 {x", "unmatched '{'", 3),
         MessageSyntaxExample("e\u{301} }", "unmatched '}'; quote it as '}' for a literal brace", 3),
-        MessageSyntaxExample("Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9),
+        MessageSyntaxExample("Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9, hint: "did you mean 'number'?"),
         // The first error stops the parser.
-        MessageSyntaxExample("{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4),
+        MessageSyntaxExample("{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'number'?"),
     ]
 
     @Test(arguments: errors)
     func reportsSyntaxErrors(_ example: MessageSyntaxExample) {
-        #expect(throws: MessageSyntaxError(message: example.message, offset: example.offset)) {
+        #expect(throws: MessageSyntaxError(message: example.message, offset: example.offset, hint: example.hint)) {
             try MessagePattern(parsing: example.source)
         }
         #expect((0...example.source.unicodeScalars.count).contains(example.offset))

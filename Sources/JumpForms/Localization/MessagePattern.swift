@@ -40,10 +40,13 @@ public struct MessageSyntaxError: Error, Sendable, Hashable, CustomStringConvert
     public var message: String
     /// Where: the offending character, in Unicode scalars from the start of the source.
     public var offset: Int
+    /// A "did you mean" for a misspelt keyword (`othr`, `selct`).
+    public var hint: String?
 
-    public init(message: String, offset: Int) {
+    public init(message: String, offset: Int, hint: String? = nil) {
         self.message = message
         self.offset = offset
+        self.hint = hint
     }
 
     public var description: String { "\(message) (at offset \(offset))" }
@@ -537,7 +540,8 @@ struct MessageParser {
         case "choice":
             throw error("the 'choice' argument type is not supported; use plural or select", at: typeOffset)
         default:
-            throw error("unknown argument type '\(typeName)'; expected number, date, time, plural, select or selectordinal", at: typeOffset)
+            throw error("unknown argument type '\(typeName)'; expected number, date, time, plural, select or selectordinal", at: typeOffset,
+                        hint: Suggestion.hint(for: typeName, among: ["number", "date", "time", "plural", "select", "selectordinal"]))
         }
     }
 
@@ -639,7 +643,8 @@ struct MessageParser {
                     throw error("expected a case key or '}' in \(type) argument '\(name)' but found '\(c)'", at: index)
                 }
                 guard let category = PluralCategory(rawValue: word) else {
-                    throw error("unknown plural category '\(word)'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset)
+                    throw error("unknown plural category '\(word)'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset,
+                                hint: Suggestion.hint(for: word, among: PluralCategory.allCases.map(\.rawValue)))
                 }
                 guard categories.insert(category).inserted else {
                     throw error("\(type) argument '\(name)' has the case '\(word)' twice", at: keyOffset)
@@ -771,8 +776,8 @@ struct MessageParser {
         return true
     }
 
-    private func error(_ message: String, at offset: Int) -> MessageSyntaxError {
-        MessageSyntaxError(message: message, offset: offset)
+    private func error(_ message: String, at offset: Int, hint: String? = nil) -> MessageSyntaxError {
+        MessageSyntaxError(message: message, offset: offset, hint: hint)
     }
 
     /// The error for an argument or case whose `{` at `open` never closes.
