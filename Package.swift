@@ -162,8 +162,9 @@ let package = Package(
             name: "yaml-event-walk",
             linkerSettings: [.linkedLibrary("yaml")]
         ),
-        // Corpus generator and benchmarks: load + lint, rule engine, cold start, alias bomb.
-        .executableTarget(name: "jump-bench", dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck"]),
+        // Corpus generator and benchmarks: load + lint, rule engine, request builder, cold start,
+        // alias bomb.
+        .executableTarget(name: "jump-bench", dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture"]),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.
         .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmarks in release and runs them all (docs/PERFORMANCE.md):
 #   corpus generation + lint check, load + lint against the libyaml event walk, rule-engine
-#   throughput, `jump-forms --help` cold start, the alias bomb; then, when hyperfine is
+#   throughput, request-builder throughput (registration requests/s), `jump-forms --help`
+#   cold start, the alias bomb; then, when hyperfine is
 #   installed, the cold start and the whole-process lint again through hyperfine.
 #
 #   scripts/bench.sh            everything

@@ -80,14 +80,33 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
 
     /// The `jump.yaml` form this call sends, if any.
     public func formName(in config: ClientConfig) -> String? {
+        configuredFormName(in: config)?.value
+    }
+
+    /// The `jump.yaml` key naming the form this call sends, if any.
+    public var formKey: String? {
         switch self {
-        case .signIn: config.captureSignInFormName.value
-        case .register: config.captureTraditionalRegistrationFormName.value
-        case .socialRegister: config.captureSocialRegistrationFormName.value
-        case .forgotPassword: config.forgottenPasswordFormName.value
-        case .resendVerification: config.resendEmailVerificationFormName.value
-        case .updateProfile: config.editProfileFormName.value
-        case .changePassword: config.changePasswordFormName.value
+        case .signIn: "captureSignInFormName"
+        case .register: "captureTraditionalRegistrationFormName"
+        case .socialRegister: "captureSocialRegistrationFormName"
+        case .forgotPassword: "forgottenPasswordFormName"
+        case .resendVerification: "resendEmailVerificationFormName"
+        case .updateProfile: "editProfileFormName"
+        case .changePassword: "changePasswordFormName"
+        default: nil
+        }
+    }
+
+    /// The `jump.yaml` form this call sends, where the configuration names it.
+    public func configuredFormName(in config: ClientConfig) -> Located<String>? {
+        switch self {
+        case .signIn: config.captureSignInFormName
+        case .register: config.captureTraditionalRegistrationFormName
+        case .socialRegister: config.captureSocialRegistrationFormName
+        case .forgotPassword: config.forgottenPasswordFormName
+        case .resendVerification: config.resendEmailVerificationFormName
+        case .updateProfile: config.editProfileFormName
+        case .changePassword: config.changePasswordFormName
         default: nil
         }
     }

@@ -21,6 +21,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     public var scheme: String
     public var host: String
     public var port: Int?
+    /// Shown instead of a port that is not known yet (`<embedded port>`); such a URL is
+    /// printed, never sent.
+    public var portPlaceholder: String?
     public var basePath: String
 
     /// Parses `https://host[:port][/prefix]`; nil for anything else.
@@ -54,14 +57,31 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
         self.basePath = path
     }
 
+    /// The embedded server's URL before it runs (`captureDomain: embedded` in a dry run):
+    /// `http://127.0.0.1:<embedded port>`, the port it gets when it starts.
+    public static var embeddedPlaceholder: ServerURL {
+        var url = ServerURL("http://127.0.0.1")!
+        url.portPlaceholder = "<embedded port>"
+        return url
+    }
+
     /// `host[:port]`
-    public var authority: String { port.map { "\(host):\($0)" } ?? host }
+    public var authority: String {
+        if let portPlaceholder { return "\(host):\(portPlaceholder)" }
+        return port.map { "\(host):\($0)" } ?? host
+    }
 
     public var description: String { "\(scheme)://\(authority)\(basePath)" }
 
-    /// Whether the host is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
+    /// Whether the host is a loopback address: an IPv4 literal `127.x.x.x` (four decimal
+    /// numbers 0-255), `::1` (`[::1]`), or `localhost`. A name such as `127.example.com` is not.
     public var isLoopback: Bool {
-        host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "[::1]" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy { (0x30...0x39).contains($0) } && Int(part)! <= 255
+        }
     }
 }
 
@@ -131,22 +151,29 @@ public enum RequestPrinter {
     /// What a masked secret looks like (its length is not revealed).
     public static let mask = "********"
 
+    /// The request as HTTP/1.1 text, header names in their usual case (`Content-Type`). With
+    /// secrets masked the `Content-Length` is not shown (the real one would tell the secrets'
+    /// length, and the masked body's would not be what is sent): it says the body is masked.
     public static func http(_ request: CaptureRequest, showSecrets: Bool = false) -> String {
-        let masked = !showSecrets
-        var head = request.head
+        let masked = !showSecrets && request.parameters.contains(where: \.isSecret)
+        let head = request.head
         let body = request.method == .get ? "" : request.encodedParameters(maskingSecrets: masked)
-        head.path = request.target(maskingSecrets: masked)
-        var out = "\(head.method.rawValue) \(head.path ?? "/") HTTP/1.1\n"
+        var out = "\(head.method.rawValue) \(request.target(maskingSecrets: masked)) HTTP/1.1\n"
         out += "Host: \(request.server.authority)\n"
         for field in head.headerFields where field.name != .contentLength {
-            out += "\(field.name.canonicalName): \(field.value)\n"
+            out += "\(headerName(field.name.canonicalName)): \(field.value)\n"
         }
         if request.method != .get {
-            out += "Content-Length: \(body.utf8.count)\n"
+            out += masked ? "Content-Length: (not shown: secrets in the body are masked)\n" : "Content-Length: \(request.body.count)\n"
         }
         out += "\n"
         if !body.isEmpty { out += body + "\n" }
         return out
+    }
+
+    /// `content-type` -> `Content-Type`.
+    static func headerName(_ name: String) -> String {
+        name.split(separator: "-", omittingEmptySubsequences: false).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
     }
 
     public static func curl(_ request: CaptureRequest, showSecrets: Bool = false) -> String {

@@ -13,7 +13,7 @@ import Darwin
 
 /// The client's refresh secret: 40 hexadecimal characters from a CSPRNG, made at every
 /// sign-in or registration and never shown.
-public struct RefreshSecret: Sendable, Hashable, CustomStringConvertible {
+public struct RefreshSecret: Sendable, Hashable {
     public let value: String
 
     /// A new secret: 20 random bytes from swift-crypto's secure generator, as hex.
@@ -37,9 +37,6 @@ public struct RefreshSecret: Sendable, Hashable, CustomStringConvertible {
     private init(unchecked value: String) {
         self.value = value
     }
-
-    /// Never the secret itself.
-    public var description: String { "RefreshSecret(********)" }
 }
 
 /// The refresh signature: Base64(HMAC-SHA1(key: refresh_secret,

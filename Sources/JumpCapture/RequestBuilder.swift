@@ -15,22 +15,39 @@ public struct ValidationFailure: Error, Sendable, Hashable, CustomStringConverti
 /// Why a request could not be built.
 public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValues(ValidationFailure)
-    case formMissing(CaptureOperation, form: String, known: [String])
+    /// The configuration names a form the flow lacks: the name as `jump.yaml` writes it (with
+    /// its place, for a `JF316` diagnostic) and the forms there are.
+    case formMissing(CaptureOperation, form: Located<String>, known: [String])
     case noIdentifyingField(form: String)
     case missing(CaptureOperation, what: String)
+    /// A plain value for a field whose `schemaId` is a map: it is sent as `field[sub]`, one
+    /// value per sub-key, never as `field=value`.
+    case plainValueForMapField(form: String, field: String, subKeys: [String])
 
     public var description: String {
         switch self {
         case .invalidValues(let failure):
             return "the values do not pass the rules of \(failure.form):\n\(failure)"
         case let .formMissing(operation, form, known):
-            let hint = Suggestion.hint(for: form, among: known).map { " (\($0))" } ?? ""
-            return "\(operation.rawValue) sends form '\(form)', which the flow does not have\(hint)"
+            let hint = Suggestion.hint(for: form.value, among: known).map { " (\($0))" } ?? ""
+            return "\(operation.rawValue) sends form '\(form.value)', which the flow does not have\(hint)"
         case .noIdentifyingField(let form):
             return "form '\(form)' has no field of type email or text to identify the account"
         case let .missing(operation, what):
             return "\(operation.rawValue) needs \(what)"
+        case let .plainValueForMapField(form, field, subKeys):
+            let parts = subKeys.map { "\(field)[\($0)]" }
+            return "field '\(field)' of form '\(form)' has a schemaId map: give its parts \(parts.joined(separator: ", ")), not a plain value"
         }
+    }
+
+    /// The `JF316` diagnostic of a form the configuration names and the flow lacks, at the
+    /// place `jump.yaml` names it; nil for the other errors.
+    public var diagnostic: Diagnostic? {
+        guard case let .formMissing(operation, form, known) = self else { return nil }
+        return Diagnostic(.configNamesMissingForm,
+                          "'\(operation.formKey ?? "?")' names form '\(form.value)', which the flow lacks (\(operation.rawValue) sends it)",
+                          at: form.location, hint: Suggestion.hint(for: form.value, among: known))
     }
 }
 
@@ -63,8 +80,8 @@ public struct RequestBuilder: Sendable {
 
     /// The form model an operation sends.
     public func form(for operation: CaptureOperation) throws(RequestError) -> FormModel {
-        guard let name = operation.formName(in: config) else { throw .missing(operation, what: "no form") }
-        guard let form = forms[name] else { throw .formMissing(operation, form: name, known: flow.forms.map(\.name)) }
+        guard let name = operation.configuredFormName(in: config) else { throw .missing(operation, what: "no form") }
+        guard let form = forms[name.value] else { throw .formMissing(operation, form: name, known: flow.forms.map(\.name)) }
         return form
     }
 
@@ -92,8 +109,14 @@ public struct RequestBuilder: Sendable {
 
     // MARK: form fields
 
-    /// Checks `values` against the form's client-side rules.
+    /// Checks `values` against the form's client-side rules. A plain value for a field whose
+    /// `schemaId` is a map is refused first: such a field is sent as `field[sub]`.
     public func validate(_ values: FormValues, form: FormModel, today: CivilDate) throws(RequestError) {
+        for field in form.fields {
+            if case .map(let subs) = field.schemaId, values[field.name] != nil {
+                throw .plainValueForMapField(form: form.name, field: field.name, subKeys: subs.map(\.key))
+            }
+        }
         let report = RuleEngine(form: form, today: today).validate(values)
         guard report.isValid else {
             throw .invalidValues(ValidationFailure(form: form.name, messages: localizer.messages(for: report.violations, in: form)))
@@ -106,7 +129,7 @@ public struct RequestBuilder: Sendable {
         var parameters: [RequestParameter] = []
         for field in form.fields {
             let secret = field.type == .password
-            if case .map(let subs) = field.schemaId, values[field.name] == nil {
+            if case .map(let subs) = field.schemaId {
                 for sub in subs {
                     let name = "\(field.name)[\(sub.key)]"
                     if let value = values[name] { parameters.append(RequestParameter(name, value, secret: secret)) }

@@ -155,8 +155,22 @@ public struct ResponseDecoder: Sendable {
         }
         do {
             return .success(try JSONValue.parse(body))
+        } catch where !Self.startsStructuredJSON(trimmed.first ?? 0) {
+            // `Service Unavailable`, `forbidden`: text that is no JSON at all, quoted.
+            let text = String(decoding: trimmed.prefix(4096), as: UTF8.self)
+            let line = text.prefix { $0 != "\n" && $0 != "\r" }.prefix(120)
+            return .failure(MalformedResponse(status: status, reason: "plain text, not JSON (\"\(line)\")"))
         } catch {
             return .failure(MalformedResponse(status: status, reason: "invalid JSON: \(error)"))
+        }
+    }
+
+    /// Whether a body starting with this byte was meant as JSON (an object, a list, a string,
+    /// a number, or a byte order mark), so that a parse error is "invalid JSON", not text.
+    static func startsStructuredJSON(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), 0xEF: true
+        default: false
         }
     }
 
@@ -234,8 +248,17 @@ public struct ResponseDecoder: Sendable {
             var flat: [String: String] = [:]
             Self.flatten(attributes, prefix: "", into: &flat)
             for field in fields {
-                guard case .path(let path)? = field.schemaId, let value = flat[path.value] else { continue }
-                values[field.name] = value
+                switch field.schemaId {
+                case .path(let path)?:
+                    if let value = flat[path.value] { values[field.name] = value }
+                case .map(let subs)?:
+                    // A map field takes its parts: `phone[home]` from `phones.home`.
+                    for sub in subs {
+                        if let value = flat[sub.path.value] { values["\(field.name)[\(sub.key)]"] = value }
+                    }
+                case nil:
+                    continue
+                }
             }
         }
         if let preregFields = json["prereg_fields"]?.objectValue {

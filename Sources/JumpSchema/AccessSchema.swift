@@ -68,14 +68,37 @@ public struct AccessSchema: Sendable, Hashable {
         }
         let known = schema.allAttributes.map(\.path)
         var paths: [Located<String>] = []
+        var warnings: [SchemaError] = []
         for text in decoder.strings(list, "the access schema") {
             let path = EntitySchema.path(EntitySchema.segments(of: text.value))
-            if schema.attribute(at: path) == nil {
+            guard let attribute = schema.attribute(at: path) else {
                 decoder.errors.append(.unknownAccessPath(text.location, path: text.value, known: known))
+                continue
+            }
+            if let ignored = ignoredReason(attribute, schema: schema) {
+                warnings.append(.accessPathIgnored(text.location, path: text.value, reason: ignored.reason, hint: ignored.hint))
                 continue
             }
             paths.append(Located(path, at: text.location))
         }
-        return decoder.errors.isEmpty ? (AccessSchema(file: file, paths: paths), []) : (nil, decoder.errors)
+        return decoder.errors.isEmpty ? (AccessSchema(file: file, paths: paths), warnings) : (nil, decoder.errors + warnings)
+    }
+
+    /// Why a listed attribute makes nothing writable by itself: it is inside a plural (written
+    /// whole), set by the server, or a password (not in the model, written through forms).
+    static func ignoredReason(_ attribute: AttributeDefinition, schema: EntitySchema) -> (reason: String, hint: String?)? {
+        if attribute.isInPlural {
+            let segments = EntitySchema.segments(of: attribute.path)
+            let plural = (1...segments.count).lazy.map { EntitySchema.path(Array(segments.prefix($0))) }
+                .first { schema.attribute(at: $0)?.type.value == .plural } ?? attribute.path
+            return ("it is inside the plural '\(plural)', which is written whole (entity.replace)", "list '\(plural)' to make the plural writable")
+        }
+        if attribute.isReadOnly {
+            return ("the server sets it; no access token writes it", nil)
+        }
+        if attribute.type.value.isPassword {
+            return ("a password attribute is written through the forms and is not part of the model", nil)
+        }
+        return nil
     }
 }

@@ -35,9 +35,11 @@ public struct EntitySchema: Sendable, Hashable {
 
     /// What a record path holds, for `RecordChanges.changes(from:to:kind:)` of JumpCapture:
     /// objects are updated, plurals replaced, every other attribute (`json` included) set
-    /// whole. Nil for a path the schema does not know.
+    /// whole, and what the server sets (reserved attributes at the top, attributes of type
+    /// `id`) read-only. Nil for a path the schema does not know.
     public func attributeKind(path: String) -> AttributeKind? {
-        attribute(at: path)?.type.value.kind
+        guard let attribute = attribute(at: path) else { return nil }
+        return attribute.isReadOnly ? .readOnly : attribute.type.value.kind
     }
 
     /// Every attribute, depth first in schema order (plural elements' attributes included).
@@ -114,11 +116,12 @@ public struct AttributeDefinition: Sendable, Hashable {
 
     public var isRequired: Bool { constraints.contains(.required) }
 
-    /// For a plural whose elements hold one string (besides their `id`): that string's
-    /// attribute. Such a plural is a list of strings in the generated model.
+    /// For a plural whose elements hold one string besides their `id` (whatever its type) and
+    /// password attributes (write-only, never in the model): that string's attribute. Such a
+    /// plural is a list of strings in the generated model.
     public var stringPluralElement: AttributeDefinition? {
         guard type.value == .plural else { return nil }
-        let values = attributes.filter { !($0.name.value == "id" && $0.type.value == .id) }
+        let values = attributes.filter { $0.name.value != "id" && !$0.type.value.isPassword }
         guard values.count == 1, values[0].type.value == .string else { return nil }
         return values[0]
     }

@@ -123,21 +123,23 @@ struct SchemaDecoder {
                 errors.append(.unknownConstraint(text.location, constraint: text.value, attribute: label))
             }
         }
+        // `null` stands for "not given" wherever a key is optional.
+        let attributeList = object["attr_defs"].flatMap { $0.value.isNull ? nil : $0 }
         if let type {
             for key in ["length", "case-sensitive"] where type.value.holdsAttributes {
                 if let member = object[key], !member.value.isNull {
                     errors.append(.keyDoesNotFitType(member.key.location, key: key, type: type.value, attribute: label))
                 }
             }
-            if let member = object["attr_defs"], !type.value.holdsAttributes {
+            if let member = attributeList, !type.value.holdsAttributes {
                 errors.append(.keyDoesNotFitType(member.key.location, key: "attr_defs", type: type.value, attribute: label))
-            } else if object["attr_defs"] == nil, type.value.holdsAttributes {
+            } else if attributeList == nil, type.value.holdsAttributes {
                 errors.append(.missingKey(node.location, key: "attr_defs", context: "\(type.value.name) '\(label)'"))
             }
         }
         guard let name, let type else {
             // Still look inside, so that one pass reports the nested problems too.
-            if let nested = object["attr_defs"] {
+            if let nested = attributeList {
                 _ = attributes(nested.value, parent: nil, context: "'attr_defs'")
             }
             return nil
@@ -145,10 +147,12 @@ struct SchemaDecoder {
         var definition = AttributeDefinition(
             name: name, type: type, length: length, caseSensitive: caseSensitive, description: description,
             features: features, constraints: constraints, path: path,
-            isReadOnly: type.value == .id || (parent == nil && EntitySchema.reservedAttributes.contains(name.value)),
+            // A plural element's `id` is the server's, whatever type the schema gives it.
+            isReadOnly: type.value == .id || (parent == nil && EntitySchema.reservedAttributes.contains(name.value))
+                || (parent?.type.value == .plural && name.value == "id"),
             isInPlural: inPlural
         )
-        if let nested = object["attr_defs"], type.value.holdsAttributes {
+        if let nested = attributeList, type.value.holdsAttributes {
             definition.attributes = attributes(nested.value, parent: definition, context: "the 'attr_defs' of attribute '\(label)'")
         }
         return definition

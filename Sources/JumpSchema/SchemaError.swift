@@ -15,6 +15,9 @@ public enum SchemaError: Error, Sendable, Hashable {
     case invalidName(SourceLocation, name: String)
     case errorResponse(SourceLocation, message: String)
     case unknownAccessPath(SourceLocation, path: String, known: [String])
+    /// An access-schema path that cannot make anything writable on its own (inside a plural,
+    /// set by the server, a password): a warning; the path is left out.
+    case accessPathIgnored(SourceLocation, path: String, reason: String, hint: String?)
 
     public var diagnostic: Diagnostic {
         switch self {
@@ -55,6 +58,8 @@ public enum SchemaError: Error, Sendable, Hashable {
         case let .unknownAccessPath(location, path, known):
             return Diagnostic(.unknownAccessPath, "the access schema names '\(path)', which is no attribute of the schema", at: location,
                               hint: Suggestion.hint(for: path, among: known))
+        case let .accessPathIgnored(location, path, reason, hint):
+            return Diagnostic(.accessPathIgnored, "the access schema's '\(path)' is left out: \(reason)", at: location, hint: hint)
         }
     }
 }

@@ -136,6 +136,23 @@ public struct SchemaLinter: Sendable {
 
     // MARK: required attributes
 
+    /// What can make a form set a required attribute: a field writing it, one of its
+    /// attributes for an object, or nothing for the types no field writes (plurals, `json`).
+    static func requiredHint(_ attribute: AttributeDefinition) -> String {
+        func dotted(_ path: String) -> String { EntitySchema.segments(of: path).joined(separator: ".") }
+        let type = attribute.type.value
+        if type == .object {
+            if let inner = attribute.attributes.first(where: { !$0.isReadOnly && !$0.type.value.writingFieldTypes.isEmpty }) {
+                return "add a field writing one of its attributes (such as schemaId: \(dotted(inner.path))), or drop the constraint"
+            }
+            return "no field can write any attribute of this object: drop the constraint from the schema"
+        }
+        if type.writingFieldTypes.isEmpty {
+            return "no form field can write a \(type.name) attribute: drop the constraint from the schema"
+        }
+        return "add a field with schemaId: \(dotted(attribute.path)), or drop the constraint"
+    }
+
     /// Every attribute the schema requires is set by each registration form of the flow.
     private func lintRequired(_ findings: inout [Diagnostic]) {
         let names = [
@@ -156,7 +173,7 @@ public struct SchemaLinter: Sendable {
                         findings.append(Diagnostic(.requiredAttributeNotSet,
                             "form '\(form.name)' never sets '\(attribute.path)', which the schema requires",
                             at: form.location,
-                            hint: "add a field with schemaId: \(EntitySchema.segments(of: attribute.path).joined(separator: ".")), or drop the constraint",
+                            hint: Self.requiredHint(attribute),
                             related: [.init("required here", at: attribute.name.location)]))
                     }
                     // Inside an object the form fills, its required attributes are due too.

@@ -26,6 +26,9 @@ struct JumpBench {
       dump FILE...           YAMLReader.read's diagnostics and a document digest per file
       rules [--flow PATH] [--form NAME] [--rounds N] [--round-ms MS]
             RuleEngine.validate throughput, in field checks per second
+      requests [--config PATH] [--form NAME] [--rounds N] [--round-ms MS]
+            RequestBuilder.register throughput (validated, built, body encoded), in requests
+            per second; the form defaults to jump.yaml's registration form
       coldstart [--cli PATH] [--runs N]   `jump-forms --help`, spawned N times
       bomb [--iterations N]  a < 300-byte alias bomb through YAMLReader and the loader
       locales generate|load|verify ...   the `jump-forms locales check` benchmark
@@ -112,6 +115,14 @@ struct JumpBench {
             do {
                 printRules(try benchmarkRules(flowPath: options["flow"] ?? "flows/standard.yaml", formName: options["form"] ?? "registrationForm",
                                               rounds: int("rounds", 5), roundMilliseconds: Double(int("round-ms", 1000))))
+            } catch {
+                printError("jump-bench: \(error)\n")
+                exit(1)
+            }
+        case "requests":
+            do {
+                printRequests(try benchmarkRequests(configPath: options["config"] ?? "jump.yaml", formName: options["form"],
+                                                    rounds: int("rounds", 5), roundMilliseconds: Double(int("round-ms", 1000))))
             } catch {
                 printError("jump-bench: \(error)\n")
                 exit(1)
@@ -210,6 +221,15 @@ struct JumpBench {
                 printError("jump-bench: \(error)\n")
             }
         }
+        print("\n== request builder")
+        var requests: RequestResult?
+        do {
+            let result = try benchmarkRequests(configPath: "jump.yaml", formName: nil, rounds: 5, roundMilliseconds: 1000)
+            printRequests(result)
+            requests = result
+        } catch {
+            printError("jump-bench: \(error)\n")
+        }
         print("\n== cold start")
         let cold = benchmarkColdStart(cli, ["--help"], runs: runs, warmup: 5)
         printColdStart(cold, cli)
@@ -229,6 +249,9 @@ struct JumpBench {
         for result in rules {
             let median = result.rounds.median
             rows.append(("rule engine, \(result.form) (median)", "\(grouped(Int(median))) field checks/s", ">= 1,000,000", median >= 1_000_000 ? "met" : "MISSED"))
+        }
+        if let requests {
+            rows.append(("requests built, register with \(requests.form) (median)", "\(grouped(Int(requests.rounds.median))) requests/s", "-", "-"))
         }
         rows.append(("jump-forms --help cold start (median)", "\(fixed(cold.median)) ms", "< 40 ms", cold.median < 40 ? "met" : "MISSED"))
         let bombOK = bomb.loader.worst < 100 && !bomb.documentReturned && bomb.codes.contains(DiagnosticCode.aliasBudgetExceeded.rawValue)

@@ -491,7 +491,7 @@ struct LocalesCorpusGenerator {
         if text.contains("\n"), !text.hasSuffix(" ") {
             return "|-\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + "  " + $0 }.joined(separator: "\n")
         }
-        let plainSafe = !text.isEmpty && !text.hasPrefix(" ") && !text.hasSuffix(" ")
+        let plainSafe = !text.isEmpty && !text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.hasPrefix("-")
             && !text.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) || "{}[]#:&*!|>'\"%@`,?\\".unicodeScalars.contains($0) }
             && !["no", "yes", "on", "off", "true", "false", "null", "~"].contains(text.lowercased())
         if plainSafe, style % 5 != 0 { return text }

@@ -25,6 +25,17 @@ enum CaptureFixtures {
 
     static var decoder: ResponseDecoder { ResponseDecoder(flow: loaded.flow, config: config) }
 
+    /// Fixtures/project: a client that signs in by username, with a field whose schemaId is a
+    /// map (`phone: {home: phones.home, work: phones.work}`).
+    static let fixtureProject = ProjectLoader(environment: [:]).load(paths: [Repository.path("Tests/JumpCaptureTests/Fixtures/project/jump.yaml")])
+
+    static func fixtureBuilder() -> RequestBuilder {
+        let loaded = fixtureProject.primaryFlow!
+        return RequestBuilder(config: fixtureProject.config!, flow: loaded.flow, localizer: loaded.localizer(), locale: locale, capture: capture)
+    }
+
+    static var fixtureDecoder: ResponseDecoder { ResponseDecoder(flow: fixtureProject.primaryFlow!.flow, config: fixtureProject.config!) }
+
     static let registration: FormValues = [
         "emailAddress": "ana.ruiz@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz",
         "newPassword": "correct horse battery", "newPasswordConfirm": "correct horse battery",

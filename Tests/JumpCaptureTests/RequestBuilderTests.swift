@@ -9,6 +9,7 @@ import TestSupport
 
     static func requests() throws -> [(String, CaptureRequest)] {
         let b = CaptureFixtures.builder()
+        let fixture = CaptureFixtures.fixtureBuilder()
         let engage = CaptureFixtures.engage
         let day = CaptureFixtures.today
         let secret = CaptureFixtures.secret
@@ -18,10 +19,16 @@ import TestSupport
                                    "aboutMe": "Café & ü"]
         return [
             ("signin", try b.signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "p@ss w0rd&="], refreshSecret: secret, today: day)),
+            // captureTraditionalSignInType: username (Fixtures/project).
+            ("signin-username", try fixture.signIn(["username": "ana_r", "password": "p@ss w0rd"], refreshSecret: secret, today: day)),
             ("signin-merge", try b.signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "pw"], refreshSecret: secret, mergeToken: "engage-token-42", today: day)),
             ("social-signin", b.socialSignIn(token: "engage-token-1", refreshSecret: secret)),
             ("social-signin-merge", b.socialSignIn(token: "engage-token-2", refreshSecret: secret, mergeToken: "engage-token-1")),
             ("register", try b.register(CaptureFixtures.registration, refreshSecret: secret, today: day)),
+            // A field whose schemaId is a map: sent as phone[home], phone[work].
+            ("register-map-field", try fixture.register(["email": "ana.ruiz@example.com", "username": "ana_r", "password": "pw",
+                                                         "phone[home]": "+48 12 000 00 00", "phone[work]": "+48 22 111 11 11"],
+                                                        refreshSecret: secret, today: day)),
             ("social-register", try b.socialRegister(["emailAddress": "ana.ruiz@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz"],
                                                      token: "engage-token-1", refreshSecret: secret, today: day)),
             ("forgot-password", try b.forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: day)),
@@ -105,6 +112,42 @@ import TestSupport
         #expect(request.parameter("flow_version") == "2024-01-15.1")
         #expect(request.parameter("emailAddress") == "ana.ruiz@example.com")
         #expect(request.parameter("email") == nil, "field names, not schema paths")
+    }
+
+    @Test func aPlainValueForAMapFieldIsRefusedNamingItsParts() {
+        let values: FormValues = ["email": "ana.ruiz@example.com", "username": "ana_r", "password": "pw", "phone": "+48 12 000 00 00"]
+        do {
+            let request = try CaptureFixtures.fixtureBuilder().register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
+            Issue.record("a plain value for a map field was sent: \(RequestPrinter.http(request))")
+        } catch {
+            #expect(error == .plainValueForMapField(form: "registrationForm", field: "phone", subKeys: ["home", "work"]))
+            #expect(error.description == "field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value")
+        }
+    }
+
+    @Test func usernameSignInSendsTheUsernameField() throws {
+        #expect(CaptureFixtures.fixtureProject.config?.captureTraditionalSignInType.value == .username)
+        let request = try CaptureFixtures.fixtureBuilder().signIn(["username": "ana_r", "password": "pw"], refreshSecret: CaptureFixtures.secret,
+                                                                  today: CaptureFixtures.today)
+        #expect(request.parameter("username") == "ana_r")
+        #expect(request.parameters.first { $0.name == "password" }?.isSecret == true)
+    }
+
+    @Test func aFormMissingFromTheFlowIsLocatedInJumpYaml() throws {
+        var config = CaptureFixtures.config
+        config.captureTraditionalRegistrationFormName.value = "registrationFrom"
+        let builder = RequestBuilder(config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
+                                     locale: CaptureFixtures.locale, capture: CaptureFixtures.capture)
+        do {
+            _ = try builder.form(for: .register)
+            Issue.record("no error")
+        } catch {
+            let diagnostic = try #require(error.diagnostic)
+            #expect(diagnostic.code == .configNamesMissingForm)
+            #expect(diagnostic.location == CaptureFixtures.config.captureTraditionalRegistrationFormName.location)
+            #expect(diagnostic.location?.file.hasSuffix("jump.yaml") == true)
+            #expect(diagnostic.hint == "did you mean 'registrationForm'?")
+        }
     }
 
     @Test func refreshSecretsAreFortyHexCharactersAndDiffer() {

@@ -61,11 +61,79 @@ import TestSupport
         Snapshot.check("operation=\(operation.rawValue)\n" + Self.describe(result), against: Repository.path("\(Self.folder)/\(stem).expected"))
     }
 
-    @Test func everyCodeTheClientsActOnHasAFixture() {
-        let names = Self.fixtures.joined(separator: " ")
-        for code in ["210", "223", "310", "380", "390", "414", "420", "3210", "html", "empty", "truncated"] {
-            #expect(names.contains(code), "no fixture for \(code)")
+    /// The case a failure decodes to, by name.
+    static func kind(_ error: CaptureError) -> String {
+        switch error {
+        case .badCredentials: "badCredentials"
+        case .registrationNeeded: "registrationNeeded"
+        case .mergeRequired: "mergeRequired"
+        case .invalidFields: "invalidFields"
+        case .accessTokenExpired: "accessTokenExpired"
+        case .unknownAttribute: "unknownAttribute"
+        case .redirectURIMismatch: "redirectURIMismatch"
+        case .server: "server"
+        case .malformedResponse: "malformedResponse"
         }
+    }
+
+    @Test func everyCodeTheClientsActOnHasAFixtureDecodedToItsCase() throws {
+        // fixture, the case it must decode to, the code it keeps (nil: not a Capture answer)
+        let expected: [(String, String, Int?)] = [
+            ("signin-210-bad-credentials.json", "badCredentials", 210),
+            ("signin-ios-3210.json", "badCredentials", 210),
+            ("entity-update-223-unknown-attribute.json", "unknownAttribute", 223),
+            ("social-signin-310-record-not-found.json", "registrationNeeded", 310),
+            ("social-signin-310-prereg-attributes.json", "registrationNeeded", 310),
+            ("social-signin-380-merge.json", "mergeRequired", 380),
+            ("register-390-invalid-fields.json", "invalidFields", 390),
+            ("read-record-414-expired.json", "accessTokenExpired", 414),
+            ("signin-420-redirect-mismatch.json", "redirectURIMismatch", 420),
+            ("signin-510-other.json", "server", 510),
+            ("engage-token-fail.json", "server", nil),
+            ("signin-html-error-page.txt", "malformedResponse", nil),
+            ("signin-plain-text.txt", "malformedResponse", nil),
+            ("signin-empty-body.txt", "malformedResponse", nil),
+            ("signin-truncated.txt", "malformedResponse", nil),
+            ("signin-not-an-object.txt", "malformedResponse", nil),
+        ]
+        for (name, kind, code) in expected {
+            #expect(Self.fixtures.contains(name), "no fixture \(name)")
+            let body = try #require(FileManager.default.contents(atPath: Repository.path("\(Self.folder)/\(name)")))
+            let result = CaptureFixtures.decoder.decode(Self.operation(name), status: 200, body: Array(body))
+            guard case .failure(let error) = result else {
+                Issue.record("\(name) decoded to a success")
+                continue
+            }
+            #expect(Self.kind(error) == kind, "\(name)")
+            if let code { #expect(error.serverError?.code == code, "\(name)") }
+        }
+    }
+
+    @Test func plainTextIsNamedAsSuch() throws {
+        let result = CaptureFixtures.decoder.decode(.signIn, status: 503, body: Array("Service Unavailable\nlater".utf8))
+        guard case .failure(.malformedResponse(let malformed)) = result else { Issue.record("\(result)"); return }
+        #expect(malformed.description == "the server's answer (HTTP 503) is not a Capture response: plain text, not JSON (\"Service Unavailable\")")
+    }
+
+    @Test func aMergeWithoutTheEngageTokenTakesTheBodysMergeToken() {
+        let body = #"{"stat":"error","code":380,"error":"email_address_in_use","existing_provider":"google","merge_token":"token-from-body"}"#
+        let result = CaptureFixtures.decoder.decode(.signIn, status: 200, body: Array(body.utf8), engageToken: nil)
+        guard case .failure(.mergeRequired(let merge)) = result else { Issue.record("\(result)"); return }
+        #expect(merge.mergeToken == "token-from-body")
+        #expect(merge.existingProvider == "google")
+        // The Engage token of the failed sign-in wins when there is one.
+        let withToken = CaptureFixtures.decoder.decode(.socialSignIn, status: 200, body: Array(body.utf8), engageToken: "engage-1")
+        guard case .failure(.mergeRequired(let merged)) = withToken else { Issue.record("\(withToken)"); return }
+        #expect(merged.mergeToken == "engage-1")
+    }
+
+    @Test func preregAttributesFillTheSubValuesOfAMapField() {
+        let body = #"{"stat":"error","code":310,"error":"record_not_found","prereg_attributes":{"email":"ana@example.com","displayName":"ana_r","phones":{"home":"+48 12 000 00 00","work":"+48 22 111 11 11"}}}"#
+        let result = CaptureFixtures.fixtureDecoder.decode(.socialSignIn, status: 200, body: Array(body.utf8), engageToken: "engage-1")
+        guard case .failure(.registrationNeeded(let twoStep)) = result else { Issue.record("\(result)"); return }
+        #expect(twoStep.prefill.values == [
+            "email": "ana@example.com", "username": "ana_r", "phone[home]": "+48 12 000 00 00", "phone[work]": "+48 22 111 11 11",
+        ])
     }
 
     @Test func messageIsPreferredOverErrorDescription() throws {

@@ -30,9 +30,40 @@ import TestSupport
         await #expect(throws: TransportError.insecureURL("http://example.com")) {
             try await AsyncHTTPTransport().send(remote)
         }
-        for host in ["http://localhost:1", "http://127.0.0.2:1", "http://[::1]:1"] {
+        for host in ["http://localhost:1", "http://127.0.0.2:1", "http://[::1]:1", "http://127.255.0.1"] {
             #expect(throws: Never.self) { try AsyncHTTPTransport.check(ServerURL(host)!) }
         }
+        // Names that merely start like a loopback address resolve anywhere.
+        for host in ["http://127.example.invalid", "http://127.0.0.1.example.com:8080", "http://127.0.0.256", "http://127.0.0",
+                     "http://127.1", "http://127.0.0.01x", "http://localhost.example.com"] {
+            #expect(throws: TransportError.insecureURL(ServerURL(host)!.description), "\(host)") {
+                try AsyncHTTPTransport.check(ServerURL(host)!)
+            }
+        }
+    }
+
+    /// A 307 to another port would re-send the body (the password) there: the transport never
+    /// follows it and says why.
+    @Test func redirectsAreNotFollowedAndTheBodyGoesNowhereElse() async throws {
+        let elsewhere = try LoopbackServer { _ in .init(body: #"{"stat":"ok","access_token":"stolen"}"#) }
+        defer { elsewhere.stop() }
+        let target = elsewhere.url + "/oauth/auth_native_traditional"
+        let server = try LoopbackServer { _ in .init(status: 307, contentType: "text/plain", body: "", headers: [("Location", target)]) }
+        defer { server.stop() }
+        var request = try CaptureFixtures.builder().signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "s3cret-password"],
+                                                           refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
+        request.server = ServerURL(server.url)!
+        do {
+            _ = try await AsyncHTTPTransport(timeoutSeconds: 10).send(request)
+            Issue.record("a redirect was followed or accepted")
+        } catch {
+            #expect(error == .redirected(url: request.url, status: 307, location: target))
+            #expect(error.description.contains("answered with a redirect (HTTP 307) to \(target)"))
+            #expect(error.description.contains("does not follow redirects"))
+        }
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.body.contains("s3cret-password") == true)
+        #expect(elsewhere.requests.isEmpty, "the request went on to the redirect's target")
     }
 
     @Test func slowServersTimeOut() async throws {

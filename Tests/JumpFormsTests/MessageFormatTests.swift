@@ -302,6 +302,24 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9, hint: "did you mean 'number'?"),
         // The first error stops the parser.
         MessageSyntaxExample("{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'number'?"),
+        // The parser reads UTF-8 bytes; offsets still count scalars after non-ASCII text.
+        MessageSyntaxExample("é{x", "unmatched '{'", 1),
+        MessageSyntaxExample("😀 {n, plural, one {x}}", "plural argument 'n' has no 'other' case", 21),
+        MessageSyntaxExample("a\u{2028}b } c", "unmatched '}'; quote it as '}' for a literal brace", 4),
+        MessageSyntaxExample("😀{n, plural, other {'{}}", "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", 20),
+        MessageSyntaxExample("{prénom, select, other {x}} {日付, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 33, hint: "did you mean 'number'?"),
+        MessageSyntaxExample("{count, plural, offset:1é other {#}}", "expected a non-negative integer after 'offset:'", 23),
+        MessageSyntaxExample("{n, number, \u{2028}}", "expected a number style after ','", 13),
+        // Non-ASCII Pattern_White_Space separates tokens.
+        MessageSyntaxExample("{\u{2028}n\u{85},\u{200E}nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 6, hint: "did you mean 'number'?"),
+        // Non-ASCII Pattern_Syntax ends an identifier and is named whole in messages.
+        MessageSyntaxExample("{a«b}", "expected ',' or '}' after argument name", 2),
+        MessageSyntaxExample("{«}", "expected an argument name after '{' but found '«'", 1),
+        MessageSyntaxExample("{n, plural, one\u{2010} {x} other {y}}", "expected '{' after case 'one'", 15),
+        MessageSyntaxExample("{n, plural, → {x} other {y}}", "expected a case key or '}' in plural argument 'n' but found '→'", 12),
+        MessageSyntaxExample("{g, select, é→ {x} other {y}}", "expected '{' after case 'é'", 13),
+        // Select keys compare as Swift strings do: `é` and `e` + U+0301 are one key.
+        MessageSyntaxExample("{g, select, é {a} e\u{301} {b} other {c}}", "select argument 'g' has the case 'e\u{301}' twice", 18),
     ]
 
     @Test(arguments: errors)
@@ -347,6 +365,54 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         ])
         #expect(try MessagePattern(parsing: "''").nodes == [.text("'")])
         #expect(try MessagePattern(parsing: "").nodes.isEmpty)
+    }
+
+    @Test func offsetsCountScalarsAfterNonASCIIText() throws {
+        // 😀 and 👍🏽's skin tone are outside the BMP; `\r\n` is one Character but two scalars;
+        // U+2028 is text outside braces; U+00A0 is neither white space nor syntax, so it is
+        // part of the name `a\u{A0}`.
+        let pattern = try MessagePattern(parsing: "😀 é\u{2028}{prénom} {n, plural, one {# 👍🏽} other {#\r\n{a\u{A0}}}}'{'")
+        #expect(pattern.nodes == [
+            .text("😀 é\u{2028}"),
+            .argument(MessageSimpleArgument(name: "prénom", kind: .simple, offset: 4, nameOffset: 5)),
+            .text(" "),
+            .plural(MessagePluralArgument(name: "n", isOrdinal: false, pluralOffset: 0, cases: [
+                MessagePluralCase(key: .category(.one), keyOffset: 25, message: [.pound(offset: 30), .text(" 👍🏽")]),
+                MessagePluralCase(key: .category(.other), keyOffset: 36, message: [
+                    .pound(offset: 43),
+                    .text("\r\n"),
+                    .argument(MessageSimpleArgument(name: "a\u{A0}", kind: .simple, offset: 46, nameOffset: 47)),
+                ]),
+            ], offset: 13, nameOffset: 14)),
+            .text("{"),
+        ])
+        #expect(pattern.argumentUses == [
+            MessageArgumentUse(name: "prénom", kind: .simple, offset: 4, nameOffset: 5),
+            MessageArgumentUse(name: "n", kind: .plural, offset: 13, nameOffset: 14),
+            MessageArgumentUse(name: "a\u{A0}", kind: .simple, offset: 46, nameOffset: 47),
+        ])
+        #expect(pattern.selectors == [
+            MessageSelectorUse(name: "n", kind: .plural, offset: 13, nameOffset: 14, pluralOffset: 0, keys: [
+                .init(text: "one", offset: 25, category: .one), .init(text: "other", offset: 36, category: .other),
+            ]),
+        ])
+        // Argument types match case-insensitively; a select key may be any identifier.
+        let select = try MessagePattern(parsing: "{Ж, SELECT, жёлтый {{x, Number, INTEGER}} other {}}")
+        #expect(select.nodes == [.select(MessageSelectArgument(name: "Ж", cases: [
+            MessageSelectCase(key: "жёлтый", keyOffset: 12, message: [
+                .number(MessageNumberArgument(name: "x", style: .integer, offset: 20, nameOffset: 21)),
+            ]),
+            MessageSelectCase(key: "other", keyOffset: 42, message: []),
+        ], offset: 0, nameOffset: 1))])
+    }
+
+    @Test func textWithoutBracesOrApostrophesIsOneNode() throws {
+        for source in ["# 😀 l’adresse \u{2028}\r\n", "a", "hash # and comma, = : are text", String(repeating: "long text é ", count: 100)] {
+            #expect(try MessagePattern(parsing: source).nodes == [.text(source)])
+        }
+        // The same text with an apostrophe goes through the parser, with the same result.
+        #expect(try MessagePattern(parsing: "# 😀 l'adresse").nodes == [.text("# 😀 l'adresse")])
+        #expect(try MessagePattern(parsing: "l''adresse '{'é'}' x").nodes == [.text("l'adresse {é} x")])
     }
 
     static let usage = """
@@ -414,6 +480,53 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         #expect(selectors[1].categories.isEmpty)
     }
 
+    /// The argument uses and selectors as a walk of the tree finds them, outer before nested:
+    /// the lists the parser collects must be these.
+    static func walkedUses(_ pattern: MessagePattern) -> (arguments: [MessageArgumentUse], selectors: [MessageSelectorUse]) {
+        var arguments: [MessageArgumentUse] = []
+        var selectors: [MessageSelectorUse] = []
+        pattern.walk { node in
+            switch node {
+            case .argument(let argument):
+                let kind: MessageArgumentUse.Kind = switch argument.kind {
+                case .simple: .simple
+                case .date: .date
+                case .time: .time
+                }
+                arguments.append(MessageArgumentUse(name: argument.name, kind: kind, offset: argument.offset, nameOffset: argument.nameOffset))
+            case .number(let argument):
+                arguments.append(MessageArgumentUse(name: argument.name, kind: .number, offset: argument.offset, nameOffset: argument.nameOffset))
+            case .plural(let argument):
+                arguments.append(MessageArgumentUse(name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural,
+                                                    offset: argument.offset, nameOffset: argument.nameOffset))
+                let keys = argument.cases.map { item -> MessageSelectorUse.Key in
+                    let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
+                    return .init(text: item.key.description, offset: item.keyOffset, category: category)
+                }
+                selectors.append(MessageSelectorUse(name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural, offset: argument.offset, nameOffset: argument.nameOffset,
+                                                    pluralOffset: argument.pluralOffset, keys: keys))
+            case .select(let argument):
+                arguments.append(MessageArgumentUse(name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset))
+                let keys = argument.cases.map { MessageSelectorUse.Key(text: $0.key, offset: $0.keyOffset, category: nil) }
+                selectors.append(MessageSelectorUse(name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset,
+                                                    pluralOffset: 0, keys: keys))
+            case .text, .pound:
+                break
+            }
+        }
+        return (arguments, selectors)
+    }
+
+    @Test func collectedUsesMatchTheTree() throws {
+        for source in [Self.usage, Self.nested, "{a, plural, offset:2 =1 {{b, select, x {{c}} other {{d, selectordinal, one {#} other {#}}}}} other {{a}}}"] {
+            let pattern = try MessagePattern(parsing: source)
+            let walked = Self.walkedUses(pattern)
+            #expect(pattern.argumentUses == walked.arguments)
+            #expect(pattern.selectors == walked.selectors)
+            #expect(!walked.selectors.isEmpty)
+        }
+    }
+
     @Test func selectorsListOuterBeforeInner() throws {
         let selectors = try MessagePattern(parsing: Self.nested).selectors
         #expect(selectors.map(\.name) == ["count", "gender", "gender"])
@@ -447,7 +560,8 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
     /// message, and a parsed message formats when every argument is given.
     @Test func survivesRandomInput() {
         let pieces = ["{", "}", "'", "''", "#", ",", " ", "a", "n", "=1", "offset:1", "plural", "select",
-                      "selectordinal", "number", "integer", "one", "other", "few", "{n, plural, ", "{a, select, ", "é", "👍🏽"]
+                      "selectordinal", "number", "integer", "one", "other", "few", "{n, plural, ", "{a, select, ", "é", "👍🏽",
+                      "\u{2028}", "\u{85}", "«", "e\u{301}", "\r\n"]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         let formatter = MessageFormatter(localeTag: "pl")
         for _ in 0..<20_000 {
@@ -459,6 +573,9 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
             }
             do {
                 let pattern = try MessagePattern(parsing: source)
+                let walked = Self.walkedUses(pattern)
+                #expect(pattern.argumentUses == walked.arguments, "\(source)")
+                #expect(pattern.selectors == walked.selectors, "\(source)")
                 var arguments: [String: MessageArgument] = [:]
                 for name in pattern.argumentNames { arguments[name] = 3 }
                 #expect(throws: Never.self, "\(source)") { try formatter.format(pattern, arguments) }

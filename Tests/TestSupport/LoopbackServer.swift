@@ -20,12 +20,16 @@ public final class LoopbackServer: @unchecked Sendable {
         public var body: String
         /// Seconds to wait before answering.
         public var delay: Double
+        /// More header fields (`Location` of a redirect).
+        public var headers: [(name: String, value: String)]
 
-        public init(status: Int = 200, contentType: String = "application/json", body: String, delay: Double = 0) {
+        public init(status: Int = 200, contentType: String = "application/json", body: String, delay: Double = 0,
+                    headers: [(name: String, value: String)] = []) {
             self.status = status
             self.contentType = contentType
             self.body = body
             self.delay = delay
+            self.headers = headers
         }
     }
 
@@ -123,7 +127,8 @@ public final class LoopbackServer: @unchecked Sendable {
         let reply = respond(request)
         if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
         let body = Array(reply.body.utf8)
-        let response = "HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let extra = reply.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+        let response = "HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
         let bytes = Array(response.utf8) + body
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

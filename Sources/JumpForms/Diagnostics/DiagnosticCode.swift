@@ -90,6 +90,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case optionDoesNotFitAttribute = "JF416"
     case lengthExceedsAttribute = "JF417"
     case constraintNotChecked = "JF418"
+    case accessPathIgnored = "JF419"
 
     // MARK: locales (`jump-forms locales`: checks of locale files, interchange formats; each
     // code has a rule id, see `ruleID` and DiagnosticCode+Locales.swift)
@@ -148,7 +149,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         return switch self {
         case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
              .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .emptyRuleList,
-             .lengthExceedsAttribute, .constraintNotChecked:
+             .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored:
             .warning
         default:
             .error
@@ -257,6 +258,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .optionDoesNotFitAttribute: Entry(title: "option value does not fit the attribute type", explanation: "A select or radio field writes its options' values: for a `boolean` attribute they are `true` or `false`, for an `integer` one integers, for a `decimal` one numbers.", example: "options: [{ value: maybe }] on a boolean attribute"),
         .lengthExceedsAttribute: Entry(title: "field allows values longer than the attribute holds", explanation: "The field's `maxLength` is above the attribute's `length`: values in between pass the form and are refused by the server. Lower `maxLength`.", example: "{ rule: maxLength, value: 500 } on an attribute of length 100"),
         .constraintNotChecked: Entry(title: "field does not check an attribute constraint", explanation: "The attribute accepts only email addresses (`email-address`), letters (`alphabetic`) or letters and digits (`alphanumeric`), and the field does not check it (an `email` field, or a `format` rule), so the server refuses what the form let through.", example: "a text field on an email-address attribute"),
+        .accessPathIgnored: Entry(title: "access-schema path makes nothing writable", explanation: "A path of the access schema names an attribute inside a plural (plurals are written whole with `entity.replace`: list the plural itself), one the server sets (`id`, `uuid`, `created`, `lastUpdated`, attributes of type `id`), or a password attribute (written through the forms, not part of the generated model). The path is left out, so the generated documentation and `writableAttributePaths` do not count it.", example: "[\"/photos/value\", \"/id\"]"),
     ]
     // swiftlint:enable line_length
 }

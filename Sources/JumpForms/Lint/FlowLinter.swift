@@ -314,6 +314,7 @@ public struct FlowLinter: Sendable {
     /// (one per distinct set of argument names; the first use of a set decides its values).
     private struct KeyUse: Sendable {
         var key: Located<String>
+        var hashed: MessageKey
         var argumentSets: [[String: MessageArgument]]
     }
 
@@ -329,7 +330,7 @@ public struct FlowLinter: Sendable {
                 }
             } else {
                 position[key.value] = result.count
-                result.append(KeyUse(key: key, argumentSets: [arguments]))
+                result.append(KeyUse(key: key, hashed: MessageKey(key.value), argumentSets: [arguments]))
             }
         }
         return result
@@ -348,7 +349,7 @@ public struct FlowLinter: Sendable {
         // reported missing one by one.
         if let defaultPosition, catalogs[defaultPosition].isComplete {
             let defaultCatalog = catalogs[defaultPosition]
-            for use in uses where !defaultCatalog.contains(use.key.value) {
+            for use in uses where defaultCatalog.position(of: use.hashed) == nil {
                 findings.append(Diagnostic(.messageMissingInDefaultLocale,
                     "message '\(use.key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
                     at: use.key.location, hint: Suggestion.hint(for: use.key.value, among: defaultCatalog.keys)))
@@ -360,16 +361,23 @@ public struct FlowLinter: Sendable {
         let all = catalogs
         let perCatalog = ConcurrentMap.map(Array(all.indices)) { position -> [Diagnostic] in
             let catalog = all[position]
+            let isDefault = catalog.tag.value == defaultTag
+            // The rest of the chain: the catalog itself is looked up first, for both checks.
+            let fallbacks = catalog.tag.value.truncations.dropFirst().compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
             var found: [Diagnostic] = []
-            if catalog.tag.value != defaultTag, catalog.isComplete {
-                let chain = catalog.tag.value.truncations.compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
-                for use in uses where !chain.contains(where: { $0[use.key.value] != nil }) {
-                    found.append(Diagnostic(.messageMissingInLocale,
-                        "message '\(use.key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
-                        at: use.key.location))
+            catalog.withMessages { messages in
+                for use in uses {
+                    guard let own = catalog.position(of: use.hashed) else {
+                        if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0[use.hashed] != nil }) {
+                            found.append(Diagnostic(.messageMissingInLocale,
+                                "message '\(use.key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
+                                at: use.key.location))
+                        }
+                        continue
+                    }
+                    Self.checkArguments(of: messages.baseAddress! + own, use: use, into: &found)
                 }
             }
-            Self.checkArguments(of: catalog, uses: uses, into: &found)
             return found
         }
         for found in perCatalog { findings += found }
@@ -386,29 +394,25 @@ public struct FlowLinter: Sendable {
     }
 
     /// Arguments, checked statically: each one a message uses must be provided by its call
-    /// sites, and plural, selectordinal and number arguments must be numbers.
-    private static func checkArguments(of catalog: LocaleCatalog, uses: [KeyUse], into found: inout [Diagnostic]) {
-        for use in uses {
-            catalog.withMessage(forKey: use.key.value) { message in
-                guard case .success(let pattern) = message.pattern else { return }
-                let argumentUses = pattern.argumentUses
-                for arguments in use.argumentSets {
-                    for argumentUse in argumentUses {
-                        var at: SourceLocation { message.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
-                        guard let argument = arguments[argumentUse.name] else {
-                            let provided = arguments.keys.sorted()
-                            found.append(Diagnostic(.messageArgument,
-                                "message '\(use.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
-                                at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
-                            continue
-                        }
-                        let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number
-                        if numeric, case .string(let text) = argument, Double(text) == nil {
-                            found.append(Diagnostic(.messageArgument,
-                                "message '\(use.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
-                                at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
-                        }
-                    }
+    /// sites, and plural, selectordinal and number arguments must be numbers. The message is
+    /// read in place (most have nothing to report).
+    private static func checkArguments(of message: UnsafePointer<LocaleMessage>, use: KeyUse, into found: inout [Diagnostic]) {
+        guard case .success(let pattern) = message.pointee.pattern, !pattern.argumentUses.isEmpty else { return }
+        for arguments in use.argumentSets {
+            for argumentUse in pattern.argumentUses {
+                var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
+                guard let argument = arguments[argumentUse.name] else {
+                    let provided = arguments.keys.sorted()
+                    found.append(Diagnostic(.messageArgument,
+                        "message '\(use.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
+                        at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                    continue
+                }
+                let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number
+                if numeric, case .string(let text) = argument, Double(text) == nil {
+                    found.append(Diagnostic(.messageArgument,
+                        "message '\(use.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
+                        at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
                 }
             }
         }

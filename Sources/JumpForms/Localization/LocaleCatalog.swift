@@ -82,6 +82,30 @@ public struct MessageOffsetMap: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(breakpoints) }
 }
 
+/// A message key with its hash worked out once (FNV-1a over its UTF-8 bytes): looking one
+/// key up in many catalogs hashes its text once, and a catalog's index hashes short keys
+/// far more cheaply than `String`'s hashing does.
+public struct MessageKey: Hashable, Sendable {
+    public let text: String
+    private let fingerprint: UInt64
+
+    public init(_ text: String) {
+        self.text = text
+        var bytes = text
+        fingerprint = bytes.withUTF8 { utf8 in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+
+    public static func == (lhs: MessageKey, rhs: MessageKey) -> Bool {
+        lhs.fingerprint == rhs.fingerprint && lhs.text == rhs.text
+    }
+}
+
 /// One message of a locale file.
 public struct LocaleMessage: Sendable {
     /// The dotted key (nested keys flattened).
@@ -175,7 +199,7 @@ public struct LocaleCatalog: Sendable {
     /// The messages in file order, and where each key's is: iterating `allMessages` copies no
     /// message, and the index holds small values.
     private var messageList: [LocaleMessage]
-    private var index: [String: Int]
+    private var index: [MessageKey: Int]
     /// Where `messages:` is written (nil for catalogs built in memory).
     public var messagesLocation: SourceLocation?
     /// `sameAsSource`: keys (or `*` patterns) whose text may equal the reference locale's
@@ -198,7 +222,7 @@ public struct LocaleCatalog: Sendable {
     public init(path: String, tag: Located<LocaleTag>, messages: [LocaleMessage]) {
         self.path = path
         self.tag = tag
-        var index: [String: Int] = [:]
+        var index: [MessageKey: Int] = [:]
         index.reserveCapacity(messages.count)
         var keys: [String] = []
         keys.reserveCapacity(messages.count)
@@ -207,8 +231,9 @@ public struct LocaleCatalog: Sendable {
             guard let base = buffer.baseAddress else { return }
             for position in buffer.indices {
                 let key = (base + position).pointee.key
-                if index[key] == nil {
-                    index[key] = keys.count
+                let hashed = MessageKey(key)
+                if index[hashed] == nil {
+                    index[hashed] = keys.count
                     keys.append(key)
                 } else {
                     duplicates = true
@@ -226,20 +251,28 @@ public struct LocaleCatalog: Sendable {
         }
     }
 
-    public subscript(key: String) -> LocaleMessage? { index[key].map { messageList[$0] } }
+    public subscript(key: String) -> LocaleMessage? { index[MessageKey(key)].map { messageList[$0] } }
 
     /// Each key's position in file order (for lookups that must not copy the catalog).
-    var keyPositions: [String: Int] { index }
+    var keyPositions: [MessageKey: Int] { index }
+
+    /// The position of `key`'s message in file order, if the catalog has one.
+    func position(of key: MessageKey) -> Int? { index[key] }
+
+    /// Calls `body` with the messages in file order, without copying them.
+    func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
+        messageList.withUnsafeBufferPointer(body)
+    }
 
     /// Whether the catalog has a message for `key` (without copying it).
-    public func contains(_ key: String) -> Bool { index[key] != nil }
+    public func contains(_ key: String) -> Bool { index[MessageKey(key)] != nil }
 
     /// Messages in file order.
     public var allMessages: [LocaleMessage] { messageList }
 
     /// Calls `body` with the message for `key`, if any, without copying it out of the catalog.
     public func withMessage(forKey key: String, _ body: (LocaleMessage) -> Void) {
-        guard let position = index[key] else { return }
+        guard let position = index[MessageKey(key)] else { return }
         messageList.withUnsafeBufferPointer { body($0[position]) }
     }
 

@@ -1,7 +1,7 @@
 // ICU MessageFormat ("MessageFormat 1", as in ICU4J) patterns: the syntax tree and its parser.
 //
-// The parser reads the message once, scalar by scalar, without regular expressions or
-// Foundation. Offsets everywhere count Unicode scalars from the start of the source.
+// The parser reads the message's UTF-8 bytes once, without regular expressions or Foundation.
+// Offsets everywhere count Unicode scalars from the start of the source.
 //
 // Supported syntax:
 //
@@ -286,6 +286,7 @@ public struct MessageSelectorUse: Sendable, Hashable {
 }
 
 /// A parsed ICU MessageFormat pattern.
+/// A parsed ICU MessageFormat pattern.
 public struct MessagePattern: Sendable, Hashable {
     /// The deepest nesting of plural, selectordinal and select arguments the parser accepts.
     public static let maximumNestingDepth = 64
@@ -294,19 +295,35 @@ public struct MessagePattern: Sendable, Hashable {
     public let source: String
     /// The top-level message.
     public let nodes: [MessageNode]
+    /// Every occurrence of an argument, in source order (an outer argument before those
+    /// nested in its cases). The parser collects them, so reading this costs nothing.
+    public let argumentUses: [MessageArgumentUse]
+    /// Every plural, selectordinal and select argument, in source order (an outer argument
+    /// before the ones nested in its cases). The parser collects them too.
+    public let selectors: [MessageSelectorUse]
 
     /// Parses `source`; throws the first syntax error.
     public init(parsing source: String) throws(MessageSyntaxError) {
         self.source = source
-        // Most messages are plain text: without `{`, `}` and `'` nothing is special (`#` is
-        // special only inside plural cases), so the message is one text node, as the parser
-        // would make it. Checking the UTF-8 bytes is much cheaper than parsing.
-        if !source.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "'") }) {
+        var contiguous = source
+        let parsed = contiguous.withUTF8 { bytes -> Result<MessageParser.Output, MessageSyntaxError>? in
+            // Most messages are plain text: without `{`, `}` and `'` nothing is special (`#`
+            // is special only inside plural cases), so the message is one text node, as the
+            // parser would make it.
+            guard MessageParser.containsBraceOrApostrophe(bytes) else { return nil }
+            var parser = MessageParser(bytes, source: source)
+            return Result { () throws(MessageSyntaxError) in try parser.parse() }
+        }
+        guard let parsed else {
             self.nodes = source.isEmpty ? [] : [.text(source)]
+            self.argumentUses = []
+            self.selectors = []
             return
         }
-        var parser = MessageParser(source)
-        self.nodes = try parser.parseMessage(depth: 0, inPlural: false, open: nil)
+        let output = try parsed.get()
+        self.nodes = output.nodes
+        self.argumentUses = output.argumentUses
+        self.selectors = output.selectors
     }
 
     /// Every argument the message uses, one entry per name, in order of first use: the kind
@@ -317,58 +334,8 @@ public struct MessagePattern: Sendable, Hashable {
         return argumentUses.filter { seen.insert($0.name).inserted }
     }
 
-    /// Every occurrence of an argument, in source order (an outer argument before those
-    /// nested in its cases).
-    public var argumentUses: [MessageArgumentUse] {
-        var uses: [MessageArgumentUse] = []
-        walk { node in
-            switch node {
-            case .argument(let argument):
-                let kind: MessageArgumentUse.Kind = switch argument.kind {
-                case .simple: .simple
-                case .date: .date
-                case .time: .time
-                }
-                uses.append(MessageArgumentUse(name: argument.name, kind: kind, offset: argument.offset, nameOffset: argument.nameOffset))
-            case .number(let argument):
-                uses.append(MessageArgumentUse(name: argument.name, kind: .number, offset: argument.offset, nameOffset: argument.nameOffset))
-            case .plural(let argument):
-                uses.append(MessageArgumentUse(name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural,
-                                               offset: argument.offset, nameOffset: argument.nameOffset))
-            case .select(let argument):
-                uses.append(MessageArgumentUse(name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset))
-            case .text, .pound:
-                break
-            }
-        }
-        return uses
-    }
-
     /// The distinct argument names, in order of first use.
     public var argumentNames: [String] { arguments.map(\.name) }
-
-    /// Every plural, selectordinal and select argument, in source order (an outer argument
-    /// before the ones nested in its cases).
-    public var selectors: [MessageSelectorUse] {
-        var uses: [MessageSelectorUse] = []
-        walk { node in
-            switch node {
-            case .plural(let argument):
-                let keys = argument.cases.map { item -> MessageSelectorUse.Key in
-                    let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
-                    return .init(text: item.key.description, offset: item.keyOffset, category: category)
-                }
-                uses.append(MessageSelectorUse(name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural,
-                                               offset: argument.offset, nameOffset: argument.nameOffset, pluralOffset: argument.pluralOffset, keys: keys))
-            case .select(let argument):
-                let keys = argument.cases.map { MessageSelectorUse.Key(text: $0.key, offset: $0.keyOffset, category: nil) }
-                uses.append(MessageSelectorUse(name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset, pluralOffset: 0, keys: keys))
-            default:
-                break
-            }
-        }
-        return uses
-    }
 
     /// Calls `visit` for every node, depth first, in source order.
     public func walk(_ visit: (MessageNode) -> Void) {
@@ -398,295 +365,543 @@ public struct MessagePattern: Sendable, Hashable {
 
 // MARK: - Parser
 
+/// Reads the UTF-8 bytes of a message. Every syntax character is ASCII, so the parser looks
+/// at bytes and decodes a scalar only where a non-ASCII one matters: in identifiers and in
+/// whitespace (Pattern_White_Space and Pattern_Syntax have non-ASCII members). Text nodes are
+/// runs of the source's bytes. Offsets are converted to Unicode scalars as they are reported.
 struct MessageParser {
-    private let scalars: [Unicode.Scalar]
-    private var index = 0
-    /// The apostrophe of a quote that ran to the end of the message, if any.
-    private var unclosedQuote: Int?
-
-    init(_ source: String) {
-        scalars = Array(source.unicodeScalars)
+    struct Output {
+        var nodes: [MessageNode]
+        var argumentUses: [MessageArgumentUse]
+        var selectors: [MessageSelectorUse]
     }
 
-    /// Parses message text up to the `}` closing the case opened at `open`, or to the end
-    /// when `open` is nil.
+    private let bytes: UnsafePointer<UInt8>
+    private let count: Int
+    private let source: String
+    /// With ASCII only, byte and scalar offsets are the same.
+    private let isASCII: Bool
+    /// Byte index into `bytes`.
+    private var index = 0
+    /// A byte index and its scalar offset: offsets are mostly asked in increasing order, so
+    /// each conversion counts scalars from the previous one.
+    private var knownByte = 0
+    private var knownScalar = 0
+    /// The apostrophe (scalar offset) of a quote that ran to the end of the message, if any.
+    private var unclosedQuote: Int?
+    /// Text that is not one run of the source (quotes, doubled apostrophes), being assembled.
+    private var pieces: [UInt8] = []
+    private var argumentUses: [MessageArgumentUse] = []
+    private var selectors: [MessageSelectorUse] = []
+
+    /// `bytes` must be non-empty and stay valid while the parser runs.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, source: String) {
+        self.bytes = bytes.baseAddress!
+        self.count = bytes.count
+        self.source = source
+        self.isASCII = Self.isAllASCII(bytes)
+    }
+
+    /// Appends to an array that starts with room for `capacity` elements: one allocation for
+    /// most messages, where growing one by one takes several.
+    private static func append<Element>(_ element: Element, to array: inout [Element], capacity: Int) {
+        if array.capacity == 0 { array.reserveCapacity(capacity) }
+        array.append(element)
+    }
+
+    mutating func parse() throws(MessageSyntaxError) -> Output {
+        let nodes = try parseMessage(depth: 0, inPlural: false, open: nil)
+        return Output(nodes: nodes, argumentUses: argumentUses, selectors: selectors)
+    }
+
+    // MARK: Byte scans
+
+    /// Whether the text has a `{`, `}` or `'`: eight bytes at a time, with the usual
+    /// "has a zero byte" test on the word XOR each character.
+    static func containsBraceOrApostrophe(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return false }
+        let count = buffer.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let openBraces = ones &* 0x7B, closeBraces = ones &* 0x7D, apostrophes = ones &* 0x27
+        guard count >= 8 else {
+            for i in 0..<count {
+                let byte = base[i]
+                if byte == 0x7B || byte == 0x7D || byte == 0x27 { return true }
+            }
+            return false
+        }
+        var i = 0
+        while true {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let a = word ^ openBraces, b = word ^ closeBraces, c = word ^ apostrophes
+            if (((a &- ones) & ~a) | ((b &- ones) & ~b) | ((c &- ones) & ~c)) & 0x8080_8080_8080_8080 != 0 { return true }
+            if i == count - 8 { return false }
+            // The last word may overlap the one before.
+            i = min(i + 8, count - 8)
+        }
+    }
+
+    private static func isAllASCII(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        let count = buffer.count
+        var bits: UInt64 = 0
+        var i = 0
+        while i + 8 <= count {
+            bits |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            bits |= UInt64(base[i])
+            i += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// The scalar offset of the byte index `byte` (a scalar boundary).
+    private mutating func scalarOffset(_ byte: Int) -> Int {
+        if isASCII { return byte }
+        var scalars = knownScalar
+        if byte >= knownByte {
+            // Every byte but a continuation byte (10xxxxxx) starts a scalar.
+            for i in knownByte..<byte where bytes[i] & 0xC0 != 0x80 { scalars += 1 }
+            knownByte = byte
+            knownScalar = scalars
+        } else {
+            for i in byte..<knownByte where bytes[i] & 0xC0 != 0x80 { scalars -= 1 }
+        }
+        return scalars
+    }
+
+    /// The scalar starting at byte `i` and its length in bytes (the text is valid UTF-8).
+    private func scalar(at i: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        let lead = UInt32(bytes[i])
+        if lead < 0x80 { return (Unicode.Scalar(UInt8(lead)), 1) }
+        let value: UInt32, length: Int
+        if lead < 0xE0 {
+            value = (lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+            length = 2
+        } else if lead < 0xF0 {
+            value = (lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+            length = 3
+        } else {
+            value = (lead & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F)
+            length = 4
+        }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// The text of bytes `start..<end` (scalar boundaries); the source itself when it is all.
+    private func string(_ start: Int, _ end: Int) -> String {
+        if start == 0 && end == count { return source }
+        return String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+    }
+
+    private func bytesAreASCII(_ start: Int, _ end: Int) -> Bool {
+        for i in start..<end where bytes[i] >= 0x80 { return false }
+        return true
+    }
+
+    /// Whether bytes `start..<end` are `word` (lowercase ASCII) once ASCII letters are lowercased.
+    private func equalsLowercased(_ start: Int, _ end: Int, _ word: StaticString) -> Bool {
+        guard end - start == word.utf8CodeUnitCount else { return false }
+        let letters = word.utf8Start
+        for position in 0..<(end - start) {
+            var byte = bytes[start + position]
+            if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            if byte != letters[position] { return false }
+        }
+        return true
+    }
+
+    /// Whether bytes `start..<end` are exactly `word`.
+    private func equals(_ start: Int, _ end: Int, _ word: StaticString) -> Bool {
+        guard end - start == word.utf8CodeUnitCount else { return false }
+        let letters = word.utf8Start
+        for position in 0..<(end - start) where bytes[start + position] != letters[position] { return false }
+        return true
+    }
+
+    // MARK: Messages
+
+    /// Parses message text up to the `}` closing the case opened at `open` (a scalar offset),
+    /// or to the end when `open` is nil.
     mutating func parseMessage(depth: Int, inPlural: Bool, open: Int?) throws(MessageSyntaxError) -> [MessageNode] {
         var nodes: [MessageNode] = []
-        var text = String.UnicodeScalarView()
-        let count = scalars.count
+        // The text so far is `pieces` followed by the source bytes `run..<index`.
+        var run = index
         while index < count {
-            let c = scalars[index]
-            switch c {
-            case "'":
+            switch bytes[index] {
+            case UInt8(ascii: "'"):
                 let next = index + 1
                 guard next < count else {
-                    text.append(c)
                     index = next
                     continue
                 }
-                let following = scalars[next]
-                if following == "'" {
-                    text.append("'")
+                let following = bytes[next]
+                if following == UInt8(ascii: "'") {
+                    // `''`: keep the first apostrophe, drop the second.
+                    appendPiece(run, next)
                     index = next + 1
-                } else if following == "{" || following == "}" || (inPlural && following == "#") {
+                    run = index
+                } else if following == UInt8(ascii: "{") || following == UInt8(ascii: "}") || (inPlural && following == UInt8(ascii: "#")) {
                     // Quoted literal text, up to the next lone apostrophe or the end.
                     let quote = index
-                    text.append(following)
+                    appendPiece(run, index)
+                    run = next
                     index = next + 1
                     while true {
                         guard index < count else {
-                            unclosedQuote = quote
+                            unclosedQuote = scalarOffset(quote)
                             break
                         }
-                        let q = scalars[index]
-                        if q == "'" {
-                            if index + 1 < count && scalars[index + 1] == "'" {
-                                text.append("'")
+                        if bytes[index] == UInt8(ascii: "'") {
+                            if index + 1 < count && bytes[index + 1] == UInt8(ascii: "'") {
+                                appendPiece(run, index + 1)
                                 index += 2
+                                run = index
                             } else {
+                                appendPiece(run, index)
                                 index += 1
+                                run = index
                                 break
                             }
                         } else {
-                            text.append(q)
                             index += 1
                         }
                     }
                 } else {
-                    text.append(c)
                     index = next
                 }
-            case "{":
-                Self.flush(&text, into: &nodes)
-                nodes.append(try parseArgument(depth: depth))
-            case "}":
+            case UInt8(ascii: "{"):
+                flushText(run, into: &nodes)
+                Self.append(try parseArgument(depth: depth), to: &nodes, capacity: 4)
+                run = index
+            case UInt8(ascii: "}"):
                 guard open != nil else {
-                    throw error("unmatched '}'; quote it as '}' for a literal brace", at: index)
+                    throw error("unmatched '}'; quote it as '}' for a literal brace", at: scalarOffset(index))
                 }
+                flushText(run, into: &nodes)
                 index += 1
-                Self.flush(&text, into: &nodes)
                 return nodes
-            case "#" where inPlural:
-                Self.flush(&text, into: &nodes)
-                nodes.append(.pound(offset: index))
+            case UInt8(ascii: "#") where inPlural:
+                flushText(run, into: &nodes)
+                Self.append(.pound(offset: scalarOffset(index)), to: &nodes, capacity: 4)
                 index += 1
+                run = index
             default:
-                text.append(c)
                 index += 1
             }
         }
         if let open { throw unmatched(open) }
-        Self.flush(&text, into: &nodes)
+        flushText(run, into: &nodes)
         return nodes
     }
 
-    private static func flush(_ text: inout String.UnicodeScalarView, into nodes: inout [MessageNode]) {
-        guard !text.isEmpty else { return }
-        nodes.append(.text(String(text)))
-        text = String.UnicodeScalarView()
+    private mutating func addUse(_ use: MessageArgumentUse) {
+        // Most messages with arguments have one or two.
+        Self.append(use, to: &argumentUses, capacity: 2)
+    }
+
+    private mutating func appendPiece(_ start: Int, _ end: Int) {
+        pieces.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
+    }
+
+    /// Ends the text node made of `pieces` and the bytes `run..<index`, if it is not empty.
+    private mutating func flushText(_ run: Int, into nodes: inout [MessageNode]) {
+        if pieces.isEmpty {
+            if index > run { Self.append(.text(string(run, index)), to: &nodes, capacity: 4) }
+        } else {
+            appendPiece(run, index)
+            Self.append(.text(String(decoding: pieces, as: UTF8.self)), to: &nodes, capacity: 4)
+            pieces.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: Arguments
+
+    private enum ArgumentType {
+        case number, date, time, plural, selectordinal, select, choice, unknown
+    }
+
+    /// The argument type named by bytes `start..<end`, matched case-insensitively.
+    private func argumentType(_ start: Int, _ end: Int) -> ArgumentType {
+        if bytesAreASCII(start, end) {
+            if equalsLowercased(start, end, "number") { return .number }
+            if equalsLowercased(start, end, "date") { return .date }
+            if equalsLowercased(start, end, "time") { return .time }
+            if equalsLowercased(start, end, "plural") { return .plural }
+            if equalsLowercased(start, end, "selectordinal") { return .selectordinal }
+            if equalsLowercased(start, end, "select") { return .select }
+            if equalsLowercased(start, end, "choice") { return .choice }
+            return .unknown
+        }
+        // Unicode lowercasing, as String does it.
+        switch string(start, end).lowercased() {
+        case "number": return .number
+        case "date": return .date
+        case "time": return .time
+        case "plural": return .plural
+        case "selectordinal": return .selectordinal
+        case "select": return .select
+        case "choice": return .choice
+        default: return .unknown
+        }
     }
 
     /// Parses the argument whose `{` is at `index`.
     private mutating func parseArgument(depth: Int) throws(MessageSyntaxError) -> MessageNode {
-        let open = index
+        let open = scalarOffset(index)
         index += 1
         skipWhiteSpace()
-        guard index < scalars.count else { throw unmatched(open) }
-        let nameOffset = index
-        let first = scalars[index]
-        if first == "}" || first == "," { throw error("empty argument name", at: index) }
-        let name = scanIdentifier()
-        if name.isEmpty { throw error("expected an argument name after '{' but found '\(first)'", at: index) }
-        try validateArgumentName(name, at: nameOffset)
+        guard index < count else { throw unmatched(open) }
+        let nameStart = index
+        let nameOffset = scalarOffset(index)
+        let first = bytes[index]
+        if first == UInt8(ascii: "}") || first == UInt8(ascii: ",") { throw error("empty argument name", at: nameOffset) }
+        skipIdentifier()
+        if index == nameStart { throw error("expected an argument name after '{' but found '\(scalar(at: index).scalar)'", at: nameOffset) }
+        try validateArgumentName(nameStart, index, at: nameOffset)
+        let name = string(nameStart, index)
 
         skipWhiteSpace()
-        guard index < scalars.count else { throw unmatched(open) }
-        if scalars[index] == "}" {
+        guard index < count else { throw unmatched(open) }
+        if bytes[index] == UInt8(ascii: "}") {
             index += 1
+            addUse(MessageArgumentUse(name: name, kind: .simple, offset: open, nameOffset: nameOffset))
             return .argument(MessageSimpleArgument(name: name, kind: .simple, offset: open, nameOffset: nameOffset))
         }
-        guard scalars[index] == "," else { throw error("expected ',' or '}' after argument name", at: index) }
+        guard bytes[index] == UInt8(ascii: ",") else { throw error("expected ',' or '}' after argument name", at: scalarOffset(index)) }
         index += 1
 
         skipWhiteSpace()
-        guard index < scalars.count else { throw unmatched(open) }
-        let typeOffset = index
-        let typeName = scanIdentifier()
-        if typeName.isEmpty { throw error("expected an argument type after ','", at: index) }
+        guard index < count else { throw unmatched(open) }
+        let typeStart = index
+        let typeOffset = scalarOffset(index)
+        skipIdentifier()
+        if index == typeStart { throw error("expected an argument type after ','", at: typeOffset) }
 
-        switch typeName.lowercased() {
-        case "number", "date", "time":
-            let type = typeName.lowercased()
-            let style = try parseSimpleStyle(type: type, open: open)
-            switch type {
-            case "number":
-                let numberStyle: MessageNumberStyle = switch style {
-                case nil: .plain
-                case let text? where text.lowercased() == "integer": .integer
-                case let text?: .other(text)
-                }
-                return .number(MessageNumberArgument(name: name, style: numberStyle, offset: open, nameOffset: nameOffset))
-            case "date":
-                return .argument(MessageSimpleArgument(name: name, kind: .date, style: style, offset: open, nameOffset: nameOffset))
-            default:
-                return .argument(MessageSimpleArgument(name: name, kind: .time, style: style, offset: open, nameOffset: nameOffset))
+        switch argumentType(typeStart, index) {
+        case .number:
+            let numberStyle: MessageNumberStyle
+            if let style = try parseSimpleStyle(type: "number", open: open) {
+                let text = string(style.lowerBound, style.upperBound)
+                let integer = bytesAreASCII(style.lowerBound, style.upperBound)
+                    ? equalsLowercased(style.lowerBound, style.upperBound, "integer") : text.lowercased() == "integer"
+                numberStyle = integer ? .integer : .other(text)
+            } else {
+                numberStyle = .plain
             }
-        case "plural":
+            addUse(MessageArgumentUse(name: name, kind: .number, offset: open, nameOffset: nameOffset))
+            return .number(MessageNumberArgument(name: name, style: numberStyle, offset: open, nameOffset: nameOffset))
+        case .date:
+            let style = try parseSimpleStyle(type: "date", open: open).map { string($0.lowerBound, $0.upperBound) }
+            addUse(MessageArgumentUse(name: name, kind: .date, offset: open, nameOffset: nameOffset))
+            return .argument(MessageSimpleArgument(name: name, kind: .date, style: style, offset: open, nameOffset: nameOffset))
+        case .time:
+            let style = try parseSimpleStyle(type: "time", open: open).map { string($0.lowerBound, $0.upperBound) }
+            addUse(MessageArgumentUse(name: name, kind: .time, offset: open, nameOffset: nameOffset))
+            return .argument(MessageSimpleArgument(name: name, kind: .time, style: style, offset: open, nameOffset: nameOffset))
+        case .plural:
             return .plural(try parsePlural(name: name, nameOffset: nameOffset, ordinal: false, open: open, depth: depth))
-        case "selectordinal":
+        case .selectordinal:
             return .plural(try parsePlural(name: name, nameOffset: nameOffset, ordinal: true, open: open, depth: depth))
-        case "select":
+        case .select:
             return .select(try parseSelect(name: name, nameOffset: nameOffset, open: open, depth: depth))
-        case "choice":
+        case .choice:
             throw error("the 'choice' argument type is not supported; use plural or select", at: typeOffset)
-        default:
+        case .unknown:
+            let typeName = string(typeStart, index)
             throw error("unknown argument type '\(typeName)'; expected number, date, time, plural, select or selectordinal", at: typeOffset,
                         hint: Suggestion.hint(for: typeName, among: ["number", "date", "time", "plural", "select", "selectordinal"]))
         }
     }
 
     /// ICU's rule: a name starting with a digit is an argument number, with no leading zeros.
-    private func validateArgumentName(_ name: String, at offset: Int) throws(MessageSyntaxError) {
-        guard let first = name.unicodeScalars.first, ("0"..."9").contains(first) else { return }
-        guard name.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
-            throw error("invalid argument name '\(name)'; a name that starts with a digit must be a number", at: offset)
+    private func validateArgumentName(_ start: Int, _ end: Int, at offset: Int) throws(MessageSyntaxError) {
+        let first = bytes[start]
+        guard Self.isASCIIDigit(first) else { return }
+        for i in start..<end where !Self.isASCIIDigit(bytes[i]) {
+            throw error("invalid argument name '\(string(start, end))'; a name that starts with a digit must be a number", at: offset)
         }
-        if first == "0" && name.unicodeScalars.count > 1 {
-            throw error("invalid argument number '\(name)'; it must not have leading zeros", at: offset)
+        if first == UInt8(ascii: "0") && end - start > 1 {
+            throw error("invalid argument number '\(string(start, end))'; it must not have leading zeros", at: offset)
         }
     }
 
-    /// After `{name, number|date|time`: `}` or `, style }`. Returns the trimmed style.
-    private mutating func parseSimpleStyle(type: String, open: Int) throws(MessageSyntaxError) -> String? {
+    /// After `{name, number|date|time`: `}` or `, style }`. Returns the bytes of the trimmed style.
+    private mutating func parseSimpleStyle(type: String, open: Int) throws(MessageSyntaxError) -> Range<Int>? {
         skipWhiteSpace()
-        guard index < scalars.count else { throw unmatched(open) }
-        if scalars[index] == "}" {
+        guard index < count else { throw unmatched(open) }
+        if bytes[index] == UInt8(ascii: "}") {
             index += 1
             return nil
         }
-        guard scalars[index] == "," else { throw error("expected ',' or '}' after '\(type)'", at: index) }
+        guard bytes[index] == UInt8(ascii: ",") else { throw error("expected ',' or '}' after '\(type)'", at: scalarOffset(index)) }
         index += 1
         let start = index
         var nested = 0
         while true {
-            guard index < scalars.count else { throw unmatched(open) }
-            let c = scalars[index]
-            if c == "'" {
+            guard index < count else { throw unmatched(open) }
+            let c = bytes[index]
+            if c == UInt8(ascii: "'") {
                 // As in ICU: quoted text inside a style is kept, apostrophes included.
                 let quote = index
                 index += 1
-                while index < scalars.count && scalars[index] != "'" { index += 1 }
-                guard index < scalars.count else {
-                    throw error("the quote in this \(type) style is never closed", at: quote)
+                while index < count && bytes[index] != UInt8(ascii: "'") { index += 1 }
+                guard index < count else {
+                    throw error("the quote in this \(type) style is never closed", at: scalarOffset(quote))
                 }
-            } else if c == "{" {
+            } else if c == UInt8(ascii: "{") {
                 nested += 1
-            } else if c == "}" {
+            } else if c == UInt8(ascii: "}") {
                 if nested == 0 { break }
                 nested -= 1
             }
             index += 1
         }
-        var end = index
         var begin = start
-        while begin < end && Self.isPatternWhiteSpace(scalars[begin]) { begin += 1 }
-        while end > begin && Self.isPatternWhiteSpace(scalars[end - 1]) { end -= 1 }
-        guard begin < end else { throw error("expected a \(type) style after ','", at: index) }
+        var end = index
+        while begin < end {
+            let length = whiteSpaceLength(at: begin)
+            if length == 0 { break }
+            begin += length
+        }
+        while end > begin {
+            var last = end - 1
+            while bytes[last] & 0xC0 == 0x80 { last -= 1 }
+            if whiteSpaceLength(at: last) == 0 { break }
+            end = last
+        }
+        guard begin < end else { throw error("expected a \(type) style after ','", at: scalarOffset(index)) }
         index += 1
-        var style = String.UnicodeScalarView()
-        style.append(contentsOf: scalars[begin..<end])
-        return String(style)
+        return begin..<end
     }
 
     private mutating func parsePlural(name: String, nameOffset: Int, ordinal: Bool, open: Int, depth: Int) throws(MessageSyntaxError) -> MessagePluralArgument {
         let type = ordinal ? "selectordinal" : "plural"
         try expectCasesComma(type: type, open: open, depth: depth)
+        // Outer before nested: the uses are recorded before the cases are parsed.
+        addUse(MessageArgumentUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset))
+        let selector = selectors.count
+        selectors.append(MessageSelectorUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
         var cases: [MessagePluralCase] = []
-        var categories: Set<PluralCategory> = []
-        var exactValues: Set<String> = []
+        var categories = CategorySet()
+        var exactValues = SeenStrings()
         var pluralOffset: Int?
         while true {
             skipWhiteSpace()
-            guard index < scalars.count else { throw unmatched(open) }
-            let keyOffset = index
-            let c = scalars[index]
-            if c == "}" {
+            guard index < count else { throw unmatched(open) }
+            let keyOffset = scalarOffset(index)
+            let c = bytes[index]
+            if c == UInt8(ascii: "}") {
                 guard categories.contains(.other) else {
-                    throw error("\(type) argument '\(name)' has no 'other' case", at: index)
+                    throw error("\(type) argument '\(name)' has no 'other' case", at: keyOffset)
                 }
                 index += 1
+                selectors[selector].pluralOffset = pluralOffset ?? 0
+                selectors[selector].keys = cases.map { item -> MessageSelectorUse.Key in
+                    let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
+                    return .init(text: item.key.description, offset: item.keyOffset, category: category)
+                }
                 return MessagePluralArgument(name: name, isOrdinal: ordinal, pluralOffset: pluralOffset ?? 0, cases: cases, offset: open, nameOffset: nameOffset)
             }
-            if atOffsetKeyword() {
+            if equals(index, min(index + 7, count), "offset:") {
                 if pluralOffset != nil {
                     throw error("\(type) argument '\(name)' has more than one 'offset:'", at: keyOffset)
                 }
                 if !cases.isEmpty { throw error("'offset:' must come before the first case", at: keyOffset) }
                 index += 7
                 skipWhiteSpace()
-                guard index < scalars.count else { throw unmatched(open) }
+                guard index < count else { throw unmatched(open) }
                 pluralOffset = try scanOffsetValue()
                 continue
             }
             let key: MessagePluralKey
-            if c == "=" {
+            if c == UInt8(ascii: "=") {
                 index += 1
                 let number = try scanExactNumber()
-                let normalized = DecimalNumber(number)?.normalized.plainText ?? number
-                guard exactValues.insert(normalized).inserted else {
+                guard exactValues.insert(Self.normalizedExactNumber(number)) else {
                     throw error("\(type) argument '\(name)' has the case '=\(number)' twice", at: keyOffset)
                 }
                 key = .exact(number)
             } else {
-                let word = scanIdentifier()
-                if word.isEmpty {
-                    throw error("expected a case key or '}' in \(type) argument '\(name)' but found '\(c)'", at: index)
+                let wordStart = index
+                skipIdentifier()
+                if index == wordStart {
+                    throw error("expected a case key or '}' in \(type) argument '\(name)' but found '\(scalar(at: index).scalar)'", at: keyOffset)
                 }
-                guard let category = PluralCategory(rawValue: word) else {
+                guard let category = pluralCategory(wordStart, index) else {
+                    let word = string(wordStart, index)
                     throw error("unknown plural category '\(word)'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset,
                                 hint: Suggestion.hint(for: word, among: PluralCategory.allCases.map(\.rawValue)))
                 }
-                guard categories.insert(category).inserted else {
-                    throw error("\(type) argument '\(name)' has the case '\(word)' twice", at: keyOffset)
+                guard categories.insert(category) else {
+                    throw error("\(type) argument '\(name)' has the case '\(string(wordStart, index))' twice", at: keyOffset)
                 }
                 key = .category(category)
             }
             let message = try parseCaseMessage(key: key.description, open: open, depth: depth, inPlural: true)
-            cases.append(MessagePluralCase(key: key, keyOffset: keyOffset, message: message))
+            Self.append(MessagePluralCase(key: key, keyOffset: keyOffset, message: message), to: &cases, capacity: 8)
         }
+    }
+
+    /// The CLDR category named by bytes `start..<end`, compared as `PluralCategory(rawValue:)` does.
+    private func pluralCategory(_ start: Int, _ end: Int) -> PluralCategory? {
+        guard bytesAreASCII(start, end) else { return PluralCategory(rawValue: string(start, end)) }
+        if equals(start, end, "other") { return .other }
+        if equals(start, end, "one") { return .one }
+        if equals(start, end, "few") { return .few }
+        if equals(start, end, "many") { return .many }
+        if equals(start, end, "two") { return .two }
+        if equals(start, end, "zero") { return .zero }
+        return nil
+    }
+
+    /// `=N` keys compare by value: `=1` and `=1.0` are the same case.
+    private static func normalizedExactNumber(_ number: String) -> String {
+        // Digits without a leading zero are already normal.
+        let utf8 = number.utf8
+        if let first = utf8.first, first != UInt8(ascii: "0") || utf8.count == 1, utf8.allSatisfy(isASCIIDigit) { return number }
+        return DecimalNumber(number)?.normalized.plainText ?? number
     }
 
     private mutating func parseSelect(name: String, nameOffset: Int, open: Int, depth: Int) throws(MessageSyntaxError) -> MessageSelectArgument {
         try expectCasesComma(type: "select", open: open, depth: depth)
+        addUse(MessageArgumentUse(name: name, kind: .select, offset: open, nameOffset: nameOffset))
+        let selector = selectors.count
+        selectors.append(MessageSelectorUse(name: name, kind: .select, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
         var cases: [MessageSelectCase] = []
-        var keys: Set<String> = []
+        var keys = SeenStrings()
         while true {
             skipWhiteSpace()
-            guard index < scalars.count else { throw unmatched(open) }
-            let keyOffset = index
-            let c = scalars[index]
-            if c == "}" {
+            guard index < count else { throw unmatched(open) }
+            let keyOffset = scalarOffset(index)
+            let c = bytes[index]
+            if c == UInt8(ascii: "}") {
                 guard keys.contains("other") else {
-                    throw error("select argument '\(name)' has no 'other' case", at: index)
+                    throw error("select argument '\(name)' has no 'other' case", at: keyOffset)
                 }
                 index += 1
+                selectors[selector].keys = cases.map { MessageSelectorUse.Key(text: $0.key, offset: $0.keyOffset, category: nil) }
                 return MessageSelectArgument(name: name, cases: cases, offset: open, nameOffset: nameOffset)
             }
-            if c == "=" {
-                throw error("'=' cases are only allowed in plural and selectordinal arguments", at: index)
+            if c == UInt8(ascii: "=") {
+                throw error("'=' cases are only allowed in plural and selectordinal arguments", at: keyOffset)
             }
-            let key = scanIdentifier()
-            if key.isEmpty {
-                throw error("expected a case key or '}' in select argument '\(name)' but found '\(c)'", at: index)
+            let keyStart = index
+            skipIdentifier()
+            if index == keyStart {
+                throw error("expected a case key or '}' in select argument '\(name)' but found '\(scalar(at: index).scalar)'", at: keyOffset)
             }
-            if key == "offset" && index < scalars.count && scalars[index] == ":" {
+            let key = string(keyStart, index)
+            if key == "offset" && index < count && bytes[index] == UInt8(ascii: ":") {
                 throw error("'offset:' is only allowed in plural and selectordinal arguments", at: keyOffset)
             }
-            guard keys.insert(key).inserted else {
+            guard keys.insert(key) else {
                 throw error("select argument '\(name)' has the case '\(key)' twice", at: keyOffset)
             }
             let message = try parseCaseMessage(key: key, open: open, depth: depth, inPlural: false)
-            cases.append(MessageSelectCase(key: key, keyOffset: keyOffset, message: message))
+            Self.append(MessageSelectCase(key: key, keyOffset: keyOffset, message: message), to: &cases, capacity: 8)
         }
     }
 
@@ -696,17 +911,17 @@ struct MessageParser {
             throw error("plural and select arguments are nested more than \(MessagePattern.maximumNestingDepth) levels deep", at: open)
         }
         skipWhiteSpace()
-        guard index < scalars.count else { throw unmatched(open) }
-        guard scalars[index] == "," else { throw error("expected ',' and the cases after '\(type)'", at: index) }
+        guard index < count else { throw unmatched(open) }
+        guard bytes[index] == UInt8(ascii: ",") else { throw error("expected ',' and the cases after '\(type)'", at: scalarOffset(index)) }
         index += 1
     }
 
     /// After a case key: `{ message }`.
-    private mutating func parseCaseMessage(key: String, open: Int, depth: Int, inPlural: Bool) throws(MessageSyntaxError) -> [MessageNode] {
+    private mutating func parseCaseMessage(key: @autoclosure () -> String, open: Int, depth: Int, inPlural: Bool) throws(MessageSyntaxError) -> [MessageNode] {
         skipWhiteSpace()
-        guard index < scalars.count else { throw unmatched(open) }
-        guard scalars[index] == "{" else { throw error("expected '{' after case '\(key)'", at: index) }
-        let caseOpen = index
+        guard index < count else { throw unmatched(open) }
+        guard bytes[index] == UInt8(ascii: "{") else { throw error("expected '{' after case '\(key())'", at: scalarOffset(index)) }
+        let caseOpen = scalarOffset(index)
         index += 1
         return try parseMessage(depth: depth + 1, inPlural: inPlural, open: caseOpen)
     }
@@ -716,64 +931,85 @@ struct MessageParser {
         let start = index
         var value = 0
         var overflow = false
-        while index < scalars.count, let digit = Self.asciiDigit(scalars[index]) {
+        while index < count && Self.isASCIIDigit(bytes[index]) {
             if !overflow {
                 let (times, o1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = times.addingReportingOverflow(digit)
+                let (sum, o2) = times.addingReportingOverflow(Int(bytes[index] - 0x30))
                 overflow = o1 || o2
                 value = sum
             }
             index += 1
         }
-        if index == start || (index < scalars.count && (Self.isIdentifierScalar(scalars[index]) || scalars[index] == ".")) {
-            throw error("expected a non-negative integer after 'offset:'", at: start)
+        if index == start || (index < count && (isIdentifier(at: index) || bytes[index] == UInt8(ascii: "."))) {
+            throw error("expected a non-negative integer after 'offset:'", at: scalarOffset(start))
         }
-        if overflow { throw error("the value after 'offset:' is too large", at: start) }
+        if overflow { throw error("the value after 'offset:' is too large", at: scalarOffset(start)) }
         return value
     }
 
     /// The number after `=` in an exact-match key: `-?digits(.digits)?`.
     private mutating func scanExactNumber() throws(MessageSyntaxError) -> String {
         let start = index
-        if index < scalars.count && scalars[index] == "-" { index += 1 }
+        if index < count && bytes[index] == UInt8(ascii: "-") { index += 1 }
         let digitsStart = index
-        while index < scalars.count && Self.asciiDigit(scalars[index]) != nil { index += 1 }
+        while index < count && Self.isASCIIDigit(bytes[index]) { index += 1 }
         guard index > digitsStart else {
-            throw error("expected a number after '=', as in '=0'", at: digitsStart)
+            throw error("expected a number after '=', as in '=0'", at: scalarOffset(digitsStart))
         }
-        if index + 1 < scalars.count && scalars[index] == "." && Self.asciiDigit(scalars[index + 1]) != nil {
+        if index + 1 < count && bytes[index] == UInt8(ascii: ".") && Self.isASCIIDigit(bytes[index + 1]) {
             index += 1
-            while index < scalars.count && Self.asciiDigit(scalars[index]) != nil { index += 1 }
+            while index < count && Self.isASCIIDigit(bytes[index]) { index += 1 }
         }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[start..<index])
-        return String(text)
+        return string(start, index)
     }
 
     // MARK: Scanning
 
+    /// The length in bytes of the Pattern_White_Space scalar at byte `i`, or 0.
+    private func whiteSpaceLength(at i: Int) -> Int {
+        switch bytes[i] {
+        case 0x09...0x0D, 0x20:
+            return 1
+        case 0xC2:  // U+0085
+            return bytes[i + 1] == 0x85 ? 2 : 0
+        case 0xE2:  // U+200E, U+200F, U+2028, U+2029
+            guard bytes[i + 1] == 0x80 else { return 0 }
+            switch bytes[i + 2] {
+            case 0x8E, 0x8F, 0xA8, 0xA9: return 3
+            default: return 0
+            }
+        default:
+            return 0
+        }
+    }
+
     private mutating func skipWhiteSpace() {
-        while index < scalars.count && Self.isPatternWhiteSpace(scalars[index]) { index += 1 }
+        while index < count {
+            let length = whiteSpaceLength(at: index)
+            if length == 0 { return }
+            index += length
+        }
     }
 
-    /// Scans an ICU "pattern identifier": scalars that are neither Pattern_White_Space nor
-    /// Pattern_Syntax. Returns "" without moving when there is none.
-    private mutating func scanIdentifier() -> String {
-        let start = index
-        while index < scalars.count && Self.isIdentifierScalar(scalars[index]) { index += 1 }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[start..<index])
-        return String(text)
+    /// Skips an ICU "pattern identifier": scalars that are neither Pattern_White_Space nor
+    /// Pattern_Syntax. Does not move when there is none.
+    private mutating func skipIdentifier() {
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard Self.isASCIIIdentifier(byte) else { return }
+                index += 1
+            } else {
+                let (scalar, length) = scalar(at: index)
+                guard Self.isIdentifierScalar(scalar) else { return }
+                index += length
+            }
+        }
     }
 
-    private static let offsetKeyword = Array("offset:".unicodeScalars)
-
-    /// Whether `offset:` starts at `index`.
-    private func atOffsetKeyword() -> Bool {
-        let keyword = Self.offsetKeyword
-        guard scalars.count - index >= keyword.count else { return false }
-        for (position, scalar) in keyword.enumerated() where scalars[index + position] != scalar { return false }
-        return true
+    private func isIdentifier(at i: Int) -> Bool {
+        let byte = bytes[i]
+        return byte < 0x80 ? Self.isASCIIIdentifier(byte) : Self.isIdentifierScalar(scalar(at: i).scalar)
     }
 
     private func error(_ message: String, at offset: Int, hint: String? = nil) -> MessageSyntaxError {
@@ -788,9 +1024,16 @@ struct MessageParser {
         return error("unmatched '{'", at: open)
     }
 
-    private static func asciiDigit(_ scalar: Unicode.Scalar) -> Int? {
-        let value = scalar.value
-        return value >= 0x30 && value <= 0x39 ? Int(value - 0x30) : nil
+    private static func isASCIIDigit(_ byte: UInt8) -> Bool {
+        byte >= 0x30 && byte <= 0x39
+    }
+
+    /// `isIdentifierScalar` for an ASCII byte, as two 64-bit masks: controls other than
+    /// 0x09-0x0D, digits, letters, `_` and DEL.
+    static func isASCIIIdentifier(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_0000_FFFF_C1FF
+        let high: UInt64 = 0x87FF_FFFE_87FF_FFFE
+        return ((byte < 64 ? low : high) >> UInt64(byte & 63)) & 1 != 0
     }
 
     static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
@@ -823,5 +1066,53 @@ struct MessageParser {
         default:
             return false
         }
+    }
+}
+
+/// Plural categories seen so far, one bit each.
+private struct CategorySet {
+    private var bits: UInt8 = 0
+
+    private static func bit(_ category: PluralCategory) -> UInt8 {
+        switch category {
+        case .zero: 1
+        case .one: 2
+        case .two: 4
+        case .few: 8
+        case .many: 16
+        case .other: 32
+        }
+    }
+
+    /// Adds `category`; false when it was there already.
+    mutating func insert(_ category: PluralCategory) -> Bool {
+        let bit = Self.bit(category)
+        defer { bits |= bit }
+        return bits & bit == 0
+    }
+
+    func contains(_ category: PluralCategory) -> Bool { bits & Self.bit(category) != 0 }
+}
+
+/// Case keys seen so far, compared as `String`s (canonical equivalence): a short list, or a
+/// set once there are many.
+private struct SeenStrings {
+    private var list: [String] = []
+    private var set: Set<String>?
+
+    /// Adds `text`; false when it was there already.
+    mutating func insert(_ text: String) -> Bool {
+        if set != nil { return set!.insert(text).inserted }
+        if list.contains(text) { return false }
+        list.append(text)
+        if list.count > 16 {
+            set = Set(list)
+            list = []
+        }
+        return true
+    }
+
+    func contains(_ text: String) -> Bool {
+        set?.contains(text) ?? list.contains(text)
     }
 }

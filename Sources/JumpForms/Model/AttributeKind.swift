@@ -9,4 +9,7 @@ public enum AttributeKind: Sendable, Hashable {
     case object
     /// A plural: replaced whole (`entity.replace`).
     case plural
+    /// Set by the server (the record's `id`, `uuid`, `created`, `lastUpdated`; any attribute
+    /// of type `id`, such as a plural element's `id`): never sent.
+    case readOnly
 }

@@ -86,6 +86,8 @@ struct JSONParser<Builder: JSONTreeBuilder> {
     }
 
     mutating func parseDocument() throws(JSONParseError) -> Builder.Node {
+        // A UTF-8 byte order mark (editors on Windows write one) is skipped, as RFC 8259 allows.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
         guard index < bytes.count else { throw error("empty input: expected a JSON value") }
         let value = try parseValue()
@@ -113,9 +115,26 @@ struct JSONParser<Builder: JSONTreeBuilder> {
         case UInt8(ascii: "n"): try literal("null"); value = .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try parseNumber()
         case UInt8(ascii: "<"): throw error("expected JSON, found markup (an HTML error page?)")
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        default: throw error("unexpected character \(characterName(at: index))")
         }
         return builder.scalar(value, at: start, end: index)
+    }
+
+    /// The character starting at byte `offset`, for messages: `'x'`, or with its code point
+    /// when it is not printable ASCII (`U+FEFF`), or the byte when it is not UTF-8.
+    func characterName(at offset: Int) -> String {
+        let byte = bytes[offset]
+        if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0
+        if length > 0, offset + length <= bytes.count,
+           let text = String(validating: bytes[offset..<(offset + length)], as: UTF8.self), let scalar = text.unicodeScalars.first {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let printable = !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
+                && scalar.properties.generalCategory != .format
+            return printable ? "'\(text)' (\(code))" : code
+        }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true) + " (not UTF-8)"
     }
 
     mutating func literal(_ word: String) throws(JSONParseError) {

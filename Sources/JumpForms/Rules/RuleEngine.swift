@@ -29,6 +29,19 @@ public struct FormValues: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 }
 
+/// Values may be passwords: printing, `debugPrint` and `dump` show the field names only.
+extension FormValues: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "FormValues(fields: [" + values.keys.sorted().joined(separator: ", ") + "], values hidden)"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [(label: "fields", value: values.keys.sorted() as Any)], displayStyle: .struct)
+    }
+}
+
 /// A failed check: which field, which rule, which message key, with which arguments.
 /// Rendering into text is the localization layer's job (`Localizer.messages(for:in:)`).
 public struct RuleViolation: Sendable, Hashable {

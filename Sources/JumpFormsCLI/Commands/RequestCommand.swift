@@ -2,6 +2,7 @@ import ArgumentParser
 import JumpCapture
 import JumpForms
 import JumpFormsLoader
+import JumpSchema
 
 /// `jump-forms request OPERATION`: prints exactly what would be sent, and sends nothing.
 struct RequestCommand: ParsableCommand {
@@ -12,7 +13,11 @@ struct RequestCommand: ParsableCommand {
         Operations: \(CaptureOperation.allCases.map(\.rawValue).joined(separator: ", ")).
         Form operations check the values with the form's rules first and print the localized \
         messages instead of a request when they fail (exit 1). Passwords, tokens, refresh \
-        secrets and signatures are masked unless --show-secrets.
+        secrets and signatures are masked unless --show-secrets. \
+        entity-update and entity-replace send --value as given, or, with --edited, every call \
+        that turns the stored record (--record, default the session's) into the edited one: \
+        objects updated, plurals replaced, what the server sets never sent, the schema \
+        (--schema) deciding what each attribute is (docs/schema.md).
         """
     )
 
@@ -48,6 +53,18 @@ struct RequestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The new value as JSON (entity-update, entity-replace).", valueName: "json"))
     var value: String?
 
+    @Option(help: ArgumentHelp("The record after local edits, a JSON file (entity-update, entity-replace): print every call the change needs.", valueName: "file"))
+    var edited: String?
+
+    @Option(help: ArgumentHelp("The stored record the edits start from, a JSON file (default: the signed-in session's record).", valueName: "file"))
+    var record: String?
+
+    @Option(help: ArgumentHelp("The Capture entity-type schema (JSON), with --edited: decides which attributes are objects, plurals, json values and read-only.", valueName: "file"))
+    var schema: String?
+
+    @Option(help: ArgumentHelp("The refresh secret to sign with or send (40 hexadecimal characters; default: the session's for refresh, a new one otherwise).", valueName: "hex"))
+    var refreshSecret: String?
+
     @Option(help: ArgumentHelp("The provider (engage-token).", valueName: "name"))
     var provider: String?
 
@@ -67,6 +84,16 @@ struct RequestCommand: ParsableCommand {
         if let today, CivilDate(iso: today) == nil { throw ValidationError("--today takes yyyy-MM-dd, got '\(today)'") }
         if let captureURL, ServerURL(captureURL) == nil { throw ValidationError("--capture-url must be an http(s) URL, got '\(captureURL)'") }
         if let tokenURL, ServerURL(tokenURL) == nil { throw ValidationError("--token-url must be an http(s) URL, got '\(tokenURL)'") }
+        if let refreshSecret, RefreshSecret(refreshSecret) == nil {
+            // Never echo the value: it is a secret, even when malformed.
+            throw ValidationError("--refresh-secret takes 40 hexadecimal characters (got \(refreshSecret.count) characters)")
+        }
+        let entity = operation == .updateObject || operation == .replacePlural
+        if edited != nil || record != nil || schema != nil, !entity {
+            throw ValidationError("--edited, --record and --schema go with entity-update and entity-replace")
+        }
+        if edited != nil, value != nil { throw ValidationError("give --value or --edited, not both") }
+        if edited == nil, record != nil || schema != nil { throw ValidationError("--record and --schema go with --edited") }
     }
 
     func run() throws {
@@ -81,6 +108,8 @@ struct RequestCommand: ParsableCommand {
             return value
         }
         func session() -> Session? { try? client.sessionStore.load() }
+        let givenSecret = refreshSecret.flatMap(RefreshSecret.init)
+        func secret() -> RefreshSecret { givenSecret ?? .generate() }
         func accessTokenValue() throws -> String {
             if let accessToken { return accessToken }
             if let session = session() { return session.accessToken }
@@ -98,13 +127,13 @@ struct RequestCommand: ParsableCommand {
         do {
             switch operation {
             case .signIn:
-                request = try builder.signIn(try formValues(), refreshSecret: .generate(), mergeToken: mergeToken, today: day)
+                request = try builder.signIn(try formValues(), refreshSecret: secret(), mergeToken: mergeToken, today: day)
             case .socialSignIn:
-                request = builder.socialSignIn(token: try required(token, "--token"), refreshSecret: .generate(), mergeToken: mergeToken)
+                request = builder.socialSignIn(token: try required(token, "--token"), refreshSecret: secret(), mergeToken: mergeToken)
             case .register:
-                request = try builder.register(try formValues(), refreshSecret: .generate(), today: day)
+                request = try builder.register(try formValues(), refreshSecret: secret(), today: day)
             case .socialRegister:
-                request = try builder.socialRegister(try formValues(), token: try required(token, "--token"), refreshSecret: .generate(), today: day)
+                request = try builder.socialRegister(try formValues(), token: try required(token, "--token"), refreshSecret: secret(), today: day)
             case .forgotPassword:
                 request = try builder.forgotPassword(try formValues(), today: day)
             case .resendVerification:
@@ -114,8 +143,8 @@ struct RequestCommand: ParsableCommand {
             case .changePassword:
                 request = try builder.changePassword(try formValues(), accessToken: try accessTokenValue(), today: day)
             case .refreshAccessToken:
-                guard let secret = session()?.refreshSecret else {
-                    throw ValidationError("refresh needs the signed-in session's refresh secret: sign in first")
+                guard let secret = givenSecret ?? session()?.refreshSecret else {
+                    throw ValidationError("refresh needs a refresh secret: sign in first, or pass --refresh-secret HEX")
                 }
                 request = builder.refreshAccessToken(accessToken: try accessTokenValue(), refreshSecret: secret)
             case .linkAccount:
@@ -124,6 +153,10 @@ struct RequestCommand: ParsableCommand {
                 request = builder.unlinkAccount(accessToken: try accessTokenValue(), identifier: try required(identifier, "--identifier"))
             case .readRecord:
                 request = builder.readRecord(accessToken: try accessTokenValue(), attribute: attribute)
+            case .updateObject where edited != nil, .replacePlural where edited != nil:
+                let requests = try recordChangeRequests(builder: builder, accessToken: try accessTokenValue(), session: session, console: console)
+                show(requests, console: console)
+                return
             case .updateObject:
                 request = builder.updateObject(accessToken: try accessTokenValue(), attribute: attribute, value: try jsonValue())
             case .replacePlural:
@@ -147,12 +180,65 @@ struct RequestCommand: ParsableCommand {
                 console.err(out + "nothing to send: the values do not pass the rules of \(failure.form)\n")
                 throw ExitCode(1)
             }
-            throw ValidationError(error.description)
+            throw workspace.refusal(error, console: console)
         }
         switch format {
         case .http: console.out(RequestPrinter.http(request, showSecrets: showSecrets))
         case .curl: console.out(RequestPrinter.curl(request, showSecrets: showSecrets))
         case .json: console.out(RequestPrinter.json(request, showSecrets: showSecrets).serialized(pretty: true) + "\n")
+        }
+    }
+
+    /// Several requests: HTTP and curl texts one after the other, JSON as a list.
+    func show(_ requests: [CaptureRequest], console: Console) {
+        switch format {
+        case .http: console.out(requests.map { RequestPrinter.http($0, showSecrets: showSecrets) }.joined(separator: "\n"))
+        case .curl: console.out(requests.map { RequestPrinter.curl($0, showSecrets: showSecrets) }.joined(separator: "\n"))
+        case .json: console.out(JSONValue.array(requests.map { RequestPrinter.json($0, showSecrets: showSecrets) }).serialized(pretty: true) + "\n")
+        }
+    }
+
+    /// `--edited`: the calls that turn the stored record into the edited one
+    /// (`RecordChanges`, with the schema's attribute kinds when `--schema` is given).
+    func recordChangeRequests(builder: RequestBuilder, accessToken: String, session: () -> Session?, console: Console) throws -> [CaptureRequest] {
+        let before: JSONValue
+        if let record {
+            before = try Self.readJSON(record, option: "--record")
+        } else if let stored = session()?.record {
+            before = stored
+        } else {
+            throw ValidationError("--edited needs the stored record: sign in first, or pass --record FILE")
+        }
+        let after = try Self.readJSON(edited ?? "", option: "--edited")
+        var kind: (String) -> AttributeKind? = { _ in nil }
+        if let schema {
+            let loaded = SchemaLoader.schema(path: schema)
+            if !loaded.diagnostics.isEmpty {
+                console.err(DiagnosticRenderer(sources: loaded.sources, useColor: console.colorErr).render(loaded.diagnostics))
+            }
+            guard let entity = loaded.value else {
+                console.err("cannot continue: the schema above has errors\n")
+                throw ExitCode(2)
+            }
+            kind = entity.attributeKind(path:)
+        }
+        let changes = RecordChanges.changes(from: before, to: after, kind: kind)
+        if changes.isEmpty { console.err("no changes: the edited record holds what the stored one does\n") }
+        return changes.map { change in
+            switch change {
+            case let .update(attribute, value): builder.updateObject(accessToken: accessToken, attribute: attribute, value: value)
+            case let .replace(attribute, value): builder.replacePlural(accessToken: accessToken, attribute: attribute, value: value)
+            }
+        }
+    }
+
+    /// A JSON file, or a usage error naming the option and the place of a syntax error.
+    static func readJSON(_ path: String, option: String) throws -> JSONValue {
+        guard let bytes = LocaleFileIO.read(path) else { throw ValidationError("\(option) \(path): cannot read the file") }
+        do {
+            return try JSONValue.parse(bytes)
+        } catch {
+            throw ValidationError("\(path):\(error.line):\(error.column): \(option) is not valid JSON: \(error.message)")
         }
     }
 }

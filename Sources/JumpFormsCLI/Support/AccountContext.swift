@@ -164,7 +164,7 @@ final class AccountContext {
         do {
             return try builder.form(for: operation)
         } catch {
-            throw ValidationError(error.description)
+            throw workspace.refusal(error, console: console)
         }
     }
 

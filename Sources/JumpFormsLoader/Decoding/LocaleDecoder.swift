@@ -83,7 +83,7 @@ struct LocaleDecoder {
     /// `notes`: flat dotted or nested keys, like `messages`, each a string.
     mutating func flattenNotes(_ mapping: YAMLMapping, prefix: String, into notes: inout [String: String]) {
         for entry in mapping.entries {
-            let key = prefix.isEmpty ? entry.key.value : prefix + "." + entry.key.value
+            let key = Self.dotted(prefix, entry.key.value)
             if case .mapping(let nested) = entry.value {
                 flattenNotes(nested, prefix: key, into: &notes)
             } else if let text = decoder.string(entry.value, "the note of '\(key)'") {
@@ -92,9 +92,20 @@ struct LocaleDecoder {
         }
     }
 
+    /// `prefix.key`, or `key` at the top (one allocation at most).
+    static func dotted(_ prefix: String, _ key: String) -> String {
+        if prefix.isEmpty { return key }
+        var result = ""
+        result.reserveCapacity(prefix.utf8.count + 1 + key.utf8.count)
+        result += prefix
+        result += "."
+        result += key
+        return result
+    }
+
     mutating func flatten(_ mapping: YAMLMapping, prefix: String, into messages: inout [LocaleMessage]) {
         for entry in mapping.entries {
-            let key = prefix.isEmpty ? entry.key.value : prefix + "." + entry.key.value
+            let key = Self.dotted(prefix, entry.key.value)
             let keyLocation = decoder.location(entry.key)
             if let trap = ScalarTrap.of(entry.key) {
                 keyTraps.append(LocaleKeyTrap(key: key, written: entry.key.value, trap: trap, location: keyLocation))
@@ -130,8 +141,29 @@ extension ScalarTrap {
 
     /// What a YAML 1.1 loader would type `value`, written as a plain scalar, as.
     public static func of(plain value: String) -> ScalarTrap? {
+        var text = value
+        return text.withUTF8 { of(bytes: $0) }
+    }
+
+    private static let nullWords: [StaticString] = ["~", "null", "Null", "NULL"]
+    private static let booleanWords: [StaticString] = [
+        "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+        "on", "On", "ON", "off", "Off", "OFF",
+    ]
+    private static let numberWords: [StaticString] = [
+        ".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN",
+    ]
+
+    private static func isOne(of words: [StaticString], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        words.contains { word in
+            word.utf8CodeUnitCount == bytes.count
+                && UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount).elementsEqual(bytes)
+        }
+    }
+
+    private static func of(bytes b: UnsafeBufferPointer<UInt8>) -> ScalarTrap? {
         // Every trap starts with one of these bytes (or is empty): most texts are rejected here.
-        guard let lead = value.utf8.first else { return .null }
+        guard let lead = b.first else { return .null }
         switch lead {
         case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
              UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "~"), UInt8(ascii: "."),
@@ -140,28 +172,22 @@ extension ScalarTrap {
         default:
             return nil
         }
-        if ["~", "null", "Null", "NULL"].contains(value) { return .null }
-        switch value {
-        case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-             "on", "On", "ON", "off", "Off", "OFF":
-            return .boolean
-        case ".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN":
-            return .number
-        default:
-            break
+        // The words are at most five bytes long.
+        if b.count <= 5 {
+            if isOne(of: nullWords, b) { return .null }
+            if isOne(of: booleanWords, b) { return .boolean }
+            if isOne(of: numberWords, b) { return .number }
         }
-        let bytes = Array(value.utf8)
-        guard let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
-        if isDate(bytes) { return .date }
-        if isNumber(bytes) { return .number }
+        guard lead == UInt8(ascii: "-") || lead == UInt8(ascii: "+") || lead == UInt8(ascii: ".") || isDigit(lead) else { return nil }
+        if isDate(b) { return .date }
+        if isNumber(b) { return .number }
         return nil
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     /// `yyyy-mm-dd`, optionally followed by a time (YAML 1.1 timestamp).
-    private static func isDate(_ b: [UInt8]) -> Bool {
+    private static func isDate(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard b.count >= 8 else { return false }
         var i = 0
         var digits = 0
@@ -179,7 +205,7 @@ extension ScalarTrap {
     }
 
     /// Integers (decimal, `0x`, `0o`/octal, `0b`, `_` separators, sexagesimal `1:30`) and floats.
-    private static func isNumber(_ b: [UInt8]) -> Bool {
+    private static func isNumber(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         if b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
         guard i < b.count else { return false }

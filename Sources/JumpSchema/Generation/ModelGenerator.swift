@@ -50,13 +50,16 @@ public struct ModelGenerator: Sendable {
 
     var support: SupportSource.Names { SupportSource.Names(prefix: typePrefix) }
 
-    /// Type names a nested type may not take: they would hide a type the code uses.
-    var reservedTypeNames: Set<String> { SwiftNames.standardTypes.union(support.all) }
+    /// Type names a nested type may not take: they would hide a type the code uses. The
+    /// support file's name is taken too, so the model's file never overwrites it.
+    var reservedTypeNames: Set<String> { SwiftNames.standardTypes.union(support.all).union([support.fileStem]) }
 
     /// The model's top-level type: the prefix and the entity type's name (`user` without one).
     public var rootTypeName: String {
         let name = typePrefix + SwiftNames.upperCamel(schema.name ?? "user")
-        return reservedTypeNames.contains(name) ? name + "Object" : name
+        // Compared ignoring case too: on a case-insensitive disk `CAPTURESUPPORT.swift` is the support file.
+        let clashes = reservedTypeNames.contains(name) || name.lowercased() == support.fileStem.lowercased()
+        return clashes ? name + "Object" : name
     }
 
     /// The model file and the support file.
@@ -160,7 +163,7 @@ public struct ModelGenerator: Sendable {
         if let swift = valueType(type, SupportSource.Names(prefix: "")) { return "`\(swift)?`" }
         switch type {
         case .object: return "a nested struct named after the attribute (`primaryAddress` -> `PrimaryAddress?`)"
-        case .plural: return "an array of a nested struct named after the plural with `Element` (`photos` -> `[PhotosElement]?`), with its `id`; `[String]?` when the elements hold one string besides `id`"
+        case .plural: return "an array of a nested struct named after the plural with `Element` (`photos` -> `[PhotosElement]?`), with its `id`; `[String]?` when the elements hold one string besides `id` (and password attributes, never in the model)"
         default: return "nothing: write-only, never in a record"
         }
     }

@@ -20,6 +20,13 @@ public enum OutputFolder {
     /// Writes `files` into `directory`; returns their paths.
     @discardableResult
     public static func write(_ files: [GeneratedFile], to directory: String) throws(OutputError) -> [String] {
+        // One file must never overwrite another of the same run (names compared ignoring case,
+        // as a case-insensitive disk does).
+        var names = Set<String>()
+        for file in files where !names.insert(file.name.lowercased()).inserted {
+            throw OutputError(path: directory.hasSuffix("/") ? directory + file.name : directory + "/" + file.name,
+                              reason: "two generated files have this name; nothing was written")
+        }
         try makeDirectories(directory)
         var paths: [String] = []
         for file in files {

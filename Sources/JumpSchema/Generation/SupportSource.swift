@@ -10,7 +10,8 @@ enum SupportSource {
         var json: String { prefix + "CaptureJSON" }
         var stringPlural: String { prefix + "CaptureStringPlural" }
         var scanner: String { prefix + "CaptureScanner" }
-        var fileName: String { prefix + "CaptureSupport.swift" }
+        var fileStem: String { prefix + "CaptureSupport" }
+        var fileName: String { fileStem + ".swift" }
         var all: [String] { [date, dateTime, json, stringPlural, scanner] }
     }
 

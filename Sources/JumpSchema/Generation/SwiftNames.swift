@@ -27,11 +27,14 @@ public enum SwiftNames {
 
     /// Type names the generated code uses without qualification; a nested type of that name
     /// would hide them.
+    /// Foundation's value and coding types are in the list too: a `User.Date` or `User.URL`
+    /// would hide them from code written inside the model's types.
     static let standardTypes: Set<String> = [
-        "Any", "AnyObject", "Array", "Bool", "Character", "Codable", "CodingKey", "CodingKeys", "Decimal", "Decodable",
-        "Decoder", "DecodingError", "Dictionary", "Double", "Encodable", "Encoder", "EncodingError", "Equatable", "Error",
-        "Foundation", "FoundationEssentials", "Hashable", "Int", "Int64", "Never", "Optional", "Protocol", "Self", "Sendable",
-        "Set", "String", "Swift", "Type", "Void",
+        "Any", "AnyObject", "Array", "Bool", "Character", "Codable", "CodingKey", "CodingKeys", "Comparable", "Data", "Date",
+        "Decimal", "Decodable", "Decoder", "DecodingError", "Dictionary", "Double", "Encodable", "Encoder", "EncodingError",
+        "Equatable", "Error", "Foundation", "FoundationEssentials", "Hashable", "Int", "Int64", "JSONDecoder", "JSONEncoder",
+        "KeyedDecodingContainer", "KeyedEncodingContainer", "LosslessStringConvertible", "Never", "Optional", "Protocol",
+        "Self", "Sendable", "Set", "String", "Swift", "Type", "URL", "UUID", "Unicode", "Void",
     ]
 
     /// The words of a name: runs of ASCII letters and digits.

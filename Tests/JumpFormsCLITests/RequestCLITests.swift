@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `jump-forms request` and `jump-forms providers`, run as the built binary. Each run gets a
+/// fresh HOME (no session file from another run), and nothing is ever sent.
+@Suite struct RequestCLITests {
+    static let secrets = ["PASSWORD-S3cret", "ACCESS-TOKEN-S3cret", "ENGAGE-TOKEN-S3cret", "TOKEN-SECRET-S3cret",
+                          "0123456789abcdef0123456789abcdef01234567"]
+    static let refreshSecret = secrets[4]
+    static let fixtureConfig = Repository.path("Tests/JumpCaptureTests/Fixtures/project/jump.yaml")
+
+    func run(_ arguments: [String], in directory: String = Repository.root, input: String? = nil) throws -> CommandResult {
+        let home = try TemporaryFolder("jump-forms-request-home")
+        defer { home.remove() }
+        return try Executable.run("jump-forms", arguments, in: directory,
+                                  environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"],
+                                  input: input)
+    }
+
+    static let registration = ["--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=ana_r", "--set", "firstName=Ana",
+                               "--set", "lastName=Ruiz", "--set", "newPassword=PASSWORD-S3cret", "--set", "newPasswordConfirm=PASSWORD-S3cret",
+                               "--set", "birthdate=1990-04-01", "--set", "optIn=true"]
+    static let access = ["--access-token", "ACCESS-TOKEN-S3cret"]
+
+    /// Arguments that build each operation's request.
+    static let operations: [(String, [String])] = [
+        ("signin", ["--set", "signInEmailAddress=ana.ruiz@example.com", "--set", "currentPassword=PASSWORD-S3cret"]),
+        ("social-signin", ["--token", "ENGAGE-TOKEN-S3cret"]),
+        ("register", registration),
+        ("social-register", ["--token", "ENGAGE-TOKEN-S3cret", "--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=ana_r",
+                             "--set", "firstName=Ana", "--set", "lastName=Ruiz"]),
+        ("forgot-password", ["--set", "signInEmailAddress=ana.ruiz@example.com"]),
+        ("resend-verification", ["--set", "signInEmailAddress=ana.ruiz@example.com"]),
+        ("update-profile", access + ["--set", "displayName=ana_r", "--set", "firstName=Ana", "--set", "lastName=Ruiz",
+                                     "--set", "birthdate=1990-04-01"]),
+        ("change-password", access + ["--set", "currentPassword=PASSWORD-S3cret", "--set", "newPassword=PASSWORD-S3cret-new",
+                                      "--set", "newPasswordConfirm=PASSWORD-S3cret-new"]),
+        ("refresh", access + ["--refresh-secret", refreshSecret]),
+        ("link", access + ["--token", "ENGAGE-TOKEN-S3cret"]),
+        ("unlink", access + ["--identifier", "https://www.google.com/profiles/123"]),
+        ("read-record", access),
+        ("entity-update", access + ["--attribute", "/primaryAddress", "--value", #"{"city": "Kraków"}"#]),
+        ("entity-replace", access + ["--attribute", "/photos", "--value", #"[{"type": "large", "value": "a.png"}]"#]),
+        ("engage-config", []),
+        ("engage-token", ["--provider", "twitter", "--token", "ENGAGE-TOKEN-S3cret", "--token-secret", "TOKEN-SECRET-S3cret"]),
+        ("token-url", ["--token-url", "https://example.com/token", "--token", "ENGAGE-TOKEN-S3cret"]),
+    ]
+
+    static func leaks(_ text: String) -> [String] {
+        secrets.filter { text.contains($0) || text.contains($0.replacingOccurrences(of: "-", with: "%2D")) }
+    }
+
+    @Test(arguments: operations)
+    func everyOperationPrintsItsRequestWithSecretsMasked(_ operation: String, _ arguments: [String]) throws {
+        for format in ["http", "curl", "json"] {
+            let result = try run(["request", operation, "--today", "2025-06-15", "--format", format] + arguments)
+            #expect(result.status == 0, "\(operation) \(format): \(result.stderr)")
+            #expect(Self.leaks(result.stdout + result.stderr).isEmpty, "\(operation) \(format) prints a secret:\n\(result.stdout)")
+            #expect(!result.stdout.isEmpty)
+            if operation != "engage-config", operation != "forgot-password", operation != "resend-verification" {
+                #expect(result.stdout.contains("********"), "\(operation) \(format): nothing masked")
+            }
+        }
+    }
+
+    @Test func showSecretsPrintsThemInClear() throws {
+        let signIn = try run(["request", "signin", "--show-secrets", "--set", "signInEmailAddress=ana.ruiz@example.com",
+                              "--set", "currentPassword=PASSWORD-S3cret", "--refresh-secret", Self.refreshSecret])
+        #expect(signIn.status == 0, "\(signIn.stderr)")
+        #expect(signIn.stdout.contains("currentPassword=PASSWORD-S3cret"))
+        #expect(signIn.stdout.contains("refresh_secret=\(Self.refreshSecret)"))
+        #expect(!signIn.stdout.contains("********"))
+        // The real body's length, now that nothing is masked.
+        let body = try #require(signIn.stdout.components(separatedBy: "\n\n").last?.trimmingCharacters(in: .newlines))
+        #expect(signIn.stdout.contains("Content-Length: \(body.utf8.count)\n"))
+    }
+
+    @Test func maskedHTTPSaysTheBodyIsMaskedAndNamesTheEmbeddedPort() throws {
+        let result = try run(["request", "signin", "--set", "signInEmailAddress=ana.ruiz@example.com", "--set", "currentPassword=PASSWORD-S3cret"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("POST /oauth/auth_native_traditional HTTP/1.1\nHost: 127.0.0.1:<embedded port>\nAccept: application/json\n"))
+        #expect(result.stdout.contains("\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\n"))
+        #expect(result.stdout.contains("\nContent-Length: (not shown: secrets in the body are masked)\n"))
+        let curl = try run(["request", "engage-config", "--format", "curl", "--capture-url", "https://example.us.janraincapture.com"])
+        #expect(curl.stdout.contains("'https://rpxnow.com/openid/mobile_config_and_baseurl?appId=localengageappid000&device=android'"))
+    }
+
+    @Test func jsonFormatIsMachineReadable() throws {
+        let result = try run(["request", "register", "--format", "json", "--today", "2025-06-15"] + Self.registration)
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["operation"] as? String == "register")
+        #expect(object["method"] as? String == "POST")
+        #expect(object["url"] as? String == "http://127.0.0.1:<embedded port>/oauth/register_native_traditional")
+        let parameters = try #require(object["parameters"] as? [[String: Any]])
+        let password = try #require(parameters.first { $0["name"] as? String == "newPassword" })
+        #expect(password["value"] as? String == "********")
+        #expect(password["secret"] as? Bool == true)
+        #expect(parameters.contains { $0["name"] as? String == "birthdate[dateselect_year]" && $0["value"] as? String == "1990" })
+    }
+
+    @Test func invalidValuesExitOneWithTheLocalizedMessages() throws {
+        var arguments = Self.registration
+        arguments[1] = "emailAddress=ana@"
+        let result = try run(["request", "register", "--today", "2025-06-15"] + arguments + ["--set", "newPasswordConfirm=different"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "nothing to send, nothing printed")
+        #expect(result.stderr.contains("emailAddress: Enter a valid email address, such as name@example.com.\n"))
+        #expect(result.stderr.contains("newPasswordConfirm: The passwords do not match.\n"))
+        #expect(result.stderr.contains("nothing to send: the values do not pass the rules of registrationForm"))
+        #expect(Self.leaks(result.stderr).isEmpty)
+    }
+
+    @Test func usageMistakesExitTwo() throws {
+        let unknown = try run(["request", "signup"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("signup"))
+        #expect(unknown.stderr.contains("signin"), "the operations there are")
+
+        let field = try run(["request", "signin", "--set", "signInEmailAdress=ana@example.com"])
+        #expect(field.status == 2)
+        #expect(field.stderr.contains("form 'signInForm' has no field 'signInEmailAdress' (did you mean 'signInEmailAddress'?)"))
+
+        let missing = try run(["request", "link"] + Self.access)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("link needs --token"))
+    }
+
+    @Test func refreshTakesAGivenSecretAndChecksIt() throws {
+        let noSession = try run(["request", "refresh"] + Self.access)
+        #expect(noSession.status == 2)
+        #expect(noSession.stderr.contains("refresh needs a refresh secret: sign in first, or pass --refresh-secret HEX"))
+
+        let bad = try run(["request", "refresh", "--refresh-secret", "not-hex-SECRETVALUE"] + Self.access)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--refresh-secret takes 40 hexadecimal characters (got 19 characters)"))
+        #expect(!bad.stderr.contains("SECRETVALUE"), "a malformed secret is not echoed")
+
+        let masked = try run(["request", "refresh", "--refresh-secret", Self.refreshSecret] + Self.access)
+        #expect(masked.status == 0, "\(masked.stderr)")
+        #expect(masked.stdout.contains("access_token=********&date="))
+        #expect(masked.stdout.contains("&signature=********"))
+        let shown = try run(["request", "refresh", "--show-secrets", "--refresh-secret", Self.refreshSecret] + Self.access)
+        #expect(shown.stdout.contains("access_token=ACCESS-TOKEN-S3cret&date="))
+        #expect(!shown.stdout.contains("signature=********"))
+
+        // Sign-in sends the given secret.
+        let signIn = try run(["request", "signin", "--show-secrets", "--refresh-secret", Self.refreshSecret,
+                              "--set", "signInEmailAddress=ana@example.com", "--set", "currentPassword=pw"])
+        #expect(signIn.stdout.contains("refresh_secret=\(Self.refreshSecret)"))
+    }
+
+    @Test func brokenJumpYamlExitsTwoWithItsPlace() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "flow: flows/standard.yaml", with: "flow: \(Repository.path("flows/standard.yaml"))")
+        try folder.write("jump.yaml", config.replacingOccurrences(of: "captureLocale: en-US", with: "captureLocal: en-US"))
+        let result = try run(["request", "signin"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("jump.yaml:6:1: error[JF200]: unknown key 'captureLocal'"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aFormJumpYamlNamesAndTheFlowLacksIsLocated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "flow: flows/standard.yaml", with: "flow: \(Repository.path("flows/standard.yaml"))")
+            .replacingOccurrences(of: "captureTraditionalRegistrationFormName: registrationForm",
+                                  with: "captureTraditionalRegistrationFormName: registrationFrom")
+        try folder.write("jump.yaml", config)
+        let result = try run(["request", "register"] + Self.registration, in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(
+            "jump.yaml:12:41: error[JF316]: 'captureTraditionalRegistrationFormName' names form 'registrationFrom', which the flow lacks (register sends it)"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("hint: did you mean 'registrationForm'?"))
+    }
+
+    @Test func aPlainValueForAMapFieldIsRefusedNamingItsParts() throws {
+        let common = ["request", "register", "--config", Self.fixtureConfig, "--set", "email=ana@example.com", "--set", "username=ana_r",
+                      "--set", "password=PASSWORD-S3cret"]
+        let plain = try run(common + ["--set", "phone=+48 12 000 00 00"])
+        #expect(plain.status == 2)
+        #expect(plain.stderr.contains("field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value"),
+                "\(plain.stderr)")
+        #expect(plain.stdout.isEmpty)
+        let parts = try run(common + ["--set", "phone[home]=+48 12 000 00 00", "--set", "phone[work]=+48 22"])
+        #expect(parts.status == 0, "\(parts.stderr)")
+        #expect(parts.stdout.contains("&phone%5Bhome%5D=%2B48+12+000+00+00&phone%5Bwork%5D=%2B48+22"))
+    }
+
+    @Test func editedRecordsBecomeTheCallsTheSchemaCallsFor() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let record = try folder.write("record.json", #"""
+            {"id": 7, "email": "ana@example.com", "display": {"theme": "dark"}, "photos": [{"id": 1, "type": "large", "value": "a.png"}]}
+            """#)
+        let edited = try folder.write("edited.json", #"""
+            {"id": 7, "email": "ana@example.com", "display": {"theme": "light"}, "photos": [{"id": 1, "type": "large", "value": "b.png"}],
+             "primaryAddress": {"city": "Kraków"}}
+            """#)
+        let withSchema = try run(["request", "entity-update", "--format", "json", "--record", record, "--edited", edited,
+                                  "--schema", Repository.path("schemas/default-schema.json")] + Self.access)
+        #expect(withSchema.status == 0, "\(withSchema.stderr)")
+        let calls = try #require(try JSONSerialization.jsonObject(with: Data(withSchema.stdout.utf8)) as? [[String: Any]])
+        func parameter(_ call: [String: Any], _ name: String) -> String? {
+            (call["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["value"] as? String
+        }
+        #expect(calls.map { $0["operation"] as? String } == ["entity-update", "entity-replace", "entity-update"])
+        // `display` is json in the schema: set whole in the root's update, not diffed as an object.
+        #expect(parameter(calls[0], "attribute_name") == nil)
+        #expect(parameter(calls[0], "value") == #"{"display":{"theme":"light"}}"#)
+        #expect(parameter(calls[1], "attribute_name") == "/photos")
+        #expect(parameter(calls[1], "value") == #"[{"type":"large","value":"b.png"}]"#)
+        #expect(parameter(calls[2], "attribute_name") == "/primaryAddress")
+        #expect(parameter(calls[2], "value") == #"{"city":"Kraków"}"#)
+        #expect(Self.leaks(withSchema.stdout).isEmpty)
+
+        // Without the schema, `display` looks like an object.
+        let guessed = try run(["request", "entity-update", "--record", record, "--edited", edited] + Self.access)
+        #expect(guessed.status == 0, "\(guessed.stderr)")
+        #expect(guessed.stdout.contains("attribute_name=%2Fdisplay"))
+
+        let unchanged = try run(["request", "entity-update", "--record", record, "--edited", record] + Self.access)
+        #expect(unchanged.status == 0)
+        #expect(unchanged.stdout.isEmpty)
+        #expect(unchanged.stderr.contains("no changes"))
+
+        let both = try run(["request", "entity-update", "--edited", edited, "--value", "{}"] + Self.access)
+        #expect(both.status == 2)
+        let broken = try folder.write("broken.json", "{\"email\": ")
+        let bad = try run(["request", "entity-update", "--record", record, "--edited", broken] + Self.access)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("broken.json:1:11: --edited is not valid JSON"), "\(bad.stderr)")
+    }
+
+    @Test func providersListsEveryKindAsTextAndJSON() throws {
+        let text = try run(["providers"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("google (built-in)"))
+        #expect(text.stdout.contains("corp_openid (custom OpenID)"))
+        #expect(text.stdout.contains("corp_saml (custom SAML)"))
+
+        let json = try run(["providers", "--format", "json", "--locale", "de-DE"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let providers = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(providers.map { $0["id"] as? String } == ["facebook", "google", "twitter", "apple", "linkedin", "corp_openid", "corp_saml"])
+        #expect(Set(providers.compactMap { $0["kind"] as? String }) == ["built-in", "custom OpenID", "custom SAML"])
+        let openID = try #require(providers.first { $0["id"] as? String == "corp_openid" })
+        let url = try #require(openID["startURL"] as? String)
+        #expect(url.hasPrefix("https://rpxnow.com/openid/start?openid_identifier=https%3A%2F%2Fid.example.com%2Fopenid&opx_blob=some_blob&extended=true"))
+        #expect(url.contains("&token_url=https%3A%2F%2Fexample.com&"))
+        #expect(providers.allSatisfy { ($0["name"] as? String)?.isEmpty == false })
+
+        let bad = try run(["providers", "--format", "yaml"])
+        #expect(bad.status == 2)
+    }
+}
