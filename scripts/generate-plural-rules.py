@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates jump-forms' CLDR plural rules and number symbols from Python's babel.
 
-Run from the repository root (needs `pip install babel==2.18.0`, nothing else):
+Run from the repository root (needs `pip install babel==2.18.0 pyicu-wheels==2.15.2`, nothing
+else; pyicu-wheels brings its own ICU 77.1, which carries CLDR 47):
 
     python3 scripts/generate-plural-rules.py          # rewrite the outputs
     python3 scripts/generate-plural-rules.py --check  # exit 1 when an output is stale
@@ -22,6 +23,14 @@ Outputs (committed, so that building never needs Python):
       What the Swift tests check: rules, categories and samples per language, babel's
       category for every candidate number, the CLDR id every babel locale resolves to, and
       babel.numbers.format_decimal outputs.
+  Tests/JumpFormsTests/Fixtures/cldr-plural-samples.json
+      CLDR 47's own sample strings ("@integer 2~4, 22~24, ..., …" and "@decimal ...") of every
+      category of every language above, verbatim. babel drops them (see below), so they are read
+      from ICU 77.1's `plurals` resource bundle (ICU's copy of CLDR 47's plurals.xml), through
+      PyICU as pyicu-wheels 2.15.2 ships it. The script checks that ICU's rule for each
+      category parses (with babel's parser) to the same AST as babel's, so the samples belong
+      to the very rules the Swift code was generated from. The Swift tests expand the ranges
+      and check that PluralRules.cardinal(for:) puts each sample in its category.
 
 Sample numbers. babel strips CLDR's "@integer ... @decimal ..." samples from the rules, so the
 samples here are NOT copied from CLDR's plurals.xml: they are computed by babel's evaluator over
@@ -72,6 +81,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PLURAL_SWIFT = ROOT / "Sources/JumpForms/Localization/PluralRules+CLDR.generated.swift"
 NUMBER_SWIFT = ROOT / "Sources/JumpForms/Localization/NumberSymbols+CLDR.generated.swift"
 FIXTURE = ROOT / "Tests/JumpFormsTests/Fixtures/plural-samples.json"
+CLDR_SAMPLES = ROOT / "Tests/JumpFormsTests/Fixtures/cldr-plural-samples.json"
+PYICU_WHEELS_VERSION = "2.15.2"
+ICU_VERSION = "77.1"  # ICU 77 carries CLDR 47
 
 CATEGORIES = ["zero", "one", "two", "few", "many", "other"]  # PluralCategory's order
 DEFAULT_SYMBOLS = (".", ",", "-", 3, 3)  # NumberSymbols' fallback (root)
@@ -637,6 +649,71 @@ def numbers(cldr, ids, aliases, symbols):
     return "\n".join(out), fixture, len(table)
 
 
+# MARK: - CLDR's own samples (from ICU's copy of plurals.xml)
+
+
+def cldr_samples(cldr, own_rules) -> str:
+    """The fixture of CLDR's sample strings for every language with rules, from ICU."""
+    try:
+        import icu
+    except ImportError:
+        fail(f"needs PyICU with ICU {ICU_VERSION} (pip install pyicu-wheels=={PYICU_WHEELS_VERSION})")
+    if icu.ICU_VERSION != ICU_VERSION:
+        fail(f"needs ICU {ICU_VERSION} (CLDR {cldr}), found ICU {icu.ICU_VERSION}: pip install pyicu-wheels=={PYICU_WHEELS_VERSION}")
+    bundle = icu.ResourceBundle("", icu.Locale("plurals"))
+    locales, rule_sets = bundle.get("locales"), bundle.get("rules")
+    canonical = {
+        k: v for k, v in own_rules.items() if "_" not in k or v != own_rules.get(k.split("_")[0])
+    }
+    languages = {}
+    for language in sorted(canonical):
+        try:
+            rule_set = rule_sets.get(locales.get(language).getString())
+        except icu.ICUError:
+            fail(f"ICU {ICU_VERSION} has no plural rules for {language}")
+        conditions, samples = {}, {}
+        for index in range(rule_set.getSize()):
+            entry = rule_set.get(index)
+            category, text = entry.getKey(), entry.getString()
+            condition, _, rest = text.partition("@")
+            condition = condition.strip()
+            if condition:
+                conditions[category] = condition
+            found = {}
+            for part in ("@" + rest).split("@")[1:]:
+                kind, _, values = part.partition(" ")
+                if kind not in ("integer", "decimal"):
+                    fail(f"{language} {category}: unexpected sample kind {kind!r} in {text!r}")
+                found[kind] = values.strip()
+            if not found:
+                fail(f"{language} {category}: no samples in {text!r}")
+            samples[category] = found
+        ours = sorted(bp.PluralRule.parse(canonical[language]).abstract)
+        theirs = sorted(bp.PluralRule.parse(conditions).abstract)
+        if ours != theirs:
+            fail(f"{language}: ICU {ICU_VERSION}'s rules {conditions} differ from babel's {canonical[language]}")
+        languages[language] = {c: samples[c] for c in CATEGORIES if c in samples}
+    about = (
+        f"CLDR {cldr} plural samples: the @integer and @decimal sample strings of plurals.xml, verbatim "
+        f"('~' ranges, a final '…'), for each of the {len(languages)} languages of PluralRules.languages. "
+        f"Written by scripts/generate-plural-rules.py from ICU {icu.ICU_VERSION}'s plurals resource "
+        f"(ICU's copy of CLDR {cldr}, via PyICU of pyicu-wheels {PYICU_WHEELS_VERSION}), after checking that "
+        f"ICU's rules equal babel {babel.__version__}'s for every language."
+    )
+    lines = ["{", f'  "about": {json.dumps(about, ensure_ascii=False)},', f'  "cldr": {json.dumps(cldr)},',
+             f'  "icu": {json.dumps(icu.ICU_VERSION)},', '  "languages": {']
+    for n, (language, categories) in enumerate(languages.items()):
+        lines.append(f"    {json.dumps(language)}: {{")
+        for m, (category, found) in enumerate(categories.items()):
+            comma = "," if m < len(categories) - 1 else ""
+            lines.append(f"      {json.dumps(category)}: {json.dumps(found, ensure_ascii=False)}{comma}")
+        lines.append("    }" + ("," if n < len(languages) - 1 else ""))
+    lines += ["  }", "}"]
+    text = "\n".join(lines) + "\n"
+    json.loads(text)
+    return text
+
+
 # MARK: - Output
 
 
@@ -703,6 +780,7 @@ def main() -> None:
         PLURAL_SWIFT: plural_swift,
         NUMBER_SWIFT: number_swift,
         FIXTURE: fixture_text(cldr, plural_fixture, number_fixture),
+        CLDR_SAMPLES: cldr_samples(cldr, own_rules),
     }
     print(
         f"{language_count} languages in {len(plural_fixture['ruleSets'])} rule sets; "

@@ -64,6 +64,16 @@ enum FileAccess {
 
     /// The `.yaml` and `.yml` files directly in a folder, sorted by name.
     static func yamlFiles(in directory: String) -> Result<[String], ReadError> {
+        entries(in: directory).map { names in
+            names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .map { join(directory, $0) }
+                .filter { kind(of: $0) == .file }
+                .sorted()
+        }
+    }
+
+    /// The names in a folder, hidden ones (`.name`) left out.
+    static func entries(in directory: String) -> Result<[String], ReadError> {
         guard let handle = opendir(directory) else {
             return .failure(.directoryUnreadable(path: directory, reason: errorText()))
         }
@@ -73,11 +83,22 @@ enum FileAccess {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard !name.hasPrefix("."), name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
-            let path = join(directory, name)
-            if kind(of: path) == .file { names.append(path) }
+            if !name.hasPrefix(".") { names.append(name) }
         }
-        return .success(names.sorted())
+        return .success(names)
+    }
+
+    /// For a path that does not exist (`written`, relative to `base`): the path written with the
+    /// closest name of a `wanted` entry of its folder (a typo), or nil.
+    static func nearest(to written: String, relativeTo base: String, kind wanted: Kind) -> String? {
+        let trimmed = written.hasSuffix("/") && written.count > 1 ? String(written.dropLast()) : written
+        let folder = directory(of: trimmed)
+        let name = trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+        let listed = join(base, folder)
+        guard case .success(let names) = entries(in: listed) else { return nil }
+        let candidates = names.filter { kind(of: join(listed, $0)) == wanted }
+        guard let best = Suggestion.closest(to: name, among: candidates) else { return nil }
+        return trimmed.contains("/") ? join(folder, best) : best
     }
 
     /// `base/relative`, or `relative` when it is absolute.

@@ -23,8 +23,13 @@ public enum IdentitiesLoader {
         }
         sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
         let result = YAMLReader.read(bytes, path: path, limits: limits)
-        var diagnostics = result.diagnostics
-        guard let document = result.document else { return ([], diagnostics, sources) }
+        guard let document = result.document else { return ([], result.diagnostics, sources) }
+        let decoded = decode(document, path: path)
+        return (decoded.identities, result.diagnostics + decoded.diagnostics, sources)
+    }
+
+    /// The identities of a read file (`lint` checks identities files this way too).
+    static func decode(_ document: YAMLDocument, path: String) -> (identities: [TestIdentity], diagnostics: [Diagnostic]) {
         var decoder = NodeDecoder(path: path)
         var identities: [TestIdentity] = []
         var seen: [String: SourceLocation] = [:]
@@ -54,7 +59,6 @@ public enum IdentitiesLoader {
                 }
             }
         }
-        diagnostics += decoder.errors.map(\.diagnostic)
-        return (identities, diagnostics, sources)
+        return (identities, decoder.errors.map(\.diagnostic))
     }
 }

@@ -32,6 +32,8 @@ public struct LoadedProject: Sendable {
     /// Where anchors and aliases were written in locale files, by path.
     public var localeAliases: [String: [YAMLDocument.Marker]] = [:]
     public var sources = SourceFiles()
+    /// Every file the load tried to read, those it could not read (too large, unreadable) too.
+    public var files = Set<String>()
     public var diagnostics: [Diagnostic] = []
 
     public init() {}
@@ -56,7 +58,13 @@ public struct ProjectLoader: Sendable {
     }
 
     /// What kind of file a path holds, told by its top-level keys.
-    public enum FileKind: Sendable { case config, flow, locale }
+    public enum FileKind: Sendable {
+        case config, flow, locale
+        /// The Engage double's test identities (`identities.yaml`).
+        case identities
+        /// None of the above.
+        case unknown
+    }
 
     /// Loads the given files and folders. A `jump.yaml` brings its flow, a flow brings its
     /// locales folder; a folder brings every `.yaml` file in it. Nothing stops at the first
@@ -70,6 +78,8 @@ public struct ProjectLoader: Sendable {
             case .directory:
                 switch FileAccess.yamlFiles(in: path) {
                 case .failure(let error): run.project.diagnostics.append(error.diagnostic)
+                case .success(let files) where files.isEmpty:
+                    run.project.diagnostics.append(Diagnostic(.directoryUnreadable, "no YAML files in '\(path)' (it holds no .yaml or .yml file)", at: nil, file: path))
                 case .success(let files):
                     // Read and parse the folder's files on all cores; decode them in order.
                     let reads = ConcurrentMap.map(files) { readFile($0) }
@@ -106,6 +116,8 @@ public struct ProjectLoader: Sendable {
             case .config: loadConfig(path, document)
             case .flow: loadFlow(path, document, readCleanly: readCleanly)
             case .locale: localeFiles.append((path, read))
+            case .identities: project.diagnostics += IdentitiesLoader.decode(document, path: path).diagnostics
+            case .unknown: project.diagnostics.append(ProjectLoader.unknownKind(path, document))
             }
         }
 
@@ -117,8 +129,10 @@ public struct ProjectLoader: Sendable {
             if project.config == nil { project.config = config }
             let flowPath = FileAccess.join(FileAccess.directory(of: path), config.flow.value)
             guard FileAccess.kind(of: flowPath) == .file else {
+                let nearest = FileAccess.nearest(to: config.flow.value, relativeTo: FileAccess.directory(of: path), kind: .file)
                 project.diagnostics.append(Diagnostic(.fileUnreadable, "the flow file '\(flowPath)' does not exist",
-                                                      at: config.flow.location, hint: "'flow' is relative to jump.yaml"))
+                                                      at: config.flow.location,
+                                                      hint: nearest.map { "did you mean '\($0)'? ('flow' is relative to jump.yaml)" } ?? "'flow' is relative to jump.yaml"))
                 return
             }
             if !flowPaths.contains(FileAccess.normalize(flowPath)) { loadFile(flowPath, as: .flow) }
@@ -136,9 +150,11 @@ public struct ProjectLoader: Sendable {
                     catalogsByDirectory[directory] = loader.loadsLocaleFolders ? loader.loadLocales(in: directory, into: &project) : []
                 } else {
                     catalogsByDirectory[directory] = []
+                    let nearest = FileAccess.nearest(to: flow.localesDirectory.value, relativeTo: FileAccess.directory(of: path), kind: .directory)
                     project.diagnostics.append(Diagnostic(.directoryUnreadable,
                         "the locales folder '\(directory)' does not exist", at: flow.localesDirectory.location,
-                        hint: "create it, or point 'locales' at the folder of locale files (relative to the flow file)"))
+                        hint: nearest.map { "did you mean '\($0)'? ('locales' is relative to the flow file)" }
+                            ?? "create it, or point 'locales' at the folder of locale files (relative to the flow file)"))
                 }
             }
             project.flows.append(LoadedFlow(flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? [],
@@ -200,6 +216,7 @@ public struct ProjectLoader: Sendable {
         var duplicates: [(location: SourceLocation, first: SourceLocation)] = []
 
         func record(into project: inout LoadedProject) {
+            project.files.insert(FileAccess.normalize(path))
             if quotable { project.sources.add(path: path, bytes: bytes) }
             project.diagnostics += diagnostics
         }
@@ -272,10 +289,28 @@ public struct ProjectLoader: Sendable {
     private func kind(of path: String, _ document: YAMLDocument) -> FileKind {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if name == "jump.yaml" || name == "jump.yml" { return .config }
-        guard case .mapping(let mapping) = document.root else { return .flow }
+        guard case .mapping(let mapping) = document.root else { return .unknown }
         let keys = Set(mapping.entries.map(\.key.value))
         if keys.contains("messages") || keys.contains("locale") { return .locale }
         if keys.contains(where: { $0.hasPrefix("capture") || $0.hasPrefix("engage") }) { return .config }
-        return .flow
+        if keys.contains(where: { FlowDecoder.FlowKey(rawValue: $0) != nil }) { return .flow }
+        if keys.contains(IdentitiesLoader.Key.identities.rawValue) { return .identities }
+        return .unknown
+    }
+
+    /// The one diagnostic of a YAML file that is none of the kinds jump-forms reads.
+    static func unknownKind(_ path: String, _ document: YAMLDocument) -> Diagnostic {
+        let found: String
+        if case .mapping(let mapping) = document.root {
+            let keys = mapping.entries.prefix(4).map { "'\($0.key.value)'" }
+            found = mapping.entries.isEmpty ? "it is an empty mapping"
+                : "its keys are \(keys.joined(separator: ", "))\(mapping.entries.count > 4 ? ", ..." : "")"
+        } else {
+            found = "its top level is \(document.root.kindDescription), not a mapping"
+        }
+        let location = SourceLocation(file: path, line: document.root.start.line, column: document.root.start.column)
+        return Diagnostic(.unknownFileKind,
+            "not a flow, locale file, jump.yaml or identities file: \(found)", at: location,
+            hint: "a flow has 'flow', 'fields' and 'forms'; a locale file 'locale' and 'messages'; jump.yaml 'capture...' keys; an identities file 'identities'")
     }
 }

@@ -524,7 +524,7 @@ struct CatalogCheck {
                 add(.selectWithoutOther, "message '\(key)': \(error.message)", at: message.location(ofOffset: error.offset), key: key,
                     hint: "add an 'other' case, used when no other case matches")
             } else {
-                add(.icuSyntax, "message '\(key)': \(error.message)", at: message.location(ofOffset: error.offset), key: key)
+                add(.icuSyntax, "message '\(key)': \(error.message)", at: message.location(ofOffset: error.offset), key: key, hint: error.hint)
             }
             return
         case .success(let parsed):

@@ -86,7 +86,7 @@ public enum SchemaLoader {
     /// The bytes of a regular file.
     static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
         func unreadable(_ reason: String) -> ReadFailure {
-            ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil))
+            ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil, file: path))
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(unreadable(String(cString: strerror(errno)))) }

@@ -148,6 +148,30 @@ import TestSupport
         }
     }
 
+    /// `unique`'s documented examples (RuleKind.examples, shown in docs/flow-format.md), run by
+    /// the server: the example flow's displayName is unique.
+    @Test func uniqueExamplesHoldOnTheServer() async throws {
+        for example in RuleKind.unique.examples {
+            try await withServer { server in
+                #expect(ServerFixtures.flow.field(named: "displayName")?.validation.contains { $0.kind == .unique } == true)
+                for (index, taken) in example.taken.enumerated() {
+                    try await server.register(ServerFixtures.registration(email: "taken\(index)@example.com", displayName: taken))
+                }
+                for (index, input) in (example.valid + example.invalid).enumerated() {
+                    let values = ServerFixtures.registration(email: "user\(index)@example.com", displayName: input.value)
+                    let request = try server.builder(ServerFixtures.english).register(values, refreshSecret: .generate(), today: server.today)
+                    let result = try await server.send(request)
+                    if example.valid.contains(input) {
+                        guard case .success(.signedIn) = result else { Issue.record("'\(input.value)' should pass: \(result)"); continue }
+                    } else {
+                        guard case .failure(.invalidFields(let invalid)) = result else { Issue.record("'\(input.value)' should fail: \(result)"); continue }
+                        #expect(invalid.fields.map(\.field) == ["displayName"], "\(input.value)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func frenchMessagesForTheClientRules390() async throws {
         try await withServer { server in
             let request = try server.builder(ServerFixtures.french).register(ServerFixtures.registration(), refreshSecret: .generate(), today: server.today)

@@ -147,3 +147,191 @@ import TestSupport
         #expect(result.stderr.contains("flow.yaml:12:11: error[JF206]: unknown field type 'passwrd'"))
     }
 }
+
+/// The audit's gaps of the foundation, run through the built binary.
+@Suite struct CLIFoundationTests {
+    func run(_ arguments: [String], in directory: String = Repository.root, input: String? = nil) throws -> CommandResult {
+        try Executable.run("jump-forms", arguments, in: directory, input: input)
+    }
+
+    static let fixtures = Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics")
+
+    /// Every value of registrationForm but the checkbox.
+    static let registration = ["--today", "2025-06-15", "--set", "emailAddress=ana@example.com", "--set", "displayName=ana_r",
+                               "--set", "firstName=Ana", "--set", "lastName=Ruiz", "--set", "newPassword=correct horse",
+                               "--set", "newPasswordConfirm=correct horse", "--set", "birthdate=1990-04-01"]
+
+    @Test func lintOfTheRepositoryRootIsClean() throws {
+        // jump.yaml, identities.yaml and every other YAML file at the top of the repository.
+        let result = try run(["lint", "."])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("0 errors, 0 warnings"))
+    }
+
+    @Test func aYamlFileOfNoKnownKindGetsOneDiagnostic() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("compose.yaml", "services:\n  web:\n    image: nginx\n  db:\n    image: postgres\n")
+        try folder.write("list.yaml", "- a\n- b\n")
+        let result = try run(["lint", "."], in: folder.path)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains("error[") }
+        #expect(lines == [
+            "compose.yaml:1:1: error[JF216]: not a flow, locale file, jump.yaml or identities file: its keys are 'services'",
+            "list.yaml:1:1: error[JF216]: not a flow, locale file, jump.yaml or identities file: its top level is a sequence, not a mapping",
+        ])
+    }
+
+    @Test func identitiesFilesAreChecked() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("identities.yaml", "identities:\n  - { provider: google, identifer: \"1001\" }\n")
+        let result = try run(["lint", "identities.yaml"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("identities.yaml:2:25: error[JF200]: unknown key 'identifer'"), "\(result.stdout)")
+        #expect(result.stdout.contains("did you mean 'identifier'?"))
+    }
+
+    @Test func aFolderWithoutYamlFilesIsAnError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("empty/notes.txt", "nothing\n")
+        let result = try run(["lint", "empty"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("error[JF115]: no YAML files in 'empty'"))
+        let json = try JSONValue.parse(try run(["lint", "empty", "--format", "json"], in: folder.path).stdout)
+        #expect(json["diagnostics"]?.arrayValue?.first?["file"] == "empty")
+    }
+
+    @Test func missingPathsNameTheirFileInJSONAndSARIF() throws {
+        let json = try JSONValue.parse(try run(["lint", "no/such.yaml", "--format", "json"]).stdout)
+        let diagnostic = try #require(json["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"] == "JF100")
+        #expect(diagnostic["file"] == "no/such.yaml")
+        let sarif = try JSONValue.parse(try run(["lint", "no/such.yaml", "--format", "sarif"]).stdout)
+        let location = sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue?.first?["locations"]?.arrayValue?.first
+        #expect(location?["physicalLocation"]?["artifactLocation"]?["uri"] == "no/such.yaml")
+    }
+
+    @Test func misspeltFlowAndLocalesPathsSuggestTheNearest() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("jump.yaml", "captureDomain: embedded\ncaptureClientId: x\ncaptureLocale: en-US\nflow: flows/standrd.yaml\n")
+        try folder.write("flows/standard.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "locales: locales", with: "locales: ../locale"))
+        try folder.write("locales/en-US.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/locales/en-US.yaml", encoding: .utf8))
+        let config = try run(["lint"], in: folder.path)
+        #expect(config.status == 2)
+        #expect(config.stdout.contains("jump.yaml:4:7: error[JF100]: the flow file 'flows/standrd.yaml' does not exist"))
+        #expect(config.stdout.contains("hint: did you mean 'flows/standard.yaml'?"))
+        let flow = try run(["lint", "flows/standard.yaml"], in: folder.path)
+        #expect(flow.status == 2)
+        #expect(flow.stdout.contains("error[JF115]: the locales folder"))
+        #expect(flow.stdout.contains("hint: did you mean '../locales'?"), "\(flow.stdout)")
+    }
+
+    @Test func maxFileSizeRaisesOrLowersTheLimit() throws {
+        let small = try run(["lint", "--max-file-size", "1K", "flows/standard.yaml"])
+        #expect(small.status == 1)
+        #expect(small.stdout.contains("flows/standard.yaml:1:1: error[JF102]: the file is"))
+        #expect(small.stdout.contains("over the limit of 1024 bytes"))
+        #expect(small.stdout.contains("--max-file-size"))
+        #expect(small.stderr.hasPrefix("1 error, 0 warnings in 1 file\n"), "\(small.stderr)")
+        #expect(try run(["lint", "--max-file-size", "1M", "flows/standard.yaml"]).status == 0)
+        let show = try run(["show", "signInForm", "--max-file-size", "1K"])
+        #expect(show.status == 2)
+        #expect(show.stderr.contains("error[JF102]"))
+        let bad = try run(["lint", "--max-file-size", "lots"])
+        #expect(bad.status == 2)
+    }
+
+    @Test func checkboxValuesReadLikeThePrompts() throws {
+        for value in ["yes", "Y", "true", "no", "n", "FALSE"] {
+            let result = try run(["validate", "registrationForm"] + Self.registration + ["--set", "optIn=\(value)"])
+            #expect(result.status == 0, "optIn=\(value): \(result.stdout)\(result.stderr)")
+        }
+        // The locale's words too.
+        let french = try run(["validate", "registrationForm", "--locale", "fr-FR"] + Self.registration + ["--set", "optIn=oui"])
+        #expect(french.status == 0, "\(french.stdout)")
+        let refused = try run(["validate", "registrationForm"] + Self.registration + ["--set", "optIn=maybe"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("optIn: Send me news and offers by email: answer yes or no."), "\(refused.stdout)")
+        // An answers file's YAML `yes` is the text "yes".
+        let answers = "emailAddress: ana@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\nnewPassword: correct horse\n"
+            + "newPasswordConfirm: correct horse\nbirthdate: 1990-04-01\noptIn: yes\n"
+        let file = try run(["validate", "registrationForm", "--today", "2025-06-15", "--answers", "-", "--format", "json"], input: answers)
+        #expect(file.status == 0, "\(file.stdout)\(file.stderr)")
+    }
+
+    @Test func answersFileProblemsComeInFileOrder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("answers.yaml", "emailAdress: a\nfirstName: [Ana]\nlastNme: Ruiz\n")
+        let result = try run(["validate", "registrationForm", "--answers", folder.path + "/answers.yaml"])
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("error[") }.map { $0.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
+        #expect(lines == ["1:1", "2:12", "3:1"], "\(result.stderr)")
+    }
+
+    @Test func showAndValidateSayWhichLocaleSpeaksForOneWithoutFile() throws {
+        let show = try run(["show", "signInForm", "--locale", "pl"])
+        #expect(show.status == 0)
+        #expect(show.stderr == "There are no texts for pl; using en-US.\n")
+        let validate = try run(["validate", "signInForm", "--locale", "it-IT", "--set", "signInEmailAddress=ana@example.com"])
+        #expect(validate.stderr.contains("There are no texts for it-IT; using en-US."), "\(validate.stderr)")
+        #expect(try run(["show", "signInForm", "--locale", "pl-PL"]).stderr.isEmpty)
+        #expect(try run(["show", "signInForm", "--locale", "fr-FR"]).stderr.isEmpty)
+    }
+
+    @Test func clientSideFalseIsReportedAsLeftToTheServer() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("flow.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "      - { rule: required, message: v.required }",
+                                  with: "      - { rule: required, message: v.required }\n      - { rule: minLength, value: 50, message: v.required, clientSide: false }"))
+        try folder.write("locales/en-US.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/locales/en-US.yaml", encoding: .utf8))
+        let result = try run(["validate", "signInForm", "--flow", "flow.yaml", "--set", "email=ana@example.com", "--set", "password=x"], in: folder.path)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("left to the server: email (minLength, clientSide: false)"), "\(result.stdout)")
+    }
+
+    @Test func sarifCountsCodePointsAndEncodesPaths() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let source = Self.fixtures + "/JF305-unknown-format"
+        try folder.write("my flows#1/flow.yaml", try String(contentsOfFile: source + "/flow.yaml", encoding: .utf8))
+        try folder.write("my flows#1/locales/en-US.yaml", try String(contentsOfFile: source + "/locales/en-US.yaml", encoding: .utf8))
+        let sarif = try JSONValue.parse(try run(["lint", "--format", "sarif", "my flows#1/flow.yaml"], in: folder.path).stdout)
+        let run = try #require(sarif["runs"]?.arrayValue?.first)
+        #expect(run["columnKind"] == "unicodeCodePoints")
+        let uri = run["results"]?.arrayValue?.first?["locations"]?.arrayValue?.first?["physicalLocation"]?["artifactLocation"]?["uri"]
+        #expect(uri == "my%20flows%231/flow.yaml")
+    }
+
+    @Test func controlCharactersOfFilesNeverReachTheTerminal() throws {
+        let result = try run(["lint", "."], in: Self.fixtures + "/JF200-control-characters")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("unknown key '\\u{1B}[31mRED\\u{1B}[0m' in field 'email'"))
+        #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E || $0.value == 0x2066 })
+    }
+
+    /// The README's example diagnostic is what lint says about that mistake in the example flow.
+    @Test func readmeDiagnosticExampleIsReal() throws {
+        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "flows/standard.yaml:"))
+        let block = String(readme[start.lowerBound...].prefix { $0 != "`" })
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for file in ["jump.yaml", "flows/standard.yaml"] + (try FileManager.default.contentsOfDirectory(atPath: Repository.path("locales")).map { "locales/" + $0 }) {
+            var text = try String(contentsOfFile: Repository.path(file), encoding: .utf8)
+            if file == "flows/standard.yaml" {
+                text = text.replacingOccurrences(of: "    label: fields.emailAddress.label", with: "    lable: fields.emailAddress.label")
+            }
+            try folder.write(file, text)
+        }
+        let result = try run(["lint"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.stdout == block, "README shows:\n\(block)\nlint says:\n\(result.stdout)")
+    }
+}

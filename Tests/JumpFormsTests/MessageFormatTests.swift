@@ -48,10 +48,13 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
     var source: String
     var message: String
     var offset: Int
-    init(_ source: String, _ message: String, _ offset: Int) {
+    /// The "did you mean" of a misspelt keyword.
+    var hint: String?
+    init(_ source: String, _ message: String, _ offset: Int, hint: String? = nil) {
         self.source = source
         self.message = message
         self.offset = offset
+        self.hint = hint
     }
     var testDescription: String { source }
 }
@@ -254,7 +257,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{g, select, male {he}}", "select argument 'g' has no 'other' case", 21),
         MessageSyntaxExample("{n, selectordinal, one {#st}}", "selectordinal argument 'n' has no 'other' case", 28),
         MessageSyntaxExample("{n, plural, }", "plural argument 'n' has no 'other' case", 12),
-        MessageSyntaxExample("{count, nubmer}", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 8),
+        MessageSyntaxExample("{count, nubmer}", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 8, hint: "did you mean 'number'?"),
         MessageSyntaxExample("{count, spellout}", "unknown argument type 'spellout'; expected number, date, time, plural, select or selectordinal", 8),
         MessageSyntaxExample("{count, choice, 0#none|1#one}", "the 'choice' argument type is not supported; use plural or select", 8),
         MessageSyntaxExample("{}", "empty argument name", 1),
@@ -274,8 +277,11 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{count, plural, =0 {none} =0 {zero} other {#}}", "plural argument 'count' has the case '=0' twice", 26),
         MessageSyntaxExample("{n, plural, =1 {a} =1.0 {b} other {c}}", "plural argument 'n' has the case '=1.0' twice", 19),
         MessageSyntaxExample("{g, select, a {x} a {y} other {z}}", "select argument 'g' has the case 'a' twice", 18),
-        MessageSyntaxExample("{n, plural, onee {#} other {#}}", "unknown plural category 'onee'; expected zero, one, two, few, many, other or an exact match such as =0", 12),
-        MessageSyntaxExample("{n, plural, One {#} other {#}}", "unknown plural category 'One'; expected zero, one, two, few, many, other or an exact match such as =0", 12),
+        MessageSyntaxExample("{n, plural, onee {#} other {#}}", "unknown plural category 'onee'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
+        MessageSyntaxExample("{n, plural, One {#} other {#}}", "unknown plural category 'One'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
+        MessageSyntaxExample("{n, plural, one {#} othr {#}}", "unknown plural category 'othr'; expected zero, one, two, few, many, other or an exact match such as =0", 20, hint: "did you mean 'other'?"),
+        MessageSyntaxExample("{n, plural, one {#} lots {#}}", "unknown plural category 'lots'; expected zero, one, two, few, many, other or an exact match such as =0", 20),
+        MessageSyntaxExample("{g, selct, a {x} other {y}}", "unknown argument type 'selct'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'select'?"),
         MessageSyntaxExample("{n, plural, one # other {#}}", "expected '{' after case 'one'", 16),
         MessageSyntaxExample("{n, plural, =1x {a} other {b}}", "expected '{' after case '=1'", 14),
         MessageSyntaxExample("{n, plural, one {a} other {b} @}", "expected a case key or '}' in plural argument 'n' but found '@'", 30),
@@ -293,19 +299,19 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         // Offsets count Unicode scalars: 👍🏽 is two scalars (one Character, four UTF-16 units).
         MessageSyntaxExample("👍🏽 {x", "unmatched '{'", 3),
         MessageSyntaxExample("e\u{301} }", "unmatched '}'; quote it as '}' for a literal brace", 3),
-        MessageSyntaxExample("Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9),
+        MessageSyntaxExample("Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9, hint: "did you mean 'number'?"),
         // The first error stops the parser.
-        MessageSyntaxExample("{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4),
+        MessageSyntaxExample("{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'number'?"),
         // The parser reads UTF-8 bytes; offsets still count scalars after non-ASCII text.
         MessageSyntaxExample("é{x", "unmatched '{'", 1),
         MessageSyntaxExample("😀 {n, plural, one {x}}", "plural argument 'n' has no 'other' case", 21),
         MessageSyntaxExample("a\u{2028}b } c", "unmatched '}'; quote it as '}' for a literal brace", 4),
         MessageSyntaxExample("😀{n, plural, other {'{}}", "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", 20),
-        MessageSyntaxExample("{prénom, select, other {x}} {日付, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 33),
+        MessageSyntaxExample("{prénom, select, other {x}} {日付, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 33, hint: "did you mean 'number'?"),
         MessageSyntaxExample("{count, plural, offset:1é other {#}}", "expected a non-negative integer after 'offset:'", 23),
         MessageSyntaxExample("{n, number, \u{2028}}", "expected a number style after ','", 13),
         // Non-ASCII Pattern_White_Space separates tokens.
-        MessageSyntaxExample("{\u{2028}n\u{85},\u{200E}nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 6),
+        MessageSyntaxExample("{\u{2028}n\u{85},\u{200E}nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 6, hint: "did you mean 'number'?"),
         // Non-ASCII Pattern_Syntax ends an identifier and is named whole in messages.
         MessageSyntaxExample("{a«b}", "expected ',' or '}' after argument name", 2),
         MessageSyntaxExample("{«}", "expected an argument name after '{' but found '«'", 1),
@@ -318,7 +324,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: errors)
     func reportsSyntaxErrors(_ example: MessageSyntaxExample) {
-        #expect(throws: MessageSyntaxError(message: example.message, offset: example.offset)) {
+        #expect(throws: MessageSyntaxError(message: example.message, offset: example.offset, hint: example.hint)) {
             try MessagePattern(parsing: example.source)
         }
         #expect((0...example.source.unicodeScalars.count).contains(example.offset))

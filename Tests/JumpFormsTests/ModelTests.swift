@@ -48,9 +48,51 @@ import Testing
         ("(a+)+$", true), ("(\\w*)*x", true), ("(a|a)*", true), ("(?:ab{1,9})+", true), ("([a-z]+\\.)*com", true),
         ("[A-Z]{2}[0-9]{4}", false), ("(ab)+c", false), ("(a|b)*", false), ("a+b+", false), ("([a-z]{2})?x", false),
         ("[(a+)+]", false), ("\\(a+\\)+", false),
+        // Nested quantifiers behind groups without a quantifier of their own.
+        ("((a+))+$", true), ("((a+)|b)+$", true), ("(?:(?:x|(a*)))*y", true), ("(?<n>(a+))+$", true),
+        // Alternatives that can match the same text inside a repeated group.
+        ("(\\w|\\d)+$", true), ("(a|aa)+$", true), ("(a|b|ab)*c", true), ("([a-z]|x)+$", true), ("(.|a)*$", true),
+        ("(\\d{2}|\\d)+$", true), ("(ab|a|b)+$", true), ("(a|(a))+$", true), ("(\\s|\\h)*$", true), ("(é|[à-ÿ])+$", true),
+        // Exclusive alternatives, possessive and atomic repeats, and what the check cannot read.
+        ("(a|b)+$", false), ("(?:[a-z]|[0-9]|_)+", false), ("(\\w|-)+$", false), ("(\\d|[a-f])+$", false), ("(\\s|\\S)+$", false), ("(ab|abc)+$", false),
+        ("(ab|ba)+$", false), ("(a|bc|cb)+$", false), ("(é|ü)+$", false), ("(a+)++$", false), ("(?>a+)+$", false),
+        ("(\\p{L}|\\p{Lu})+$", false), ("(?=a+)b", false), ("(a|a)", false), ("(a|aa)?", false), ("(a|aa){2}", false),
     ])
     func backtrackingPatternsAreFound(_ pattern: String, _ risky: Bool) {
         #expect((PatternAnalysis.backtrackingRisk(in: pattern) != nil) == risky, "\(pattern)")
+    }
+
+    /// The analysis reads any text without trapping: random patterns from regex pieces (the
+    /// ones Swift's Regex compiles and the ones it refuses), unbalanced ones, and nesting far
+    /// deeper than it follows.
+    @Test func backtrackingAnalysisTakesAnyPattern() {
+        let pieces = ["a", "b", "(", ")", "|", "*", "+", "?", "{2}", "{1,3}", "{0,}", "[a-z]", "[^a]", "[]a]", "[a-]", "\\d", "\\w",
+                      "\\", "(?:", "(?>", "(?=", "(?<n>", "(?i)", "++", ".", "$", "^", "é", "\\p{L}", "[\\d-z]", "\\x{1F600}", "{", "\\Q", "\\E"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<3000 {
+            let pattern = (0...next(12)).map { _ in pieces[next(pieces.count)] }.joined()
+            _ = PatternAnalysis.backtrackingRisk(in: pattern)
+        }
+        let deep = String(repeating: "(", count: 5000) + "a+" + String(repeating: ")+", count: 5000)
+        #expect(PatternAnalysis.backtrackingRisk(in: deep) != nil)
+        #expect(PatternAnalysis.backtrackingRisk(in: "(){1000000000}(a|a){99999999999999999999}") == nil)
+    }
+
+    @Test func backtrackingRiskNamesTheGroupAndTheOverlap() throws {
+        let nested = try #require(PatternAnalysis.backtrackingRisk(in: "^((a+)|b)+$"))
+        #expect(nested.description == "the repeated group '((a+)|b)' contains a quantifier of its own")
+        #expect(nested.offset == 1)
+        let overlap = try #require(PatternAnalysis.backtrackingRisk(in: "x(\\w|\\d)+$"))
+        #expect(overlap.description == "the repeated group '(\\w|\\d)' has alternatives that can match the same text ('\\w' and '\\d')")
+        let sequence = try #require(PatternAnalysis.backtrackingRisk(in: "(a|b|ab)*c"))
+        #expect(sequence.description == "the repeated group '(a|b|ab)' has alternatives that can match the same text ('a' and 'ab')")
+        #expect(sequence.hint != nested.hint)
+        let same = try #require(PatternAnalysis.backtrackingRisk(in: "(?:x|x)*y"))
+        #expect(same.description == "the repeated group '(?:x|x)' offers the same alternative twice")
     }
 
     @Test func jsonSerializationEscapesAndKeepsOrder() {

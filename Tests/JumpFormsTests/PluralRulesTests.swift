@@ -307,3 +307,88 @@ struct PluralFixture: Decodable, Sendable {
         #expect(odd.format(integer: 1_234_567) == "1234 567")
     }
 }
+
+/// Fixtures/cldr-plural-samples.json: CLDR 47's own `@integer` / `@decimal` sample strings
+/// (read from ICU 77.1's copy of plurals.xml by scripts/generate-plural-rules.py).
+struct CLDRSampleFixture: Decodable, Sendable {
+    var cldr: String
+    var icu: String
+    /// language -> category -> "integer"/"decimal" -> sample string.
+    var languages: [String: [String: [String: String]]]
+
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/cldr-plural-samples.json").path
+
+    private static let cached = Result { try JSONDecoder().decode(CLDRSampleFixture.self, from: Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    static func load() throws -> CLDRSampleFixture { try cached.get() }
+
+    /// Every number a sample string stands for: `2~4` is 2, 3, 4; `0.0~1.5` is 0.0, 0.1, ...,
+    /// 1.5 (steps of the last fraction digit); the final `…` ("and so on") is dropped.
+    static func expand(_ samples: String) throws -> [String] {
+        var numbers: [String] = []
+        for item in samples.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where item != "…" {
+            let bounds = item.split(separator: "~").map(String.init)
+            guard bounds.count == 2 else {
+                numbers.append(item)
+                continue
+            }
+            let digits = bounds[0].split(separator: ".").dropFirst().first?.count ?? 0
+            try #require(bounds[1].split(separator: ".").dropFirst().first?.count ?? 0 == digits, "\(item)")
+            let low = try #require(Int(bounds[0].replacingOccurrences(of: ".", with: "")), "\(item)")
+            let high = try #require(Int(bounds[1].replacingOccurrences(of: ".", with: "")), "\(item)")
+            try #require(low < high && high - low < 10_000, "\(item)")
+            for scaled in low...high {
+                guard digits > 0 else {
+                    numbers.append(String(scaled))
+                    continue
+                }
+                let text = String(repeating: "0", count: max(0, digits + 1 - String(scaled).count)) + String(scaled)
+                numbers.append(String(text.dropLast(digits)) + "." + String(text.suffix(digits)))
+            }
+        }
+        return numbers
+    }
+}
+
+@Suite struct CLDRSampleTests {
+    @Test func fixtureIsCLDR47ForEveryLanguage() throws {
+        let fixture = try CLDRSampleFixture.load()
+        #expect(fixture.cldr == "47")
+        #expect(fixture.icu == "77.1")
+        #expect(fixture.languages.keys.sorted() == PluralRules.languages)
+    }
+
+    @Test func rangesExpandAsCLDRMeansThem() throws {
+        #expect(try CLDRSampleFixture.expand("2~4, 22, 1c6, …") == ["2", "3", "4", "22", "1c6"])
+        #expect(try CLDRSampleFixture.expand("0.0~0.3, 1.5") == ["0.0", "0.1", "0.2", "0.3", "1.5"])
+        #expect(try CLDRSampleFixture.expand("0.00~0.02") == ["0.00", "0.01", "0.02"])
+        #expect(try CLDRSampleFixture.expand("9.8~10.1") == ["9.8", "9.9", "10.0", "10.1"])
+    }
+
+    /// Each of CLDR's sample numbers (ranges expanded) falls in the category CLDR lists it under,
+    /// and the language uses exactly the categories CLDR gives samples for.
+    @Test(arguments: PluralRules.languages)
+    func cldrSamplesFallInTheirCategory(_ language: String) throws {
+        let categories = try #require(try CLDRSampleFixture.load().languages[language], "\(language) has no CLDR samples")
+        let rules = PluralRules.cardinal(for: language)
+        #expect(rules.language == language)
+        #expect(Set(rules.categories.map(\.rawValue)) == Set(categories.keys), "\(language)")
+        var wrong: [String] = []
+        var count = 0
+        for (name, kinds) in categories {
+            let category = try #require(PluralCategory(rawValue: name))
+            for (kind, samples) in kinds {
+                for number in try CLDRSampleFixture.expand(samples) {
+                    let operands = try #require(PluralOperands(number), "\(language) \(kind) sample '\(number)'")
+                    count += 1
+                    if rules.category(for: operands) != category {
+                        wrong.append("\(number) is \(rules.category(for: operands)), CLDR says \(name)")
+                    }
+                }
+            }
+        }
+        #expect(count > 0)
+        #expect(wrong.isEmpty, "\(language): \(wrong.prefix(10).joined(separator: "; "))")
+    }
+}

@@ -7,14 +7,15 @@ import Testing
     static let checkedRules = RuleKind.allCases.filter { !$0.examples.isEmpty }
 
     /// A one-field form (plus `other` for cross-field rules) carrying the example's rule.
-    static func form(for kind: RuleKind, _ example: RuleExample) throws -> FormModel {
+    static func form(for kind: RuleKind, _ example: RuleExample, clientSide: Bool = true) throws -> FormModel {
         let here = SourceLocation(file: "example.yaml", line: 1, column: 1)
         let options = example.options.map { value in
             value.hasPrefix("-")
                 ? FieldOption(value: Located(String(value.dropFirst()), at: here), label: Located("o", at: here), disabled: true, location: here)
                 : FieldOption(value: Located(value, at: here), label: Located("o", at: here), location: here)
         }
-        let rule = ValidationRule(kind: kind, value: example.value, message: Located("m.\(kind.rawValue)", at: here), location: here)
+        let rule = ValidationRule(kind: kind, value: example.value, message: Located("m.\(kind.rawValue)", at: here),
+                                  clientSide: clientSide, location: here)
         let field = FieldDefinition(name: "field", location: here, type: Located(example.field, at: here),
                                     options: options, validation: [rule])
         let other = FieldDefinition(name: "other", location: here, type: Located(.text, at: here))
@@ -30,6 +31,16 @@ import Testing
     func documentedExamplesHold(_ kind: RuleKind) throws {
         for example in kind.examples {
             let engine = RuleEngine(form: try Self.form(for: kind, example), today: RuleExample.today)
+            if kind.isServerOnly {
+                // The client cannot judge them: every input passes here and is reported as left
+                // to the server (JumpCaptureServerTests runs these examples against the server).
+                for input in example.valid + example.invalid {
+                    let report = engine.validate(["field": input.value, "other": input.other ?? ""])
+                    #expect(report.violations.isEmpty)
+                    #expect(report.deferred == [DeferredRule(field: "field", rule: kind, reason: .serverOnly)])
+                }
+                continue
+            }
             for input in example.valid {
                 let violations = engine.validate(["field": input.value, "other": input.other ?? ""]).violations
                 #expect(violations.isEmpty, "\(kind.rawValue) should accept '\(input.value)' (other: \(input.other ?? "-"))")
@@ -56,6 +67,17 @@ import Testing
         let report = engine.validate(["field": "ana@example.com"])
         #expect(report.isValid)
         #expect(report.deferred == [DeferredRule(field: "field", rule: .unique, reason: .serverOnly)])
+    }
+
+    @Test func clientSideFalseRulesAreLeftToTheServerAndRunThere() throws {
+        let example = RuleExample(field: .password, value: .integer(8), valid: [], invalid: [])
+        let form = try Self.form(for: .minLength, example, clientSide: false)
+        let client = RuleEngine(form: form, today: RuleExample.today).validate(["field": "short"])
+        #expect(client.isValid)
+        #expect(client.deferred == [DeferredRule(field: "field", rule: .minLength, reason: .clientSideDisabled)])
+        let server = RuleEngine(form: form, today: RuleExample.today, side: .server).validate(["field": "short"])
+        #expect(server.violations.map(\.rule) == [.minLength])
+        #expect(server.deferred.isEmpty)
     }
 
     @Test func violationsCarryFieldAndValueArguments() throws {

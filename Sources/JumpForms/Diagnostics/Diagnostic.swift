@@ -29,6 +29,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var code: DiagnosticCode
     public var message: String
     public var location: SourceLocation?
+    /// The file or folder a diagnostic without a place is about (one that cannot be read):
+    /// `location?.file` when there is a place.
+    public var file: String?
     /// A short actionable suggestion ("did you mean 'label'?").
     public var hint: String?
     public var related: [Related]
@@ -39,11 +42,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         at location: SourceLocation?,
         severity: Severity? = nil,
         hint: String? = nil,
-        related: [Related] = []
+        related: [Related] = [],
+        file: String? = nil
     ) {
         self.code = code
         self.message = message
         self.location = location
+        self.file = location?.file ?? file
         self.severity = severity ?? code.defaultSeverity
         self.hint = hint
         self.related = related

@@ -36,6 +36,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case invalidURL = "JF213"
     case emptyList = "JF214"
     case duplicateIdentity = "JF215"
+    case unknownFileKind = "JF216"
 
     // MARK: lint (semantic checks)
     case undefinedField = "JF300"
@@ -67,6 +68,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case optionsOnNonChoiceField = "JF326"
     case configFlowMismatch = "JF327"
     case duplicateRule = "JF328"
+    case emptyRuleList = "JF329"
 
     // MARK: schema (Capture entity-type schemas, access schemas, the flow against its schema)
     case schemaSyntax = "JF400"
@@ -146,7 +148,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         if let entry = Self.localeCatalog[self] { return entry.severity }
         return switch self {
         case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
-             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule,
+             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .emptyRuleList,
              .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored:
             .warning
         default:
@@ -171,9 +173,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
 
     // swiftlint:disable line_length
     private static let catalog: [DiagnosticCode: Entry] = [
-        .fileUnreadable: Entry(title: "file cannot be read", explanation: "The path does not exist, is not a regular file, or cannot be opened. Check the path (relative paths are relative to the current directory, or to the file that names them).", example: "jump-forms lint flows/missing.yaml"),
+        .fileUnreadable: Entry(title: "file cannot be read", explanation: "The path does not exist, is not a regular file, or cannot be opened. Check the path (relative paths are relative to the current directory, or to the file that names them); for a misspelt `flow:` in `jump.yaml` the hint names the closest existing file.", example: "jump-forms lint flows/missing.yaml"),
         .emptyFile: Entry(title: "file is empty", explanation: "The file holds no YAML document (only whitespace or comments). A flow, a locale file and `jump.yaml` each hold exactly one mapping.", example: "# nothing here"),
-        .fileTooLarge: Entry(title: "file is over the size limit", explanation: "Files larger than the limit (default 8 MiB, `LoaderLimits.maximumFileSize`) are refused before parsing so that a stray file cannot exhaust memory. Split the file or raise the limit.", example: "a 9 MiB locale file"),
+        .fileTooLarge: Entry(title: "file is over the size limit", explanation: "Files larger than the limit (default 8 MiB) are refused before parsing so that a stray file cannot exhaust memory. Split the file or raise the limit: `--max-file-size 16M` for `lint`, `show`, `validate` and the account commands, `LoaderLimits.maximumFileSize` in code.", example: "a 9 MiB locale file"),
         .invalidUTF8: Entry(title: "file is not valid UTF-8", explanation: "The bytes at the given place are not UTF-8. Save the file as UTF-8 (without a byte-order mark).", example: "label: caf\\xE9 (Latin-1)"),
         .byteOrderMark: Entry(title: "file starts with a byte-order mark", explanation: "A UTF-8 byte-order mark (or a UTF-16/32 one) precedes the content. Save the file as UTF-8 without BOM.", example: "EF BB BF flow: standard"),
         .tabIndentation: Entry(title: "tab used for indentation", explanation: "YAML forbids tabs in indentation; editors that mix tabs and spaces make the structure ambiguous. Indent with spaces.", example: "fields:\n\temail: {}"),
@@ -186,7 +188,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .undefinedAlias: Entry(title: "alias names no anchor", explanation: "`*name` refers to an anchor `&name` that was not defined before it in the document.", example: "rules: *missing"),
         .mergeKey: Entry(title: "merge key `<<` is not supported", explanation: "YAML 1.1 merge keys are not part of the flow format; write the keys out, or use an alias for a whole value.", example: "<<: *defaults"),
         .unsupportedTag: Entry(title: "unsupported YAML tag", explanation: "Explicit tags other than `!!str` are refused: values are typed by the flow format, not by tags.", example: "value: !!python/object foo"),
-        .directoryUnreadable: Entry(title: "folder cannot be read", explanation: "A folder named by the flow (`locales`) or on the command line does not exist or cannot be listed.", example: "locales: ../missing"),
+        .directoryUnreadable: Entry(title: "folder cannot be read", explanation: "A folder named by the flow (`locales`) or on the command line does not exist or cannot be listed, or a folder given on the command line holds no `.yaml` or `.yml` file. For a misspelt folder the hint names the closest existing one.", example: "locales: ../missing"),
 
         .unknownKey: Entry(title: "unknown key", explanation: "The key is not part of the flow format at this place. A typo never passes silently; the hint names the closest known key.", example: "lable: fields.email.label"),
         .missingKey: Entry(title: "required key missing", explanation: "A key the format requires at this place is absent.", example: "a rule without `message`"),
@@ -204,6 +206,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .invalidURL: Entry(title: "invalid URL", explanation: "The value must be an absolute URL (`https://...`), or `embedded` for `captureDomain`.", example: "captureDomain: example.com"),
         .duplicateIdentity: Entry(title: "test identity listed twice", explanation: "Two entries of identities.yaml have the same provider and identifier; the Engage double could not tell them apart.", example: "- { provider: google, identifier: \"1001\" }\n- { provider: google, identifier: \"1001\" }"),
         .emptyList: Entry(title: "list is empty", explanation: "The list must hold at least one item.", example: "forms: { signInForm: { fields: [] } }"),
+        .unknownFileKind: Entry(title: "not a file jump-forms reads", explanation: "A YAML file given to `lint` (or found in a folder given to it) is neither a flow (`flow`, `fields`, `forms` ...), a locale file (`locale`, `messages`), a client configuration (`jump.yaml`, `capture...` keys) nor an identities file (`identities`). One diagnostic names the keys it has; check the file's name and keys, or leave it out of the paths given to `lint`.", example: "services: { web: { image: nginx } }"),
 
         .undefinedField: Entry(title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.", example: "fields: [emailAdress]"),
         .fieldRepeatedInForm: Entry(title: "field listed twice in a form", explanation: "A form prompts for each field once.", example: "fields: [email, email]"),
@@ -212,7 +215,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .referenceOutsideForm: Entry(title: "rule names a field the form lacks", explanation: "`match` and `alongWith` compare values of one form: the named field must be in every form that uses this field.", example: "newPasswordConfirm in a form without newPassword"),
         .unknownFormat: Entry(title: "unknown format", explanation: "`format` takes one of the documented formats (see docs/flow-format.md).", example: "{ rule: format, value: emial }"),
         .invalidPattern: Entry(title: "pattern does not compile", explanation: "The `pattern` rule's regular expression has a syntax error.", example: "{ rule: pattern, value: \"[a-z\" }"),
-        .backtrackingPattern: Entry(title: "pattern prone to catastrophic backtracking", explanation: "A quantified group contains a quantifier (`(a+)+`, `(\\w*)*`, `(a|a)*`): matching some inputs takes exponential time. Rewrite without nested quantifiers.", example: "{ rule: pattern, value: \"(a+)+$\" }"),
+        .backtrackingPattern: Entry(title: "pattern prone to catastrophic backtracking", explanation: "A repeated group (`*`, `+`, `{n,}`, `{n,m}`) whose repetitions may split the same text in more than one way: matching an input that fails can then take exponential time. Two shapes are reported. A quantifier inside the group, at any depth (`(a+)+`, `(\\w*)*`, `((a+))+`, `((a+)|b)+`): rewrite so that each character is matched once. Alternatives that can match the same text, alone or several in a row (`(a|a)*`, `(\\w|\\d)+` where a digit is also a word character, `(a|aa)+`, `(a|b|ab)*`): make them exclusive (`\\w+`, `a+`, `[ab]*`). The alternative check is exact for alternatives of characters, classes and fixed counts, and skips what it cannot read (`\\p{L}`, optional parts); possessive quantifiers (`a++`) and atomic groups (`(?>...)`) never backtrack and are not reported.", example: "{ rule: pattern, value: \"(a+)+$\" }\n{ rule: pattern, value: \"(\\\\w|\\\\d)+$\" }"),
         .messageMissingInDefaultLocale: Entry(title: "message key missing from the default locale", explanation: "Every message key the flow uses must exist in the default locale's file; that is where every other locale falls back.", example: "label: fields.email.lable"),
         .messageMissingInLocale: Entry(title: "message key missing from a locale", explanation: "A locale lacks a key the flow uses; users of that locale see the fallback text.", example: "fr-FR.yaml without fields.email.label"),
         .duplicateOptionValue: Entry(title: "duplicate option value", explanation: "Two options of one field have the same `value`.", example: "options: [{value: a}, {value: a}]"),
@@ -234,6 +237,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .optionsOnNonChoiceField: Entry(title: "options on a field that shows none", explanation: "Only `select` and `radio` fields show options.", example: "type: text with options"),
         .configFlowMismatch: Entry(title: "jump.yaml and the flow disagree", explanation: "`captureFlowName` differs from the flow's `flow`, or `captureLocale` has no locale file.", example: "captureFlowName: other"),
         .duplicateRule: Entry(title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.", example: "[required, required]"),
+        .emptyRuleList: Entry(title: "rule with an empty list", explanation: "`whitelist: []` accepts no value at all, and an empty `blacklist` or `emailDomainBlacklist` refuses nothing: the rule is a mistake either way. List the values, or remove the rule.", example: "{ rule: whitelist, value: [], message: v.country }"),
 
         .schemaSyntax: Entry(title: "schema is not valid JSON", explanation: "A Capture schema or access schema file is JSON; the parser stopped at this place. The message names what it expected. An empty file, an HTML error page or a truncated download ends here too.", example: "[{\"name\": \"email\", \"type\": \"string\"}"),
         .schemaWrongKind: Entry(title: "wrong kind of value in a schema", explanation: "An object, a list, a string, an integer or a boolean was expected and something else was found: the schema is a list of attribute definitions (or an object with `attr_defs`, or the entityType API's answer), each definition an object, `constraints` and `features` lists of strings, `length` an integer.", example: "{\"name\": \"email\", \"type\": \"string\", \"length\": \"256\"}"),

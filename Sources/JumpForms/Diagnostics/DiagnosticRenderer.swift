@@ -69,15 +69,15 @@ public struct DiagnosticRenderer: Sendable {
             "\(diagnostic.severity.rawValue)[\(diagnostic.code.displayName)]",
             diagnostic.severity == .error ? .red : diagnostic.severity == .warning ? .yellow : .cyan
         )
-        out += "\(place)\(severity): \(paint(diagnostic.message, .bold))\n"
+        out += "\(place)\(severity): \(paint(Self.escapingControls(diagnostic.message), .bold))\n"
         if let location = diagnostic.location {
             out += excerpt(at: location)
         }
         if let hint = diagnostic.hint {
-            out += "  = \(paint("hint", .cyan)): \(hint)\n"
+            out += "  = \(paint("hint", .cyan)): \(Self.escapingControls(hint))\n"
         }
         for related in diagnostic.related {
-            out += "\(paint("\(related.location): ", .bold))\(paint("note", .cyan)): \(related.message)\n"
+            out += "\(paint("\(related.location): ", .bold))\(paint("note", .cyan)): \(Self.escapingControls(related.message))\n"
             out += excerpt(at: related.location)
         }
         return out
@@ -104,8 +104,18 @@ public struct DiagnosticRenderer: Sendable {
         for index in first..<last {
             let scalar = scalars[index]
             let column = index + 1
-            let width = scalar == "\t" ? 1 : Self.displayWidth(scalar)
-            shown.append(scalar == "\t" ? " " : Self.isControl(scalar) ? "\u{FFFD}" : Character(scalar))
+            let width: Int
+            if scalar == "\t" {
+                width = 1
+                shown.append(" ")
+            } else if Self.isControl(scalar) {
+                let escaped = Self.escaped(scalar)
+                width = escaped.count
+                shown += escaped
+            } else {
+                width = Self.displayWidth(scalar)
+                shown.append(Character(scalar))
+            }
             if column < location.column {
                 caretPad += String(repeating: " ", count: width)
             } else if column < location.column + location.length {
@@ -129,6 +139,24 @@ public struct DiagnosticRenderer: Sendable {
         useColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
     }
 
+    /// `text` with the control characters of `isControl` written as `\u{1B}`: file content
+    /// quoted in a message (a key, a value) cannot move the cursor, recolour or reorder the
+    /// terminal's text.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) { out += escaped(scalar) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
+    static func escaped(_ scalar: Unicode.Scalar) -> String {
+        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+    }
+
+    /// C0 and C1 controls but the tab, and the bidirectional controls (embeddings, overrides,
+    /// isolates, marks).
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v == 0x09 { return false }

@@ -13,6 +13,8 @@ public enum DiagnosticReport {
         var entries: [(key: String, value: JSONValue)] = []
         if let location = diagnostic.location {
             entries += [("file", .string(location.file)), ("line", .integer(location.line)), ("column", .integer(location.column))]
+        } else if let file = diagnostic.file {
+            entries.append(("file", .string(file)))
         }
         entries += [
             ("severity", .string(diagnostic.severity.rawValue)),
@@ -52,6 +54,8 @@ public enum DiagnosticReport {
             ]
             if let location = diagnostic.location {
                 entries.append(("locations", [physical(location)]))
+            } else if let file = diagnostic.file {
+                entries.append(("locations", [["physicalLocation": ["artifactLocation": ["uri": .string(uriReference(file))]]]]))
             }
             if !diagnostic.related.isEmpty {
                 entries.append(("relatedLocations", .array(diagnostic.related.enumerated().map { index, related in
@@ -71,6 +75,8 @@ public enum DiagnosticReport {
                     "informationUri": "https://github.com/jump-forms/jump-forms",
                     "rules": .array(rules),
                 ]],
+                // Columns count Unicode scalars, as every diagnostic does.
+                "columnKind": "unicodeCodePoints",
                 "results": .array(results),
             ]],
         ]
@@ -78,10 +84,27 @@ public enum DiagnosticReport {
 
     private static func physical(_ location: SourceLocation) -> JSONValue {
         ["physicalLocation": [
-            "artifactLocation": ["uri": .string(location.file)],
+            "artifactLocation": ["uri": .string(uriReference(location.file))],
             "region": ["startLine": .integer(location.line), "startColumn": .integer(location.column),
                        "endColumn": .integer(location.column + location.length)],
         ]]
+    }
+
+    /// A file path as a relative (or absolute-path) URI reference: every byte but the
+    /// unreserved characters and `/` percent-encoded (RFC 3986), so `a b#1.yaml` is `a%20b%231.yaml`.
+    static func uriReference(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
     }
 
     private static func level(_ severity: Diagnostic.Severity) -> String {

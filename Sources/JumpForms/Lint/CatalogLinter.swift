@@ -7,7 +7,7 @@ public enum CatalogLinter {
             catalog.forEachMessage { message in
                 if case .failure(let error) = message.pattern {
                     findings.append(Diagnostic(.messageSyntax, "message '\(message.key)': \(error.message)",
-                                               at: message.location(ofOffset: error.offset)))
+                                               at: message.location(ofOffset: error.offset), hint: error.hint))
                 }
             }
             return findings

@@ -112,14 +112,14 @@ public struct FlowLinter: Sendable {
     /// What compiling a `pattern` rule's expression found: nothing, a backtracking risk, or an
     /// error. Worked out once per distinct expression (flows repeat them field after field).
     private enum PatternCheck {
-        case compiles(String?)
+        case compiles(PatternAnalysis.Risk?)
         case fails(String)
     }
 
     private static func checkPattern(_ source: String) -> PatternCheck {
         do {
             _ = try Regex(source)
-            return .compiles(PatternAnalysis.backtrackingRisk(in: source)?.description)
+            return .compiles(PatternAnalysis.backtrackingRisk(in: source))
         } catch {
             return .fails("\(error)")
         }
@@ -162,13 +162,18 @@ public struct FlowLinter: Sendable {
             switch patternChecks[source] ?? Self.checkPattern(source) {
             case .compiles(nil):
                 break
-            case .compiles(let problem?):
+            case .compiles(let risk?):
                 findings.append(Diagnostic(.backtrackingPattern,
-                    "pattern is prone to catastrophic backtracking: \(problem)",
-                    at: valueLocation, hint: "avoid a quantifier inside a repeated group; match each character once"))
+                    "pattern is prone to catastrophic backtracking: \(risk)", at: valueLocation, hint: risk.hint))
             case .fails(let error):
                 findings.append(Diagnostic(.invalidPattern, "pattern does not compile: \(error)", at: valueLocation))
             }
+        case (.whitelist, .list([])):
+            findings.append(Diagnostic(.emptyRuleList, "rule 'whitelist' of field '\(field.name)' lists no value: it accepts nothing",
+                                       at: valueLocation, hint: "list the accepted values, or remove the rule"))
+        case (.blacklist, .list([])), (.emailDomainBlacklist, .list([])):
+            findings.append(Diagnostic(.emptyRuleList, "rule '\(rule.kind.rawValue)' of field '\(field.name)' lists no value: it refuses nothing",
+                                       at: valueLocation, hint: "list the refused values, or remove the rule"))
         default:
             break
         }
@@ -368,7 +373,9 @@ public struct FlowLinter: Sendable {
                                        at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
         }
         let uses = distinctKeyUses()
-        if let defaultPosition {
+        // A catalog whose `messages` could not be read has a decode error; its keys are not
+        // reported missing one by one.
+        if let defaultPosition, catalogs[defaultPosition].isComplete {
             let defaultCatalog = catalogs[defaultPosition]
             for use in uses where defaultCatalog.position(of: use.hashed) == nil {
                 findings.append(Diagnostic(.messageMissingInDefaultLocale,
@@ -389,7 +396,7 @@ public struct FlowLinter: Sendable {
             catalog.withMessages { messages in
                 for use in uses {
                     guard let own = catalog.position(of: use.hashed) else {
-                        if !isDefault, !fallbacks.contains(where: { $0[use.hashed] != nil }) {
+                        if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0[use.hashed] != nil }) {
                             found.append(Diagnostic(.messageMissingInLocale,
                                 "message '\(use.key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
                                 at: use.key.location))
@@ -403,7 +410,7 @@ public struct FlowLinter: Sendable {
         }
         for found in perCatalog { findings += found }
         // Unused keys (default locale only, to report each once).
-        if let defaultPosition {
+        if let defaultPosition, catalogs[defaultPosition].isComplete {
             let defaultCatalog = catalogs[defaultPosition]
             let own = Set(uses.map(\.key.value))
             defaultCatalog.forEachMessage { message in

@@ -214,6 +214,9 @@ public struct LocaleCatalog: Sendable {
     public var yamlReferences: [LocaleYAMLReference] = []
     /// Keys under `messages` that YAML 1.1 tools would type, in file order.
     public var keyTraps: [LocaleKeyTrap] = []
+    /// False when the file's `messages` could not be read (missing, misspelt, not a mapping):
+    /// lint then reports none of the flow's keys as missing from it, the decode error is enough.
+    public var isComplete = true
 
     /// Later duplicates are ignored (the loader reports them).
     public init(path: String, tag: Located<LocaleTag>, messages: [LocaleMessage]) {

@@ -40,10 +40,13 @@ public struct MessageSyntaxError: Error, Sendable, Hashable, CustomStringConvert
     public var message: String
     /// Where: the offending character, in Unicode scalars from the start of the source.
     public var offset: Int
+    /// A "did you mean" for a misspelt keyword (`othr`, `selct`).
+    public var hint: String?
 
-    public init(message: String, offset: Int) {
+    public init(message: String, offset: Int, hint: String? = nil) {
         self.message = message
         self.offset = offset
+        self.hint = hint
     }
 
     public var description: String { "\(message) (at offset \(offset))" }
@@ -707,7 +710,9 @@ struct MessageParser {
         case .choice:
             throw error("the 'choice' argument type is not supported; use plural or select", at: typeOffset)
         case .unknown:
-            throw error("unknown argument type '\(string(typeStart, index))'; expected number, date, time, plural, select or selectordinal", at: typeOffset)
+            let typeName = string(typeStart, index)
+            throw error("unknown argument type '\(typeName)'; expected number, date, time, plural, select or selectordinal", at: typeOffset,
+                        hint: Suggestion.hint(for: typeName, among: ["number", "date", "time", "plural", "select", "selectordinal"]))
         }
     }
 
@@ -826,7 +831,9 @@ struct MessageParser {
                     throw error("expected a case key or '}' in \(type) argument '\(name)' but found '\(scalar(at: index).scalar)'", at: keyOffset)
                 }
                 guard let category = pluralCategory(wordStart, index) else {
-                    throw error("unknown plural category '\(string(wordStart, index))'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset)
+                    let word = string(wordStart, index)
+                    throw error("unknown plural category '\(word)'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset,
+                                hint: Suggestion.hint(for: word, among: PluralCategory.allCases.map(\.rawValue)))
                 }
                 guard categories.insert(category) else {
                     throw error("\(type) argument '\(name)' has the case '\(string(wordStart, index))' twice", at: keyOffset)
@@ -1005,8 +1012,8 @@ struct MessageParser {
         return byte < 0x80 ? Self.isASCIIIdentifier(byte) : Self.isIdentifierScalar(scalar(at: i).scalar)
     }
 
-    private func error(_ message: String, at offset: Int) -> MessageSyntaxError {
-        MessageSyntaxError(message: message, offset: offset)
+    private func error(_ message: String, at offset: Int, hint: String? = nil) -> MessageSyntaxError {
+        MessageSyntaxError(message: message, offset: offset, hint: hint)
     }
 
     /// The error for an argument or case whose `{` at `open` never closes.

@@ -32,7 +32,7 @@ public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
         case .alphaNumericExtended:
             "One or more Unicode letters (L), combining marks (M), ASCII digits, spaces, apostrophes (`'`, `’`), hyphens, periods and underscores, with at least one letter or digit."
         case .email:
-            "`local@domain`: the local part is 1-64 bytes of dot-separated atoms (ASCII letters, digits, ``!#$%&'*+/=?^_`{|}~-`` and non-ASCII letters); the domain is at most 253 bytes, two or more dot-separated labels of 1-63 letters, digits or hyphens (non-ASCII letters allowed), no label starts or ends with a hyphen, and the last label is not all digits. At most 254 bytes in all. No quoted local parts, comments or IP-address domains."
+            "`local@domain`, split at the last `@`. The local part is 1-64 bytes (UTF-8) of non-empty dot-separated atoms of ASCII letters and digits, ``!#$%&'*+/=?^_`{|}~-``, and beyond ASCII letters (L), combining marks (M) and decimal digits of any script (Nd). The domain is 1-253 bytes: two or more dot-separated labels of 1-63 characters, each an ASCII letter, ASCII digit or hyphen, or beyond ASCII a letter (L) or combining mark (M) (no digits of other scripts); no label starts or ends with a hyphen, and the last label is not all ASCII digits. At most 254 bytes in all. No quoted local parts, comments or IP-address domains."
         case .i18nAlphaNumeric:
             "One or more Unicode letters (L), combining marks (M) and decimal digits of any script (Nd)."
         case .numeric:
@@ -58,7 +58,7 @@ public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
         case .alphaExtendedSpaces: (["Anne Marie", "José Luis", "Mary-Jane O'Neil"], ["Anne2", " . ", "a_b"])
         case .alphaNumeric: (["abc123", "ABC", "007"], ["abc_123", "ça", "a b"])
         case .alphaNumericExtended: (["Suite 4B", "José_99", "O'Hara-2"], ["a@b", "#1", "  "])
-        case .email: (["ana@example.com", "first.last+tag@sub.example.co.uk", "josé@exämple.de", "a@b.io"], ["ana", "ana@example", "ana@@example.com", ".ana@example.com", "ana..b@example.com", "ana@-example.com", "ana@example.123", "ana @example.com"])
+        case .email: (["ana@example.com", "first.last+tag@sub.example.co.uk", "josé@exämple.de", "a@b.io", "ana\u{0663}@example.com", "नमस्ते@example.com"], ["ana", "ana@example", "ana@@example.com", ".ana@example.com", "ana..b@example.com", "ana@-example.com", "ana@example.123", "ana @example.com", "ana@example\u{0663}.com"])
         case .i18nAlphaNumeric: (["abc123", "Ελληνικά", "東京2024", "١٢٣"], ["a b", "a-b", "a.b"])
         case .numeric: (["0", "12345"], ["-1", "1.5", "١٢", "12a"])
         case .numericReal: (["12", "-12.5", "+0.5", ".5"], ["1.", "1,5", "--1", "1e3", "."])

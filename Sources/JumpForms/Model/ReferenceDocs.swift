@@ -60,13 +60,15 @@ public enum ReferenceDocs {
                     out += " with options \(options.joined(separator: ", "))"
                 }
                 if kind == .minYears || kind == .maxYears { out += ", today being \(RuleExample.today)" }
+                if !example.taken.isEmpty { out += ", another record holding \(example.taken.map(code).joined(separator: ", "))" }
                 out += ", `\(rule)`:\n\n| value | other field | result |\n|---|---|---|\n"
                 func row(_ input: RuleExample.Input, _ result: String) -> String {
                     let other = kind.isCrossField ? code(input.other ?? "") : "-"
                     return "| \(code(input.value)) | \(other) | \(result) |\n"
                 }
-                for input in example.valid { out += row(input, "passes") }
-                for input in example.invalid { out += row(input, "fails") }
+                let side = kind.isServerOnly ? " (on the server)" : ""
+                for input in example.valid { out += row(input, "passes" + side) }
+                for input in example.invalid { out += row(input, "fails" + side) }
             }
             out += "\n"
         }

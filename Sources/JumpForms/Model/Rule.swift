@@ -73,7 +73,7 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         switch self {
         case .required: "The value is not empty after trimming whitespace; a checkbox must be checked."
         case .format: "The value matches the named format (see Formats)."
-        case .pattern: "The whole value matches the regular expression (Swift `Regex` syntax, anchored at both ends)."
+        case .pattern: "The whole value matches the regular expression (Swift `Regex` syntax, anchored at both ends). Lint refuses one that does not compile (JF306) and warns about one prone to catastrophic backtracking (JF307): a quantifier inside a repeated group, or alternatives of a repeated group that can match the same text."
         case .minLength: "The value has at least `value` user-perceived characters (grapheme clusters)."
         case .maxLength: "The value has at most `value` user-perceived characters (grapheme clusters)."
         case .minYears: "The person is at least `value` years old on today's date (birthday counted on the day; 29 February birthdays count on 1 March in other years)."
@@ -98,7 +98,9 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
             [RuleExample(field: .email, value: .text("email"), valid: ["ana@example.com"], invalid: ["ana@example"]),
              RuleExample(field: .text, value: .text("zipCode"), valid: ["90210"], invalid: ["9021"])]
         case .pattern:
-            [RuleExample(field: .text, value: .text("[A-Z]{2}[0-9]{4}"), valid: ["AB1234"], invalid: ["AB12345", "ab1234", "xAB1234"])]
+            [RuleExample(field: .text, value: .text("[A-Z]{2}[0-9]{4}"), valid: ["AB1234"], invalid: ["AB12345", "ab1234", "xAB1234"]),
+             // Alternatives of a repeated group that match different text: no JF307.
+             RuleExample(field: .text, value: .text("(?:[a-z]|[0-9]|_)+"), valid: ["ana_r2", "_"], invalid: ["Ana", "ana-r"])]
         case .minLength:
             [RuleExample(field: .password, value: .integer(8), valid: ["correct horse", "ÉéÉéÉéÉé"], invalid: ["short", "👩‍👩‍👧‍👦👩‍👩‍👧‍👦"])]
         case .maxLength:
@@ -120,7 +122,7 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .alongWith:
             [RuleExample(field: .text, value: .text("other"), valid: [.init("x", other: "y"), .init("", other: "")], invalid: [.init("x", other: "")])]
         case .unique:
-            []
+            [RuleExample(field: .text, taken: ["ana_r"], valid: ["ana_r2", "bob"], invalid: ["ana_r", "ANA_R"])]
         }
     }
 }
@@ -182,13 +184,17 @@ public struct RuleExample: Sendable, Hashable {
     public var value: RuleValue
     /// Option values for choice fields; a leading `-` marks a disabled option.
     public var options: [String]
+    /// For `unique`: the values other records already hold (compared case-insensitively).
+    public var taken: [String]
     public var valid: [Input]
     public var invalid: [Input]
 
-    public init(field: FieldType, value: RuleValue = .none, options: [String] = [], valid: [Input], invalid: [Input]) {
+    public init(field: FieldType, value: RuleValue = .none, options: [String] = [], taken: [String] = [],
+                valid: [Input], invalid: [Input]) {
         self.field = field
         self.value = value
         self.options = options
+        self.taken = taken
         self.valid = valid
         self.invalid = invalid
     }

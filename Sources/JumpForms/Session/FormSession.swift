@@ -238,15 +238,10 @@ public struct FormSession: Sendable {
             }
             return .failure(ParseFailure(word(PromptWords.invalidChoice, ["count": .int(options.count)])))
         case .checkbox:
-            let lower = trimmed.lowercased()
-            if lower.isEmpty { return .success("false") }
-            // English words always work, and the locale's words and their first letters.
-            let localYes = word(PromptWords.yes).lowercased()
-            let localNo = word(PromptWords.no).lowercased()
-            let yes: Set<String> = ["y", "yes", "true", localYes, localYes.first.map(String.init) ?? "y"]
-            let no: Set<String> = ["n", "no", "false", localNo, localNo.first.map(String.init) ?? "n"]
-            if yes.contains(lower), !no.contains(lower) { return .success("true") }
-            if no.contains(lower) { return .success("false") }
+            if trimmed.isEmpty { return .success("false") }
+            if let checked = Self.checkboxAnswer(trimmed, localizer: localizer, locale: form.locale) {
+                return .success(checked ? "true" : "false")
+            }
             return .failure(ParseFailure(word(RuleEngine.InputMessage.invalidCheckbox, ["label": .string(field.label)])))
         case .dateselect:
             if trimmed.isEmpty { return .success("") }
@@ -259,6 +254,20 @@ public struct FormSession: Sendable {
         default:
             return .success(trimmed)
         }
+    }
+
+    /// A checkbox answer as a person writes it: `yes`, `no`, `y`, `n`, `true`, `false` (any case)
+    /// and the locale's yes/no words with their first letters (`oui`, `o`, `ja`, `tak`); nil for
+    /// anything else. The prompts, `--set` and answers files all read checkboxes this way.
+    public static func checkboxAnswer(_ text: String, localizer: Localizer, locale: LocaleTag) -> Bool? {
+        let lower = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()).lowercased()
+        let localYes = localizer.text(PromptWords.yes, for: locale).lowercased()
+        let localNo = localizer.text(PromptWords.no, for: locale).lowercased()
+        let yes: Set<String> = ["y", "yes", "true", localYes, localYes.first.map(String.init) ?? "y"]
+        let no: Set<String> = ["n", "no", "false", localNo, localNo.first.map(String.init) ?? "n"]
+        if yes.contains(lower), !no.contains(lower) { return true }
+        if no.contains(lower) { return false }
+        return nil
     }
 
     public struct ParseFailure: Error, Sendable {

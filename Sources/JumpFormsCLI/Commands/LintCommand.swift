@@ -25,6 +25,8 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @OptionGroup var limits: LimitOptions
+
     @Option(help: ArgumentHelp("A Capture entity-type schema (JSON): check every field's schemaId, its type and the schema's constraints against it (docs/schema.md).",
                                valueName: "file"))
     var schema: String?
@@ -42,7 +44,7 @@ struct LintCommand: ParsableCommand {
                 throw ValidationError("nothing to lint here: no jump.yaml, ./flows or ./locales; name the files or folders to check")
             }
         }
-        let project = ProjectLoader(environment: Environment.current).load(paths: targets)
+        let project = ProjectLoader(limits: limits.limits, environment: Environment.current).load(paths: targets)
         var findings = project.lint()
         var schemaSources = SourceFiles()
         if let schema {
@@ -56,7 +58,7 @@ struct LintCommand: ParsableCommand {
             sources.merge(BuiltinCatalog.sources)
             sources.merge(schemaSources)
             console.out(DiagnosticRenderer(sources: sources, useColor: console.colorOut).render(findings))
-            console.err(Self.summary(findings, files: project.sources.count + schemaSources.count))
+            console.err(Self.summary(findings, files: project.files.count + schemaSources.count))
         case .json:
             console.out(DiagnosticReport.json(findings).serialized(pretty: true) + "\n")
         case .sarif:

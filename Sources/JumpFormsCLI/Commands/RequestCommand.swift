@@ -116,7 +116,7 @@ struct RequestCommand: ParsableCommand {
             throw ValidationError("\(operation.rawValue) needs an access token: sign in first, or pass --access-token")
         }
         func formValues() throws -> FormValues {
-            try input.values(for: try builder.form(for: operation), environment: environment, console: console)
+            try input.values(for: try builder.form(for: operation), localizer: workspace.localizer, environment: environment, console: console)
         }
         func jsonValue() throws -> JSONValue {
             let text = try required(value, "--value JSON")

@@ -36,7 +36,7 @@ struct ValidateCommand: ParsableCommand {
         let console = Console()
         let workspace = try project.load(console: console)
         let model = try workspace.form(form)
-        let values = try input.values(for: model, environment: Environment.current, console: console)
+        let values = try input.values(for: model, localizer: workspace.localizer, environment: Environment.current, console: console)
         let engine = RuleEngine(form: model, today: today.flatMap(CivilDate.init(iso:)) ?? .today)
         let report = engine.validate(values)
         let messages = workspace.localizer.messages(for: report.violations, in: model)

@@ -132,7 +132,7 @@ final class AccountContext {
               defaults: FormValues = FormValues()) throws -> (FormValues, FormSession?) {
         let form = try formModel(operation)
         var prefilled = extra
-        for (name, value) in try options.input.values(for: form, environment: environment, console: console).values {
+        for (name, value) in try options.input.values(for: form, localizer: localizer, environment: environment, console: console).values {
             prefilled[name] = value
         }
         if !interactive || options.dryRun && !options.input.isEmpty {

@@ -13,6 +13,8 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The locale (BCP 47) of texts and messages; default: jump.yaml's captureLocale, else the flow's defaultLocale.", valueName: "tag"))
     var locale: String?
 
+    @OptionGroup var limits: LimitOptions
+
     func validate() throws {
         if let locale, LocaleTag(locale) == nil {
             throw ValidationError("'\(locale)' is not a BCP 47 locale tag (for example en-US, fr, pt-BR)")
@@ -21,7 +23,7 @@ struct ProjectOptions: ParsableArguments {
 
     /// Loads what the options name: `--flow`, else `--config`, else `./jump.yaml`.
     func load(console: Console) throws -> Workspace {
-        let loader = ProjectLoader(environment: Environment.current)
+        let loader = ProjectLoader(limits: limits.limits, environment: Environment.current)
         var paths: [String] = []
         if let flow { paths.append(flow) }
         if let config {

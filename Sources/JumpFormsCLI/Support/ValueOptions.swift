@@ -33,8 +33,9 @@ struct ValueOptions: ParsableArguments {
     }
 
     /// The values for `form`, or a thrown exit after printing located problems (unknown fields
-    /// get a "did you mean").
-    func values(for form: FormModel, environment: [String: String], console: Console) throws -> FormValues {
+    /// get a "did you mean"). Checkbox values are read as the prompts read them (`yes`, `n`,
+    /// `true`, the locale's words: see `FormSession.checkboxAnswer`) and become `true`/`false`.
+    func values(for form: FormModel, localizer: Localizer, environment: [String: String], console: Console) throws -> FormValues {
         var values = FormValues()
         for field in form.fields {
             for name in Self.environmentNames(for: field.name) {
@@ -53,7 +54,7 @@ struct ValueOptions: ParsableArguments {
                 values[field.value] = value
             }
             if !problems.isEmpty {
-                console.err(DiagnosticRenderer(sources: loaded.sources, useColor: console.colorErr).render(problems))
+                console.err(DiagnosticRenderer(sources: loaded.sources, useColor: console.colorErr).render(problems.sortedByLocation()))
                 throw ExitCode(2)
             }
         }
@@ -65,6 +66,11 @@ struct ValueOptions: ParsableArguments {
                 throw ValidationError("form '\(form.name)' has no field '\(name)'\(hint)")
             }
             values[name] = String(parts[1])
+        }
+        for field in form.fields where field.type == .checkbox {
+            if let value = values[field.name], let checked = FormSession.checkboxAnswer(value, localizer: localizer, locale: form.locale) {
+                values[field.name] = checked ? "true" : "false"
+            }
         }
         return values
     }

@@ -41,9 +41,11 @@ struct LocaleDecoder {
             }
         }
         var messages: [LocaleMessage] = []
+        var messagesRead = false
         if let node = decoder.required(keyed, .messages), let mapping = decoder.mapping(node, "'messages'") {
             messages.reserveCapacity(mapping.entries.count)
             flatten(mapping, prefix: "", into: &messages)
+            messagesRead = true
         }
         var sameAsSource: [Located<String>] = []
         if let node = keyed[.sameAsSource] {
@@ -74,6 +76,7 @@ struct LocaleDecoder {
         catalog.notes = notes
         catalog.duplicateKeys = duplicateKeys
         catalog.keyTraps = keyTraps
+        catalog.isComplete = messagesRead
         return catalog
     }
 
@@ -289,6 +292,13 @@ final class SourceText: Sendable {
         return .deferred { [self] in self.align(scalar) }
     }
 
+    /// YAML's one-character escapes of double-quoted scalars (`\x`, `\u`, `\U` and escaped line
+    /// breaks aside); `"`, `/`, `\\`, space and tab stand for themselves.
+    private static let doubleQuotedEscapes: [Unicode.Scalar: Unicode.Scalar] = [
+        "0": "\u{0}", "a": "\u{7}", "b": "\u{8}", "t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}", "r": "\r",
+        "e": "\u{1B}", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
+    ]
+
     private struct Token {
         var scalar: Unicode.Scalar
         var line: Int
@@ -347,19 +357,23 @@ final class SourceText: Sendable {
                     continue
                 }
                 let escape = raw[index + 1].scalar
+                if LineBreaks.isBreak(escape) {
+                    // A line continuation: the break (CR LF is one) and the next line's leading
+                    // blanks are not part of the value.
+                    index += escape == "\r" && index + 2 < end && raw[index + 2].scalar == "\n" ? 3 : 2
+                    while index < end, raw[index].scalar == " " || raw[index].scalar == "\t" { index += 1 }
+                    continue
+                }
                 var width = 2
-                var decoded: Unicode.Scalar? = escape
+                var decoded: Unicode.Scalar?
                 switch escape {
-                case "n": decoded = "\n"
-                case "t": decoded = "\t"
-                case "0": decoded = "\0"
-                case "\n": decoded = nil
                 case "x", "u", "U":
                     let digits = escape == "x" ? 2 : escape == "u" ? 4 : 8
                     let hex = raw[(index + 2)..<min(end, index + 2 + digits)].map { Character($0.scalar) }
                     decoded = UInt32(String(hex), radix: 16).flatMap(Unicode.Scalar.init)
                     width += digits
-                default: break
+                default:
+                    decoded = Self.doubleQuotedEscapes[escape] ?? escape
                 }
                 if let decoded { result.append(Token(scalar: decoded, line: token.line, column: token.column)) }
                 index += width

@@ -14,14 +14,14 @@ public enum ReadError: Error, Sendable, Hashable {
     public var diagnostic: Diagnostic {
         switch self {
         case let .unreadable(path, reason):
-            return Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil)
+            return Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil, file: path)
         case let .directoryUnreadable(path, reason):
-            return Diagnostic(.directoryUnreadable, "cannot read the folder '\(path)': \(reason)", at: nil)
+            return Diagnostic(.directoryUnreadable, "cannot read the folder '\(path)': \(reason)", at: nil, file: path)
         case let .empty(path):
             return Diagnostic(.emptyFile, "the file is empty: it holds no YAML document", at: .startOfFile(path))
         case let .tooLarge(path, size, limit):
             return Diagnostic(.fileTooLarge, "the file is \(size) bytes, over the limit of \(limit) bytes", at: .startOfFile(path),
-                              hint: "split the file, or raise LoaderLimits.maximumFileSize")
+                              hint: "split the file, or raise the limit (--max-file-size on the command line, LoaderLimits.maximumFileSize in code)")
         case let .invalidUTF8(location, byte):
             let hex = String(byte, radix: 16, uppercase: true)
             return Diagnostic(.invalidUTF8, "invalid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) does not start a valid UTF-8 sequence", at: location,
