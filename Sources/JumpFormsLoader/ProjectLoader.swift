@@ -82,7 +82,7 @@ public struct ProjectLoader: Sendable {
                     run.project.diagnostics.append(Diagnostic(.directoryUnreadable, "no YAML files in '\(path)' (it holds no .yaml or .yml file)", at: nil, file: path))
                 case .success(let files):
                     // Read and parse the folder's files on all cores; decode them in order.
-                    let reads = ConcurrentMap.map(files) { readFile($0) }
+                    let reads = ConcurrentMap.map(files) { readFile($0, decodingFlow: true) }
                     for (file, read) in zip(files, reads) { run.loadFile(file, read: read) }
                 }
             case .file:
@@ -114,7 +114,7 @@ public struct ProjectLoader: Sendable {
             let readCleanly = project.diagnostics.filter { $0.severity == .error }.count == errorsBefore
             switch expected ?? loader.kind(of: path, document) {
             case .config: loadConfig(path, document)
-            case .flow: loadFlow(path, document, readCleanly: readCleanly)
+            case .flow: loadFlow(path, document, readCleanly: readCleanly, decoded: read.flow)
             case .locale: localeFiles.append((path, read))
             case .identities: project.diagnostics += IdentitiesLoader.decode(document, path: path).diagnostics
             case .unknown: project.diagnostics.append(ProjectLoader.unknownKind(path, document))
@@ -138,11 +138,11 @@ public struct ProjectLoader: Sendable {
             if !flowPaths.contains(FileAccess.normalize(flowPath)) { loadFile(flowPath, as: .flow) }
         }
 
-        mutating func loadFlow(_ path: String, _ document: YAMLDocument, readCleanly: Bool) {
+        mutating func loadFlow(_ path: String, _ document: YAMLDocument, readCleanly: Bool, decoded: DecodedFlow? = nil) {
             guard flowPaths.insert(FileAccess.normalize(path)).inserted else { return }
-            var decoder = FlowDecoder(path: path)
-            let flow = decoder.decode(document)
-            project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
+            let decoded = decoded ?? DecodedFlow(path: path, document: document)
+            let flow = decoded.flow
+            project.diagnostics += decoded.errors.map(\.diagnostic)
             guard let flow else { return }
             let directory = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: path), flow.localesDirectory.value))
             if catalogsByDirectory[directory] == nil {
@@ -158,7 +158,7 @@ public struct ProjectLoader: Sendable {
                 }
             }
             project.flows.append(LoadedFlow(flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? [],
-                                            isComplete: readCleanly && decoder.decoder.errors.isEmpty))
+                                            isComplete: readCleanly && decoded.errors.isEmpty))
         }
 
         /// Locale files named directly that no flow's folder already brought; then sorting.
@@ -204,8 +204,22 @@ public struct ProjectLoader: Sendable {
         return result.catalog
     }
 
+    /// A flow file decoded (on any thread; the run adds it to the project in order).
+    struct DecodedFlow: Sendable {
+        var flow: Flow?
+        var errors: [DecodeError]
+
+        init(path: String, document: YAMLDocument) {
+            var decoder = FlowDecoder(path: path)
+            flow = decoder.decode(document)
+            errors = decoder.decoder.errors
+        }
+    }
+
     /// What reading one file produced, before anything is added to a project.
     struct ReadFile: Sendable {
+        /// The flow, when the file was decoded as one while it was read.
+        var flow: DecodedFlow?
         var path: String
         var bytes: [UInt8] = []
         /// Whether the bytes are kept for quoting lines in diagnostics (not UTF-16 or UTF-32).
@@ -264,6 +278,16 @@ public struct ProjectLoader: Sendable {
         }
         result.catalog = catalog
         return result
+    }
+
+    /// Reads and parses a file; with `decodingFlow`, a file whose keys make it a flow is
+    /// decoded too (so that the files of a folder are decoded on all cores).
+    func readFile(_ path: String, decodingFlow: Bool) -> ReadFile {
+        var file = readFile(path)
+        if decodingFlow, let document = file.document, kind(of: path, document) == .flow {
+            file.flow = DecodedFlow(path: path, document: document)
+        }
+        return file
     }
 
     func readFile(_ path: String) -> ReadFile {

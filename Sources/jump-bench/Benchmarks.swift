@@ -65,6 +65,8 @@ struct LoadResult {
     /// `YAMLReader.read` alone over the same files, already in memory.
     var reader: Stats
     var findings = 0
+    /// load + lint over the walker, round by round.
+    var ratios: Stats?
 }
 
 /// The `.yaml` files directly in a folder, sorted.
@@ -79,15 +81,21 @@ func yamlFiles(in directory: String) -> [String] {
     return names.sorted()
 }
 
-/// Times `ProjectLoader().load(paths:)` + `.lint()` in this process and the C walker (as a
-/// subprocess timing itself) over the same files, `iterations` times each after `warmup` runs.
+/// Times `ProjectLoader().load(paths:)` + `.lint()` in this process and the C walker (a
+/// subprocess timing itself) over the same files, interleaved: each round runs both, one
+/// after the other, so that both see the same machine (a shared VM's speed drifts over
+/// seconds). `warmup` rounds first, not counted; the ratio is taken round by round.
 func benchmarkLoad(_ directory: String, walker: String?, iterations: Int, warmup: Int) -> LoadResult {
     let paths = [directory + "/flows"]
     var loadTimes: [Double] = []
     var lintTimes: [Double] = []
     var totalTimes: [Double] = []
+    var walkerTimes: [Double] = []
+    var ratios: [Double] = []
     var findings = 0
     var files = 0
+    var bytes = 0
+    var events = 0
     for iteration in 0..<(warmup + iterations) {
         let start = nowMilliseconds()
         let project = ProjectLoader().load(paths: paths)
@@ -97,10 +105,29 @@ func benchmarkLoad(_ directory: String, walker: String?, iterations: Int, warmup
         findings = diagnostics.count
         files = project.sources.count
         benchmarkSink &+= diagnostics.count &+ project.flows.count
+        var walked = Double.nan
+        if let walker {
+            let (status, output) = run(walker, ["--iterations", "1", "--warmup", "0", "--quiet",
+                                                directory + "/flows", directory + "/locales"])
+            if status != 0 { printError("jump-bench: \(walker) exited with \(status)\n") }
+            for line in output.split(separator: "\n") {
+                let words = line.split(separator: " ").map(String.init)
+                if words.first == "files", words.count >= 6 {
+                    files = Int(words[1]) ?? files
+                    bytes = Int(words[3]) ?? 0
+                    events = Int(words[5]) ?? 0
+                }
+                if words.first == "best", words.count >= 2 { walked = Double(words[1]) ?? .nan }
+            }
+        }
         guard iteration >= warmup else { continue }
         loadTimes.append(loaded - start)
         lintTimes.append(end - loaded)
         totalTimes.append(end - start)
+        if walked.isFinite {
+            walkerTimes.append(walked)
+            ratios.append((end - start) / walked)
+        }
     }
     // The reader alone: every file's bytes in memory first, then only YAMLReader.read.
     let contents = (yamlFiles(in: directory + "/flows") + yamlFiles(in: directory + "/locales")).compactMap { path in
@@ -118,28 +145,11 @@ func benchmarkLoad(_ directory: String, walker: String?, iterations: Int, warmup
     var result = LoadResult(load: Stats(loadTimes), lint: Stats(lintTimes), total: Stats(totalTimes), reader: Stats(readerTimes),
                             findings: findings)
     result.files = files
-    if let walker {
-        let (status, output) = run(walker, ["--iterations", String(iterations), "--warmup", String(warmup), "--quiet",
-                                            directory + "/flows", directory + "/locales"])
-        if status != 0 { printError("jump-bench: \(walker) exited with \(status)\n") }
-        var best = Double.nan
-        var median = Double.nan
-        for line in output.split(separator: "\n") {
-            let words = line.split(separator: " ").map(String.init)
-            if words.first == "files", words.count >= 6 {
-                result.files = Int(words[1]) ?? result.files
-                result.bytes = Int(words[3]) ?? 0
-                result.walkerEvents = Int(words[5]) ?? 0
-            }
-            if words.first == "best", words.count >= 5 {
-                best = Double(words[1]) ?? .nan
-                median = Double(words[4]) ?? .nan
-            }
-        }
-        if best.isFinite, median.isFinite {
-            // The walker reports best and median only; keep them as a two-sample summary.
-            result.walker = Stats([best, median, median])
-        }
+    result.bytes = bytes
+    result.walkerEvents = events
+    if !walkerTimes.isEmpty {
+        result.walker = Stats(walkerTimes)
+        result.ratios = Stats(ratios)
     }
     return result
 }

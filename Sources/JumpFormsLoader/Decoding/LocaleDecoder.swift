@@ -43,7 +43,8 @@ struct LocaleDecoder {
         var messages: [LocaleMessage] = []
         var messagesRead = false
         if let node = decoder.required(keyed, .messages), let mapping = decoder.mapping(node, "'messages'") {
-            messages.reserveCapacity(mapping.entries.count)
+            // About half the scalars are values (the others are keys).
+            messages.reserveCapacity(max(mapping.entries.count, document.scalarCount / 2))
             flatten(mapping, prefix: "", into: &messages)
             messagesRead = true
         }
@@ -95,12 +96,17 @@ struct LocaleDecoder {
     /// `prefix.key`, or `key` at the top (one allocation at most).
     static func dotted(_ prefix: String, _ key: String) -> String {
         if prefix.isEmpty { return key }
-        var result = ""
-        result.reserveCapacity(prefix.utf8.count + 1 + key.utf8.count)
-        result += prefix
-        result += "."
-        result += key
-        return result
+        var (head, tail) = (prefix, key)
+        return head.withUTF8 { head in
+            tail.withUTF8 { tail in
+                String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
+                    _ = buffer.initialize(fromContentsOf: head)
+                    buffer[head.count] = UInt8(ascii: ".")
+                    _ = buffer[(head.count + 1)...].initialize(fromContentsOf: tail)
+                    return head.count + 1 + tail.count
+                }
+            }
+        }
     }
 
     mutating func flatten(_ mapping: YAMLMapping, prefix: String, into messages: inout [LocaleMessage]) {

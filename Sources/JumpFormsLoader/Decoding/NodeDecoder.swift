@@ -23,62 +23,62 @@ struct NodeDecoder {
         return location(node.start)
     }
 
-    mutating func mapping(_ node: YAMLNode, _ context: String) -> YAMLMapping? {
+    mutating func mapping(_ node: YAMLNode, _ context: @autoclosure () -> String) -> YAMLMapping? {
         if case .mapping(let mapping) = node { return mapping }
-        errors.append(.wrongNodeKind(location(node), expected: "a mapping", found: node.kindDescription, context: context))
+        errors.append(.wrongNodeKind(location(node), expected: "a mapping", found: node.kindDescription, context: context()))
         return nil
     }
 
-    mutating func sequence(_ node: YAMLNode, _ context: String) -> YAMLSequence? {
+    mutating func sequence(_ node: YAMLNode, _ context: @autoclosure () -> String) -> YAMLSequence? {
         if case .sequence(let sequence) = node { return sequence }
-        errors.append(.wrongNodeKind(location(node), expected: "a list", found: node.kindDescription, context: context))
+        errors.append(.wrongNodeKind(location(node), expected: "a list", found: node.kindDescription, context: context()))
         return nil
     }
 
     /// A non-null scalar.
-    mutating func scalar(_ node: YAMLNode, _ context: String) -> YAMLScalar? {
+    mutating func scalar(_ node: YAMLNode, _ context: @autoclosure () -> String) -> YAMLScalar? {
         guard case .scalar(let scalar) = node else {
-            errors.append(.wrongNodeKind(location(node), expected: "a string", found: node.kindDescription, context: context))
+            errors.append(.wrongNodeKind(location(node), expected: "a string", found: node.kindDescription, context: context()))
             return nil
         }
         if scalar.isNull {
-            errors.append(.nullValue(location(scalar), context: context))
+            errors.append(.nullValue(location(scalar), context: context()))
             return nil
         }
         return scalar
     }
 
     /// Any non-null scalar, as the text written: `no` and `on` are strings here.
-    mutating func string(_ node: YAMLNode, _ context: String) -> Located<String>? {
-        scalar(node, context).map { Located($0.value, at: location($0)) }
+    mutating func string(_ node: YAMLNode, _ context: @autoclosure () -> String) -> Located<String>? {
+        scalar(node, context()).map { Located($0.value, at: location($0)) }
     }
 
     /// `true` or `false`, unquoted; nothing else.
-    mutating func bool(_ node: YAMLNode, _ context: String) -> Located<Bool>? {
-        guard let scalar = scalar(node, context) else { return nil }
+    mutating func bool(_ node: YAMLNode, _ context: @autoclosure () -> String) -> Located<Bool>? {
+        guard let scalar = scalar(node, context()) else { return nil }
         if scalar.style == .plain, scalar.tag == nil {
             if scalar.value == "true" { return Located(true, at: location(scalar)) }
             if scalar.value == "false" { return Located(false, at: location(scalar)) }
         }
-        errors.append(.notABoolean(location(scalar), text: scalar.value, quoted: scalar.style != .plain, context: context))
+        errors.append(.notABoolean(location(scalar), text: scalar.value, quoted: scalar.style != .plain, context: context()))
         return nil
     }
 
     /// An unquoted integer: optional `-`, then digits.
-    mutating func integer(_ node: YAMLNode, _ context: String) -> Located<Int>? {
-        guard let scalar = scalar(node, context) else { return nil }
+    mutating func integer(_ node: YAMLNode, _ context: @autoclosure () -> String) -> Located<Int>? {
+        guard let scalar = scalar(node, context()) else { return nil }
         if scalar.style == .plain, scalar.tag == nil, let number = Int(scalar.value),
            scalar.value.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return Located(number, at: location(scalar))
         }
-        errors.append(.notAnInteger(location(scalar), text: written(scalar), context: context))
+        errors.append(.notAnInteger(location(scalar), text: written(scalar), context: context()))
         return nil
     }
 
     /// A list of strings.
-    mutating func strings(_ node: YAMLNode, _ context: String) -> [Located<String>]? {
-        guard let sequence = sequence(node, context) else { return nil }
-        return sequence.items.compactMap { string($0, "an item of \(context)") }
+    mutating func strings(_ node: YAMLNode, _ context: @autoclosure () -> String) -> [Located<String>]? {
+        guard let sequence = sequence(node, context()) else { return nil }
+        return sequence.items.compactMap { string($0, "an item of \(context())") }
     }
 
     /// A name used as a parameter or key part: a letter, then letters, digits, `_` or `-`.
@@ -101,14 +101,14 @@ struct NodeDecoder {
 
     /// The entries of a mapping under the keys of `Key`; unknown keys are reported with a
     /// "did you mean" hint.
-    mutating func keyed<Key>(_ mapping: YAMLMapping, _ keys: Key.Type, context: String) -> Keyed<Key>
+    mutating func keyed<Key>(_ mapping: YAMLMapping, _ keys: Key.Type, context: @autoclosure @escaping () -> String) -> Keyed<Key>
     where Key: RawRepresentable & CaseIterable & Hashable, Key.RawValue == String {
         var entries: [Key: YAMLMapping.Entry] = [:]
         for entry in mapping.entries {
             if let key = Key(rawValue: entry.key.value) {
                 entries[key] = entry
             } else {
-                errors.append(.unknownKey(location(entry.key), key: entry.key.value, context: context,
+                errors.append(.unknownKey(location(entry.key), key: entry.key.value, context: context(),
                                           known: Key.allCases.map(\.rawValue)))
             }
         }
@@ -118,7 +118,7 @@ struct NodeDecoder {
     /// The value under `key`, or a `missingKey` error at the mapping.
     mutating func required<Key>(_ keyed: Keyed<Key>, _ key: Key) -> YAMLNode? {
         if let node = keyed[key] { return node }
-        errors.append(.missingKey(location(keyed.mapping.start), key: key.rawValue, context: keyed.context))
+        errors.append(.missingKey(location(keyed.mapping.start), key: key.rawValue, context: keyed.context()))
         return nil
     }
 }
@@ -127,7 +127,8 @@ struct NodeDecoder {
 struct Keyed<Key: Hashable & RawRepresentable> where Key.RawValue == String {
     var entries: [Key: YAMLMapping.Entry]
     var mapping: YAMLMapping
-    var context: String
+    /// What the mapping is, for messages (worked out only when one is needed).
+    var context: () -> String
 
     subscript(key: Key) -> YAMLNode? { entries[key]?.value }
 

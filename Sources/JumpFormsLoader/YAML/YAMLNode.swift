@@ -176,6 +176,8 @@ public struct YAMLDocument: Sendable {
     public var root: YAMLNode
     public var anchors: [Marker]
     public var aliases: [Marker]
+    /// How many scalars the file has (keys included), for sizing what is decoded from it.
+    var scalarCount = 0
 
     /// The location of a mark in this document.
     public func location(_ mark: YAMLMark, length: Int = 1) -> SourceLocation {

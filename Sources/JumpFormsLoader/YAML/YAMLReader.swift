@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CYAML
 import JumpForms
 
@@ -23,7 +30,7 @@ public enum YAMLReader {
         if let error = precheck(bytes, path: path, limits: limits) {
             return YAMLReadResult(document: nil, readErrors: error, composeErrors: [])
         }
-        var composer = Composer(path: path, limits: limits)
+        var composer = Composer(path: path, limits: limits, expectedSize: bytes.count)
         bytes.withUnsafeBufferPointer { buffer in
             composer.run(buffer)
         }
@@ -59,7 +66,8 @@ public enum YAMLReader {
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
             return [.empty(path: path)]
         }
-        if bytes.contains(0x09) {
+        let hasTab = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { memchr($0, 0x09, buffer.count) != nil } ?? false }
+        if hasTab {
             if let offset = firstInvalidUTF8(bytes) {
                 return [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])]
             }
@@ -195,9 +203,13 @@ private struct Composer {
     var composeErrors: [ComposeError] = []
     var aborted = false
 
-    init(path: String, limits: LoaderLimits) {
+    /// `expectedSize` (the file's size) sizes the arrays: about one scalar per 32 bytes.
+    init(path: String, limits: LoaderLimits, expectedSize: Int) {
         self.path = path
         self.limits = limits
+        let scalarEstimate = min(expectedSize / 32, 1 << 20)
+        scalars.reserveCapacity(scalarEstimate)
+        children.reserveCapacity(scalarEstimate)
     }
 
     func location(_ mark: yaml_mark_t, length: Int = 1) -> SourceLocation {
@@ -427,7 +439,8 @@ private struct Composer {
             return YAMLReadResult(document: nil, readErrors: [.empty(path: path)], composeErrors: composeErrors)
         }
         let tree = YAMLTree(scalars: scalars, collections: collections, children: children)
-        let document = YAMLDocument(path: path, root: tree.node(root), anchors: anchorMarkers, aliases: aliasMarkers)
+        var document = YAMLDocument(path: path, root: tree.node(root), anchors: anchorMarkers, aliases: aliasMarkers)
+        document.scalarCount = scalars.count
         return YAMLReadResult(document: document, readErrors: [], composeErrors: composeErrors)
     }
 }
