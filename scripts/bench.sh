@@ -35,6 +35,12 @@ echo
 "$bin/jump-bench" all --out .bench/corpus --walker "$bin/yaml-event-walk" --cli "$bin/jump-forms" \
   --iterations "$iterations" --runs "$runs"
 
+if command -v taskset >/dev/null 2>&1; then
+  echo
+  echo "== load + lint on one core (taskset -c 0: jump-forms cannot use the second core)"
+  taskset -c 0 "$bin/jump-bench" load --out .bench/corpus --walker "$bin/yaml-event-walk" --iterations "$iterations" --warmup 1
+fi
+
 if command -v hyperfine >/dev/null 2>&1; then
   echo
   echo "== hyperfine: cold start"

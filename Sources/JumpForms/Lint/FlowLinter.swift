@@ -393,17 +393,21 @@ public struct FlowLinter: Sendable {
             // The rest of the chain: the catalog itself is looked up first, for both checks.
             let fallbacks = catalog.tag.value.truncations.dropFirst().compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
             var found: [Diagnostic] = []
+            // The uses are read in place: copying them out would retain their strings, which
+            // both cores share (atomic reference counts on one cache line slow both down).
             catalog.withMessages { messages in
-                for use in uses {
-                    guard let own = catalog.position(of: use.hashed) else {
-                        if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0[use.hashed] != nil }) {
-                            found.append(Diagnostic(.messageMissingInLocale,
-                                "message '\(use.key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
-                                at: use.key.location))
+                uses.withUnsafeBufferPointer { uses in
+                    for index in uses.indices {
+                        guard let own = catalog.position(of: uses[index].hashed) else {
+                            if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0[uses[index].hashed] != nil }) {
+                                found.append(Diagnostic(.messageMissingInLocale,
+                                    "message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
+                                    at: uses[index].key.location))
+                            }
+                            continue
                         }
-                        continue
+                        Self.checkArguments(of: messages.baseAddress! + own, use: uses.baseAddress! + index, into: &found)
                     }
-                    Self.checkArguments(of: messages.baseAddress! + own, use: use, into: &found)
                 }
             }
             return found
@@ -424,22 +428,22 @@ public struct FlowLinter: Sendable {
     /// Arguments, checked statically: each one a message uses must be provided by its call
     /// sites, and plural, selectordinal and number arguments must be numbers. The message is
     /// read in place (most have nothing to report).
-    private static func checkArguments(of message: UnsafePointer<LocaleMessage>, use: KeyUse, into found: inout [Diagnostic]) {
+    private static func checkArguments(of message: UnsafePointer<LocaleMessage>, use: UnsafePointer<KeyUse>, into found: inout [Diagnostic]) {
         guard case .success(let pattern) = message.pointee.pattern, !pattern.argumentUses.isEmpty else { return }
-        for arguments in use.argumentSets {
+        for arguments in use.pointee.argumentSets {
             for argumentUse in pattern.argumentUses {
                 var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
                     found.append(Diagnostic(.messageArgument,
-                        "message '\(use.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
+                        "message '\(use.pointee.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
                         at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
                     continue
                 }
                 let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number
                 if numeric, case .string(let text) = argument, Double(text) == nil {
                     found.append(Diagnostic(.messageArgument,
-                        "message '\(use.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
+                        "message '\(use.pointee.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
                         at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
                 }
             }
