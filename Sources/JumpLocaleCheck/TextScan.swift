@@ -64,25 +64,34 @@ enum TextScan {
     /// The URLs (`http://`, `https://`, `www.`, `mailto:`) with their scalar ranges in `text`.
     static func urls(in text: String) -> [(url: String, range: Range<Int>)] {
         guard mayHoldURL(text) else { return [] }
-        let lower = text.lowercased()
         let scalars = Array(text.unicodeScalars)
-        let lowered = Array(lower.unicodeScalars)
-        guard scalars.count == lowered.count else { return [] }
+        // The prefixes are matched on the lowercased text. For ASCII text that is each byte
+        // lowercased; otherwise `lowercased()` decides (it may change the scalar count, as
+        // `İ` does, and then no scalar offset can be trusted: no URLs).
+        let lowered: [Unicode.Scalar]
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            lowered = scalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar($0.value | 0x20)! : $0 }
+        } else {
+            lowered = Array(text.lowercased().unicodeScalars)
+            guard scalars.count == lowered.count else { return [] }
+        }
         var result: [(String, Range<Int>)] = []
         var index = 0
-        func starts(_ prefix: String, at position: Int) -> Bool {
-            let p = Array(prefix.unicodeScalars)
-            guard position + p.count <= lowered.count else { return false }
-            return (0..<p.count).allSatisfy { lowered[position + $0] == p[$0] }
+        func starts(_ prefix: [Unicode.Scalar], at position: Int) -> Bool {
+            guard position + prefix.count <= lowered.count else { return false }
+            for offset in prefix.indices where lowered[position + offset] != prefix[offset] { return false }
+            return true
         }
         while index < scalars.count {
             let boundary = index == 0 || !(isASCIILetter(scalars[index - 1]) || ("0"..."9").contains(scalars[index - 1]))
-            if boundary, starts("http://", at: index) || starts("https://", at: index) || starts("www.", at: index) || starts("mailto:", at: index) {
+            // Every prefix starts with `h`, `w` or `m`: other scalars need no comparison.
+            let lead = lowered[index]
+            if boundary, lead == "h" || lead == "w" || lead == "m", urlPrefixes.contains(where: { starts($0, at: index) }) {
                 var end = index
-                while end < scalars.count, !scalars[end].properties.isWhitespace, !"<>\"'{}".unicodeScalars.contains(scalars[end]) {
+                while end < scalars.count, !isWhitespace(scalars[end]), !isURLTerminator(scalars[end]) {
                     end += 1
                 }
-                while end > index, ".,;:!?)]".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
+                while end > index, isURLTrailingPunctuation(scalars[end - 1]) { end -= 1 }
                 var url = String.UnicodeScalarView()
                 url.append(contentsOf: scalars[index..<end])
                 result.append((String(url), index..<end))
@@ -92,6 +101,24 @@ enum TextScan {
             }
         }
         return result
+    }
+
+    static let urlPrefixes: [[Unicode.Scalar]] = ["http://", "https://", "www.", "mailto:"].map { Array($0.unicodeScalars) }
+
+    /// Characters that end a URL: `<>"'{}`.
+    static func isURLTerminator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "<", ">", "\"", "'", "{", "}": true
+        default: false
+        }
+    }
+
+    /// Punctuation dropped from the end of a URL: `.,;:!?)]`.
+    static func isURLTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ".", ",", ";", ":", "!", "?", ")", "]": true
+        default: false
+        }
     }
 
     /// A cheap test on the bytes: `://`, `www.` or `mailto:` (any case) somewhere.
@@ -123,61 +150,89 @@ enum TextScan {
     /// number (`3 4` is two numbers). URLs and international phone numbers (`+` then digits)
     /// are skipped.
     static func numbers(in texts: [String]) -> [String] {
-        var found = Set<String>()
+        // Few numbers per message: a list keeps them distinct more cheaply than a set.
+        var found: [String] = []
         for text in texts {
             guard text.unicodeScalars.contains(where: { digit($0) != nil }) else { continue }
             let scalars = Array(text.unicodeScalars)
-            var skip = Array(repeating: false, count: scalars.count)
-            for (_, range) in urls(in: text) { for index in range { skip[index] = true } }
+            let urlRanges = urls(in: text).map(\.range)
+            var skip: [Bool] = []
+            if !urlRanges.isEmpty {
+                skip = Array(repeating: false, count: scalars.count)
+                for range in urlRanges { for index in range { skip[index] = true } }
+            }
             /// The length of the run of digits at `start` (0 when none, or skipped).
             func digitRun(_ start: Int) -> Int {
                 var end = start
-                while end < scalars.count, !skip[end], digit(scalars[end]) != nil { end += 1 }
+                while end < scalars.count, skip.isEmpty || !skip[end], digit(scalars[end]) != nil { end += 1 }
                 return end - start
             }
-            func digits(_ range: Range<Int>) -> String {
-                range.map { String(digit(scalars[$0])!) }.joined()
+            /// The digits of `range` as ASCII digits, appended to `number`.
+            func appendDigits(_ range: Range<Int>, to number: inout [UInt8]) {
+                for index in range { number.append(UInt8(ascii: "0") + UInt8(digit(scalars[index])!)) }
             }
             var index = 0
             while index < scalars.count {
-                if skip[index] { index += 1; continue }
+                if !skip.isEmpty, skip[index] { index += 1; continue }
                 // An international phone number: `+`, then digits, spaces, hyphens, dots, parentheses.
                 if scalars[index] == "+", index + 1 < scalars.count, digit(scalars[index + 1]) != nil {
                     index += 1
-                    while index < scalars.count, digit(scalars[index]) != nil || " -.()\u{00A0}".unicodeScalars.contains(scalars[index]) {
+                    while index < scalars.count, digit(scalars[index]) != nil || isPhoneNumberPunctuation(scalars[index]) {
                         index += 1
                     }
                     continue
                 }
                 let run = digitRun(index)
                 guard run > 0 else { index += 1; continue }
-                var whole = digits(index..<index + run)
-                var fraction: String?
+                var whole: [UInt8] = []
+                appendDigits(index..<index + run, to: &whole)
+                var fraction: [UInt8]?
                 index += run
-                while index + 1 < scalars.count, Self.separators.contains(scalars[index]) {
+                while index + 1 < scalars.count, isNumberSeparator(scalars[index]) {
                     let next = digitRun(index + 1)
                     guard next > 0 else { break }
                     let separator = scalars[index]
                     let isDecimalMark = separator == "." || separator == "," || separator == "\u{066B}"
                     if fraction == nil, next == 3, separator != "\u{066B}" {
-                        whole += digits(index + 1..<index + 1 + next)
+                        appendDigits(index + 1..<index + 1 + next, to: &whole)
                     } else if isDecimalMark {
                         // A decimal mark, or a further part (`1.2.3`): kept after a `.`.
-                        fraction = (fraction.map { $0 + "." } ?? "") + digits(index + 1..<index + 1 + next)
+                        if fraction == nil { fraction = [] } else { fraction!.append(UInt8(ascii: ".")) }
+                        appendDigits(index + 1..<index + 1 + next, to: &fraction!)
                     } else {
                         break
                     }
                     index += 1 + next
                 }
-                let trimmed = whole.drop { $0 == "0" }
-                let integer = trimmed.isEmpty ? "0" : String(trimmed)
-                found.insert(fraction.map { integer + "." + $0 } ?? integer)
+                var number = Array(whole.drop { $0 == UInt8(ascii: "0") })
+                if number.isEmpty { number = [UInt8(ascii: "0")] }
+                if let fraction {
+                    number.append(UInt8(ascii: "."))
+                    number += fraction
+                }
+                let text = String(decoding: number, as: UTF8.self)
+                if !found.contains(text) { found.append(text) }
             }
         }
-        return found.sorted { ($0.count, $0) < ($1.count, $1) }
+        // The numbers are ASCII: their length in bytes is their length in characters.
+        return found.sorted { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
     }
 
-    static let separators: Set<Unicode.Scalar> = [",", ".", " ", "'", "\u{00A0}", "\u{202F}", "\u{066B}", "\u{066C}", "\u{2009}"]
+    /// Separators between the digits of a number (grouping or decimal marks).
+    static func isNumberSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ",", ".", " ", "'", "\u{00A0}", "\u{202F}", "\u{066B}", "\u{066C}", "\u{2009}": true
+        default: false
+        }
+    }
+
+    /// What an international phone number holds besides digits: spaces, hyphens, dots, parentheses.
+    static func isPhoneNumberPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", "-", ".", "(", ")", "\u{00A0}": true
+        default: false
+        }
+    }
 
     static func digit(_ scalar: Unicode.Scalar) -> Int? {
         let v = scalar.value

@@ -62,12 +62,15 @@ struct LocaleDecoder {
             // Keys that flatten to the same dotted key (`a.b` and `a: {b: ...}`): the catalog
             // kept the first of each.
             var first: [String: SourceLocation] = [:]
-            for message in messages {
-                if let earlier = first[message.key] {
-                    decoder.errors.append(.duplicateMessageKey(message.keyLocation, key: message.key, first: earlier))
-                    duplicateKeys.append(LocaleDuplicateKey(key: message.key, location: message.keyLocation, firstLocation: earlier))
+            // By index: each message's key and place are read in place, the message not copied.
+            for index in messages.indices {
+                let key = messages[index].key
+                let location = messages[index].keyLocation
+                if let earlier = first[key] {
+                    decoder.errors.append(.duplicateMessageKey(location, key: key, first: earlier))
+                    duplicateKeys.append(LocaleDuplicateKey(key: key, location: location, firstLocation: earlier))
                 } else {
-                    first[message.key] = message.keyLocation
+                    first[key] = location
                 }
             }
             duplicateKeys.sort { $0.location < $1.location }
