@@ -43,7 +43,9 @@ import TestSupport
         let gate = WriterGate(pool)
         return try await withThrowingTaskGroup(of: (String, Result<Int64, any Error>).self) { group in
             for key in keys {
-                group.addTask { (key, await Result { try await commit.submit(key) }) }
+                group.addTask {
+                    do { return (key, .success(try await commit.submit(key))) } catch { return (key, .failure(error)) }
+                }
             }
             while commit.waitingCount < keys.count { try await Task.sleep(for: .milliseconds(5)) }
             gate.release()
