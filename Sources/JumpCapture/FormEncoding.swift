@@ -38,9 +38,14 @@ public enum FormEncoding {
 
     /// Decodes one component; nil when a `%` escape is malformed or the bytes are not UTF-8.
     public static func decode(_ text: Substring) -> String? {
+        decode(utf8: text.utf8)
+    }
+
+    /// `decode(_:)` on the bytes of a name or value.
+    static func decode<Bytes: Collection<UInt8>>(utf8 text: Bytes) -> String? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
+        bytes.reserveCapacity(text.count)
+        var iterator = text.makeIterator()
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "+"):
@@ -72,12 +77,17 @@ public enum FormEncoding {
     /// Ordered pairs from a body or query; nil when a pair is malformed.
     public static func decode(pairs text: String) -> [(name: String, value: String)]? {
         guard !text.isEmpty else { return [] }
-        var result: [(name: String, value: String)] = []
-        for part in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(pieces[0]), let value = pieces.count > 1 ? decode(pieces[1]) : "" else { return nil }
-            result.append((name, value))
+        // On the UTF-8 bytes: `&` and `=` are ASCII, so no splitting into characters.
+        var text = text
+        return text.withUTF8 { bytes -> [(name: String, value: String)]? in
+            var result: [(name: String, value: String)] = []
+            for part in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+                let equals = part.firstIndex(of: UInt8(ascii: "="))
+                guard let name = decode(utf8: part[..<(equals ?? part.endIndex)]),
+                      let value = equals.map({ decode(utf8: part[part.index(after: $0)...]) }) ?? "" else { return nil }
+                result.append((name, value))
+            }
+            return result
         }
-        return result
     }
 }

@@ -74,8 +74,10 @@ final class CaptureStore: Sendable {
     let path: String
     /// The key refresh secrets are sealed with (bytes: `SymmetricKey` is not `Sendable`).
     private let secretsKey: [UInt8]
-    /// When the last purge ran (the caller's clock); `Int.min` before the first.
-    private let lastPurge = Mutex<Int>(Int.min)
+    /// When purges are due.
+    private let purges = PurgeSchedule()
+    /// Refreshes waiting for the writer, committed together.
+    private let rotations: GroupCommit<Rotation, Bool>
 
     /// An access token may be refreshed for this long after it expires (30 days); then it is
     /// deleted. A token without a refresh secret is deleted when it expires.
@@ -93,6 +95,7 @@ final class CaptureStore: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
+        rotations = GroupCommit(writer: pool) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }
     }
 
     static var migrator: DatabaseMigrator {
@@ -182,12 +185,11 @@ final class CaptureStore: Sendable {
     /// went back): access tokens expired past the refresh window (at once without a refresh
     /// secret), expired Engage tokens and expired email codes. Runs inside the caller's write.
     func purgeIfDue(_ db: Database, now: Int) throws {
-        let due = lastPurge.withLock { last -> Bool in
-            guard last == Int.min || now - last >= 60 || now < last else { return false }
-            last = now
-            return true
-        }
-        if due { try Self.purge(db, now: now) }
+        try Self.purgeIfDue(db, now: now, purges)
+    }
+
+    static func purgeIfDue(_ db: Database, now: Int, _ purges: PurgeSchedule) throws {
+        if purges.isDue(now: now) { try purge(db, now: now) }
     }
 
     static func purge(_ db: Database, now: Int) throws {
@@ -252,28 +254,46 @@ final class CaptureStore: Sendable {
     func session(_ token: String, identities withIdentities: Bool) async throws -> (token: StoredToken, user: StoredUser, identities: [StoredIdentity]?)? {
         let hash = Self.hash(token)
         return try quickRead { db in
-            guard let stored = try self.token(hash: hash, db, openSecret: false), let user = try Self.user(id: stored.userID, db) else { return nil }
-            return (stored, user, withIdentities ? try Self.identities(of: stored.userID, db) : nil)
+            // The token and its user in one statement.
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT access_tokens.expires_at AS token_expires_at, users.* FROM access_tokens
+                JOIN users ON users.id = access_tokens.user_id WHERE access_tokens.token_hash = ?
+                """), arguments: [hash]) else { return nil }
+            let user = Self.user(from: row)
+            let stored = StoredToken(tokenHash: hash, userID: user.id, expiresAt: row["token_expires_at"], refreshSecret: nil)
+            return (stored, user, withIdentities ? try Self.identities(of: user.id, db) : nil)
         }
     }
 
-    /// Replaces a token by a new one with the same (sealed) refresh secret, in one
-    /// transaction that also checks the old token is still there: of concurrent refreshes of
-    /// one token, one rotates it and the others get nil.
+    /// A refresh's rotation: the old token's hash, and the new token's.
+    struct Rotation: Sendable {
+        var oldHash: String
+        var newHash: String
+        var expiresAt: Int
+        var now: Int
+    }
+
+    /// Replaces a token by a new one with the same (sealed) refresh secret, in a transaction
+    /// that also checks the old token is still there: of concurrent refreshes of one token,
+    /// one rotates it and the others get nil. Concurrent refreshes share one transaction
+    /// (`GroupCommit`); each is answered once that transaction has committed.
     func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int)? {
         let token = Self.randomToken()
         let expiresAt = now + lifetime
-        let rotated = try await pool.write { db -> Bool in
-            try self.purgeIfDue(db, now: now)
-            try db.cachedStatement(sql: """
-                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at)
-                SELECT ?, user_id, refresh_secret, ?, ? FROM access_tokens WHERE token_hash = ?
-                """).execute(arguments: [Self.hash(token), expiresAt, now, old.tokenHash])
-            guard db.changesCount == 1 else { return false }
-            try db.cachedStatement(sql: "DELETE FROM access_tokens WHERE token_hash = ?").execute(arguments: [old.tokenHash])
-            return true
-        }
+        let rotated = try await rotations.submit(Rotation(oldHash: old.tokenHash, newHash: Self.hash(token), expiresAt: expiresAt, now: now))
         return rotated ? (token, expiresAt) : nil
+    }
+
+    /// One rotation, inside the caller's transaction: false when the old token is gone.
+    static func rotate(_ rotation: Rotation, purges: PurgeSchedule, _ db: Database) throws -> Bool {
+        try purgeIfDue(db, now: rotation.now, purges)
+        try db.cachedStatement(sql: """
+            INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at)
+            SELECT ?, user_id, refresh_secret, ?, ? FROM access_tokens WHERE token_hash = ?
+            """).execute(arguments: [rotation.newHash, rotation.expiresAt, rotation.now, rotation.oldHash])
+        guard db.changesCount == 1 else { return false }
+        try db.cachedStatement(sql: "DELETE FROM access_tokens WHERE token_hash = ?").execute(arguments: [rotation.oldHash])
+        return true
     }
 
     // MARK: users
@@ -533,6 +553,22 @@ final class CaptureStore: Sendable {
 
     func userCount() async throws -> Int {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0 }
+    }
+}
+
+/// When the store's purge is due: at most once a minute (by the caller's clock), or when the
+/// clock went back.
+final class PurgeSchedule: Sendable {
+    /// When the last purge ran; `Int.min` before the first.
+    private let last = Mutex<Int>(Int.min)
+
+    /// Whether a purge is due at `now`; if so, it counts as done.
+    func isDue(now: Int) -> Bool {
+        last.withLock { last -> Bool in
+            guard last == Int.min || now - last >= 60 || now < last else { return false }
+            last = now
+            return true
+        }
     }
 }
 
