@@ -11,6 +11,7 @@
 #   scripts/bench-server.sh
 #   BENCH_DURATION=30s BENCH_CONNECTIONS=64 BENCH_BCRYPT_COST=10 scripts/bench-server.sh
 #   BENCH_BIN=/tmp/other/.build/release BENCH_PROJECT=/tmp/other scripts/bench-server.sh   # another build
+#   BENCH_PERF=refresh BENCH_PERF_OUT=/tmp/refresh.data scripts/bench-server.sh   # perf profile of one run
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -110,9 +111,15 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # user + system tim
 for name in health read refresh signin; do
   echo "== $name"
   before=$(cpu_ticks "$server_pid")
+  perf_pid=""
+  if [ "${BENCH_PERF:-}" = "$name" ]; then   # BENCH_PERF=read: a perf profile of the server during that run
+    perf record -F 2000 -g -p "$server_pid" -o "${BENCH_PERF_OUT:-perf-$name.data}" > /dev/null 2>&1 &
+    perf_pid=$!
+  fi
   /usr/bin/time -f "WRKCPU %U %S" -o "$work/wrk-time" \
     wrk -t"$threads" -c"$connections" -d"$duration" --timeout 10s -s "scripts/bench-server/$name.lua" "$url" > "$work/wrk-out"
   after=$(cpu_ticks "$server_pid")
+  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   grep -E '^(RESULT|FIRST|  Socket)' "$work/wrk-out" || true
   requests=$(sed -n 's/^RESULT [a-z]* requests=\([0-9]*\).*/\1/p' "$work/wrk-out")
   read -r _ wrk_user wrk_system < "$work/wrk-time"

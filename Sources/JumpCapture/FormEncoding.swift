@@ -1,3 +1,5 @@
+import JumpForms
+
 /// `application/x-www-form-urlencoded` as the WHATWG URL standard serializes it (what
 /// browsers send): bytes outside `A-Z a-z 0-9 * - . _` are percent-encoded (UTF-8), spaces as
 /// `+`. Decoding accepts `+` and `%20` for a space.
@@ -57,7 +59,7 @@ public enum FormEncoding {
                 bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return ValidUTF8.string(bytes[...])
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

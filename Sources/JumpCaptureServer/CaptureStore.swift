@@ -78,6 +78,8 @@ final class CaptureStore: Sendable {
     private let purges = PurgeSchedule()
     /// Refreshes waiting for the writer, committed together.
     private let rotations: GroupCommit<Rotation, Bool>
+    /// The read of a token's session, on connections of its own.
+    private let sessions: SessionReader
 
     /// An access token may be refreshed for this long after it expires (30 days); then it is
     /// deleted. A token without a refresh secret is deleted when it expires.
@@ -94,6 +96,7 @@ final class CaptureStore: Sendable {
         try PrivateFile.create(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+        sessions = SessionReader(path: path)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
         rotations = GroupCommit(writer: pool) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }
     }
@@ -237,32 +240,18 @@ final class CaptureStore: Sendable {
     /// An access token's session, with its refresh secret opened (refresh needs it).
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
-        return try quickRead { db in try self.token(hash: hash, db, openSecret: true) }
+        guard let row = try sessions.token(tokenHash: hash) else { return nil }
+        return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap(open))
     }
 
-    func token(hash: String, _ db: Database, openSecret: Bool) throws -> StoredToken? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT user_id, expires_at, refresh_secret FROM access_tokens WHERE token_hash = ?"),
-                                         arguments: [hash]) else {
-            return nil
-        }
-        let sealed: Data? = openSecret ? row["refresh_secret"] : nil
-        return StoredToken(tokenHash: hash, userID: row["user_id"], expiresAt: row["expires_at"], refreshSecret: sealed.flatMap { self.open(Array($0)) })
-    }
-
-    /// An access token's session, its user and, when asked, the user's identities: one read
-    /// (one snapshot, one trip to a reader connection) for every call that needs a token.
+    /// An access token's session, its user and, when asked, the user's identities: one SQL
+    /// statement (one row per identity), so one snapshot without a transaction, on the
+    /// `SessionReader`'s connections.
     func session(_ token: String, identities withIdentities: Bool) async throws -> (token: StoredToken, user: StoredUser, identities: [StoredIdentity]?)? {
         let hash = Self.hash(token)
-        return try quickRead { db in
-            // The token and its user in one statement.
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT access_tokens.expires_at AS token_expires_at, users.* FROM access_tokens
-                JOIN users ON users.id = access_tokens.user_id WHERE access_tokens.token_hash = ?
-                """), arguments: [hash]) else { return nil }
-            let user = Self.user(from: row)
-            let stored = StoredToken(tokenHash: hash, userID: user.id, expiresAt: row["token_expires_at"], refreshSecret: nil)
-            return (stored, user, withIdentities ? try Self.identities(of: user.id, db) : nil)
-        }
+        guard let session = try sessions.session(tokenHash: hash) else { return nil }
+        let stored = StoredToken(tokenHash: hash, userID: session.user.id, expiresAt: session.expiresAt, refreshSecret: nil)
+        return (stored, session.user, withIdentities ? session.identities : nil)
     }
 
     /// A refresh's rotation: the old token's hash, and the new token's.

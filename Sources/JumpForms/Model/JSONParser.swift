@@ -232,44 +232,42 @@ struct JSONParser<Builder: JSONTreeBuilder> {
         return .number(String(decoding: bytes[start..<index], as: UTF8.self))
     }
 
+    /// A string's value. The bytes between escapes are copied as they are; the whole is
+    /// checked as UTF-8 once, at the end.
     mutating func parseString() throws(JSONParseError) -> String {
         let start = index
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var decoded: [UInt8] = []
         var runStart = index
-        func flush(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) {
-            if end > runStart {
-                scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-            }
-        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(self, upTo: index, into: &scalars)
-                index += 1
-                let text = String(scalars)
-                if text.unicodeScalars.contains("\u{FFFD}"),
-                   String(validating: bytes[start..<index], as: UTF8.self) == nil {
-                    throw error("invalid UTF-8 in a string", at: start)
+                let text: String?
+                if decoded.isEmpty && runStart == start + 1 {
+                    // No escape: the value is the bytes between the quotes.
+                    text = ValidUTF8.string(bytes[runStart..<index])
+                } else {
+                    decoded.append(contentsOf: bytes[runStart..<index])
+                    text = ValidUTF8.string(decoded[...])
                 }
+                guard let text else { throw error("invalid UTF-8 in a string", at: start) }
+                index += 1
                 return text
             }
             if byte < 0x20 { throw error("control character in a string (escape it)") }
             if byte == UInt8(ascii: "\\") {
-                flush(self, upTo: index, into: &scalars)
+                decoded.append(contentsOf: bytes[runStart..<index])
                 index += 1
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800...0xDBFF).contains(code) {
@@ -282,7 +280,7 @@ struct JSONParser<Builder: JSONTreeBuilder> {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                    scalars.append(scalar)
+                    decoded.append(contentsOf: UTF8.encode(scalar)!)
                 default:
                     throw error("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
                 }

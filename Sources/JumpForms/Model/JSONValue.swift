@@ -120,27 +120,51 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Copies the runs of bytes that need no escape in one piece; only `"`, `\\`, control
+    /// characters and U+2028/U+2029 (E2 80 A8/A9 in UTF-8) are written escaped.
     static func writeString(_ value: String, into out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            func flush(upTo end: Int) {
+                if end > runStart {
+                    out += String(decoding: UnsafeBufferPointer(rebasing: utf8[runStart..<end]), as: UTF8.self)
                 }
             }
+            while index < utf8.count {
+                let byte = utf8[index]
+                let escape: String?
+                var width = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case UInt8(ascii: "\n"): escape = "\\n"
+                case UInt8(ascii: "\r"): escape = "\\r"
+                case UInt8(ascii: "\t"): escape = "\\t"
+                case 0x08: escape = "\\b"
+                case 0x0C: escape = "\\f"
+                case 0x00..<0x20: escape = Self.unicodeEscape(UInt32(byte))
+                case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                    escape = Self.unicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    width = 3
+                default: escape = nil
+                }
+                guard let escape else { index += 1; continue }
+                flush(upTo: index)
+                out += escape
+                index += width
+                runStart = index
+            }
+            flush(upTo: utf8.count)
         }
         out += "\""
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 

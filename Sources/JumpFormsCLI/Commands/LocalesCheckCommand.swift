@@ -145,7 +145,8 @@ struct LocalesCheckCommand: ParsableCommand {
 struct PhaseTiming {
     let enabled = Environment.current["JUMP_FORMS_TIMING"] == "1"
     private var last = PhaseTiming.now()
-    private var phases: [(String, Double)] = []
+    private var lastCPU = PhaseTiming.cpu()
+    private var phases: [(String, Double, Double)] = []
 
     static func now() -> Double {
         var spec = timespec()
@@ -153,15 +154,23 @@ struct PhaseTiming {
         return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
     }
 
+    /// CPU time of the process (all threads, user and system), in milliseconds.
+    static func cpu() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1e3 + Double(time.tv_usec) / 1e3 }
+        return ms(usage.ru_utime) + ms(usage.ru_stime)
+    }
+
     mutating func mark(_ phase: String) {
         guard enabled else { return }
-        let time = Self.now()
-        phases.append((phase, time - last))
-        last = time
+        let (time, cpu) = (Self.now(), Self.cpu())
+        phases.append((phase, time - last, cpu - lastCPU))
+        (last, lastCPU) = (time, cpu)
     }
 
     func report(_ console: Console) {
         guard enabled else { return }
-        console.err("timing: " + phases.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", ") + "\n")
+        console.err("timing: " + phases.map { "\($0.0) \(Int($0.1.rounded())) ms (cpu \(Int($0.2.rounded())) ms)" }.joined(separator: ", ") + "\n")
     }
 }
