@@ -12,6 +12,7 @@
 #   BENCH_DURATION=30s BENCH_CONNECTIONS=64 BENCH_BCRYPT_COST=10 scripts/bench-server.sh
 #   BENCH_BIN=/tmp/other/.build/release BENCH_PROJECT=/tmp/other scripts/bench-server.sh   # another build
 #   BENCH_PERF=refresh BENCH_PERF_OUT=/tmp/refresh.data scripts/bench-server.sh   # perf profile of one run
+#   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -28,6 +29,7 @@ connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 cost=${BENCH_BCRYPT_COST:-10}
 sessions=${BENCH_SESSIONS:-128}
+rounds=${BENCH_ROUNDS:-1}   # health, read and refresh this many times, interleaved; the summary takes medians
 # Each wrk thread deals its share of the sessions to its connections, and a connection takes
 # its next token from its thread's queue. A token is lost when a refresh is refused or when wrk
 # builds a request again (after a write it had to retry): with no token to spare, that
@@ -83,13 +85,16 @@ token_of() { sed -n 's/.*"access_token":"\([0-9a-f]*\)".*/\1/p'; echo; }   # ans
 access_token=$(curl -sS -X POST --data "$registration" "$url/oauth/register_native_traditional" | token_of)
 [ -n "$access_token" ] || { echo "registration failed" >&2; exit 1; }
 
-# Sessions for the refresh chains: one sign-in each, all with the same refresh secret.
-: > "$work/tokens"
-for _ in $(seq 1 "$sessions"); do
-  curl -sS -X POST --data "$signin_body" "$url/oauth/auth_native_traditional" | token_of >> "$work/tokens"
-done
-got=$(grep -c . "$work/tokens" || true)
-[ "$got" -eq "$sessions" ] || { echo "sign-ins for the refresh sessions failed ($got of $sessions)" >&2; tail -3 "$work/serve.err" >&2; exit 1; }
+# Sessions for the refresh chains: one sign-in each, all with the same refresh secret. A refresh
+# run rotates every token it uses, so each round signs in afresh.
+sign_in_sessions() {
+  : > "$work/tokens"
+  for _ in $(seq 1 "$sessions"); do
+    curl -sS -X POST --data "$signin_body" "$url/oauth/auth_native_traditional" | token_of >> "$work/tokens"
+  done
+  got=$(grep -c . "$work/tokens" || true)
+  [ "$got" -eq "$sessions" ] || { echo "sign-ins for the refresh sessions failed ($got of $sessions)" >&2; tail -3 "$work/serve.err" >&2; exit 1; }
+}
 
 echo "== machine"
 echo "date:     $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -99,7 +104,7 @@ echo "swift:    $(swift --version 2>&1 | head -1)"
 echo "wrk:      $(wrk -v 2>&1 | head -1)"
 echo "binary:   $build"
 echo "server:   $url, database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
-echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other; $sessions refresh sessions"
+echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other, $rounds round(s); $sessions refresh sessions"
 echo
 
 export BENCH_LUA_DIR="$root/scripts/bench-server" BENCH_CLIENT_ID="$client_id" BENCH_ACCESS_TOKEN="$access_token"
@@ -108,11 +113,13 @@ results="$work/results"
 : > "$results"
 ticks=$(getconf CLK_TCK)
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # user + system time of a process
-for name in health read refresh signin; do
-  echo "== $name"
+run_endpoint() {   # run_endpoint NAME ROUND
+  local name=$1 round=$2
+  echo "== $name (round $round)"
+  [ "$name" = refresh ] && sign_in_sessions
   before=$(cpu_ticks "$server_pid")
   perf_pid=""
-  if [ "${BENCH_PERF:-}" = "$name" ]; then   # BENCH_PERF=read: a perf profile of the server during that run
+  if [ "${BENCH_PERF:-}" = "$name" ] && [ "$round" = 1 ]; then   # BENCH_PERF=read: a perf profile of the server during that run
     perf record -F 2000 -g -p "$server_pid" -o "${BENCH_PERF_OUT:-perf-$name.data}" > /dev/null 2>&1 &
     perf_pid=$!
   fi
@@ -125,19 +132,44 @@ for name in health read refresh signin; do
   read -r _ wrk_user wrk_system < "$work/wrk-time"
   # CPU per request: the server's (from /proc) and wrk's own (it shares the two cores).
   awk -v name="$name" -v t="$ticks" -v b="$before" -v a="$after" -v r="$requests" -v wu="$wrk_user" -v ws="$wrk_system" \
-    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f\n", name, (a - b) / t * 1e6 / r, (wu + ws) * 1e6 / r }' | tee -a "$results"
-  grep '^RESULT' "$work/wrk-out" >> "$results"
+    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f\n", name, (a - b) / t * 1e6 / r, (wu + ws) * 1e6 / r }' |
+    tee /dev/stderr | sed "s/\$/ round=$round/" >> "$results"
+  grep '^RESULT' "$work/wrk-out" | sed "s/\$/ round=$round/" >> "$results"
   sleep 1
+}
+for round in $(seq 1 "$rounds"); do
+  for name in health read refresh; do run_endpoint "$name" "$round"; done
 done
+run_endpoint signin 1
 
 echo
-echo "== summary (accepted requests per second; latency of all requests)"
-health_rps=$(awk '/^RESULT health/ { for (i = 1; i <= NF; i++) if ($i ~ /^ok_per_s=/) { split($i, kv, "="); print kv[2] } }' "$results")
+echo "== summary (accepted requests per second; latency of all requests; medians of $rounds round(s))"
 printf '%-8s %10s %9s %9s %9s %8s %10s %12s %10s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req"
-awk -v health="$health_rps" '
-  /^CPU/ { split($3, s, "="); split($4, w, "="); server[$2] = s[2]; client[$2] = w[2] }
+# The share of /health is taken round by round (each endpoint against the health run just
+# before it), then the median of the rounds; the other columns are medians of the rounds.
+awk '
+  function median(list,    n, a, i, j, t) {
+    n = split(list, a, " "); for (i = 1; i <= n; i++) a[i] += 0
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  { delete v; for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+  /^CPU/ { server[$2] = server[$2] " " v["server_us_per_request"]; client[$2] = client[$2] " " v["wrk_us_per_request"] }
   /^RESULT/ {
-    delete v; for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-    printf "%-8s %10s %9s %9s %9s %8s %9.0f%% %12s %10s\n", $2, v["ok_per_s"], v["p50_ms"], v["p99_ms"], v["max_ms"], v["failed"] + v["socket_errors"],
-      100 * v["ok_per_s"] / health, server[$2], client[$2]
+    name = $2; if (!(name in seen)) { seen[name] = 1; order[++count] = name }
+    rps[name] = rps[name] " " v["ok_per_s"]; p50[name] = p50[name] " " v["p50_ms"]; p99[name] = p99[name] " " v["p99_ms"]
+    mx[name] = mx[name] " " v["max_ms"]; failed[name] += v["failed"] + v["socket_errors"]
+    if (name == "health") health[v["round"]] = v["ok_per_s"]
+    if (v["round"] in health) share[name] = share[name] " " 100 * v["ok_per_s"] / health[v["round"]]
+  }
+  END {
+    for (k = 1; k <= count; k++) {
+      name = order[k]
+      printf "%-8s %10.0f %9.2f %9.2f %9.2f %8d %9.0f%% %12.1f %10.1f\n", name, median(rps[name]), median(p50[name]), median(p99[name]),
+        median(mx[name]), failed[name], median(share[name]), median(server[name]), median(client[name])
+      if (name != "health" && split(share[name], rounds_of, " ") > 1) {
+        list = ""; for (i = 1; i <= split(share[name], rounds_of, " "); i++) list = list sprintf(" %.0f%%", rounds_of[i])
+        printf "%-8s rounds:%s\n", "", list
+      }
+    }
   }' "$results"

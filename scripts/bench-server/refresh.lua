@@ -100,9 +100,22 @@ do
   end
 end
 
+if not native_hmac_sha1 and not announced_lua_hmac then
+  announced_lua_hmac = true
+  io.stderr:write("refresh.lua: libcrypto's HMAC is not reachable through LuaJIT's FFI; signing in Lua (slower client)\n")
+end
+
 local function signature(token, date, secret)
   local message = "refresh_access_token\n" .. date .. "\n" .. token .. "\n"
   return base64((native_hmac_sha1 or hmac_sha1)(secret, message))
+end
+
+-- The date and its encoded form change once a second: kept between requests.
+local current_date, encoded_date = nil, nil
+local function now_date()
+  local date = os.date("!%Y-%m-%d %H:%M:%S")
+  if date ~= current_date then current_date, encoded_date = date, encode(date) end
+  return current_date, encoded_date
 end
 
 -- The first vector of Tests/JumpCaptureTests/Fixtures/refresh-signature-vectors.json.
@@ -140,8 +153,8 @@ request = function()
     starved = starved + 1
     token = "starved"
   end
-  local date = os.date("!%Y-%m-%d %H:%M:%S")
-  local body = "client_id=" .. client .. "&locale=en-US&access_token=" .. token .. "&date=" .. encode(date)
+  local date, date_parameter = now_date()
+  local body = "client_id=" .. client .. "&locale=en-US&access_token=" .. token .. "&date=" .. date_parameter
     .. "&signature=" .. encode(signature(token, date, secret))
   return wrk.format("POST", "/oauth/refresh_access_token", headers, body)
 end
