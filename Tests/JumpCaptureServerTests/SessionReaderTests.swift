@@ -1,0 +1,101 @@
+import GRDB
+import JumpCapture
+@testable import JumpCaptureServer
+import JumpForms
+import Synchronization
+import Testing
+import TestSupport
+
+/// The token checks on `SessionReader`'s own SQLite connections, against a real database file
+/// written through GRDB: what a write commits is what the next check sees.
+@Suite(.timeLimit(.minutes(1))) struct SessionReaderTests {
+    static let now = 1_700_000_000
+
+    static func store(_ folder: TemporaryFolder) throws -> CaptureStore {
+        try CaptureStore(path: folder.path + "/sessions.sqlite")
+    }
+
+    @Test func aSessionHasItsUserRecordAndIdentitiesInLinkOrder() async throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.store(folder)
+        let user = try await store.createUser(record: ["givenName": "Ana", "email": "ana@example.com"], passwordHash: nil,
+                                              identity: StoredIdentity(provider: "google", identifier: "g-1", verifiedEmail: "ana@example.com"),
+                                              unique: [], now: Self.now)
+        let (token, expiresAt) = try await store.issueToken(userID: user.id, refreshSecret: nil, lifetime: 3600, now: Self.now)
+        #expect(expiresAt == Self.now + 3600)
+
+        let session = try #require(try await store.session(token, identities: true))
+        #expect(session.user.id == user.id)
+        #expect(session.user.uuid == user.uuid)
+        #expect(session.user.record["givenName"] == "Ana")
+        #expect(session.user.emailNormalized == "ana@example.com")
+        #expect(session.token.expiresAt == expiresAt)
+        #expect(session.identities == [StoredIdentity(provider: "google", identifier: "g-1", verifiedEmail: "ana@example.com")])
+        #expect(try await store.session(token, identities: false)?.identities == nil)
+
+        // Written through GRDB, seen by the reader's next check (its connection is reused).
+        try await store.pool.write { db in
+            try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'facebook', 'fb-9')", arguments: [user.id])
+            try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [#"{"givenName":"Ana María"}"#, user.id])
+        }
+        let updated = try #require(try await store.session(token, identities: true))
+        let identities = try #require(updated.identities)
+        #expect(identities.map(\.identifier) == ["g-1", "fb-9"])
+        #expect(identities[1].verifiedEmail == nil)
+        #expect(updated.user.record["givenName"] == "Ana María")
+    }
+
+    @Test func unknownAndRotatedTokensHaveNoSession() async throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.store(folder)
+        let user = try await store.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
+        let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
+        let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
+
+        #expect(try await store.session("not-a-token", identities: true) == nil)
+        #expect(try await store.token("not-a-token") == nil)
+        let row = try #require(try await store.token(token))
+        #expect(row.userID == user.id)
+        #expect(row.refreshSecret == secret)   // opened from its sealed form
+        #expect(try await store.session(token, identities: true)?.identities == [])
+
+        let rotated = try #require(try await store.rotate(row, lifetime: 60, now: Self.now + 1))
+        #expect(try await store.session(token, identities: true) == nil)
+        #expect(try await store.token(token) == nil)
+        #expect(try await store.token(rotated.token)?.refreshSecret == secret)
+        #expect(try await store.session(rotated.token, identities: false)?.user.id == user.id)
+    }
+
+    /// Checks from many tasks while the writer keeps changing the record: every check sees a
+    /// whole committed record, never a missing session.
+    @Test func concurrentChecksSeeCommittedRecords() async throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.store(folder)
+        let user = try await store.createUser(record: ["n": 0], passwordHash: nil, identity: nil, unique: [], now: Self.now)
+        let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: nil, lifetime: 3600, now: Self.now)
+        let writes = 50
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for n in 1...writes {
+                    try await store.pool.write { db in
+                        try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [#"{"n":\#(n)}"#, user.id])
+                    }
+                }
+            }
+            for _ in 0..<8 {
+                group.addTask {
+                    var last = -1
+                    for _ in 0..<100 {
+                        let session = try #require(try await store.session(token, identities: true))
+                        let n = try #require(session.user.record["n"]?.intValue)
+                        #expect((0...writes).contains(n))
+                        #expect(n >= last)   // one task's checks never go back in time
+                        last = n
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.session(token, identities: false)?.user.record["n"]?.intValue == writes)
+    }
+}
