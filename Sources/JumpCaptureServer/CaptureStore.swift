@@ -288,9 +288,13 @@ final class CaptureStore: Sendable {
     // MARK: users
 
     static func user(from row: Row) -> StoredUser {
-        let text: String = row["record"]
-        return StoredUser(id: row["id"], uuid: row["uuid"], record: (try? JSONValue.parse(text)) ?? [:],
-                          passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
+        StoredUser(id: row["id"], uuid: row["uuid"], record: record(fromText: row["record"]),
+                   passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
+    }
+
+    /// A stored record's JSON text as a value (the server wrote it; an empty record if not JSON).
+    static func record(fromText text: String?) -> JSONValue {
+        text.flatMap { try? JSONValue.parse($0) } ?? [:]
     }
 
     func user(id: Int64) async throws -> StoredUser? {

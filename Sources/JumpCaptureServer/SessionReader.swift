@@ -1,5 +1,4 @@
 import GRDBSQLite
-import JumpForms
 import Synchronization
 
 /// The one read every request with an access token makes (the token, its user and the user's
@@ -154,7 +153,7 @@ final class SessionReader: Sendable {
             try run(statement, hash) {
                 if session == nil {
                     let user = StoredUser(id: sqlite3_column_int64(statement, 1), uuid: text(2) ?? "",
-                                          record: text(3).flatMap { try? JSONValue.parse($0) } ?? [:],
+                                          record: CaptureStore.record(fromText: text(3)),
                                           passwordHash: text(4), emailNormalized: text(5))
                     session = Session(expiresAt: Int(sqlite3_column_int64(statement, 0)), user: user, identities: [])
                 }
