@@ -32,6 +32,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // glibc's allocator tuning (`mallopt`), which `jump-forms serve` sets for its process.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The model: flows, forms, locales, ICU messages, CLDR plurals, the rule engine, lint.
         // Plain Sendable values; no YAML, no I/O.
         .target(
@@ -97,6 +99,7 @@ let package = Package(
                 "JumpSchema",
                 "JumpLocaleCheck",
                 "JumpLocaleInterchange",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
