@@ -76,8 +76,9 @@ local function encode(text)
 end
 
 -- HMAC-SHA1 from the libcrypto wrk is linked with, through LuaJIT's FFI, when it resolves:
--- the Lua SHA-1 above costs wrk about 60 µs of CPU a request on the cores the server shares,
--- the C one a few. The Lua one stays as the fallback (and checks the C one below).
+-- with the Lua SHA-1 above, wrk spent 66-84 µs of CPU per refresh on the cores the server
+-- shares; with libcrypto's, 44-63 µs (docs/PERFORMANCE.md). The Lua one stays as the fallback
+-- (and checks the C one below).
 local native_hmac_sha1 = nil
 do
   local ok, ffi = pcall(require, "ffi")

@@ -243,8 +243,8 @@ struct JSONParser<Builder: JSONTreeBuilder> {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text: String?
-                if decoded.isEmpty && runStart == start + 1 {
-                    // No escape: the value is the bytes between the quotes.
+                if decoded.isEmpty {
+                    // No escape (each one adds bytes): the value is the bytes between the quotes.
                     text = ValidUTF8.string(bytes[runStart..<index])
                 } else {
                     decoded.append(contentsOf: bytes[runStart..<index])
