@@ -405,10 +405,11 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): (user, identities) = (value.0, value.2)
         }
-        let record = try await publicRecord(user, identities: identities)
         guard let attribute = parameters["attribute_name"], attribute != "/" else {
-            return .json(["stat": "ok", "result": record])
+            return ServerReply(status: .ok, contentType: ServerReply.jsonContentType,
+                               body: #"{"stat":"ok","result":"# + (try await publicRecordText(user, identities: identities)) + "}")
         }
+        let record = try await publicRecord(user, identities: identities)
         let path = Self.dotPath(attribute)
         if let value = record.value(atPath: path) { return .json(["stat": "ok", "result": value]) }
         // An attribute the record could hold (a flow field's, or one of the write list) but
@@ -477,6 +478,7 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): user = value.0
         }
+        let record = user.record
         guard let text = parameters["value"] ?? parameters["attributes"] else { return .missing("value") }
         let value: JSONValue
         do { value = try JSONValue.parse(text) } catch { return .invalid("value", "not JSON: \(error)") }
@@ -489,7 +491,7 @@ extension CaptureService {
             guard writable(attribute), !RecordChanges.reservedAttributes.contains(String(attribute.dropFirst())) else {
                 return .error(223, "unknown_attribute", "\(attribute) cannot be written with an access token")
             }
-            if let refused = notAPlural(Self.dotPath(attribute), record: user.record) { return refused }
+            if let refused = notAPlural(Self.dotPath(attribute), record: record) { return refused }
             let numbered = JSONValue.array(items.enumerated().map { index, item in
                 guard case .object = item else { return item }
                 return item.setting("id", .integer(index + 1))
@@ -506,14 +508,14 @@ extension CaptureService {
                     return .error(223, "unknown_attribute", "/\(key) is set by the server")
                 }
                 guard writable(path) else { return .error(223, "unknown_attribute", "\(path) cannot be written with an access token") }
-                if case .array = item, isObject(Self.dotPath(path), record: user.record) {
+                if case .array = item, isObject(Self.dotPath(path), record: record) {
                     return .invalid("value", "\(path) is an object: entity.update takes an object for it, not a list")
                 }
             }
             patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
             change = { Self.merge(entries, at: base, into: $0) }
         }
-        if let refused = checkWrite(patch, record: change(user.record), locale: locale(parameters)) { return refused }
+        if let refused = checkWrite(patch, record: change(record), locale: locale(parameters)) { return refused }
         do {
             _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now, change: change)
         } catch StoreConflict.notUnique(let fields) {

@@ -221,9 +221,24 @@ final class CaptureService: Sendable {
     /// The record as clients see it: with `profiles` from the linked identities, without the
     /// password.
     func publicRecord(_ user: StoredUser, identities known: [StoredIdentity]? = nil) async throws -> JSONValue {
-        let identities: [StoredIdentity]
-        if let known { identities = known } else { identities = try await store.identities(of: user.id) }
-        let profiles = JSONValue.array(identities.map { identity in
+        user.record.setting("profiles", Self.profiles(try await identities(of: user, known: known)))
+    }
+
+    /// `publicRecord(...).serialized()`, spliced from the stored text when it can be: the
+    /// record's text as stored, with `"profiles"` written before its closing brace (where
+    /// `setting` appends it). A record whose text names `"profiles"` anywhere is parsed instead.
+    func publicRecordText(_ user: StoredUser, identities known: [StoredIdentity]? = nil) async throws -> String {
+        let profiles = Self.profiles(try await identities(of: user, known: known))
+        return Self.splice(profiles: profiles, into: user.recordText) ?? user.record.setting("profiles", profiles).serialized()
+    }
+
+    private func identities(of user: StoredUser, known: [StoredIdentity]?) async throws -> [StoredIdentity] {
+        if let known { return known }
+        return try await store.identities(of: user.id)
+    }
+
+    static func profiles(_ identities: [StoredIdentity]) -> JSONValue {
+        JSONValue.array(identities.map { identity in
             var entries: [(key: String, value: JSONValue)] = [
                 ("identifier", .string(identity.identifier)),
                 ("domain", .string(Self.domain(of: identity.provider))),
@@ -231,7 +246,27 @@ final class CaptureService: Sendable {
             if let verified = identity.verifiedEmail { entries.append(("verifiedEmail", .string(verified))) }
             return .object(entries)
         })
-        return user.record.setting("profiles", profiles)
+    }
+
+    private static let profilesName = Array(#""profiles""#.utf8)
+
+    /// `text` (a compact JSON object as `serialized` writes it) with `"profiles":<profiles>`
+    /// as its last member; nil when the text is not such an object or may hold `"profiles"`.
+    static func splice(profiles: JSONValue, into text: String) -> String? {
+        let name = profilesName
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+            if bytes.count >= name.count {
+                for start in 0...(bytes.count - name.count) where bytes[start] == UInt8(ascii: "\"") {
+                    if UnsafeBufferPointer(rebasing: bytes[start..<(start + name.count)]).elementsEqual(name) { return nil }
+                }
+            }
+            var out = String(decoding: UnsafeBufferPointer(rebasing: bytes.dropLast()), as: UTF8.self)
+            if bytes.count > 2 { out += "," }
+            out += #""profiles":"# + profiles.serialized() + "}"
+            return out
+        }
     }
 
     static func domain(of provider: String) -> String {

@@ -13,9 +13,14 @@ import Foundation
 struct StoredUser: Sendable {
     var id: Int64
     var uuid: String
-    var record: JSONValue
+    /// The record's JSON text as stored (written by `JSONValue.serialized()`): kept as text, so
+    /// an answer that sends the record whole need not parse and write it again.
+    var recordText: String
     var passwordHash: String?
     var emailNormalized: String?
+
+    /// The record as a value, parsed from `recordText` on every use (bind it once).
+    var record: JSONValue { CaptureStore.record(fromText: recordText) }
 }
 
 /// A linked identity.
@@ -288,7 +293,7 @@ final class CaptureStore: Sendable {
     // MARK: users
 
     static func user(from row: Row) -> StoredUser {
-        StoredUser(id: row["id"], uuid: row["uuid"], record: record(fromText: row["record"]),
+        StoredUser(id: row["id"], uuid: row["uuid"], recordText: row["record"] ?? "{}",
                    passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
     }
 
@@ -378,13 +383,13 @@ final class CaptureStore: Sendable {
                 try db.execute(sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
                 let id = db.lastInsertedRowID
-                let full = stamped.setting("id", .integer(Int(id)))
-                try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full.serialized(), id])
+                let full = stamped.setting("id", .integer(Int(id))).serialized()
+                try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full, id])
                 if let identity {
                     try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
                                    arguments: [id, identity.provider, identity.identifier, identity.verifiedEmail])
                 }
-                return StoredUser(id: id, uuid: uuid, record: full, passwordHash: passwordHash, emailNormalized: email)
+                return StoredUser(id: id, uuid: uuid, recordText: full, passwordHash: passwordHash, emailNormalized: email)
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // Another writer won between our check and our insert (cannot happen with one pool,
@@ -413,11 +418,12 @@ final class CaptureStore: Sendable {
             if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
             var user = Self.user(from: row)
             let timestamp = Timestamps.capture(now)
-            user.record = change(user.record).setting("lastUpdated", .string(timestamp))
-            user.emailNormalized = user.record["email"]?.stringValue.map(normalizeEmail)
+            let record = change(user.record).setting("lastUpdated", .string(timestamp))
+            user.recordText = record.serialized()
+            user.emailNormalized = record["email"]?.stringValue.map(normalizeEmail)
             if case .some(let hash) = passwordHash { user.passwordHash = hash }
             try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ? WHERE id = ?",
-                           arguments: [user.record.serialized(), user.emailNormalized, user.passwordHash, timestamp, id])
+                           arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, id])
             return user
         }
     }

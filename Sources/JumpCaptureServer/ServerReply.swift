@@ -9,8 +9,10 @@ struct ServerReply: Sendable {
     /// Headers besides the content type (`Location`, `Allow`).
     var headers: HTTPFields = [:]
 
+    static let jsonContentType = "application/json; charset=utf-8"
+
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> ServerReply {
-        ServerReply(status: status, contentType: "application/json; charset=utf-8", body: value.serialized())
+        ServerReply(status: status, contentType: jsonContentType, body: value.serialized())
     }
 
     static let ok = json(["stat": "ok"])

@@ -154,7 +154,7 @@ final class SessionReader: Sendable {
             try run(statement, hash) {
                 if session == nil {
                     let user = StoredUser(id: sqlite3_column_int64(statement, 1), uuid: text(2) ?? "",
-                                          record: CaptureStore.record(fromText: text(3)),
+                                          recordText: text(3) ?? "{}",
                                           passwordHash: text(4), emailNormalized: text(5))
                     session = Session(expiresAt: Int(sqlite3_column_int64(statement, 0)), user: user, identities: [])
                 }

@@ -84,59 +84,53 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
     /// JSON text; `pretty` indents by two spaces. Never escapes `/`; escapes control
     /// characters, and U+2028/U+2029 for safety in JavaScript.
     public func serialized(pretty: Bool = false) -> String {
-        var out = ""
+        var out = JSONTextBuffer()
         write(into: &out, pretty: pretty, indent: 0)
-        return out
+        return out.text
     }
 
-    private func write(into out: inout String, pretty: Bool, indent: Int) {
+    private func write(into out: inout JSONTextBuffer, pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += value
+        case .null: out.append("null")
+        case .bool(let value): out.append(value ? "true" : "false")
+        case .number(let value): out.append(value)
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):
-            if values.isEmpty { out += "[]"; return }
-            out += "["
+            if values.isEmpty { out.append("[]"); return }
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { out.newline(indent: indent + 1) }
                 value.write(into: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "]"
+            if pretty { out.newline(indent: indent) }
+            out.append(UInt8(ascii: "]"))
         case .object(let entries):
-            if entries.isEmpty { out += "{}"; return }
-            out += "{"
+            if entries.isEmpty { out.append("{}"); return }
+            out.append(UInt8(ascii: "{"))
             for (index, entry) in entries.enumerated() {
-                if index > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { out.newline(indent: indent + 1) }
                 Self.writeString(entry.key, into: &out)
-                out += pretty ? ": " : ":"
+                out.append(pretty ? ": " : ":")
                 entry.value.write(into: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "}"
+            if pretty { out.newline(indent: indent) }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     /// Copies the runs of bytes that need no escape in one piece; only `"`, `\\`, control
     /// characters and U+2028/U+2029 (E2 80 A8/A9 in UTF-8) are written escaped.
-    static func writeString(_ value: String, into out: inout String) {
-        out += "\""
+    static func writeString(_ value: String, into out: inout JSONTextBuffer) {
+        out.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
             var runStart = 0
             var index = 0
-            func flush(upTo end: Int) {
-                if end > runStart {
-                    out += String(decoding: UnsafeBufferPointer(rebasing: utf8[runStart..<end]), as: UTF8.self)
-                }
-            }
             while index < utf8.count {
                 let byte = utf8[index]
-                let escape: String?
-                var width = 1
+                let escape: StaticString
                 switch byte {
                 case UInt8(ascii: "\""): escape = "\\\""
                 case UInt8(ascii: "\\"): escape = "\\\\"
@@ -145,26 +139,69 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
                 case UInt8(ascii: "\t"): escape = "\\t"
                 case 0x08: escape = "\\b"
                 case 0x0C: escape = "\\f"
-                case 0x00..<0x20: escape = Self.unicodeEscape(UInt32(byte))
+                case 0x00..<0x20:
+                    out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    out.unicodeEscape(UInt16(byte))
+                    index += 1
+                    runStart = index
+                    continue
                 case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
-                    escape = Self.unicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
-                    width = 3
-                default: escape = nil
+                    out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    out.unicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    index += 3
+                    runStart = index
+                    continue
+                default:
+                    index += 1
+                    continue
                 }
-                guard let escape else { index += 1; continue }
-                flush(upTo: index)
-                out += escape
-                index += width
+                out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                out.append(escape)
+                index += 1
                 runStart = index
             }
-            flush(upTo: utf8.count)
+            out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The bytes of JSON text being written: appends go to one growing byte array, turned into a
+/// `String` once at the end (appending small strings to a `String` costs far more per piece).
+struct JSONTextBuffer {
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(256) }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    private static func unicodeEscape(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16)
-        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        if !run.isEmpty { bytes.append(contentsOf: run) }
+    }
+
+    mutating func newline(indent: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    /// `\\u` and four lowercase hex digits.
+    mutating func unicodeEscape(_ value: UInt16) {
+        append("\\u")
+        let digits: StaticString = "0123456789abcdef"
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(digits.utf8Start[Int((value >> UInt16(shift)) & 0xF)])
+        }
     }
 }
 
