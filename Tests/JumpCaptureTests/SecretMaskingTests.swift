@@ -37,7 +37,7 @@ import Testing
         let session = Session(captureDomain: "https://example.com", clientId: "client", accessToken: "access-token-SECRET",
                               refreshSecret: secret, record: record)
         Self.expectMasked(session, "Session")
-        Self.expectMasked(Optional(session), "Session?")
+        Self.expectMasked(Optional(session) as Any, "Session?")
         let answer = #"{"stat":"ok","access_token":"access-token-SECRET","authorization_code":"auth-code-SECRET","capture_user":{"email":"ana@example.com"}}"#
         let result = CaptureFixtures.decoder.decode(.signIn, status: 200, body: Array(answer.utf8))
         guard case .success(.signedIn(let signedIn)) = result else { Issue.record("\(result)"); return }
