@@ -199,18 +199,21 @@ protocol YAMLNodeSink {
 /// Turns libyaml events into nodes for a `YAMLNodeSink` without recursion (depth is bounded
 /// and checked), counting what aliases would expand to.
 struct Composer<Sink: YAMLNodeSink> {
+    /// An open collection. Only plain values (read on every event without reference
+    /// counting): its anchor and key table, if any, are on stacks of their own.
     struct Frame {
         var isMapping: Bool
-        var anchor: String?
+        /// Whether an anchor names it (the name is on `openAnchors`).
+        var anchored: Bool
         /// Where this mapping's accepted keys start on `keyStack`.
         var keyStart: Int
-        /// The key whose value comes next.
-        var pendingKey: YAMLScalar?
+        /// The key (a position on `keyStack`) whose value comes next.
+        var pendingKey: Int?
         /// The value of the pending key is dropped (bad or duplicate key).
         var skipValue = false
-        /// The keys seen, once the mapping has grown past `keyListLimit` keys (a small
-        /// mapping searches `keyStack`).
-        var keyTable: KeyTable?
+        /// Whether the mapping has grown past `keyListLimit` keys: its keys are then found
+        /// through the last table of `keyTables` (a small mapping searches `keyStack`).
+        var hasKeyTable = false
         var size = 1
         /// Whether the collection is attached to its parent (whose size then includes it).
         var attached: Bool
@@ -224,6 +227,10 @@ struct Composer<Sink: YAMLNodeSink> {
     var stack: [Frame] = []
     /// The keys of the open mappings.
     var keyStack: [YAMLScalar] = []
+    /// The key tables of the open mappings that have one, innermost last.
+    var keyTables: [KeyTable] = []
+    /// The anchors of the open collections that have one, innermost last.
+    var openAnchors: [String] = []
     var anchors: [String: (node: Sink.Anchor, size: Int)] = [:]
     var anchorMarkers: [YAMLDocument.Marker] = []
     var aliasMarkers: [YAMLDocument.Marker] = []
@@ -351,14 +358,21 @@ struct Composer<Sink: YAMLNodeSink> {
                 composeErrors.append(.unsupportedTag(location(event.start_mark), tag: tag.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
             }
             let start = yamlMark(event.start_mark)
-            if let anchor { anchorMarkers.append(.init(name: anchor, mark: start)) }
-            stack.append(Frame(isMapping: isMapping, anchor: anchor, keyStart: keyStack.count, attached: attached))
+            if let anchor {
+                anchorMarkers.append(.init(name: anchor, mark: start))
+                openAnchors.append(anchor)
+            }
+            stack.append(Frame(isMapping: isMapping, anchored: anchor != nil, keyStart: keyStack.count, attached: attached))
             sink.startCollection(isMapping: isMapping, start: start, at: place, anchored: anchor != nil)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return }
             keyStack.removeLast(keyStack.count - frame.keyStart)
+            if frame.hasKeyTable { keyTables.removeLast() }
             let node = sink.endCollection(end: yamlMark(event.end_mark))
-            if let anchor = frame.anchor, let node { anchors[anchor] = (node, frame.size) }
+            if frame.anchored {
+                let anchor = openAnchors.removeLast()
+                if let node { anchors[anchor] = (node, frame.size) }
+            }
             if frame.attached { stack[stack.count - 1].size += frame.size }
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
@@ -387,8 +401,7 @@ struct Composer<Sink: YAMLNodeSink> {
         }
     }
 
-    /// Whether the innermost collection is a mapping waiting for a key (read in place: copying
-    /// the frame out would retain its dictionary on every event).
+    /// Whether the innermost collection is a mapping waiting for a key.
     var awaitingKey: Bool {
         guard !stack.isEmpty else { return false }
         let top = stack.count - 1
@@ -411,14 +424,14 @@ struct Composer<Sink: YAMLNodeSink> {
         guard let key = stack[top].pendingKey else { return .dropped }
         stack[top].pendingKey = nil
         stack[top].size += size
-        return .value(key: key)
+        return .value(key: keyStack[key])
     }
 
     /// The scalar of the top mapping's key equal to `key`, if it has one; `hash` is
     /// `KeyTable.hash(key)` when the mapping has a table.
     func firstKey(_ key: String, hash: UInt64) -> YAMLScalar? {
         let frame = stack.count - 1
-        if let table = stack[frame].keyTable { return table.find(key, hash: hash, in: keyStack).map { keyStack[$0] } }
+        if stack[frame].hasKeyTable { return keyTables[keyTables.count - 1].find(key, hash: hash, in: keyStack).map { keyStack[$0] } }
         for position in stack[frame].keyStart..<keyStack.count where keyStack[position].value == key {
             return keyStack[position]
         }
@@ -429,15 +442,16 @@ struct Composer<Sink: YAMLNodeSink> {
     mutating func addKey(_ scalar: YAMLScalar, hash: UInt64) {
         let top = stack.count - 1
         keyStack.append(scalar)
-        if stack[top].keyTable != nil {
-            stack[top].keyTable!.insert(keyStack.count - 1, hash: hash)
+        if stack[top].hasKeyTable {
+            keyTables[keyTables.count - 1].insert(keyStack.count - 1, hash: hash)
         } else if keyStack.count - stack[top].keyStart > Frame.keyListLimit {
             var table = KeyTable(capacity: 4 * Frame.keyListLimit)
             for position in stack[top].keyStart..<keyStack.count - 1 {
                 table.insert(position, hash: KeyTable.hash(keyStack[position].value))
             }
             table.insert(keyStack.count - 1, hash: hash)
-            stack[top].keyTable = table
+            keyTables.append(table)
+            stack[top].hasKeyTable = true
         }
     }
 
@@ -449,7 +463,7 @@ struct Composer<Sink: YAMLNodeSink> {
             stack[top].skipValue = true
             return
         }
-        let hash = stack[top].keyTable != nil || keyStack.count - stack[top].keyStart >= Frame.keyListLimit ? KeyTable.hash(key.value) : 0
+        let hash = stack[top].hasKeyTable || keyStack.count - stack[top].keyStart >= Frame.keyListLimit ? KeyTable.hash(key.value) : 0
         if let first = firstKey(key.value, hash: hash)?.start {
             let here = location(mark, length: key.width)
             let firstLocation = SourceLocation(file: path, line: first.line, column: first.column, length: key.width)
@@ -459,7 +473,7 @@ struct Composer<Sink: YAMLNodeSink> {
             return
         }
         addKey(key, hash: hash)
-        stack[top].pendingKey = key
+        stack[top].pendingKey = keyStack.count - 1
     }
 
     func result() -> YAMLReadResult {
