@@ -15,8 +15,9 @@ public enum BuiltinCatalog {
             let path = "\(directory)/\(name)"
             let bytes = Array((text + "\n").utf8)
             project.sources.add(path: path, text: text)
-            guard let document = YAMLReader.read(bytes, path: path).document else { continue }
-            var decoder = LocaleDecoder(path: path, bytes: bytes)
+            let read = LocaleDecoder.read(bytes, path: path, limits: .default)
+            guard let document = read.result.document else { continue }
+            var decoder = LocaleDecoder(path: path, bytes: bytes, streamed: read.messages)
             if let catalog = decoder.decode(document, expectedTag: nil) { result.append(catalog) }
         }
         return result.sorted { ($0.tag.value.identifier == "en-US" ? 0 : 1, $0.tag.value) < ($1.tag.value.identifier == "en-US" ? 0 : 1, $1.tag.value) }

@@ -187,7 +187,7 @@ public struct ProjectLoader: Sendable {
 
     /// Locale files read and decoded concurrently, merged in the order given.
     public func loadLocaleFiles(_ paths: [String], into project: inout LoadedProject) -> [LocaleCatalog] {
-        let results = ConcurrentMap.map(paths) { path in decodeLocale(path, readFile(path)) }
+        let results = ConcurrentMap.map(paths) { path in decodeLocale(path, readFile(path, asLocale: true)) }
         var catalogs: [LocaleCatalog] = []
         catalogs.reserveCapacity(results.count)
         for result in results {
@@ -199,7 +199,7 @@ public struct ProjectLoader: Sendable {
 
     /// One locale file.
     public func loadLocale(at path: String, into project: inout LoadedProject) -> LocaleCatalog? {
-        let result = decodeLocale(path, readFile(path))
+        let result = decodeLocale(path, readFile(path, asLocale: true))
         result.record(into: &project)
         return result.catalog
     }
@@ -228,6 +228,8 @@ public struct ProjectLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         /// Keys found twice in one mapping: where, and where the kept one is.
         var duplicates: [(location: SourceLocation, first: SourceLocation)] = []
+        /// The messages, when the file was read as a locale file (`readFile(_:asLocale:)`).
+        var messages: MessageFlattener?
 
         func record(into project: inout LoadedProject) {
             project.files.insert(FileAccess.normalize(path))
@@ -259,7 +261,8 @@ public struct ProjectLoader: Sendable {
             result.aliases = document.anchors + document.aliases
         }
         let stem = FileAccess.stem(of: path)
-        var decoder = LocaleDecoder(path: path, bytes: read.bytes, readerDuplicates: read.duplicates)
+        result.read.messages = nil
+        var decoder = LocaleDecoder(path: path, bytes: read.bytes, streamed: read.messages, readerDuplicates: read.duplicates)
         var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
         result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
         if catalog != nil, !result.aliases.isEmpty {
@@ -290,7 +293,9 @@ public struct ProjectLoader: Sendable {
         return file
     }
 
-    func readFile(_ path: String) -> ReadFile {
+    /// Reads and parses a file; `asLocale` decodes the messages of a locale file as it is
+    /// read (see `LocaleDecoder.read`), and keeps only the rest as a tree.
+    func readFile(_ path: String, asLocale: Bool = false) -> ReadFile {
         var file = ReadFile(path: path)
         switch FileAccess.read(path, limit: limits.maximumFileSize) {
         case .failure(let error):
@@ -300,7 +305,12 @@ public struct ProjectLoader: Sendable {
             file.bytes = read
         }
         file.quotable = !YAMLReader.startsWithUTF16or32ByteOrderMark(file.bytes)
-        let result = YAMLReader.read(file.bytes, path: path, limits: limits)
+        let result: YAMLReadResult
+        if asLocale {
+            (result, file.messages) = LocaleDecoder.read(file.bytes, path: path, limits: limits)
+        } else {
+            result = YAMLReader.read(file.bytes, path: path, limits: limits)
+        }
         file.diagnostics = result.diagnostics
         file.document = result.document
         for error in result.composeErrors {

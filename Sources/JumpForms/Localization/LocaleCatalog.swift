@@ -112,20 +112,34 @@ public struct LocaleMessage: Sendable {
     public var key: String
     /// The ICU MessageFormat source.
     public var text: String
-    public var keyLocation: SourceLocation
-    public var valueLocation: SourceLocation
+    /// The file of both locations: a message's key and value are in one file (setting either
+    /// location sets the file of both).
+    private var file: String
+    private var keyPlace: FilePlace
+    private var valuePlace: FilePlace
     public var offsetMap: MessageOffsetMap
     /// Set when the value was unquoted and a YAML 1.1 loader would not read it as a string.
     public var trap: ScalarTrap?
     /// The parsed message, or the syntax error that stopped the parser.
     public var pattern: Result<MessagePattern, MessageSyntaxError>
 
+    public var keyLocation: SourceLocation {
+        get { keyPlace.location(in: file) }
+        set { (file, keyPlace) = (newValue.file, FilePlace(newValue)) }
+    }
+
+    public var valueLocation: SourceLocation {
+        get { valuePlace.location(in: file) }
+        set { (file, valuePlace) = (newValue.file, FilePlace(newValue)) }
+    }
+
     public init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
                 offsetMap: MessageOffsetMap, trap: ScalarTrap? = nil) {
         self.key = key
         self.text = text
-        self.keyLocation = keyLocation
-        self.valueLocation = valueLocation
+        self.file = valueLocation.file
+        self.keyPlace = FilePlace(keyLocation)
+        self.valuePlace = FilePlace(valueLocation)
         self.offsetMap = offsetMap
         self.trap = trap
         self.pattern = Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }
@@ -134,6 +148,23 @@ public struct LocaleMessage: Sendable {
     /// The file position of an offset inside the message.
     public func location(ofOffset offset: Int, length: Int = 1) -> SourceLocation {
         offsetMap.location(ofOffset: offset, in: valueLocation.file, length: length)
+    }
+}
+
+/// A line, column and length without the file (a message holds two, one path for both).
+private struct FilePlace: Sendable {
+    var line: UInt32
+    var column: UInt32
+    var length: UInt32
+
+    init(_ location: SourceLocation) {
+        line = UInt32(clamping: location.line)
+        column = UInt32(clamping: location.column)
+        length = UInt32(clamping: location.length)
+    }
+
+    func location(in file: String) -> SourceLocation {
+        SourceLocation(file: file, line: Int(line), column: Int(column), length: Int(length))
     }
 }
 

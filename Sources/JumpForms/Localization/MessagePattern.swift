@@ -294,7 +294,10 @@ public struct MessagePattern: Sendable, Hashable {
     /// The message as written.
     public let source: String
     /// The top-level message.
-    public let nodes: [MessageNode]
+    public var nodes: [MessageNode] { parsedNodes ?? (source.isEmpty ? [] : [.text(source)]) }
+    /// The parser's nodes; nil for plain text (no `{`, `}` or `'`), which is one text node:
+    /// most messages keep no array of their own.
+    private let parsedNodes: [MessageNode]?
     /// Every occurrence of an argument, in source order (an outer argument before those
     /// nested in its cases). The parser collects them, so reading this costs nothing.
     public let argumentUses: [MessageArgumentUse]
@@ -315,13 +318,13 @@ public struct MessagePattern: Sendable, Hashable {
             return Result { () throws(MessageSyntaxError) in try parser.parse() }
         }
         guard let parsed else {
-            self.nodes = source.isEmpty ? [] : [.text(source)]
+            self.parsedNodes = nil
             self.argumentUses = []
             self.selectors = []
             return
         }
         let output = try parsed.get()
-        self.nodes = output.nodes
+        self.parsedNodes = output.nodes
         self.argumentUses = output.argumentUses
         self.selectors = output.selectors
     }
@@ -339,8 +342,12 @@ public struct MessagePattern: Sendable, Hashable {
 
     /// Calls `visit` for every node, depth first, in source order.
     public func walk(_ visit: (MessageNode) -> Void) {
+        guard let parsedNodes else {
+            if !source.isEmpty { visit(.text(source)) }
+            return
+        }
         // Explicit stack: nesting is bounded by the parser, but the walk needs no recursion at all.
-        var stack: [ArraySlice<MessageNode>] = [nodes[...]]
+        var stack: [ArraySlice<MessageNode>] = [parsedNodes[...]]
         while !stack.isEmpty {
             guard let node = stack[stack.count - 1].popFirst() else {
                 stack.removeLast()

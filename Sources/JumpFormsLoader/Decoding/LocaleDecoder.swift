@@ -3,25 +3,41 @@ import Synchronization
 
 /// Decodes a locale file: `locale` and `messages` (flat dotted keys or nested maps), keeping
 /// for every message where its key and each character of its value are in the file.
+///
+/// `LocaleDecoder.read` decodes `messages` while libyaml reads the file (no node tree for
+/// them); `decode` then reads the few top-level keys from the small tree kept of the rest.
 struct LocaleDecoder {
     enum LocaleKey: String, CaseIterable { case locale, messages, sameAsSource, notes }
 
     var decoder: NodeDecoder
-    let source: SourceText
+    /// The messages, read as the file was read or walked from the tree by `decode`.
+    private var flattener: MessageFlattener
+    /// Whether `flattener` already holds the messages of the file's `messages` mapping.
+    private let streamed: Bool
 
-    /// Keys the YAML reader found twice in one mapping, by where the kept (first) key is.
-    private var readerDuplicates: [YAMLMark: [(location: SourceLocation, first: SourceLocation)]] = [:]
-    /// Every duplicate key, with its dotted name, in file order.
-    private(set) var duplicateKeys: [LocaleDuplicateKey] = []
-    /// Keys a YAML 1.1 loader would type, in file order.
-    private(set) var keyTraps: [LocaleKeyTrap] = []
-
-    init(path: String, bytes: [UInt8], readerDuplicates: [(location: SourceLocation, first: SourceLocation)] = []) {
+    /// A decoder of a file read by `read` (`streamed`: its messages already decoded), or of
+    /// any tree of `bytes`; `readerDuplicates` are then the keys the YAML reader found twice in
+    /// one mapping (where, and where the kept one is).
+    init(path: String, bytes: [UInt8], streamed: MessageFlattener?,
+         readerDuplicates: [(location: SourceLocation, first: SourceLocation)] = []) {
         decoder = NodeDecoder(path: path)
-        source = SourceText(bytes: bytes)
-        for duplicate in readerDuplicates {
-            self.readerDuplicates[YAMLMark(line: duplicate.first.line, column: duplicate.first.column), default: []].append(duplicate)
+        if let streamed {
+            flattener = streamed
+        } else {
+            flattener = MessageFlattener(path: path, source: SourceText(bytes: bytes))
+            for duplicate in readerDuplicates { flattener.recordDuplicate(duplicate.location, first: duplicate.first) }
         }
+        self.streamed = streamed != nil
+    }
+
+    /// Reads a locale file: the messages of its `messages` mapping are decoded as libyaml's
+    /// events arrive; the result's document is the rest of the file (with `messages` empty)
+    /// for `init(path:bytes:streamed:)` and `decode`. `messages` is nil when the file has no
+    /// `messages` mapping to stream (then `decode` walks the tree as for any document).
+    static func read(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> (result: YAMLReadResult, messages: MessageFlattener?) {
+        let sink = LocaleNodeSink(flattener: MessageFlattener(path: path, source: SourceText(bytes: bytes)), expectedSize: bytes.count)
+        let read = YAMLReader.read(bytes, path: path, limits: limits, into: sink)
+        return (read.result, read.sink.streamed ? read.sink.flattener : nil)
     }
 
     /// The catalog, or nil when the file has no usable `locale`; `decoder.errors` says why.
@@ -40,12 +56,14 @@ struct LocaleDecoder {
                 decoder.errors.append(.invalidLocaleTag(text.location, text: text.value))
             }
         }
-        var messages: [LocaleMessage] = []
         var messagesRead = false
         if let node = decoder.required(keyed, .messages), let mapping = decoder.mapping(node, "'messages'") {
-            // About half the scalars are values (the others are keys).
-            messages.reserveCapacity(max(mapping.entries.count, document.scalarCount / 2))
-            flatten(mapping, prefix: "", into: &messages)
+            if !streamed {
+                // About half the scalars are values (the others are keys).
+                flattener.reserveCapacity(max(mapping.entries.count, document.scalarCount / 2))
+                flattener.walk(mapping)
+            }
+            decoder.errors += flattener.errors
             messagesRead = true
         }
         var sameAsSource: [Located<String>] = []
@@ -57,6 +75,8 @@ struct LocaleDecoder {
             flattenNotes(mapping, prefix: "", into: &notes)
         }
         guard let tag else { return nil }
+        let messages = flattener.messages
+        var duplicateKeys = flattener.duplicateKeys
         var catalog = LocaleCatalog(path: document.path, tag: tag, messages: messages)
         if catalog.count != messages.count {
             // Keys that flatten to the same dotted key (`a.b` and `a: {b: ...}`): the catalog
@@ -73,13 +93,13 @@ struct LocaleDecoder {
                     first[key] = location
                 }
             }
-            duplicateKeys.sort { $0.location < $1.location }
         }
+        if duplicateKeys.count > 1 { duplicateKeys.sort { $0.location < $1.location } }
         catalog.messagesLocation = keyed.keyScalar(.messages).map { decoder.location($0) }
         catalog.sameAsSource = sameAsSource
         catalog.notes = notes
         catalog.duplicateKeys = duplicateKeys
-        catalog.keyTraps = keyTraps
+        catalog.keyTraps = flattener.keyTraps
         catalog.isComplete = messagesRead
         return catalog
     }
@@ -87,13 +107,42 @@ struct LocaleDecoder {
     /// `notes`: flat dotted or nested keys, like `messages`, each a string.
     mutating func flattenNotes(_ mapping: YAMLMapping, prefix: String, into notes: inout [String: String]) {
         for entry in mapping.entries {
-            let key = Self.dotted(prefix, entry.key.value)
+            let key = MessageFlattener.dotted(prefix, entry.key.value)
             if case .mapping(let nested) = entry.value {
                 flattenNotes(nested, prefix: key, into: &notes)
             } else if let text = decoder.string(entry.value, "the note of '\(key)'") {
                 notes[key] = text.value
             }
         }
+    }
+}
+
+/// Turns the entries of a locale file's `messages` into messages with dotted keys: as the
+/// reader composes them (`LocaleNodeSink`), or by walking a mapping of the tree (a file read
+/// as any YAML file, a value that is an alias). Keys and values get the same checks either way.
+struct MessageFlattener: Sendable {
+    let path: String
+    let source: SourceText
+    private(set) var messages: [LocaleMessage] = []
+    /// Sequences where a message is expected.
+    private(set) var errors: [DecodeError] = []
+    /// Every duplicate key under `messages`, with its dotted name (in the order found).
+    private(set) var duplicateKeys: [LocaleDuplicateKey] = []
+    /// Keys a YAML 1.1 loader would type, in file order.
+    private(set) var keyTraps: [LocaleKeyTrap] = []
+    /// Keys the YAML reader found twice in one mapping, by where the kept (first) key is: an
+    /// entry walked again through an alias reports its duplicates under its new dotted key.
+    private var readerDuplicates: [YAMLMark: [(location: SourceLocation, first: SourceLocation)]] = [:]
+    /// The dotted keys of the nested mappings being read.
+    private var prefixes: [String] = []
+
+    init(path: String, source: SourceText) {
+        self.path = path
+        self.source = source
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        messages.reserveCapacity(count)
     }
 
     /// `prefix.key`, or `key` at the top (one allocation at most).
@@ -112,31 +161,173 @@ struct LocaleDecoder {
         }
     }
 
-    mutating func flatten(_ mapping: YAMLMapping, prefix: String, into messages: inout [LocaleMessage]) {
-        for entry in mapping.entries {
-            let key = Self.dotted(prefix, entry.key.value)
-            let keyLocation = decoder.location(entry.key)
-            if let trap = ScalarTrap.of(entry.key) {
-                keyTraps.append(LocaleKeyTrap(key: key, written: entry.key.value, trap: trap, location: keyLocation))
+    private func location(_ scalar: YAMLScalar) -> SourceLocation {
+        SourceLocation(file: path, line: scalar.start.line, column: scalar.start.column, length: scalar.width)
+    }
+
+    /// A key written twice: `location` is the second, `first` the kept one.
+    mutating func recordDuplicate(_ location: SourceLocation, first: SourceLocation) {
+        readerDuplicates[YAMLMark(line: first.line, column: first.column), default: []].append((location, first))
+    }
+
+    /// A key of the mapping being read (`under` it) written twice, found as the file is read.
+    mutating func duplicate(_ key: YAMLScalar, at location: SourceLocation, first: SourceLocation) {
+        recordDuplicate(location, first: first)
+        duplicateKeys.append(LocaleDuplicateKey(key: Self.dotted(prefixes.last ?? "", key.value), location: location, firstLocation: first))
+    }
+
+    /// The dotted key of an entry, and the checks of its key.
+    private mutating func enter(_ key: YAMLScalar) -> (key: String, location: SourceLocation) {
+        let dotted = Self.dotted(prefixes.last ?? "", key.value)
+        let keyLocation = location(key)
+        if let trap = ScalarTrap.of(key) {
+            keyTraps.append(LocaleKeyTrap(key: dotted, written: key.value, trap: trap, location: keyLocation))
+        }
+        if !readerDuplicates.isEmpty, let duplicates = readerDuplicates[key.start] {
+            for duplicate in duplicates {
+                duplicateKeys.append(LocaleDuplicateKey(key: dotted, location: duplicate.location, firstLocation: duplicate.first))
             }
-            if !readerDuplicates.isEmpty, let duplicates = readerDuplicates[entry.key.start] {
-                for duplicate in duplicates {
-                    duplicateKeys.append(LocaleDuplicateKey(key: key, location: duplicate.location, firstLocation: duplicate.first))
+        }
+        return (dotted, keyLocation)
+    }
+
+    /// An entry whose value is a scalar: a message.
+    mutating func message(_ value: YAMLScalar, key: YAMLScalar) {
+        let (dotted, keyLocation) = enter(key)
+        // A key written both flat and nested is found once the catalog is built.
+        messages.append(LocaleMessage(
+            key: dotted, text: value.value, keyLocation: keyLocation, valueLocation: location(value),
+            offsetMap: source.offsetMap(for: value), trap: ScalarTrap.of(value)
+        ))
+    }
+
+    /// An entry whose value is a mapping: its entries follow, until `endMapping`.
+    mutating func startMapping(key: YAMLScalar) {
+        prefixes.append(enter(key).key)
+    }
+
+    mutating func endMapping() {
+        prefixes.removeLast()
+    }
+
+    /// An entry whose value is a sequence (which holds no message).
+    mutating func sequence(at start: YAMLMark, key: YAMLScalar) {
+        let dotted = enter(key).key
+        errors.append(.wrongNodeKind(SourceLocation(file: path, line: start.line, column: start.column), expected: "a string or a mapping of messages",
+                                     found: "a sequence", context: "message '\(dotted)'"))
+    }
+
+    /// The entries of a mapping of the tree.
+    mutating func walk(_ mapping: YAMLMapping) {
+        for entry in mapping.entries { walk(entry.value, key: entry.key) }
+    }
+
+    /// One entry of the tree.
+    mutating func walk(_ value: YAMLNode, key: YAMLScalar) {
+        switch value {
+        case .mapping(let nested):
+            startMapping(key: key)
+            walk(nested)
+            endMapping()
+        case .sequence(let sequence):
+            self.sequence(at: sequence.start, key: key)
+        case .scalar(let scalar):
+            message(scalar, key: key)
+        }
+    }
+}
+
+/// What the reader composes from a locale file: the entries under the top-level `messages`
+/// mapping go to a `MessageFlattener` as they arrive; the rest of the file, and any node an
+/// anchor names (an alias may use it later), go to a tree.
+struct LocaleNodeSink: YAMLNodeSink {
+    /// What becomes of a collection's children.
+    struct Frame {
+        /// Whether the collection is in the tree.
+        var inTree: Bool
+        /// Whether its children go to the tree.
+        var treeChildren: Bool
+        /// Whether its children are entries of `messages` (or of a mapping nested in it).
+        var holdsMessages = false
+        var isMessagesRoot = false
+    }
+
+    private(set) var tree: YAMLTreeBuilder
+    private(set) var flattener: MessageFlattener
+    private var frames: [Frame] = []
+    /// Whether the file's `messages` mapping went to the flattener.
+    private(set) var streamed = false
+
+    init(flattener: MessageFlattener, expectedSize: Int) {
+        self.flattener = flattener
+        // The tree holds the top-level keys and little else.
+        tree = YAMLTreeBuilder(expectedSize: 0)
+        // About one message per 48 bytes of a locale file (more capacity touches no memory).
+        self.flattener.reserveCapacity(expectedSize / 32)
+    }
+
+    /// Whether the children of the innermost collection go to the tree, and whether they are
+    /// entries of `messages`.
+    private var parent: (treeChildren: Bool, holdsMessages: Bool) {
+        guard let frame = frames.last else { return (true, false) }
+        return (frame.treeChildren, frame.holdsMessages)
+    }
+
+    mutating func scalar(_ scalar: YAMLScalar, at place: YAMLPlace, anchored: Bool) -> YAMLNodeID? {
+        let (treeChildren, holdsMessages) = parent
+        var node: YAMLNodeID?
+        if treeChildren || anchored {
+            // A node an anchor names outside the tree stands alone there.
+            node = tree.scalar(scalar, at: treeChildren ? place : .dropped, anchored: anchored)
+        }
+        if holdsMessages, case .value(let key) = place { flattener.message(scalar, key: key) }
+        return node
+    }
+
+    mutating func startCollection(isMapping: Bool, start: YAMLMark, at place: YAMLPlace, anchored: Bool) {
+        let (treeChildren, holdsMessages) = parent
+        let inTree = treeChildren || anchored
+        if inTree { tree.startCollection(isMapping: isMapping, start: start, at: treeChildren ? place : .dropped, anchored: anchored) }
+        var frame = Frame(inTree: inTree, treeChildren: inTree)
+        if holdsMessages {
+            // A sequence, or a dropped value, holds no messages: its children are ignored.
+            if case .value(let key) = place {
+                if isMapping {
+                    flattener.startMapping(key: key)
+                    frame.holdsMessages = true
+                } else {
+                    flattener.sequence(at: start, key: key)
                 }
             }
-            switch entry.value {
-            case .mapping(let nested):
-                flatten(nested, prefix: key, into: &messages)
-            case .sequence:
-                decoder.errors.append(.wrongNodeKind(decoder.location(entry.value), expected: "a string or a mapping of messages",
-                                                     found: "a sequence", context: "message '\(key)'"))
-            case .scalar(let scalar):
-                // A key written both flat and nested is found once the catalog is built.
-                messages.append(LocaleMessage(
-                    key: key, text: scalar.value, keyLocation: keyLocation, valueLocation: decoder.location(scalar),
-                    offsetMap: source.offsetMap(for: scalar), trap: ScalarTrap.of(scalar)
-                ))
-            }
+        } else if frames.count == 1, isMapping, !streamed, case .value(let key) = place, key.value == LocaleDecoder.LocaleKey.messages.rawValue {
+            // The top-level `messages`: its entries become messages now; the tree gets an
+            // empty mapping (or all of it, when an anchor names it).
+            streamed = true
+            frame.holdsMessages = true
+            frame.isMessagesRoot = true
+            frame.treeChildren = anchored
+        }
+        frames.append(frame)
+    }
+
+    mutating func endCollection(end: YAMLMark) -> YAMLNodeID? {
+        guard let frame = frames.popLast() else { return nil }
+        if frame.holdsMessages, !frame.isMessagesRoot { flattener.endMapping() }
+        return frame.inTree ? tree.endCollection(end: end) : nil
+    }
+
+    mutating func alias(_ target: YAMLNodeID, at place: YAMLPlace) {
+        let (treeChildren, holdsMessages) = parent
+        if treeChildren { tree.alias(target, at: place) }
+        // The aliased node's entries, read again under this key (anchored nodes are in the tree).
+        if holdsMessages, case .value(let key) = place { flattener.walk(tree.node(target), key: key) }
+    }
+
+    mutating func duplicateKey(_ key: YAMLScalar, at location: SourceLocation, first: SourceLocation) {
+        if parent.holdsMessages {
+            flattener.duplicate(key, at: location, first: first)
+        } else {
+            flattener.recordDuplicate(location, first: first)
         }
     }
 }

@@ -27,10 +27,17 @@ public struct YAMLReadResult: Sendable {
 /// scalar-only keys, duplicate keys and tags.
 public enum YAMLReader {
     public static func read(_ bytes: [UInt8], path: String, limits: LoaderLimits = .default) -> YAMLReadResult {
+        read(bytes, path: path, limits: limits, into: YAMLTreeBuilder(expectedSize: bytes.count)).result
+    }
+
+    /// Reads the bytes, handing each node to `sink` as it is composed; the result's document
+    /// is what the sink kept as a tree. Returns the sink with what it received.
+    static func read<Sink: YAMLNodeSink>(_ bytes: [UInt8], path: String, limits: LoaderLimits,
+                                         into sink: consuming Sink) -> (result: YAMLReadResult, sink: Sink) {
         if let error = precheck(bytes, path: path, limits: limits) {
-            return YAMLReadResult(document: nil, readErrors: error, composeErrors: [])
+            return (YAMLReadResult(document: nil, readErrors: error, composeErrors: []), sink)
         }
-        var composer = Composer(path: path, limits: limits, expectedSize: bytes.count)
+        var composer = Composer(path: path, limits: limits, sink: sink)
         bytes.withUnsafeBufferPointer { buffer in
             composer.run(buffer)
         }
@@ -38,10 +45,10 @@ public enum YAMLReader {
         // valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
         // they are the problem to report (as a check before parsing would have).
         if !composer.readErrors.isEmpty || composer.aborted, let offset = firstInvalidUTF8(bytes) {
-            return YAMLReadResult(document: nil, readErrors: [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])],
-                                  composeErrors: [])
+            return (YAMLReadResult(document: nil, readErrors: [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])],
+                                   composeErrors: []), composer.sink)
         }
-        return composer.result()
+        return (composer.result(), composer.sink)
     }
 
     // MARK: - Byte-level checks
@@ -161,40 +168,70 @@ public enum YAMLReader {
 
 // MARK: - Composer
 
-/// Turns libyaml events into a `YAMLTree` without recursion (depth is bounded and checked),
-/// counting what aliases would expand to. Children wait on one shared stack until their
-/// collection ends, then move to the tree in one piece: no allocation per node.
-private struct Composer {
+/// Where a composed node goes: the document's root, an item of a sequence, the value of a
+/// mapping key, or nowhere (the value of a dropped key; a node only an anchor names).
+enum YAMLPlace {
+    case root, item
+    case value(key: YAMLScalar)
+    case dropped
+}
+
+/// Receives the nodes the composer accepted, in file order: what the YAML means once bad
+/// keys, duplicate keys and tags are reported and dropped. `YAMLTreeBuilder` keeps them as a
+/// tree; the locale decoder turns `messages` into messages as they arrive.
+protocol YAMLNodeSink {
+    /// What an anchor names (the node an alias stands for).
+    associatedtype Anchor
+
+    /// A scalar; returns what an anchor on it names when `anchored`.
+    mutating func scalar(_ scalar: YAMLScalar, at place: YAMLPlace, anchored: Bool) -> Anchor?
+    mutating func startCollection(isMapping: Bool, start: YAMLMark, at place: YAMLPlace, anchored: Bool)
+    /// The end of the innermost collection; returns what an anchor on it names when it had one.
+    mutating func endCollection(end: YAMLMark) -> Anchor?
+    /// An alias of a node seen before.
+    mutating func alias(_ target: Anchor, at place: YAMLPlace)
+    /// A key the innermost mapping already has (reported, its value dropped).
+    mutating func duplicateKey(_ key: YAMLScalar, at location: SourceLocation, first: SourceLocation)
+    /// The tree of what was kept.
+    var tree: YAMLTreeBuilder { get }
+}
+
+/// Turns libyaml events into nodes for a `YAMLNodeSink` without recursion (depth is bounded
+/// and checked), counting what aliases would expand to.
+struct Composer<Sink: YAMLNodeSink> {
+    /// An open collection. Only plain values (read on every event without reference
+    /// counting): its anchor and key table, if any, are on stacks of their own.
     struct Frame {
         var isMapping: Bool
-        var start: YAMLMark
-        var anchor: String?
-        /// Where this collection's finished children start on `pending`.
-        var pendingStart: Int
+        /// Whether an anchor names it (the name is on `openAnchors`).
+        var anchored: Bool
         /// Where this mapping's accepted keys start on `keyStack`.
         var keyStart: Int
-        /// The key (an index into `scalars`) whose value comes next.
+        /// The key (a position on `keyStack`) whose value comes next.
         var pendingKey: Int?
         /// The value of the pending key is dropped (bad or duplicate key).
         var skipValue = false
-        /// The keys seen, once the mapping has grown past `keyListLimit` keys (a small
-        /// mapping searches `keyStack`).
-        var keyTable: KeyTable?
+        /// Whether the mapping has grown past `keyListLimit` keys: its keys are then found
+        /// through the last table of `keyTables` (a small mapping searches `keyStack`).
+        var hasKeyTable = false
         var size = 1
+        /// Whether the collection is attached to its parent (whose size then includes it).
+        var attached: Bool
 
-        static let keyListLimit = 12
+        static var keyListLimit: Int { 12 }
     }
 
     let path: String
     let limits: LoaderLimits
+    var sink: Sink
     var stack: [Frame] = []
-    var scalars: [YAMLScalar] = []
-    var collections: [YAMLTree.Collection] = []
-    var children: [YAMLNodeID] = []
-    var pending: [YAMLNodeID] = []
-    var keyStack: [Int] = []
-    var root: YAMLNodeID?
-    var anchors: [String: (node: YAMLNodeID, size: Int)] = [:]
+    /// The keys of the open mappings.
+    var keyStack: [YAMLScalar] = []
+    /// The key tables of the open mappings that have one, innermost last.
+    var keyTables: [KeyTable] = []
+    /// The anchors of the open collections that have one, innermost last.
+    var openAnchors: [String] = []
+    var anchors: [String: (node: Sink.Anchor, size: Int)] = [:]
     var anchorMarkers: [YAMLDocument.Marker] = []
     var aliasMarkers: [YAMLDocument.Marker] = []
     var expanded = 0
@@ -203,13 +240,10 @@ private struct Composer {
     var composeErrors: [ComposeError] = []
     var aborted = false
 
-    /// `expectedSize` (the file's size) sizes the arrays: about one scalar per 32 bytes.
-    init(path: String, limits: LoaderLimits, expectedSize: Int) {
+    init(path: String, limits: LoaderLimits, sink: consuming Sink) {
         self.path = path
         self.limits = limits
-        let scalarEstimate = min(expectedSize / 32, 1 << 20)
-        scalars.reserveCapacity(scalarEstimate)
-        children.reserveCapacity(scalarEstimate)
+        self.sink = sink
     }
 
     func location(_ mark: yaml_mark_t, length: Int = 1) -> SourceLocation {
@@ -285,14 +319,18 @@ private struct Composer {
                     composeErrors.append(.unsupportedTag(location(event.start_mark), tag: written.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
                 }
             }
-            let start = yamlMark(event.start_mark)
-            scalars.append(YAMLScalar(value: value, style: style, tag: tag, start: start, end: yamlMark(event.end_mark)))
-            let index = scalars.count - 1
-            if let anchor = Self.string(data.anchor) {
-                anchors[anchor] = (.scalar(index), 1)
-                anchorMarkers.append(.init(name: anchor, mark: start))
+            let scalar = YAMLScalar(value: value, style: style, tag: tag, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
+            let anchor = Self.string(data.anchor)
+            if let anchor { anchorMarkers.append(.init(name: anchor, mark: scalar.start)) }
+            if awaitingKey {
+                // An anchor on a key names the key's scalar (an alias may use it as a value).
+                if let anchor, let node = sink.scalar(scalar, at: .dropped, anchored: true) { anchors[anchor] = (node, 1) }
+                acceptKey(scalar, at: event.start_mark)
+                return
             }
-            attach(.scalar(index), size: 1, keyScalar: index, at: event.start_mark)
+            let place = takePlace(size: 1)
+            let node = sink.scalar(scalar, at: place, anchored: anchor != nil)
+            if let anchor, let node { anchors[anchor] = (node, 1) }
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
             if stack.count >= limits.maximumDepth {
@@ -300,28 +338,42 @@ private struct Composer {
                 aborted = true
                 return
             }
+            let place: YAMLPlace
             if awaitingKey {
                 composeErrors.append(.nonScalarKey(location(event.start_mark), kind: isMapping ? "a mapping" : "a sequence"))
+                // The collection is no key, and the value that follows it is dropped.
+                stack[stack.count - 1].skipValue = true
+                place = .dropped
+            } else {
+                place = takePlace(size: 0)
+            }
+            let attached: Bool
+            switch place {
+            case .item, .value: attached = true
+            case .root, .dropped: attached = false
             }
             let anchor = Self.string(isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor)
             let tag = Self.string(isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag)
             if let tag {
                 composeErrors.append(.unsupportedTag(location(event.start_mark), tag: tag.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
             }
-            if let anchor { anchorMarkers.append(.init(name: anchor, mark: yamlMark(event.start_mark))) }
-            stack.append(Frame(isMapping: isMapping, start: yamlMark(event.start_mark), anchor: anchor,
-                               pendingStart: pending.count, keyStart: keyStack.count))
+            let start = yamlMark(event.start_mark)
+            if let anchor {
+                anchorMarkers.append(.init(name: anchor, mark: start))
+                openAnchors.append(anchor)
+            }
+            stack.append(Frame(isMapping: isMapping, anchored: anchor != nil, keyStart: keyStack.count, attached: attached))
+            sink.startCollection(isMapping: isMapping, start: start, at: place, anchored: anchor != nil)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return }
-            let count = pending.count - frame.pendingStart
-            collections.append(YAMLTree.Collection(isMapping: frame.isMapping, start: frame.start, end: yamlMark(event.end_mark),
-                                                   first: children.count, count: count))
-            children.append(contentsOf: pending[frame.pendingStart...])
-            pending.removeLast(count)
             keyStack.removeLast(keyStack.count - frame.keyStart)
-            let id = YAMLNodeID.collection(collections.count - 1)
-            if let anchor = frame.anchor { anchors[anchor] = (id, frame.size) }
-            attach(id, size: frame.size, keyScalar: nil, at: event.start_mark)
+            if frame.hasKeyTable { keyTables.removeLast() }
+            let node = sink.endCollection(end: yamlMark(event.end_mark))
+            if frame.anchored {
+                let anchor = openAnchors.removeLast()
+                if let node { anchors[anchor] = (node, frame.size) }
+            }
+            if frame.attached { stack[stack.count - 1].size += frame.size }
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.data.alias.anchor) ?? ""
             let here = location(event.start_mark, length: name.count + 1)
@@ -343,111 +395,185 @@ private struct Composer {
                 aborted = true
                 return
             }
-            attach(target.node, size: target.size, keyScalar: nil, at: event.start_mark)
+            sink.alias(target.node, at: takePlace(size: target.size))
         default:
             break
         }
     }
 
-    /// Whether the innermost collection is a mapping waiting for a key (read in place: copying
-    /// the frame out would retain its dictionary on every event).
+    /// Whether the innermost collection is a mapping waiting for a key.
     var awaitingKey: Bool {
         guard !stack.isEmpty else { return false }
         let top = stack.count - 1
         return stack[top].isMapping && stack[top].pendingKey == nil && !stack[top].skipValue
     }
 
+    /// Where the next node (not a key) goes; the innermost collection takes it. `size` is the
+    /// node's count for the alias budget (0 for a collection: counted when it ends).
+    mutating func takePlace(size: Int) -> YAMLPlace {
+        guard !stack.isEmpty else { return .root }
+        let top = stack.count - 1
+        if !stack[top].isMapping {
+            stack[top].size += size
+            return .item
+        }
+        if stack[top].skipValue {
+            stack[top].skipValue = false
+            return .dropped
+        }
+        guard let key = stack[top].pendingKey else { return .dropped }
+        stack[top].pendingKey = nil
+        stack[top].size += size
+        return .value(key: keyStack[key])
+    }
+
     /// The scalar of the top mapping's key equal to `key`, if it has one; `hash` is
     /// `KeyTable.hash(key)` when the mapping has a table.
-    func firstKey(_ key: String, hash: UInt64) -> Int? {
+    func firstKey(_ key: String, hash: UInt64) -> YAMLScalar? {
         let frame = stack.count - 1
-        if let table = stack[frame].keyTable { return table.find(key, hash: hash, in: scalars) }
-        for position in stack[frame].keyStart..<keyStack.count where scalars[keyStack[position]].value == key {
+        if stack[frame].hasKeyTable { return keyTables[keyTables.count - 1].find(key, hash: hash, in: keyStack).map { keyStack[$0] } }
+        for position in stack[frame].keyStart..<keyStack.count where keyStack[position].value == key {
             return keyStack[position]
         }
         return nil
     }
 
     /// Records a key of the top mapping not seen before.
-    mutating func addKey(_ scalar: Int, hash: UInt64) {
+    mutating func addKey(_ scalar: YAMLScalar, hash: UInt64) {
         let top = stack.count - 1
-        if stack[top].keyTable != nil {
-            stack[top].keyTable!.insert(scalar, hash: hash)
-        } else if keyStack.count - stack[top].keyStart < Frame.keyListLimit {
-            keyStack.append(scalar)
-        } else {
+        keyStack.append(scalar)
+        if stack[top].hasKeyTable {
+            keyTables[keyTables.count - 1].insert(keyStack.count - 1, hash: hash)
+        } else if keyStack.count - stack[top].keyStart > Frame.keyListLimit {
             var table = KeyTable(capacity: 4 * Frame.keyListLimit)
-            for position in stack[top].keyStart..<keyStack.count {
-                table.insert(keyStack[position], hash: KeyTable.hash(scalars[keyStack[position]].value))
+            for position in stack[top].keyStart..<keyStack.count - 1 {
+                table.insert(position, hash: KeyTable.hash(keyStack[position].value))
             }
-            table.insert(scalar, hash: hash)
-            stack[top].keyTable = table
+            table.insert(keyStack.count - 1, hash: hash)
+            keyTables.append(table)
+            stack[top].hasKeyTable = true
         }
     }
 
-    /// Adds a finished node to its parent (or makes it the root).
-    mutating func attach(_ node: YAMLNodeID, size: Int, keyScalar: Int?, at mark: yaml_mark_t) {
-        guard !stack.isEmpty else {
-            if root == nil { root = node }
-            return
-        }
+    /// A scalar where the top mapping expects a key.
+    mutating func acceptKey(_ key: YAMLScalar, at mark: yaml_mark_t) {
         let top = stack.count - 1
-        guard stack[top].isMapping else {
-            pending.append(node)
-            stack[top].size += size
-            return
-        }
-        if stack[top].skipValue {
-            stack[top].skipValue = false
-            return
-        }
-        if let key = stack[top].pendingKey {
-            pending.append(.scalar(key))
-            pending.append(node)
-            stack[top].pendingKey = nil
-            stack[top].size += size
-            return
-        }
-        // This node is a key.
-        guard let keyScalar else {
-            // A sequence or mapping key was reported when it started; drop its value.
-            stack[top].skipValue = true
-            return
-        }
-        let key = scalars[keyScalar]
         if key.style == .plain, key.value == "<<" {
             composeErrors.append(.mergeKey(location(mark, length: 2)))
             stack[top].skipValue = true
             return
         }
-        let hash = stack[top].keyTable != nil || keyStack.count - stack[top].keyStart >= Frame.keyListLimit ? KeyTable.hash(key.value) : 0
-        if let first = firstKey(key.value, hash: hash).map({ scalars[$0].start }) {
-            composeErrors.append(.duplicateKey(location(mark, length: key.width), key: key.value,
-                                               first: SourceLocation(file: path, line: first.line, column: first.column, length: key.width)))
+        let hash = stack[top].hasKeyTable || keyStack.count - stack[top].keyStart >= Frame.keyListLimit ? KeyTable.hash(key.value) : 0
+        if let first = firstKey(key.value, hash: hash)?.start {
+            let here = location(mark, length: key.width)
+            let firstLocation = SourceLocation(file: path, line: first.line, column: first.column, length: key.width)
+            composeErrors.append(.duplicateKey(here, key: key.value, first: firstLocation))
+            sink.duplicateKey(key, at: here, first: firstLocation)
             stack[top].skipValue = true
             return
         }
-        addKey(keyScalar, hash: hash)
-        stack[top].pendingKey = keyScalar
+        addKey(key, hash: hash)
+        stack[top].pendingKey = keyStack.count - 1
     }
 
     func result() -> YAMLReadResult {
         if !readErrors.isEmpty || aborted {
             return YAMLReadResult(document: nil, readErrors: readErrors, composeErrors: composeErrors)
         }
-        guard let root, !(root.raw >= 0 && scalars[Int(root.raw)].isNull) else {
+        let tree = sink.tree
+        guard let root = tree.root, !(root.raw >= 0 && tree.scalars[Int(root.raw)].isNull) else {
             return YAMLReadResult(document: nil, readErrors: [.empty(path: path)], composeErrors: composeErrors)
         }
-        let tree = YAMLTree(scalars: scalars, collections: collections, children: children)
-        var document = YAMLDocument(path: path, root: tree.node(root), anchors: anchorMarkers, aliases: aliasMarkers)
-        document.scalarCount = scalars.count
+        var document = YAMLDocument(path: path, root: tree.finished().node(root), anchors: anchorMarkers, aliases: aliasMarkers)
+        document.scalarCount = tree.scalars.count
         return YAMLReadResult(document: document, readErrors: [], composeErrors: composeErrors)
+    }
+}
+
+/// Keeps the composed nodes as a `YAMLTree`. Children wait on one shared stack until their
+/// collection ends, then move to the tree in one piece: no allocation per node.
+struct YAMLTreeBuilder: YAMLNodeSink {
+    struct Frame {
+        var isMapping: Bool
+        var start: YAMLMark
+        var place: YAMLPlace
+        /// Where this collection's finished children start on `pending`.
+        var pendingStart: Int
+    }
+
+    private(set) var scalars: [YAMLScalar] = []
+    private var collections: [YAMLTree.Collection] = []
+    private var children: [YAMLNodeID] = []
+    private var pending: [YAMLNodeID] = []
+    private var stack: [Frame] = []
+    private(set) var root: YAMLNodeID?
+
+    /// `expectedSize` (the file's size) sizes the arrays: about one scalar per 32 bytes.
+    init(expectedSize: Int) {
+        let scalarEstimate = min(expectedSize / 32, 1 << 20)
+        scalars.reserveCapacity(scalarEstimate)
+        children.reserveCapacity(scalarEstimate)
+    }
+
+    var tree: YAMLTreeBuilder { self }
+
+    func finished() -> YAMLTree {
+        YAMLTree(scalars: scalars, collections: collections, children: children)
+    }
+
+    /// The node `id` names, for walking a part of the tree before it is finished.
+    func node(_ id: YAMLNodeID) -> YAMLNode {
+        finished().node(id)
+    }
+
+    mutating func scalar(_ scalar: YAMLScalar, at place: YAMLPlace, anchored: Bool) -> YAMLNodeID? {
+        scalars.append(scalar)
+        let id = YAMLNodeID.scalar(scalars.count - 1)
+        attach(id, at: place)
+        return id
+    }
+
+    mutating func startCollection(isMapping: Bool, start: YAMLMark, at place: YAMLPlace, anchored: Bool) {
+        stack.append(Frame(isMapping: isMapping, start: start, place: place, pendingStart: pending.count))
+    }
+
+    mutating func endCollection(end: YAMLMark) -> YAMLNodeID? {
+        guard let frame = stack.popLast() else { return nil }
+        let count = pending.count - frame.pendingStart
+        collections.append(YAMLTree.Collection(isMapping: frame.isMapping, start: frame.start, end: end,
+                                               first: children.count, count: count))
+        children.append(contentsOf: pending[frame.pendingStart...])
+        pending.removeLast(count)
+        let id = YAMLNodeID.collection(collections.count - 1)
+        attach(id, at: frame.place)
+        return id
+    }
+
+    mutating func alias(_ target: YAMLNodeID, at place: YAMLPlace) {
+        attach(target, at: place)
+    }
+
+    func duplicateKey(_ key: YAMLScalar, at location: SourceLocation, first: SourceLocation) {}
+
+    private mutating func attach(_ node: YAMLNodeID, at place: YAMLPlace) {
+        switch place {
+        case .root:
+            if root == nil { root = node }
+        case .item:
+            pending.append(node)
+        case .value(let key):
+            scalars.append(key)
+            pending.append(.scalar(scalars.count - 1))
+            pending.append(node)
+        case .dropped:
+            break
+        }
     }
 }
 
 /// The keys of one large mapping, for finding duplicates: open addressing over FNV-1a hashes
 /// of the keys' UTF-8 bytes (much cheaper than hashing with `Hasher` for short keys); slots
-/// hold positions in the composer's scalars.
+/// hold positions in the composer's key stack.
 struct KeyTable {
     private var slots: [Int32]
     private var hashes: [UInt64]
@@ -470,23 +596,23 @@ struct KeyTable {
     }
 
     /// The position of the scalar whose value is `key`, if any.
-    func find(_ key: String, hash: UInt64, in scalars: [YAMLScalar]) -> Int? {
+    func find(_ key: String, hash: UInt64, in keys: [YAMLScalar]) -> Int? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 {
-            if hashes[slot] == hash, scalars[Int(slots[slot])].value == key { return Int(slots[slot]) }
+            if hashes[slot] == hash, keys[Int(slots[slot])].value == key { return Int(slots[slot]) }
             slot = (slot + 1) & mask
         }
         return nil
     }
 
     /// Adds a key known not to be in the table.
-    mutating func insert(_ scalar: Int, hash: UInt64) {
+    mutating func insert(_ position: Int, hash: UInt64) {
         if 2 * (count + 1) > slots.count { grow() }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 { slot = (slot + 1) & mask }
-        slots[slot] = Int32(scalar)
+        slots[slot] = Int32(position)
         hashes[slot] = hash
         count += 1
     }
