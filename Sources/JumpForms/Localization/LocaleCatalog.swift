@@ -112,26 +112,21 @@ public struct LocaleMessage: Sendable {
     public var key: String
     /// The ICU MessageFormat source.
     public var text: String
-    /// The file of both locations: a message's key and value are in one file (setting either
-    /// location sets the file of both).
-    private var file: String
-    private var keyPlace: FilePlace
-    private var valuePlace: FilePlace
+    /// The file of both locations: a message's key and value are in one file.
+    private let file: String
+    private let keyPlace: FilePlace
+    private let valuePlace: FilePlace
     public var offsetMap: MessageOffsetMap
     /// Set when the value was unquoted and a YAML 1.1 loader would not read it as a string.
     public var trap: ScalarTrap?
     /// The parsed message, or the syntax error that stopped the parser.
     public var pattern: Result<MessagePattern, MessageSyntaxError>
 
-    public var keyLocation: SourceLocation {
-        get { keyPlace.location(in: file) }
-        set { (file, keyPlace) = (newValue.file, FilePlace(newValue)) }
-    }
+    /// Where the key is (its last part, for a nested key).
+    public var keyLocation: SourceLocation { keyPlace.location(in: file) }
 
-    public var valueLocation: SourceLocation {
-        get { valuePlace.location(in: file) }
-        set { (file, valuePlace) = (newValue.file, FilePlace(newValue)) }
-    }
+    /// Where the value starts.
+    public var valueLocation: SourceLocation { valuePlace.location(in: file) }
 
     public init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
                 offsetMap: MessageOffsetMap, trap: ScalarTrap? = nil) {
