@@ -258,8 +258,9 @@ final class CaptureService: Sendable {
         return text.withUTF8 { bytes -> String? in
             guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
             if bytes.count >= name.count {
-                for start in 0...(bytes.count - name.count) where bytes[start] == UInt8(ascii: "\"") {
-                    if UnsafeBufferPointer(rebasing: bytes[start..<(start + name.count)]).elementsEqual(name) { return nil }
+                // `"p` first (rare), then the rest.
+                for start in 0...(bytes.count - name.count) where bytes[start] == UInt8(ascii: "\"") && bytes[start + 1] == UInt8(ascii: "p") {
+                    if name.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + start, name.count) }) == 0 { return nil }
                 }
             }
             var out = String(decoding: UnsafeBufferPointer(rebasing: bytes.dropLast()), as: UTF8.self)
