@@ -83,10 +83,20 @@ public enum FormEncoding {
         var text = text
         return text.withUTF8 { bytes -> [(name: String, value: String)]? in
             var result: [(name: String, value: String)] = []
-            for part in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-                let equals = part.firstIndex(of: UInt8(ascii: "="))
-                guard let name = decode(utf8: part[..<(equals ?? part.endIndex)]),
-                      let value = equals.map({ decode(utf8: part[part.index(after: $0)...]) }) ?? "" else { return nil }
+            // A part without `+` or `%` is its own text: no copy to decode into.
+            func text(_ range: Range<Int>) -> String? {
+                let part = UnsafeBufferPointer(rebasing: bytes[range])
+                if !part.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return ValidUTF8.string(part) }
+                return decode(utf8: part)
+            }
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
+                guard let name = text(start..<(equals ?? end)),
+                      let value = equals.map({ text(($0 + 1)..<end) }) ?? "" else { return nil }
                 result.append((name, value))
             }
             return result

@@ -34,6 +34,20 @@ import Testing
         }
     }
 
+    @Test func pairsSplitting() throws {
+        func names(_ body: String) -> [String]? { FormEncoding.decode(pairs: body)?.map { "\($0.name)=\($0.value)" } }
+        #expect(names("a=1&&b=2&") == ["a=1", "b=2"], "empty parts are skipped")
+        #expect(names("&&") == [])
+        #expect(names("") == [])
+        #expect(names("flag") == ["flag="], "a name without `=` has an empty value")
+        #expect(names("=") == ["="])
+        #expect(names("a=x=y") == ["a=x=y"], "only the first `=` splits")
+        #expect(names("na+me=v%C3%A9+w&q=%26") == ["na me=vé w", "q=&"])
+        #expect(names("é=ü") == ["é=ü"], "raw UTF-8 is taken as it is")
+        #expect(names("a=1&b=%zz") == nil)
+        #expect(names("a=%C3") == nil)
+    }
+
     @Test func knownEncodings() {
         #expect(FormEncoding.encode("a b&c=d+e*~é") == "a+b%26c%3Dd%2Be*%7E%C3%A9")
         #expect(FormEncoding.encodeComponent("a b~") == "a%20b~")
