@@ -145,7 +145,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JumpFormsCLITests",
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport"]
+            dependencies: [
+                "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200
         // concurrent registrations, kill -9), the serve/outbox commands, and the SQLite file

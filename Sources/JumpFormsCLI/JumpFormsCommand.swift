@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 
 /// `jump-forms`: the root command.
 public struct JumpFormsCommand: AsyncParsableCommand {
@@ -27,7 +28,10 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     /// (ArgumentParser's default is 64), so every command shares one convention: 0 success,
     /// 1 the checked input has problems, 2 the command could not run as asked. A parse error
     /// shows the usage; an error a command meets while running shows just its message.
+    /// Log lines (the server's, at `LOG_LEVEL`) go to standard error through
+    /// the CLI's standard-error handler; the process bootstraps logging here, once.
     public static func runMain(arguments: [String]? = nil) async {
+        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, metadataProvider: LoggingSystem.metadataProvider) }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

@@ -52,6 +52,45 @@ import Glibc
         #expect(!serve.stderr.contains("stopped:"), "\(serve.stderr)")
     }
 
+    /// `LOG_LEVEL` sets the level of the server's log lines on standard error (default
+    /// `warning`); a name that is not a level is said, not ignored. At `trace`, a registration
+    /// logs neither its password nor its refresh secret.
+    @Test func logsAtTheLevelOfLOG_LEVELWithoutSecrets() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let quiet = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { quiet.stop() }
+        _ = try quiet.waitForURL()
+        let verbose = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project, environment: ["LOG_LEVEL": "TRACE"])
+        defer { verbose.stop() }
+        let url = try verbose.waitForURL()
+        let port = try #require(ServerURL(url)?.port)
+        let secret = RefreshSecret.generate()
+        let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let answer = try await AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client)
+            .send(try builder.register(ServerFixtures.registration(), refreshSecret: secret, today: ServerFixtures.today))
+        #expect(answer.status == 200)
+        let unknown = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project, environment: ["LOG_LEVEL": "loud"])
+        defer { unknown.stop() }
+        _ = try unknown.waitForURL()
+        for serve in [quiet, verbose, unknown] {
+            serve.signal(SIGTERM)
+            #expect(serve.waitForExit()?.status == 0, "\(serve.stderr)")
+        }
+        #expect(quiet.stderr == "", "\(quiet.stderr)")
+        let started = try #require(verbose.stderr.split(separator: "\n").first { $0.contains("Server started") }, "\(verbose.stderr)")
+        #expect(started.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info jump-forms.serve: \[HummingbirdCore\] Server started and listening on 127.0.0.1:(\d+)/)?.output.1 == "\(port)",
+                "\(started)")
+        #expect(verbose.stderr.contains(" trace jump-forms.serve: "))
+        for text in [ServerFixtures.password, secret.value] {
+            #expect(!verbose.stderr.contains(text), "a secret reached the log")
+        }
+        #expect(unknown.stderr.hasPrefix("warning: LOG_LEVEL=loud is not a log level (trace, debug, info, notice, warning, error, critical); logging at warning\n"),
+                "\(unknown.stderr)")
+        #expect(!unknown.stderr.contains("Server started"))
+    }
+
     @Test func refusesABadPort() throws {
         let project = try ServeProject()
         defer { project.remove() }

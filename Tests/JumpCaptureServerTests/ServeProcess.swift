@@ -37,9 +37,10 @@ struct ServeProject {
 final class ServeProcess: Sendable {
     let child: ChildProcess
 
-    init(_ arguments: [String], project: ServeProject) throws {
+    init(_ arguments: [String], project: ServeProject, environment extra: [String: String] = [:]) throws {
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         environment.merge(project.environment) { _, new in new }
+        environment.merge(extra) { _, new in new }
         child = try ChildProcess(Executable.productsFolder + "/jump-forms", ["serve"] + arguments,
                                  in: project.path, environment: environment)
     }

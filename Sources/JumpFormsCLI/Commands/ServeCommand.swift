@@ -39,7 +39,15 @@ struct ServeCommand: AsyncParsableCommand {
         let workspace = try project.load(console: console)
         let setup = try LocalServer.setup(workspace, databaseOverride: database, environment: environment, console: console)
         var logger = Logger(label: "jump-forms.serve")
-        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        logger.logLevel = .warning
+        if let named = environment["LOG_LEVEL"], !named.isEmpty {
+            if let level = Logger.Level(rawValue: named.lowercased()) {
+                logger.logLevel = level
+            } else {
+                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                console.err("warning: LOG_LEVEL=\(named) is not a log level (\(levels)); logging at warning\n")
+            }
+        }
         let server: CaptureServer
         do {
             server = try CaptureServer(setup: setup, logger: logger)
