@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
         URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM. Data lives in a SQLite \
-        file (--db, or server.database in jump.yaml, or the XDG data folder).
+        file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
+        standard error at the level LOG_LEVEL names (trace ... critical; default warning).
         """
     )
 
