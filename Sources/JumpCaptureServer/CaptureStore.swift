@@ -66,7 +66,8 @@ enum StoreConflict: Error, Sendable, Hashable {
 }
 
 /// The server's SQLite file, through GRDB: a `DatabasePool` in WAL mode with
-/// `synchronous=FULL` (an acknowledged write survives a crash of the process or the machine),
+/// `synchronous=FULL` (an acknowledged write survives a crash of the process or the machine)
+/// and its checkpoints run off the commit path (`WALCheckpointer`),
 /// foreign keys on, and numbered migrations. Unique indexes guard the normalized email and
 /// (provider, identifier). Access tokens are stored as SHA-256 hashes; refresh secrets, which
 /// the refresh signature check needs in full, are sealed with AES-GCM under the server's key
@@ -85,12 +86,15 @@ final class CaptureStore: Sendable {
     private let rotations: GroupCommit<Rotation, Bool>
     /// The read of a token's session, on connections of its own.
     private let sessions: SessionReader
+    /// WAL checkpoints, off the commit path.
+    let checkpointer: WALCheckpointer
 
     /// An access token may be refreshed for this long after it expires (30 days); then it is
     /// deleted. A token without a refresh secret is deleted when it expires.
     static let refreshWindow = 30 * 86_400
 
-    init(path: String) throws {
+    /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for.
+    init(path: String, checkpointPages: Int32 = 1_000) throws {
         self.path = path
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -101,6 +105,8 @@ final class CaptureStore: Sendable {
         try PrivateFile.create(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+        checkpointer = WALCheckpointer(path: path, pages: checkpointPages)
+        try pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
         sessions = SessionReader(path: path)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
         rotations = GroupCommit(writer: pool) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }
