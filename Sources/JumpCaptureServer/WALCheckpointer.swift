@@ -25,7 +25,7 @@ final class WALCheckpointer: Sendable {
     /// A checkpoint is asked for once the WAL holds this many pages (SQLite's default mark).
     let pages: Int32
     /// Past this many pages the committing connection checkpoints itself.
-    var limit: Int32 { pages * 8 }
+    var limit: Int32 { Int32(clamping: Int(pages) * 8) }
     private let queue = DispatchQueue(label: "jump-forms.wal-checkpoint")
     /// A checkpoint is queued or running.
     private let pending = Atomic<Bool>(false)
