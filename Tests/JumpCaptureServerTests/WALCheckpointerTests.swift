@@ -27,6 +27,19 @@ import TestSupport
         }
     }
 
+    /// A store whose WAL asks for a checkpoint at `pages` pages, with a `filler` table.
+    static func fillerStore(in folder: TemporaryFolder, pages: Int32) async throws -> (store: CaptureStore, path: String) {
+        let path = folder.path + "/filler.sqlite"
+        let store = try CaptureStore(path: path, checkpointPages: pages)
+        try await store.pool.write { db in try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB)") }
+        return (store, path)
+    }
+
+    /// The rows of `filler` through GRDB (WAL and database file together).
+    static func rows(_ store: CaptureStore) async throws -> Int? {
+        try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") }
+    }
+
     static func walSize(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
     }
@@ -34,9 +47,7 @@ import TestSupport
     @Test func aCommitPastTheMarkIsCopiedIntoTheDatabaseFileBesideTheWrites() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let path = folder.path + "/checkpoints.sqlite"
-        let store = try CaptureStore(path: path, checkpointPages: 8)
-        try await store.pool.write { db in try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB)") }
+        let (store, path) = try await Self.fillerStore(in: folder, pages: 8)
         for _ in 0..<5 { try await Self.insert(store, bytes: 2_000) }
         store.checkpointer.drain()
         // One commit of more than 8 pages, with no checkpoint queued: it asks for one, and that
@@ -48,31 +59,26 @@ import TestSupport
         #expect(status.queued >= 1)
         #expect(status.inline == 0, "no commit went past 64 pages")
         #expect(status.failure == nil)
-        // The same rows through GRDB (WAL and file together).
-        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") } == 6)
+        #expect(try await Self.rows(store) == 6)
     }
 
     @Test func aSmallCommitAsksForNoCheckpoint() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let path = folder.path + "/quiet.sqlite"
-        let store = try CaptureStore(path: path, checkpointPages: 100_000)
-        try await store.pool.write { db in try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB)") }
+        let (store, path) = try await Self.fillerStore(in: folder, pages: 100_000)
         for _ in 0..<20 { try await Self.insert(store, bytes: 8_000) }
         store.checkpointer.drain()
         // SQLite's automatic checkpoint is off for the writer, and no commit reached the mark:
         // the rows are in the WAL only.
         #expect(Self.rowsInDatabaseFile(path, table: "filler") == nil)
         #expect(store.checkpointer.status.queued == 0 && store.checkpointer.status.inline == 0)
-        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") } == 20)
+        #expect(try await Self.rows(store) == 20)
     }
 
     @Test func theWALStaysBoundedUnderAnUnbrokenRunOfCommits() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let path = folder.path + "/stream.sqlite"
-        let store = try CaptureStore(path: path, checkpointPages: 8)
-        try await store.pool.write { db in try db.execute(sql: "CREATE TABLE filler (id INTEGER PRIMARY KEY, data BLOB)") }
+        let (store, path) = try await Self.fillerStore(in: folder, pages: 8)
         // 300 commits of ~2-3 pages each: ~900 pages (3.7 MB) if nothing were checkpointed.
         for _ in 0..<300 { try await Self.insert(store, bytes: 8_000) }
         store.checkpointer.drain()
@@ -81,6 +87,6 @@ import TestSupport
         #expect(status.failure == nil || status.failure!.contains("locked") || status.failure!.contains("busy"), "\(status)")
         let size = try Self.walSize(path)
         #expect(size < 1_000_000, "WAL of \(size) bytes")
-        #expect(try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM filler") } == 300)
+        #expect(try await Self.rows(store) == 300)
     }
 }
