@@ -312,4 +312,11 @@ import TestSupport
         #expect(findings.map(\.rule) == [.missingLocaleFile], "\(findings.map(\.diagnostic.description))")
         #expect(findings.first?.diagnostic.message.hasPrefix("fr-FR (--reference) has no locale file in ") == true)
     }
+
+    @Test func baselinePathsAreRelativeToTheBaselinesFolder() {
+        #expect(Baseline.path("/p/locales/fr-FR.yaml", relativeTo: "/p") == "locales/fr-FR.yaml")
+        #expect(Baseline.path("/p/locales/fr-FR.yaml", relativeTo: "/p/ci") == "../locales/fr-FR.yaml")
+        #expect(Baseline.path("/p/locales/fr-FR.yaml", relativeTo: "/") == "p/locales/fr-FR.yaml")
+        #expect(Baseline.path("/q/x.yaml", relativeTo: "/p/ci") == "../../q/x.yaml")
+    }
 }
