@@ -16,7 +16,7 @@ enum FileAccess {
     /// The bytes of a regular file, refusing files over `limit` before reading them.
     static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.unreadable(path: path, reason: errorText())) }
+        guard descriptor >= 0 else { return .failure(.unreadable(path: path, reason: openFailure(path))) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable(path: path, reason: errorText())) }
@@ -62,12 +62,13 @@ enum FileAccess {
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 
-    /// The `.yaml` and `.yml` files directly in a folder, sorted by name.
+    /// The `.yaml` and `.yml` entries directly in a folder, sorted by name. Entries that are
+    /// not readable files (a link to nothing, a folder named `de-DE.yaml`) are listed too:
+    /// reading them fails with a message that names them, where skipping them would be silence.
     static func yamlFiles(in directory: String) -> Result<[String], ReadError> {
         entries(in: directory).map { names in
             names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
                 .map { join(directory, $0) }
-                .filter { kind(of: $0) == .file }
                 .sorted()
         }
     }
@@ -135,6 +136,18 @@ enum FileAccess {
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// Why `open` failed, naming a link to nothing as such.
+    private static func openFailure(_ path: String) -> String {
+        let code = errno
+        let reason = errorText()
+        var info = stat()
+        guard code == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return reason }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &target, target.count - 1)
+        let name = count > 0 ? String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+        return "it is a link to '\(name)', which does not exist"
     }
 
     private static func errorText() -> String {

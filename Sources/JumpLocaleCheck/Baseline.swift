@@ -3,7 +3,8 @@ import JumpForms
 /// Known findings that a team has accepted for now: `--baseline FILE` hides them, so CI fails
 /// only on new ones. Each finding is kept as a `Fingerprint` (rule, file, key and a hash of the
 /// message), never a line number, so edits elsewhere in a file do not revive it; a finding
-/// whose text changes (a different category missing, a different number) is new.
+/// whose text changes (a different category missing, a different number) is new. Files are
+/// written relative to the baseline's folder (`path(_:relativeTo:)`).
 ///
 /// ```json
 /// {
@@ -23,8 +24,28 @@ public struct Baseline: Sendable, Hashable {
         self.fingerprints = fingerprints.sorted()
     }
 
-    public init(findings: [LocaleFinding]) {
-        self.init(fingerprints: findings.map(\.fingerprint))
+    /// `file`: how a finding's file is written in the baseline (see `path(_:relativeTo:)`).
+    public init(findings: [LocaleFinding], file: (String) -> String = { $0 }) {
+        self.init(fingerprints: findings.map { Self.mapped($0.fingerprint, file: file) })
+    }
+
+    static func mapped(_ fingerprint: Fingerprint, file: (String) -> String) -> Fingerprint {
+        var fingerprint = fingerprint
+        if !fingerprint.file.isEmpty { fingerprint.file = file(fingerprint.file) }
+        return fingerprint
+    }
+
+    /// `path` written relative to `folder` (both absolute and normalized, without `.` or `..`
+    /// parts): `/p/locales/fr-FR.yaml` from `/p/ci` is `../locales/fr-FR.yaml`. Baselines store
+    /// files relative to their own folder, so the same baseline matches whichever folder the
+    /// check runs in and however `--locales` is written.
+    public static func path(_ path: String, relativeTo folder: String) -> String {
+        let target = path.split(separator: "/")
+        let base = folder.split(separator: "/")
+        var common = 0
+        while common < target.count, common < base.count, target[common] == base[common] { common += 1 }
+        let parts = Array(repeating: Substring(".."), count: base.count - common) + target[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -69,16 +90,22 @@ public struct Baseline: Sendable, Hashable {
     }
 
     /// The findings the baseline does not hold (each entry hides one finding), and how many
-    /// were hidden.
-    public func filter(_ findings: [LocaleFinding]) -> (new: [LocaleFinding], known: Int) {
+    /// were hidden. `file` maps a finding's file as `init(findings:file:)` wrote it; an entry
+    /// with the file as the check names it (baselines written before files were relative to
+    /// the baseline's folder) matches too.
+    public func filter(_ findings: [LocaleFinding], file: (String) -> String = { $0 }) -> (new: [LocaleFinding], known: Int) {
         var remaining: [Fingerprint: Int] = [:]
         for fingerprint in fingerprints { remaining[fingerprint, default: 0] += 1 }
         var kept: [LocaleFinding] = []
         var known = 0
         for finding in findings {
-            let fingerprint = finding.fingerprint
-            if let count = remaining[fingerprint], count > 0 {
-                remaining[fingerprint] = count - 1
+            let written = finding.fingerprint
+            let mapped = Self.mapped(written, file: file)
+            if let count = remaining[mapped], count > 0 {
+                remaining[mapped] = count - 1
+                known += 1
+            } else if mapped != written, let count = remaining[written], count > 0 {
+                remaining[written] = count - 1
                 known += 1
             } else {
                 kept.append(finding)

@@ -47,8 +47,35 @@ public enum JUnitReport {
             let name = file.isEmpty ? "command line" : file
             suites.append("  <testsuite name=\"\(escape(name))\" tests=\"\(rules.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n\(cases)  </testsuite>\n")
         }
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"jump-forms locales check\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n"
+        return document(suites, tests: totalTests, failures: totalFailures, errors: 0)
+    }
+
+    /// For files that cannot be read or parsed (the check did not run): one test suite per
+    /// file, whose one test case `read` is in error with the file's diagnostics.
+    public static func xml(loadErrors: [Diagnostic], renderer: DiagnosticRenderer? = nil) -> String {
+        var order: [String] = []
+        var byFile: [String: [Diagnostic]] = [:]
+        for diagnostic in loadErrors {
+            let file = diagnostic.location?.file ?? ""
+            if byFile[file] == nil { order.append(file) }
+            byFile[file, default: []].append(diagnostic)
+        }
+        let suites = order.map { file in
+            let diagnostics = byFile[file] ?? []
+            let name = escape(file.isEmpty ? "command line" : file)
+            let body = diagnostics.map { renderer?.render($0) ?? $0.description + "\n" }.joined()
+            let first = diagnostics[0]
+            return "  <testsuite name=\"\(name)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
+                + "    <testcase classname=\"\(name)\" name=\"read\">\n"
+                + "      <error type=\"\(first.code.rawValue)\" message=\"\(escape(first.message))\">\(escape(body))</error>\n"
+                + "    </testcase>\n  </testsuite>\n"
+        }
+        return document(suites, tests: order.count, failures: 0, errors: order.count)
+    }
+
+    static func document(_ suites: [String], tests: Int, failures: Int, errors: Int) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"jump-forms locales check\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
             + suites.joined() + "</testsuites>\n"
     }
 

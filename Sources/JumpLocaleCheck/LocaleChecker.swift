@@ -14,7 +14,7 @@ public struct LocaleChecker: Sendable {
 
     public func run() -> [LocaleFinding] {
         let context = Context(input)
-        var findings = requiredLocaleFindings(context)
+        var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
         let perCatalog: [[LocaleFinding]]
         if input.concurrently && input.catalogs.count > 1 {
             perCatalog = ConcurrentMap.map(input.catalogs) { catalog in
@@ -46,13 +46,16 @@ public struct LocaleChecker: Sendable {
         }.map(\.element)
     }
 
-    private func requiredLocaleFindings(_ context: Context) -> [LocaleFinding] {
+    /// `missing-locale-file`: each required locale without a catalog, once (also used by
+    /// `locales coverage`, which must not measure against a locale that has no file).
+    public static func missingLocaleFiles(_ required: [RequiredLocale], catalogs: [LocaleCatalog]) -> [LocaleFinding] {
         var findings: [LocaleFinding] = []
+        let present = Set(catalogs.map(\.tag.value))
         var reported = Set<LocaleTag>()
-        let known = input.catalogs.map(\.tag.value.identifier)
-        for required in input.requiredLocales where context.catalogsByTag[required.tag] == nil {
+        let known = catalogs.map(\.tag.value.identifier)
+        let folder = catalogs.first.map { " in " + Context.folder(of: $0.path) } ?? ""
+        for required in required where !present.contains(required.tag) {
             guard reported.insert(required.tag).inserted else { continue }
-            let folder = context.directory.map { " in \($0)" } ?? ""
             findings.append(LocaleFinding(
                 .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
                 at: required.location, file: required.location?.file ?? "", key: nil,
@@ -75,8 +78,6 @@ struct Context: Sendable {
     let reference: LocaleTag
     let referenceCatalog: LocaleCatalog?
     let catalogsByTag: [LocaleTag: LocaleCatalog]
-    /// The locales folder, for messages.
-    let directory: String?
     /// Keys the flows use, in order of first use, with every call site.
     let usedKeys: [String]
     let callSites: [String: [CallSite]]
@@ -169,10 +170,6 @@ struct Context: Sendable {
         for catalog in input.catalogs where byTag[catalog.tag.value] == nil { byTag[catalog.tag.value] = catalog }
         catalogsByTag = byTag
         referenceCatalog = byTag[input.reference]
-        directory = input.catalogs.first.map { path in
-            guard let slash = path.path.lastIndex(of: "/") else { return "." }
-            return String(path.path[..<slash])
-        }
         var used: [String] = []
         var sites: [String: [CallSite]] = [:]
         for flow in input.flows {
@@ -261,6 +258,12 @@ struct Context: Sendable {
         usedOutsideReference = used.filter { positions[$0] == nil }
     }
 
+    /// The folder part of a file's path ("." for a bare name), for messages.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
+    }
+
     /// The distinct argument shapes of call sites: `label` takes sample strings, integers the
     /// locale's sample numbers, other values stay as the call site gives them.
     static func signatures(_ sites: [CallSite]) -> [[String: CatalogCheck.Sample]] {
@@ -336,6 +339,10 @@ struct CatalogCheck {
     let skipsBuiltinKeys: Bool
     let sampleIntegers: [MessageArgument]
     let sampleNumbers: [MessageArgument]
+    /// Whether a key nothing knows is obsolete: the flows say which keys are in use, else the
+    /// reference's file does (the reference's own keys only against flows). Without flows and
+    /// without the reference's file nothing does (`missing-locale-file` says why).
+    let judgesObsoleteKeys: Bool
     /// Where findings go: a class, so that the checks need not be `mutating` (a mutating
     /// method would copy every message it is handed out of the catalog's storage).
     let sink = FindingSink()
@@ -356,6 +363,7 @@ struct CatalogCheck {
         skipsBuiltinKeys = tag.language == context.builtinLanguage || rules.language == "root"
         sampleIntegers = Self.sampleNumbers(rules, integersOnly: true)
         sampleNumbers = Self.sampleNumbers(rules, integersOnly: false)
+        judgesObsoleteKeys = context.hasFlows || (!isReference && context.referenceCatalog != nil)
     }
 
     var path: String { catalog.path }
@@ -487,7 +495,7 @@ struct CatalogCheck {
         let reference = isReference ? nil : info?.reference
 
         let known = info?.known ?? false
-        let obsolete = isReference ? context.hasFlows && !known : !known
+        let obsolete = !known && judgesObsoleteKeys
         if obsolete {
             let why = context.hasFlows ? "no flow uses it" : "\(context.reference) has no such key"
             // An emptied parent (`gender:` whose cases were removed) names what belongs under it.
@@ -515,8 +523,10 @@ struct CatalogCheck {
         }
         let facts = TextFacts(text)
         if facts.mayHoldSpecialCharacter { checkCharacters(message) }
-        checkWhitespace(message, reference, facts)
 
+        // A message with a syntax error gets only that finding (and the character checks,
+        // which do not depend on its structure): comparing a broken text with the reference
+        // would report the same mistake again.
         let pattern: MessagePattern
         switch message.pattern {
         case .failure(let error):
@@ -530,6 +540,7 @@ struct CatalogCheck {
         case .success(let parsed):
             pattern = parsed
         }
+        checkWhitespace(message, reference, facts)
         let hasArguments = facts.hasBrace
         let uses = hasArguments ? pattern.arguments : []
         let complete = checkArguments(message, uses, hasArguments: hasArguments, info: info, reference: reference)
@@ -579,7 +590,12 @@ struct CatalogCheck {
 
     func checkCharacters(_ message: LocaleMessage) {
         let text = message.text
-        let invisibles = TextScan.invisibles(in: text, allowZeroWidthSpace: allowZeroWidthSpace)
+        var invisibles = TextScan.invisibles(in: text, allowZeroWidthSpace: allowZeroWidthSpace)
+        if !invisibles.isEmpty {
+            // Written as an escape (`"E-Mail\u200B-Adresse"`): kept on purpose.
+            let written = WrittenPositions(message)
+            invisibles.removeAll { written.isEscape(at: $0.offset) }
+        }
         if let first = invisibles.first {
             let more = invisibles.count > 1 ? " (and \(invisibles.count - 1) more)" : ""
             add(.invisibleCharacter, "message '\(message.key)' holds the invisible character \(TextScan.describe(first.scalar))\(more)",
@@ -879,6 +895,44 @@ struct CatalogCheck {
         case .int(let number): String(number)
         case .decimal(let text): text
         }
+    }
+}
+
+/// Where each character of a message value was written, to tell a character written as
+/// itself from one written as an escape (`\u200B`, `\t`, `\x01`): an escape spans two or
+/// more columns of its line, a character written as itself one. Worked out only for messages
+/// that hold a character worth asking about.
+struct WrittenPositions {
+    let message: LocaleMessage
+    let breakpoints: [MessageOffsetMap.Breakpoint]
+    let count: Int
+
+    init(_ message: LocaleMessage) {
+        self.message = message
+        breakpoints = message.offsetMap.breakpoints
+        count = message.text.unicodeScalars.count
+    }
+
+    func position(_ offset: Int) -> (line: Int, column: Int) {
+        var chosen = breakpoints[0]
+        for breakpoint in breakpoints {
+            if breakpoint.offset > offset { break }
+            chosen = breakpoint
+        }
+        return (chosen.line, chosen.column + max(0, offset - chosen.offset))
+    }
+
+    func isEscape(at offset: Int) -> Bool {
+        let here = position(offset)
+        if offset + 1 < count {
+            let next = position(offset + 1)
+            return next.line == here.line && next.column - here.column >= 2
+        }
+        // The last character: the value's end on its one line is one column on (a plain
+        // value), two (past the closing quote), or more after an escape.
+        let value = message.valueLocation
+        guard value.line == here.line, value.length > 1 else { return false }
+        return value.column + value.length - here.column >= 3
     }
 }
 

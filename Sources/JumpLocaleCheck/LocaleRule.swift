@@ -220,7 +220,7 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
             return .pair("""
             fields.email.label: Email address
             """, "de-DE", """
-            fields.email.label: "E-Mail\\u200B-Adresse"
+            fields.email.label: "E-Mail\u{200B}-Adresse"
             """)
         case .bidiControl:
             return .pair("""

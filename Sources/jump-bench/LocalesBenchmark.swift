@@ -505,7 +505,9 @@ struct LocalesCorpusGenerator {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             default:
-                if scalar.value < 0x20 || (0x200B...0x206F).contains(scalar.value) {
+                // Invisible and bidi characters as themselves (`locales check` takes one written
+                // as an escape to be on purpose); controls and line separators as escapes.
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

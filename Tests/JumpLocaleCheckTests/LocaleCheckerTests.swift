@@ -275,4 +275,48 @@ import TestSupport
         let reread = try Baseline(json: Array(baseline.json.utf8))
         #expect(reread == baseline)
     }
+
+    @Test func aMessageWithASyntaxErrorIsNotComparedWithTheReference() throws {
+        // A `|` block: more line breaks than the reference and a trailing one, but the syntax
+        // error explains the message; only its characters are still checked.
+        let findings = try Self.check([
+            "en-US": "b: \"{n, plural, one {# x} other {# xs}}\"\nc: \"{n, plural, one {# x} other {# xs}}\"",
+            "de-DE": "b: |\n  first line\n  {n, plural, one {# x} othr {# xs}}\nc: \"{n, plural, one {# x} othr {# xs\u{200B}}}\"",
+        ])
+        #expect(findings.map { "\($0.rule.rawValue) \($0.key ?? "")" } == ["icu-syntax b", "icu-syntax c", "invisible-character c"],
+                "\(findings.map(\.diagnostic.description))")
+        #expect(findings.first?.diagnostic.location.map { "\($0.line):\($0.column)" } == "5:27")
+    }
+
+    @Test func invisibleCharactersWrittenAsEscapesAreOnPurpose() throws {
+        // Escaped in double quotes (`\u200B`, `\x01`, `\t`-style), anywhere in the value: kept.
+        // Written as themselves (quoted, plain, at the end, in a block): reported.
+        let findings = try Self.check([
+            "en-US": "a: plain\nb: Email address\nc: end\nd: x y\ne: end\nf: x\ng: block\nh: tail",
+            "de-DE": "a: \"pla\\u0001in\"\nb: \"E-Mail\\u200B-Adresse\"\nc: \"end\\u200B\"\n"
+                + "d: \"x\u{200B}y\"\ne: \"end\u{200B}\"\nf: x\u{200B}\ng: |-\n  blo\u{200B}ck\nh: \"ta\\x01i\u{00AD}l\"",
+        ])
+        #expect(findings.allSatisfy { $0.rule == .invisibleCharacter })
+        #expect(findings.map { "\($0.key ?? ""):\($0.diagnostic.location.map { "\($0.line):\($0.column)" } ?? "")" }
+                    == ["d:6:8", "e:7:10", "f:8:7", "g:10:8", "h:11:14"], "\(findings.map(\.diagnostic.description))")
+        #expect(findings.last?.diagnostic.message.contains("U+00AD") == true)
+    }
+
+    @Test func aReferenceWithoutAFileIsNotACascade() throws {
+        // `--reference fr-FR` without fr-FR.yaml: the missing file is the finding, not every key
+        // of every file being obsolete against it.
+        let catalogs = try Self.load(["en-US": "a: Hello\nb: Thanks", "de-DE": "a: Hallo\nb: Danke"])
+        let input = LocaleCheckInput(catalogs: catalogs.list, reference: LocaleTag("fr-FR")!,
+                                     requiredLocales: [RequiredLocale(tag: LocaleTag("fr-FR")!, origin: "--reference")])
+        let findings = LocaleChecker(input).run()
+        #expect(findings.map(\.rule) == [.missingLocaleFile], "\(findings.map(\.diagnostic.description))")
+        #expect(findings.first?.diagnostic.message.hasPrefix("fr-FR (--reference) has no locale file in ") == true)
+    }
+
+    @Test func baselinePathsAreRelativeToTheBaselinesFolder() {
+        #expect(Baseline.path("/p/locales/fr-FR.yaml", relativeTo: "/p") == "locales/fr-FR.yaml")
+        #expect(Baseline.path("/p/locales/fr-FR.yaml", relativeTo: "/p/ci") == "../locales/fr-FR.yaml")
+        #expect(Baseline.path("/p/locales/fr-FR.yaml", relativeTo: "/") == "p/locales/fr-FR.yaml")
+        #expect(Baseline.path("/q/x.yaml", relativeTo: "/p/ci") == "../../q/x.yaml")
+    }
 }

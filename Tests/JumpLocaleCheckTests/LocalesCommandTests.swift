@@ -260,4 +260,111 @@ import TestSupport
         #expect(below.stderr.contains("below 99.0%: de-DE"))
         #expect(try run(["locales", "coverage", "--minimum", "94"], in: folder.path).status == 0)
     }
+
+    @Test func coverageRefusesLocalesWithoutAFile() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        // No en-UK file: nothing is measured against it, and the run fails.
+        let reference = try run(["locales", "coverage", "--reference", "en-UK", "--minimum", "99"], in: folder.path)
+        #expect(reference.status == 1)
+        #expect(reference.stdout.isEmpty, "\(reference.stdout)")
+        #expect(reference.stderr.contains("error[missing-locale-file]: en-UK (--reference) has no locale file in locales"), "\(reference.stderr)")
+        let json = try run(["locales", "coverage", "--reference", "pt-BR", "--format", "json"], in: folder.path)
+        #expect(json.status == 1)
+        let report = try JSONValue.parse(json.stdout)
+        #expect(report["locales"]?.arrayValue?.isEmpty == true)
+        #expect(report["diagnostics"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } == ["missing-locale-file"])
+        // The flow's defaultLocale without a file.
+        let flow = try String(contentsOfFile: folder.path + "/flows/standard.yaml", encoding: .utf8)
+        try folder.write("flows/f2.yaml", flow.replacingOccurrences(of: "defaultLocale: en-US", with: "defaultLocale: pt-BR"))
+        let fromFlow = try run(["locales", "coverage", "--flows", "flows/f2.yaml"], in: folder.path)
+        #expect(fromFlow.status == 1)
+        #expect(fromFlow.stderr.contains("flows/f2.yaml:4:16: error[missing-locale-file]: pt-BR (defaultLocale of flows/f2.yaml)"), "\(fromFlow.stderr)")
+        // A percent is 0...100.
+        let above = try run(["locales", "coverage", "--minimum", "150"], in: folder.path)
+        #expect(above.status == 2)
+        #expect(above.stderr.contains("--minimum 150.0 is not a percent from 0 to 100"), "\(above.stderr)")
+        #expect(try run(["locales", "coverage", "--minimum", "-1"], in: folder.path).status == 2)
+    }
+
+    @Test func parseFailuresAreReportedInTheFormatAskedFor() throws {
+        let folder = try TemporaryFolder("jump-locales-broken")
+        defer { folder.remove() }
+        try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  a: Hello\n  b: Thanks\n  c: Done\n")
+        try folder.write("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  a: Hallo\n  b: [unclosed\n  c: Ja\n")
+        let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US", "--format"]
+        let json = try run(arguments + ["json"], in: folder.path)
+        #expect(json.status == 2)
+        #expect(try JSONValue.parse(json.stdout)["diagnostics"]?.arrayValue?.map { $0["code"]?.stringValue } == ["JF106"], "\(json.stdout)")
+        #expect(json.stderr.contains("cannot check"))
+        let sarif = try run(arguments + ["sarif"], in: folder.path)
+        #expect(sarif.status == 2)
+        let results = try JSONValue.parse(sarif.stdout)["runs"]?.arrayValue?.first?["results"]?.arrayValue ?? []
+        #expect(results.map { $0["ruleId"]?.stringValue } == ["JF106"], "\(sarif.stdout)")
+        let junit = try run(arguments + ["junit"], in: folder.path)
+        #expect(junit.status == 2)
+        #expect(junit.stdout.contains("<testsuites name=\"jump-forms locales check\" tests=\"1\" failures=\"0\" errors=\"1\">"), "\(junit.stdout)")
+        #expect(junit.stdout.contains("<error type=\"JF106\""))
+        let text = try run(arguments + ["text"], in: folder.path)
+        #expect(text.status == 2)
+        #expect(text.stdout.isEmpty)
+        #expect(text.stderr.contains("locales/de-DE.yaml:5:4: error[JF106]"))
+    }
+
+    @Test func entriesThatCannotBeReadAreNamed() throws {
+        let folder = try TemporaryFolder("jump-locales-unreadable")
+        defer { folder.remove() }
+        try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  a: Hello\n")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/locales/es-ES.yaml", withDestinationPath: "/nonexistent")
+        try FileManager.default.createDirectory(atPath: folder.path + "/locales/de-DE.yaml", withIntermediateDirectories: false)
+        let result = try run(["locales", "check", "--locales", "locales", "--reference", "en-US"], in: folder.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("error[JF100]: cannot read 'locales/de-DE.yaml': it is a folder"), "\(result.stderr)")
+        #expect(result.stderr.contains("error[JF100]: cannot read 'locales/es-ES.yaml': it is a link to '/nonexistent', which does not exist"))
+        // A file given for the folder.
+        let file = try run(["locales", "check", "--locales", "locales/en-US.yaml", "--reference", "en-US"], in: folder.path)
+        #expect(file.status == 2)
+        #expect(file.stderr.contains("'locales/en-US.yaml' is a file, not a folder"), "\(file.stderr)")
+    }
+
+    @Test func theFileSizeLimitIsAnOption() throws {
+        let folder = try TemporaryFolder("jump-locales-limit")
+        defer { folder.remove() }
+        try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n" + (0..<100).map { "  k\($0): Hello world \($0)\n" }.joined())
+        let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US"]
+        let limited = try run(arguments + ["--max-file-size", "1K"], in: folder.path)
+        #expect(limited.status == 2)
+        #expect(limited.stderr.contains("error[JF102]: the file is "), "\(limited.stderr)")
+        #expect(try run(arguments + ["--max-file-size", "16M"], in: folder.path).status == 0)
+        #expect(try run(["locales", "coverage", "--locales", "locales", "--reference", "en-US", "--max-file-size", "1K"], in: folder.path).status == 2)
+    }
+
+    @Test func baselinesMatchHoweverThePathIsWritten() throws {
+        let folder = try Self.project()
+        defer { folder.remove() }
+        let path = folder.path + "/locales/fr-FR.yaml"
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        try folder.write("locales/fr-FR.yaml", original.replacingOccurrences(of: "label: Adresse e-mail\n", with: "label: Email address\n"))
+        let arguments = ["locales", "check", "--strict", "--reference", "en-US"]
+        try folder.write("ci/README", "the baselines\n")
+        #expect(try run(arguments + ["--locales", "locales"], in: folder.path).status == 1)
+        #expect(try run(arguments + ["--locales", "locales", "--write-baseline", "ci/baseline.json"], in: folder.path).status == 0)
+        let baseline = try String(contentsOfFile: folder.path + "/ci/baseline.json", encoding: .utf8)
+        #expect(baseline.contains("\"file\":\"../locales/fr-FR.yaml\""), "\(baseline)")
+        let name = (folder.path as NSString).lastPathComponent
+        let runs = [
+            (arguments + ["--locales", "locales", "--baseline", "ci/baseline.json"], folder.path),
+            (arguments + ["--locales", folder.path + "/locales", "--baseline", "ci/baseline.json"], folder.path),
+            (arguments + ["--locales", name + "/locales", "--baseline", name + "/ci/baseline.json"], (folder.path as NSString).deletingLastPathComponent),
+            (arguments + ["--locales", "../locales", "--baseline", "baseline.json"], folder.path + "/ci"),
+        ]
+        for (arguments, directory) in runs {
+            let result = try run(arguments, in: directory)
+            #expect(result.status == 0, "\(arguments) in \(directory): \(result.stdout)")
+            #expect(result.stderr.contains("known finding"))
+        }
+        // A baseline written before paths were relative to it (as the check named them).
+        try folder.write("ci/old.json", baseline.replacingOccurrences(of: "../locales/", with: "locales/"))
+        #expect(try run(arguments + ["--locales", "locales", "--baseline", "ci/old.json"], in: folder.path).status == 0)
+    }
 }

@@ -65,7 +65,15 @@ struct LocalesCheckCommand: ParsableCommand {
         sources.merge(BuiltinCatalog.sources)
         let renderer = DiagnosticRenderer(sources: sources, useColor: console.colorOut)
         if !loaded.failures.isEmpty {
-            console.err(DiagnosticRenderer(sources: sources, useColor: console.colorErr).render(loaded.failures))
+            // In the format asked for too: CI uploads a report even when the check cannot run.
+            let failures = loaded.failures
+            switch format {
+            case .text: break
+            case .json: console.out(DiagnosticReport.json(failures).serialized(pretty: true) + "\n")
+            case .sarif: console.out(DiagnosticReport.sarif(failures, toolVersion: JumpFormsCommand.version).serialized(pretty: true) + "\n")
+            case .junit: console.out(JUnitReport.xml(loadErrors: failures, renderer: DiagnosticRenderer(sources: sources)))
+            }
+            console.err(DiagnosticRenderer(sources: sources, useColor: console.colorErr).render(failures))
             console.err("cannot check: the files above cannot be read or parsed\n")
             throw ExitCode(2)
         }
@@ -92,15 +100,16 @@ struct LocalesCheckCommand: ParsableCommand {
             findings = findings.filter { $0.file.isEmpty || paths.contains($0.file) || $0.rule == .missingLocaleFile }
         }
         if let writeBaseline {
-            guard LocaleFileIO.write(Array(Baseline(findings: findings).json.utf8), to: writeBaseline) else {
+            let file = Self.baselinePath(writeBaseline)
+            guard LocaleFileIO.write(Array(Baseline(findings: findings, file: file).json.utf8), to: writeBaseline) else {
                 throw ValidationError("cannot write the baseline '\(writeBaseline)'")
             }
             console.err("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to \(writeBaseline)\n")
             return
         }
         var known = 0
-        if let baselineFile {
-            (findings, known) = baselineFile.filter(findings)
+        if let baselineFile, let baseline {
+            (findings, known) = baselineFile.filter(findings, file: Self.baselinePath(baseline))
         }
         let diagnostics = findings.map(\.diagnostic)
         let checkedFiles = loaded.catalogs.filter { selected.isEmpty || selected.contains($0.tag.value) }.map(\.path)
@@ -130,6 +139,23 @@ struct LocalesCheckCommand: ParsableCommand {
         }
         timing.mark("output")
         if diagnostics.containsErrors || (strict && diagnostics.contains { $0.severity == .warning }) { throw ExitCode(1) }
+    }
+
+    /// How a baseline at `baseline` names a finding's file: relative to the baseline's folder,
+    /// so that it matches from any working directory and however `--locales` was written.
+    static func baselinePath(_ baseline: String) -> (String) -> String {
+        let workingDirectory = Self.workingDirectory()
+        func absolute(_ path: String) -> String {
+            LocaleSetOptions.normalize(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
+        }
+        let folder = absolute(baseline + "/..")
+        return { file in Baseline.path(absolute(file), relativeTo: folder) }
+    }
+
+    static func workingDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func summary(_ findings: [Diagnostic], files: Int, known: Int) -> String {

@@ -30,6 +30,8 @@ struct LocaleSetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The client configuration whose flow and captureLocale to use (default: ./jump.yaml when no --flows or --locales is given).", valueName: "jump.yaml"))
     var config: String?
 
+    @OptionGroup var limits: LimitOptions
+
     func validate() throws {
         if let reference, LocaleTag(reference) == nil {
             throw ValidationError("--reference '\(reference)' is not a BCP 47 locale tag (for example en-US)")
@@ -51,7 +53,7 @@ struct LocaleSetOptions: ParsableArguments {
     }
 
     func load() throws -> Loaded {
-        var loader = ProjectLoader(environment: Environment.current)
+        var loader = ProjectLoader(limits: limits.limits, environment: Environment.current)
         var paths = flows
         var configPath = config
         if flows.isEmpty && locales == nil && config == nil {
@@ -99,6 +101,8 @@ struct LocaleSetOptions: ParsableArguments {
             project.localeAliases.merge(guessed.project.localeAliases) { first, _ in first }
         } else if FileExists.directory(directory) {
             catalogs = loader.loadLocales(in: directory, into: &project)
+        } else if FileExists.file(directory) {
+            throw ValidationError("'\(directory)' is a file, not a folder: --locales names the folder of locale files")
         } else {
             throw ValidationError("the locales folder '\(directory)' does not exist")
         }

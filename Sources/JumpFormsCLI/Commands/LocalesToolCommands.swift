@@ -308,7 +308,10 @@ struct LocalesCoverageCommand: ParsableCommand {
         A key counts as translated when the locale has a non-empty, valid text that differs from \
         the reference's (or may equal it: sameAsSource, nothing to translate, same language); \
         jump-forms' own keys also when its built-in catalog translates them for the locale.
-        Exit status: 0, or 1 when a locale is below --minimum; 2 usage or parse error.
+        A locale named by --reference, a flow's defaultLocale or captureLocale without a file \
+        is an error (missing-locale-file); without the reference's file nothing is measured.
+        Exit status: 0, or 1 when a locale is below --minimum or a named locale has no file; \
+        2 usage or parse error.
         """
     )
 
@@ -325,6 +328,12 @@ struct LocalesCoverageCommand: ParsableCommand {
     @Flag(help: "List each locale's untranslated keys.")
     var missing = false
 
+    func validate() throws {
+        if let minimum, !(0...100).contains(minimum) {
+            throw ValidationError("--minimum \(minimum) is not a percent from 0 to 100")
+        }
+    }
+
     func run() throws {
         let console = Console()
         let loaded = try set.load()
@@ -333,11 +342,18 @@ struct LocalesCoverageCommand: ParsableCommand {
             console.err(DiagnosticRenderer(sources: loaded.project.sources, useColor: console.colorErr).render(loaded.failures))
             throw ExitCode(2)
         }
-        let report = CoverageReport(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
+        // As `locales check` judges them: a named locale without a file is an error, and
+        // without the reference's file there is nothing to measure against.
+        let missingFiles = LocaleChecker.missingLocaleFiles(loaded.required, catalogs: loaded.catalogs).map(\.diagnostic)
+        let hasReference = loaded.catalogs.contains { $0.tag.value == loaded.reference }
+        let report = CoverageReport(catalogs: hasReference ? loaded.catalogs : [], reference: loaded.reference, flows: loaded.flows,
                                     builtinCatalogs: BuiltinCatalog.catalogs)
+        var sources = loaded.project.sources
+        sources.merge(BuiltinCatalog.sources)
         switch format {
         case .text:
-            console.out(report.text)
+            if hasReference { console.out(report.text) }
+            console.err(DiagnosticRenderer(sources: sources, useColor: console.colorErr).render(missingFiles))
             if missing {
                 for locale in report.locales where !locale.untranslated.isEmpty {
                     console.out("\n\(locale.tag) (\(locale.path)) lacks \(locale.untranslated.count):\n")
@@ -345,8 +361,14 @@ struct LocalesCoverageCommand: ParsableCommand {
                 }
             }
         case .json:
-            console.out(report.json.serialized(pretty: true) + "\n")
+            var json = report.json
+            if case .object(var entries) = json {
+                entries.append((key: "diagnostics", value: .array(missingFiles.map { DiagnosticReport.json($0) })))
+                json = .object(entries)
+            }
+            console.out(json.serialized(pretty: true) + "\n")
         }
+        var failed = !missingFiles.isEmpty
         if let minimum {
             let below = report.locales.filter { locale in
                 let counts = locale.flows.isEmpty ? [locale.all] : locale.flows.map(\.count)
@@ -354,8 +376,9 @@ struct LocalesCoverageCommand: ParsableCommand {
             }
             if !below.isEmpty {
                 console.err("below \(minimum)%: \(below.map(\.tag.identifier).joined(separator: ", "))\n")
-                throw ExitCode(1)
+                failed = true
             }
         }
+        if failed { throw ExitCode(1) }
     }
 }
