@@ -70,6 +70,23 @@ public enum LocaleFileWriter {
         return out
     }
 
+    /// Why `keys` cannot be written nested (and `yaml(_:nested:)` writes them flat): a key
+    /// that is both a message and the start of another (`a` and `a.b`), or a key with an empty
+    /// part (`a..b`). Nil when they can.
+    public static func nestingProblem(_ keys: [String]) -> String? {
+        let all = Set(keys)
+        for key in keys {
+            let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.contains(where: \.isEmpty) { return "'\(key)' has an empty part" }
+            var prefix = ""
+            for part in parts.dropLast() {
+                prefix += prefix.isEmpty ? String(part) : "." + part
+                if all.contains(prefix) { return "'\(prefix)' is both a message and the start of '\(key)'" }
+            }
+        }
+        return nil
+    }
+
     /// A scalar as written: plain when safe, else double-quoted.
     public static func scalar(_ text: String) -> String {
         isPlainSafe(text) ? text : doubleQuoted(text)

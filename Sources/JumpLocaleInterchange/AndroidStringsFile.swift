@@ -10,7 +10,9 @@ import JumpForms
 /// `\uXXXX`, `\@`, `\?` escapes, whitespace outside `"..."` collapsed and trimmed; the writer
 /// escapes what aapt would change (quotes, edge and double spaces as `\u0020`). Markup inside a
 /// string is kept as text (`<b>`), `<xliff:g>` is unwrapped. The comment right before a
-/// resource is its note.
+/// resource is its note; as an XML comment cannot hold `--`, the writer escapes the second `-`
+/// of each pair as `\-` and a backslash as `\\`, and the reader undoes those two escapes only
+/// (other comments read as they are).
 public enum AndroidStringsFile {
     static let toolsNamespace = "http://schemas.android.com/tools"
 
@@ -37,7 +39,7 @@ public enum AndroidStringsFile {
         for child in root.children {
             switch child {
             case .comment(let text, _):
-                note = trimmed(text)
+                note = unescapeComment(trimmed(text))
             case .text:
                 continue
             case .element(let element):
@@ -59,9 +61,13 @@ public enum AndroidStringsFile {
                 }
                 first[name] = location
                 do {
+                    var warnings: [PlaceholderMapping.Problem] = []
                     let text = element.name == "string"
-                        ? try mapping.importValue(resourceText(element.children), key: name)
-                        : try pluralText(element, key: name, mapping: mapping)
+                        ? try mapping.importValue(resourceText(element.children), key: name, warnings: &warnings)
+                        : try pluralText(element, key: name, mapping: mapping, warnings: &warnings)
+                    for warning in warnings {
+                        result.diagnostics.append(Diagnostic(.interchangeArgument, "resource '\(name)': \(warning.message)", at: location, severity: .warning))
+                    }
                     result.entries.append(InterchangeEntry(key: name, text: text, note: note, location: location))
                 } catch let problem as PlaceholderMapping.Problem {
                     result.diagnostics.append(Diagnostic(.interchangeArgument, "resource '\(name)': \(problem.message)", at: location))
@@ -79,7 +85,7 @@ public enum AndroidStringsFile {
         var location: SourceLocation?
     }
 
-    static func pluralText(_ element: XMLElement, key: String, mapping: PlaceholderMapping) throws -> String {
+    static func pluralText(_ element: XMLElement, key: String, mapping: PlaceholderMapping, warnings: inout [PlaceholderMapping.Problem]) throws -> String {
         var items: [(PluralCategory, String, SourceLocation)] = []
         for child in element.children {
             guard case .element(let item) = child else { continue }
@@ -118,7 +124,7 @@ public enum AndroidStringsFile {
         let pound = mapping.order.position(of: argument, for: key)
         var cases: [String] = []
         for (category, text, _) in items {
-            cases.append("\(category.rawValue) {\(try mapping.importValue(text, key: key, poundPosition: pound))}")
+            cases.append("\(category.rawValue) {\(try mapping.importValue(text, key: key, poundPosition: pound, warnings: &warnings))}")
         }
         return "{\(argument), plural, \(cases.joined(separator: " "))}"
     }
@@ -128,6 +134,39 @@ public enum AndroidStringsFile {
         while let first = scalars.first, first.properties.isWhitespace { scalars = scalars.dropFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
         return String(String.UnicodeScalarView(scalars))
+    }
+
+    /// A note as an XML comment's text: `\` as `\\`, the second `-` of `--` as `\-`.
+    static func escapeComment(_ note: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in note.unicodeScalars {
+            if scalar == "\\" {
+                out.append(contentsOf: "\\\\".unicodeScalars)
+            } else if scalar == "-", out.last == "-" {
+                out.append(contentsOf: "\\-".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// `escapeComment` undone: `\\` and `\-` only; any other backslash stays.
+    static func unescapeComment(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\\") else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "\\", index + 1 < scalars.count, scalars[index + 1] == "\\" || scalars[index + 1] == "-" {
+                out.append(scalars[index + 1])
+                index += 2
+            } else {
+                out.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(out)
     }
 
     /// A resource's content as aapt reads it (markup kept as text).
@@ -243,14 +282,14 @@ public enum AndroidStringsFile {
                              header: String? = nil) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-        if let header { out += "<!-- \(header.replacingAll("--", with: "- -")) -->\n" }
+        if let header { out += "<!-- \(escapeComment(header)) -->\n" }
         out += "<resources xmlns:tools=\"\(toolsNamespace)\">\n"
         for message in messages {
             guard isValidName(message.key) else {
                 diagnostics.append(Diagnostic(.interchangeUnsupported, "'\(message.key)' is not a valid Android resource name (letters, digits, '_' and '.'); it is left out", at: nil))
                 continue
             }
-            if let note = message.note { out += "    <!-- \(note.replacingAll("--", with: "- -")) -->\n" }
+            if let note = message.note { out += "    <!-- \(escapeComment(note)) -->\n" }
             if let plural = wholePlural(message.text), let position = mapping.order.position(of: plural.name, for: message.key) {
                 let pound = "%\(position)$d"
                 let printer = mapping.printer(key: message.key, pound: (plural.name, pound))

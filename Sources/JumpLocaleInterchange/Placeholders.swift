@@ -25,6 +25,19 @@ struct PrintfSpecifier: Hashable {
         return "diuxXfeEgGc".unicodeScalars.contains(last) && conversion != "c"
     }
 
+    /// A decimal integer conversion (`d`, `i`, `u`, with or without a length): what a plain
+    /// ICU number prints.
+    var isDecimalInteger: Bool {
+        guard let last = conversion.unicodeScalars.last else { return false }
+        return "diu".unicodeScalars.contains(last)
+    }
+
+    /// N of `%.Nf`; nil for other conversions.
+    var fractionDigits: Int? {
+        guard conversion.hasPrefix("."), conversion.hasSuffix("f") else { return nil }
+        return Int(conversion.dropFirst().dropLast())
+    }
+
     /// Reads a specifier starting at `scalars[index]` (a `%`): `%` [N$] [l|ll|h|hh|z|t|j|q|L]
     /// conversion, or `%.Nf` / `%N$.Nf`. Nil when what follows is no specifier.
     static func read(_ scalars: [Unicode.Scalar], at index: Int) -> PrintfSpecifier? {
@@ -67,10 +80,15 @@ struct PrintfSpecifier: Hashable {
 
 /// Converts ICU messages to printf-style values and back, through an `ArgumentOrder`.
 ///
-/// Export: `{name}` becomes `%N$@` (`%N$s`), `{name, number}` becomes `%N$lld` (`%N$d`), where
-/// N is the name's declared position; a literal `%` that would read as a specifier (or is
-/// followed by `%`) is doubled. Everything else (plural, select, quoting) stays ICU source, so a
-/// value is ICU MessageFormat with printf placeholders. Import reverses it exactly.
+/// Export: `{name}` becomes `%N$@` (`%N$s`), `{name, number}` becomes `%N$lld` (`%N$d`) and
+/// `{name, number, ::.00}` becomes `%N$.2f`, where N is the name's declared position.
+/// Everything else (plural, select, quoting) stays ICU source, so a value is ICU MessageFormat
+/// with printf placeholders. A value is a *format string* (what Android's `getString(id, args)`
+/// and Apple's `String(format:)` read) when it holds a placeholder, a `%%` or text that reads
+/// as one: then every literal `%` is written `%%` (`100%% of %1$s`). A value with none of them
+/// is written as it is (`100%`), as both platforms show a string used without arguments.
+/// Import reads a value the same way (`%%` is `%` only in a format string), so round trips are
+/// exact.
 public struct PlaceholderMapping: Sendable {
     public var dialect: PrintfDialect
     public var order: ArgumentOrder
@@ -80,7 +98,8 @@ public struct PlaceholderMapping: Sendable {
         self.order = order
     }
 
-    /// A problem with a placeholder on import.
+    /// A problem with a placeholder on import (an error), or a placeholder whose formatting
+    /// ICU cannot say (a warning).
     public struct Problem: Error, Sendable, Hashable {
         public var message: String
         /// Scalar offset in the value.
@@ -89,10 +108,10 @@ public struct PlaceholderMapping: Sendable {
 
     // MARK: export
 
-    /// The printer that writes arguments as placeholders for `key`. In the cases of the plural
-    /// named `pound` (when given) `#` becomes `poundText`, and `{pound, number}` stays ICU so
-    /// that it is not confused with `#`.
-    func printer(key: String, pound: (argument: String, text: String)? = nil) -> MessagePrinter {
+    /// The printer that writes arguments as placeholders for `key`, every literal `%` doubled
+    /// (`format`) or kept. In the cases of the plural named `pound` (when given) `#` becomes
+    /// `poundText`, and `{pound, number}` stays ICU so that it is not confused with `#`.
+    func printer(key: String, pound: (argument: String, text: String)? = nil, format: Bool = true) -> MessagePrinter {
         var printer = MessagePrinter()
         let order = order
         let dialect = dialect
@@ -101,14 +120,22 @@ public struct PlaceholderMapping: Sendable {
             // An argument the order lacks stays ICU (`{name}`), and so comes back as it was.
             case .argument(let argument) where argument.kind == .simple:
                 return order.position(of: argument.name, for: key).map { "%\($0)$\(dialect.text)" }
-            case .number(let argument) where argument.style == .plain:
+            case .number(let argument):
+                let conversion: String
+                switch argument.style {
+                case .plain: conversion = dialect.number
+                case .other(let style):
+                    guard let digits = Self.fractionDigits(style) else { return nil }
+                    conversion = ".\(digits)f"
+                default: return nil
+                }
                 if let pound, case .pluralCase(let name) = context, name == pound.argument, argument.name == pound.argument { return nil }
-                return order.position(of: argument.name, for: key).map { "%\($0)$\(dialect.number)" }
+                return order.position(of: argument.name, for: key).map { "%\($0)$\(conversion)" }
             default:
                 return nil
             }
         }
-        printer.transformEscapedText = { text, _ in PlaceholderMapping.escapePercent(text) }
+        if format { printer.transformEscapedText = { text, _ in PlaceholderMapping.doublePercent(text) } }
         if let pound {
             printer.replacePound = { context in
                 if case .pluralCase(let name) = context, name == pound.argument { return pound.text }
@@ -118,40 +145,68 @@ public struct PlaceholderMapping: Sendable {
         return printer
     }
 
-    /// A whole message as a printf value. Messages that do not parse are written as they are
-    /// (with `%` escaped), so they come back unchanged.
+    /// A whole message as a printf value: a format string when it needs to be one, else its
+    /// text as it is. Messages that do not parse are written as text, so they come back
+    /// unchanged.
     public func export(key: String, text: String) -> String {
-        guard let pattern = try? MessagePattern(parsing: text) else { return Self.escapePercent(text) }
-        return printer(key: key).source(pattern.nodes)
+        guard let pattern = try? MessagePattern(parsing: text) else { return Self.literalOrFormat(text) }
+        let literal = printer(key: key, format: false).source(pattern.nodes)
+        return Self.readsAsFormat(literal) ? printer(key: key).source(pattern.nodes) : literal
     }
 
-    /// Doubles every `%` that is followed by something (`50%` and `50% off` stay as they are).
-    public static func escapePercent(_ text: String) -> String {
+    /// `text` (holding no placeholder) as a value: as it is, or with every `%` doubled when it
+    /// would read as a format string.
+    static func literalOrFormat(_ text: String) -> String {
+        readsAsFormat(text) ? doublePercent(text) : text
+    }
+
+    /// Every `%` doubled.
+    public static func doublePercent(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        for (index, scalar) in scalars.enumerated() {
-            out.append(scalar)
-            if scalar == "%", index + 1 < scalars.count, !scalars[index + 1].properties.isWhitespace {
-                out.append("%")
-            }
+        return text.replacingAll("%", with: "%%")
+    }
+
+    /// Whether `value` is a format string: it holds `%%`, a printf specifier or one of `tokens`.
+    static func readsAsFormat(_ value: String, tokens: [String] = []) -> Bool {
+        guard value.utf8.contains(UInt8(ascii: "%")) else { return false }
+        let scalars = Array(value.unicodeScalars)
+        let tokenScalars = tokens.map { Array($0.unicodeScalars) }
+        for index in scalars.indices where scalars[index] == "%" {
+            if index + 1 < scalars.count, scalars[index + 1] == "%" { return true }
+            if PrintfSpecifier.read(scalars, at: index) != nil { return true }
+            if tokenScalars.contains(where: { index + $0.count <= scalars.count && Array(scalars[index..<index + $0.count]) == $0 }) { return true }
         }
-        return String(out)
+        return false
+    }
+
+    /// The digits of an ICU number skeleton `::.00` (exactly N fraction digits), N >= 1.
+    static func fractionDigits(_ style: String) -> Int? {
+        guard style.hasPrefix("::."), style.count > 3, style.dropFirst(3).allSatisfy({ $0 == "0" }) else { return nil }
+        return style.count - 3
     }
 
     // MARK: import
 
-    /// A printf value back as ICU source: placeholders become `{name}` / `{name, number}`
-    /// (`#` for `poundPosition`'s numeric placeholder), each of `tokens` its replacement (`%arg`
-    /// -> `#`), `%%` becomes `%`; a `%` that starts nothing stays.
+    /// A printf value back as ICU source: placeholders become `{name}` / `{name, number}` /
+    /// `{name, number, ::.00}` for `%.2f` (`#` for `poundPosition`'s numeric placeholder), each
+    /// of `tokens` its replacement (`%arg` -> `#`), `%%` becomes `%`; a `%` that starts nothing
+    /// stays. A value that is no format string (no specifier, `%%` or token) is text as it is.
     public func importValue(_ value: String, key: String, poundPosition: Int? = nil, tokens: [String: String] = [:]) throws(Problem) -> String {
-        guard value.utf8.contains(UInt8(ascii: "%")) else { return value }
+        var warnings: [Problem] = []
+        return try importValue(value, key: key, poundPosition: poundPosition, tokens: tokens, warnings: &warnings)
+    }
+
+    /// As `importValue(_:key:poundPosition:tokens:)`, adding to `warnings` each placeholder
+    /// whose formatting ICU cannot say (`%x`, `%e`, `%.0f`, ...): it becomes a plain number.
+    public func importValue(_ value: String, key: String, poundPosition: Int? = nil, tokens: [String: String] = [:],
+                            warnings: inout [Problem]) throws(Problem) -> String {
+        guard Self.readsAsFormat(value, tokens: Array(tokens.keys)) else { return value }
         let scalars = Array(value.unicodeScalars)
         let names = order.names(for: key)
         var out = ""
         var index = 0
-        var sawPositional = false
-        var sawBare = false
+        var firstPositional: String?
+        var firstBare: String?
         var bareCount = 0
         while index < scalars.count {
             let scalar = scalars[index]
@@ -179,26 +234,40 @@ public struct PlaceholderMapping: Sendable {
                 index += 1
                 continue
             }
+            let written = String(String.UnicodeScalarView(scalars[index..<index + specifier.length]))
             let position: Int
             if let explicit = specifier.position {
-                sawPositional = true
+                firstPositional = firstPositional ?? written
                 position = explicit
             } else {
-                sawBare = true
+                firstBare = firstBare ?? written
                 bareCount += 1
                 position = bareCount
             }
-            if sawPositional && sawBare {
-                throw Problem(message: "placeholders with and without a position ('%1$s' and '%s') are mixed", offset: index)
+            if let firstPositional, let firstBare {
+                throw Problem(message: "placeholders with and without a position ('\(firstPositional)' and '\(firstBare)') are mixed", offset: index)
             }
             if let poundPosition, position == poundPosition, specifier.isNumber {
                 out += "#"
             } else {
                 guard position <= names.count else {
-                    throw Problem(message: "placeholder '%\(specifier.position.map { "\($0)$" } ?? "")\(specifier.conversion)' is argument \(position), but the argument order of '\(key)' has \(names.count): \(names.joined(separator: ", "))", offset: index)
+                    throw Problem(message: "placeholder '\(written)' is argument \(position), but the argument order of '\(key)' has \(names.count): \(names.joined(separator: ", "))", offset: index)
                 }
                 let name = names[position - 1]
-                out += specifier.isNumber ? "{\(name), number}" : "{\(name)}"
+                if specifier.isNumber {
+                    let argument: String
+                    if let digits = specifier.fractionDigits, digits > 0 {
+                        argument = "{\(name), number, ::.\(String(repeating: "0", count: digits))}"
+                    } else {
+                        argument = "{\(name), number}"
+                        if !specifier.isDecimalInteger {
+                            warnings.append(Problem(message: "placeholder '\(written)' becomes \(argument): its formatting ('\(specifier.conversion)') has no ICU equivalent and is lost", offset: index))
+                        }
+                    }
+                    out += argument
+                } else {
+                    out += "{\(name)}"
+                }
             }
             index += specifier.length
         }

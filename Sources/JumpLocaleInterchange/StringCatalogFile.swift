@@ -9,6 +9,8 @@ import JumpForms
 /// several. Catalogs made by Xcode with plural variations of the whole string are read too (the
 /// counted argument is the one numeric placeholder). Device variations are not supported. The
 /// reference locale's notes are the keys' comments, and come back as every imported locale's.
+/// Read in the catalog's `sourceLanguage`, a key without a localization in it is its own text,
+/// as Xcode shows it (`"Hello %@"` reads as `Hello {label}`; `shouldTranslate: false` too).
 public enum StringCatalogFile {
     public struct Localization: Sendable {
         public var tag: LocaleTag
@@ -62,7 +64,7 @@ public enum StringCatalogFile {
 
     /// One localization of a key: a string unit, and substitutions for its top-level plurals.
     static func localizationValue(key: String, text: String, mapping: PlaceholderMapping) -> JSONValue {
-        guard let pattern = try? MessagePattern(parsing: text) else { return stringUnit(PlaceholderMapping.escapePercent(text)) }
+        guard let pattern = try? MessagePattern(parsing: text) else { return stringUnit(mapping.export(key: key, text: text)) }
         // The top-level plurals a substitution can hold: categories only, no offset, an
         // argument with a position, and a name no other top-level plural has.
         let order = mapping.order
@@ -74,13 +76,13 @@ public enum StringCatalogFile {
                   order.position(of: plural.name, for: key) != nil else { return nil }
             return plural
         }
+        guard !substituted.isEmpty else { return stringUnit(mapping.export(key: key, text: text)) }
         let chosen = Set(substituted.map(\.name))
         var printer = mapping.printer(key: key)
         printer.replacePlural = { plural, context in
             context == .top && chosen.contains(plural.name) ? "%#@\(plural.name)@" : nil
         }
         let outer = printer.source(pattern.nodes)
-        guard !substituted.isEmpty else { return stringUnit(outer) }
         var substitutions: [(String, JSONValue)] = []
         for plural in substituted {
             let casePrinter = mapping.printer(key: key, pound: (plural.name, "%arg"))
@@ -171,6 +173,8 @@ public enum StringCatalogFile {
             result.diagnostics.append(Diagnostic(.interchangeSyntax, "a String Catalog is an object with 'strings'", at: root.location))
             return result
         }
+        let source = members.first { $0.key.value == "sourceLanguage" }?.value.stringValue
+        let isSource = source.flatMap(LocaleTag.init) == locale
         var first: [String: SourceLocation] = [:]
         for entry in entries {
             let key = entry.key.value
@@ -186,14 +190,28 @@ public enum StringCatalogFile {
                 continue
             }
             let comment = fields.first { $0.key.value == "comment" }?.value.stringValue
-            guard let localizations = fields.first(where: { $0.key.value == "localizations" }),
-                  case .object(let byLanguage) = localizations.value.value,
-                  let localized = byLanguage.first(where: { LocaleTag($0.key.value) == locale }) else { continue }
-            do {
-                let text = try localizedText(localized.value, key: key, mapping: mapping)
+            var localized: JSONNode.Member?
+            if let localizations = fields.first(where: { $0.key.value == "localizations" }), case .object(let byLanguage) = localizations.value.value {
+                localized = byLanguage.first { LocaleTag($0.key.value) == locale }
+            }
+            var warnings: [PlaceholderMapping.Problem] = []
+            do throws(ReadProblem) {
+                let text: String
+                if let localized {
+                    text = try localizedText(localized.value, key: key, mapping: mapping, warnings: &warnings)
+                } else if isSource {
+                    // Xcode shows the key itself in the source language when it has no
+                    // localization (also for `"shouldTranslate": false` strings).
+                    text = try importText(key, key: key, mapping: mapping, warnings: &warnings)
+                } else {
+                    continue
+                }
+                for warning in warnings {
+                    result.diagnostics.append(Diagnostic(.interchangeArgument, "key \"\(key)\": \(warning.message)", at: localized?.key.location ?? location, severity: .warning))
+                }
                 result.entries.append(InterchangeEntry(key: key, text: text, note: comment, location: location))
             } catch {
-                result.diagnostics.append(Diagnostic(error.code, "key \"\(key)\": \(error.message)", at: error.location ?? localized.key.location))
+                result.diagnostics.append(Diagnostic(error.code, "key \"\(key)\": \(error.message)", at: error.location ?? localized?.key.location ?? location))
             }
         }
         return result
@@ -238,13 +256,20 @@ public enum StringCatalogFile {
         return result
     }
 
-    static func localizedText(_ node: JSONNode, key: String, mapping: PlaceholderMapping) throws(ReadProblem) -> String {
+    /// A value (or a key used as the source text) as ICU source.
+    static func importText(_ text: String, key: String, mapping: PlaceholderMapping, pound: Int? = nil, tokens: [String: String] = [:],
+                           warnings: inout [PlaceholderMapping.Problem]) throws(ReadProblem) -> String {
+        do {
+            return try mapping.importValue(text, key: key, poundPosition: pound, tokens: tokens, warnings: &warnings)
+        } catch {
+            throw ReadProblem(code: .interchangeArgument, message: error.message, location: nil)
+        }
+    }
+
+    static func localizedText(_ node: JSONNode, key: String, mapping: PlaceholderMapping,
+                              warnings: inout [PlaceholderMapping.Problem]) throws(ReadProblem) -> String {
         func convert(_ text: String, pound: Int? = nil, tokens: [String: String] = [:]) throws(ReadProblem) -> String {
-            do {
-                return try mapping.importValue(text, key: key, poundPosition: pound, tokens: tokens)
-            } catch {
-                throw ReadProblem(code: .interchangeArgument, message: error.message, location: nil)
-            }
+            try importText(text, key: key, mapping: mapping, pound: pound, tokens: tokens, warnings: &warnings)
         }
         let names = mapping.order.names(for: key)
         if let variations = field(node, "variations") {

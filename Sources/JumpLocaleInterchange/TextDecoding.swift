@@ -28,14 +28,15 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
     /// U+3000 have a zero low byte), so the byte order is the one whose high-byte position holds
     /// more zeros, counted over the first 64 KiB (wherever the Latin text starts). UTF-8 comes
     /// first when the bytes are valid UTF-8 and few code units hold a zero byte; the other
-    /// candidates follow (UTF-16 only for an even number of bytes), for readers to try when
-    /// the first does not decode or parse.
+    /// candidates follow (UTF-16 for an odd number of bytes only when it looks like UTF-16, so
+    /// that the missing or extra byte is reported), for readers to try when the first does not
+    /// decode or parse.
     public static func candidates(_ bytes: [UInt8]) -> [Detected] {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return [Detected(encoding: .utf8, byteOrderMark: true)] }
         if bytes.starts(with: [0xFE, 0xFF]) { return [Detected(encoding: .utf16BigEndian, byteOrderMark: true)] }
         if bytes.starts(with: [0xFF, 0xFE]) { return [Detected(encoding: .utf16LittleEndian, byteOrderMark: true)] }
         let utf8 = Detected(encoding: .utf8, byteOrderMark: false)
-        guard bytes.count >= 2, bytes.count % 2 == 0 else { return [utf8] }
+        guard bytes.count >= 2 else { return [utf8] }
         let units = min(bytes.count / 2, 32_768)
         var evenZeros = 0, oddZeros = 0
         for index in 0..<units {
@@ -47,7 +48,11 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
         let utf16 = evenZeros >= oddZeros ? [bigEndian, littleEndian] : [littleEndian, bigEndian]
         let validUTF8 = String(validating: bytes, as: UTF8.self) != nil
         // A quarter of the code units with a zero byte is far more than any UTF-8 text holds.
-        if !validUTF8 || (evenZeros + oddZeros) * 4 >= units { return utf16 + [utf8] }
+        let looksUTF16 = (evenZeros + oddZeros) * 4 >= units
+        // An odd number of bytes is no UTF-16; but a file that looks like it is one with a
+        // byte missing or extra, and its decoding error says so.
+        if bytes.count % 2 == 1 { return looksUTF16 ? utf16 + [utf8] : [utf8] }
+        if !validUTF8 || looksUTF16 { return utf16 + [utf8] }
         return [utf8] + utf16
     }
 
@@ -89,13 +94,15 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
         case .utf16BigEndian, .utf16LittleEndian:
             let bigEndian = detected.encoding == .utf16BigEndian
             var index = detected.byteOrderMark ? 2 : 0
-            guard (bytes.count - index) % 2 == 0 else {
-                throw Failure(message: "UTF-16 text has an odd number of bytes", line: line, column: column)
-            }
             func unit(_ at: Int) -> UInt16 {
                 bigEndian ? UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1]) : UInt16(bytes[at + 1]) << 8 | UInt16(bytes[at])
             }
             while index < bytes.count {
+                guard index + 1 < bytes.count else {
+                    let name = bigEndian ? "big-endian" : "little-endian"
+                    throw Failure(message: "invalid UTF-16 (\(name)): the file has an odd number of bytes; the last byte (offset \(index)) is half a character (a byte is missing or extra)",
+                                  line: line, column: column)
+                }
                 let first = unit(index)
                 if (0xD800...0xDBFF).contains(first) {
                     guard index + 3 < bytes.count else {

@@ -265,7 +265,7 @@ import TestSupport
         #expect(mapping.export(key: "merge", text: "Sign in with {provider} to link {newProvider}: {label}")
             == "Sign in with %4$@ to link %5$@: %1$@")
         #expect(try mapping.importValue("Sign in with %4$@ to link %5$@: %1$@", key: "merge") == "Sign in with {provider} to link {newProvider}: {label}")
-        #expect(mapping.export(key: "x", text: "{value, number}% of {unknown}") == "%3$lld% of {unknown}")
+        #expect(mapping.export(key: "x", text: "{value, number}% of {unknown}") == "%3$lld%% of {unknown}")
         #expect(throws: PlaceholderMapping.Problem.self) { try mapping.importValue("%7$@", key: "x") }
         #expect(throws: PlaceholderMapping.Problem.self) { try mapping.importValue("%1$@ and %@", key: "x") }
         #expect(try mapping.importValue("%@ and %@", key: "x") == "{label} and {field}")
@@ -273,6 +273,120 @@ import TestSupport
         for text in ["100%", "50% off", "%d%%", "%1$s literal", "%", "%%%", "a%@b", "{label}%"] {
             #expect(try mapping.importValue(mapping.export(key: "x", text: text), key: "x") == text, "\(text)")
         }
+    }
+
+    /// A literal `%` in a value with placeholders is `%%` (`String.format("100% %1$s")` throws
+    /// on Android; `String(format:)` drops it); a value without placeholders is plain text.
+    @Test func percentSignsAreDoubledInFormatStringsOnly() throws {
+        let android = AndroidStringsFile.write([("pct", "100% of {label}", nil), ("plain", "100% sure, 50% off", nil),
+                                                ("files", "{value, plural, one {# file (100%)} other {# files}}", nil)],
+                                               mapping: Self.mapping(.android))
+        let xml = String(decoding: android.bytes, as: UTF8.self)
+        #expect(xml.contains("<string name=\"pct\">100%% of %1$s</string>"), "\(xml)")
+        #expect(xml.contains("<string name=\"plain\">100% sure, 50% off</string>"), "\(xml)")
+        #expect(xml.contains("<item quantity=\"one\">%3$d file (100%%)</item>"), "\(xml)")
+        let catalog = StringCatalogFile.write(sourceLanguage: LocaleTag("en-US")!, localizations: [
+            StringCatalogFile.Localization(tag: LocaleTag("en-US")!, messages: [("pct", "100% of {label}"), ("plain", "100%")]),
+        ], notes: [:], mapping: Self.mapping(.apple))
+        #expect(catalog.contains("\"value\" : \"100%% of %1$@\""), "\(catalog)")
+        #expect(catalog.contains("\"value\" : \"100%\""), "\(catalog)")
+        // What String(format:) makes of an exported value: the literal percent sign survives.
+        let numbers = PlaceholderMapping(dialect: .apple, order: ArgumentOrder(declared: ["value"]))
+        let exported = numbers.export(key: "k", text: "{value, number}% done, 100% sure")
+        #expect(exported == "%1$lld%% done, 100%% sure")
+        #expect(String(format: exported, 42 as Int64) == "42% done, 100% sure")
+        // Both read back: `%%` is `%` in a format string, text otherwise.
+        let back = AndroidStringsFile.read(android.bytes, path: "x.xml", mapping: Self.mapping(.android))
+        #expect(back.entries.map(\.text) == ["100% of {label}", "100% sure, 50% off", "{value, plural, one {# file (100%)} other {# files}}"])
+        let read = StringCatalogFile.read(Array(catalog.utf8), path: "x.xcstrings", locale: LocaleTag("en-US")!, mapping: Self.mapping(.apple))
+        #expect(read.entries.map(\.text) == ["100% of {label}", "100%"])
+        #expect(try numbers.importValue("100%% of %1$lld", key: "k") == "100% of {value, number}")
+        #expect(try numbers.importValue("50% off", key: "k") == "50% off")
+    }
+
+    @Test func androidNotesWithDashesRoundTrip() throws {
+        let notes = ["note line 1\nnote line 2 -- with --> arrow", "---", "ends with -", "back\\slash \\- and \\\\", "-starts"]
+        let messages = notes.enumerated().map { (key: "k\($0.offset)", text: "x", note: Optional($0.element)) }
+        let written = AndroidStringsFile.write(messages, mapping: Self.mapping(.android))
+        let xml = String(decoding: written.bytes, as: UTF8.self)
+        #expect(xml.contains("<!-- note line 1\nnote line 2 -\\- with -\\-> arrow -->"), "\(xml)")
+        let comments = xml.components(separatedBy: "<!--").dropFirst().map { $0.components(separatedBy: "-->")[0] }
+        #expect(comments.count == notes.count)
+        for comment in comments { #expect(!comment.contains("--"), "\(comment)") }
+        let read = AndroidStringsFile.read(written.bytes, path: "x.xml", mapping: Self.mapping(.android))
+        #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
+        #expect(read.entries.map(\.note) == notes)
+        // Comments written by other tools read as they are.
+        let other = AndroidStringsFile.read(Array("<resources><!-- C:\\path\\n - a note --><string name=\"a\">A</string></resources>".utf8),
+                                            path: "o.xml", mapping: Self.mapping(.android))
+        #expect(other.entries.first?.note == "C:\\path\\n - a note")
+    }
+
+    @Test func placeholderProblemsNameTheRealPlaceholders() throws {
+        let mixed = AndroidStringsFile.read(Array("<resources><string name=\"d\">Value %.2f and %1$d%%</string></resources>".utf8),
+                                            path: "d.xml", mapping: Self.mapping(.android))
+        #expect(mixed.diagnostics.map(\.message) == ["resource 'd': placeholders with and without a position ('%1$d' and '%.2f') are mixed"])
+        // Precision is kept as an ICU number skeleton; formatting ICU cannot say is a warning.
+        let xml = """
+        <resources>
+        <string name="p">%1$.2f and %2$.1f</string>
+        <string name="h">%1$x and %3$.0f</string>
+        </resources>
+        """
+        let read = AndroidStringsFile.read(Array(xml.utf8), path: "p.xml", mapping: Self.mapping(.android))
+        #expect(read.entries.map(\.text) == ["{label, number, ::.00} and {field, number, ::.0}", "{label, number} and {value, number}"])
+        #expect(!read.diagnostics.containsErrors)
+        #expect(Self.render(read.diagnostics, read, path: "p.xml") == """
+        p.xml:3:1: warning[interchange-argument]: resource 'h': placeholder '%1$x' becomes {label, number}: its formatting ('x') has no ICU equivalent and is lost
+         3 | <string name="h">%1$x and %3$.0f</string>
+           | ^~~~~~~
+        p.xml:3:1: warning[interchange-argument]: resource 'h': placeholder '%3$.0f' becomes {value, number}: its formatting ('.0f') has no ICU equivalent and is lost
+         3 | <string name="h">%1$x and %3$.0f</string>
+           | ^~~~~~~
+
+        """)
+        let again = AndroidStringsFile.write(read.entries.map { ($0.key, $0.text, nil) }, mapping: Self.mapping(.android))
+        #expect(String(decoding: again.bytes, as: UTF8.self).contains("<string name=\"p\">%1$.2f and %2$.1f</string>"))
+        let apple = Self.mapping(.apple)
+        #expect(apple.export(key: "x", text: "{value, number, ::.00}") == "%3$.2f")
+        #expect(try apple.importValue("%3$.2f", key: "x") == "{value, number, ::.00}")
+    }
+
+    /// Xcode shows the key in the source language when it has no localization there.
+    @Test func stringCatalogSourceLanguageUsesTheKeys() throws {
+        let json = """
+        {"sourceLanguage": "en", "strings": {
+          "Hello %@": {"localizations": {"pl": {"stringUnit": {"state": "translated", "value": "Cześć %@"}}}},
+          "Untranslated": {},
+          "Brand": {"shouldTranslate": false},
+          "%lld%% done": {},
+          "files": {"localizations": {"en": {"variations": {"plural": {
+            "one": {"stringUnit": {"state": "translated", "value": "%lld file"}},
+            "other": {"stringUnit": {"state": "translated", "value": "%lld files"}}}}}}}
+        }, "version": "1.0"}
+        """
+        let mapping = PlaceholderMapping(dialect: .apple, order: ArgumentOrder(declared: ["label", "field", "value"]))
+        let en = StringCatalogFile.read(Array(json.utf8), path: "x.xcstrings", locale: LocaleTag("en")!, mapping: mapping)
+        #expect(en.diagnostics.isEmpty, "\(en.diagnostics)")
+        #expect(en.entries.map(\.key) == ["Hello %@", "Untranslated", "Brand", "%lld%% done", "files"])
+        #expect(en.entries.map(\.text) == ["Hello {label}", "Untranslated", "Brand", "{label, number}% done", "{label, plural, one {# file} other {# files}}"])
+        let pl = StringCatalogFile.read(Array(json.utf8), path: "x.xcstrings", locale: LocaleTag("pl")!, mapping: mapping)
+        #expect(pl.entries.map(\.text) == ["Cześć {label}"])
+    }
+
+    @Test func utf16WithAnOddByteIsAnEncodingError() throws {
+        var bytes = TextEncoding.utf16LittleEndian.encode("\"a\" = \"b\";\n\"c\" = \"d\";\n", byteOrderMark: false)
+        bytes.append(0x0A)
+        let read = StringsFile.read(bytes, path: "odd.strings")
+        #expect(read.failed)
+        #expect(read.encoding == TextEncoding.Detected(encoding: .utf16LittleEndian, byteOrderMark: false))
+        #expect(read.diagnostics.map(\.message) == ["invalid UTF-16 (little-endian): the file has an odd number of bytes; the last byte (offset \(bytes.count - 1)) is half a character (a byte is missing or extra)"])
+        #expect(read.diagnostics.first?.location?.line == 3)
+        var withMark = TextEncoding.utf16BigEndian.encode("\"a\" = \"b\";", byteOrderMark: true)
+        withMark.append(0x00)
+        #expect(StringsFile.read(withMark, path: "odd.strings").diagnostics.first?.message.hasPrefix("invalid UTF-16 (big-endian)") == true)
+        // Odd-length UTF-8 stays UTF-8.
+        #expect(StringsFile.read(Array("\"a\" = \"bc\";".utf8), path: "u.strings").entries.map(\.text) == ["bc"])
     }
 
     @Test func everyInterchangeCodeIsProduced() throws {
@@ -363,5 +477,117 @@ import TestSupport
           plural: "{count, plural, one {# fichier} other {# fichiers}}"
 
         """)
+    }
+
+    /// A copy of the repository's locales in a temporary folder, with the files' checksums.
+    static func localesCopy(_ prefix: String) throws -> (TemporaryFolder, () throws -> [String: Data]) {
+        let folder = try TemporaryFolder(prefix)
+        try FileManager.default.copyItem(atPath: Repository.path("locales"), toPath: folder.path + "/loc")
+        let snapshot = {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path + "/loc") {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/loc/" + name))
+            }
+            return files
+        }
+        return (folder, snapshot)
+    }
+
+    @Test func exportAndPseudoNeverWriteOverTheirSources() throws {
+        let (folder, snapshot) = try Self.localesCopy("jump-overwrite")
+        defer { folder.remove() }
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.strings", withDestinationPath: folder.path + "/loc/fr-FR.yaml")
+        let before = try snapshot()
+        for out in ["loc/fr-FR.yaml", "./loc/../loc/fr-FR.yaml", folder.path + "/loc/fr-FR.yaml", "link.strings", "loc/de-DE.yaml"] {
+            let export = try Executable.run("jump-forms", ["locales", "export", "--format", "strings", "--locale", "fr-FR", "--locales", "loc", "--out", out], in: folder.path)
+            #expect(export.status == 2, "\(out)")
+            #expect(export.stderr.contains("'\(out)'") && export.stderr.contains("nothing written"), "\(export.stderr)")
+        }
+        let yaml = try Executable.run("jump-forms", ["locales", "export", "--format", "android", "--locale", "fr-FR", "--locales", "loc", "--out", "fr.yaml"], in: folder.path)
+        #expect(yaml.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/fr.yaml"))
+        for out in ["loc/en-US.yaml", "./loc/en-US.yaml", "link.strings", "loc/fr-FR.yaml", "new/de-DE.yaml"] {
+            let pseudo = try Executable.run("jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", out], in: folder.path)
+            #expect(pseudo.status == 2, "\(out)")
+            #expect(pseudo.stderr.contains("'\(out)'") && pseudo.stderr.contains("nothing written"), "\(pseudo.stderr)")
+        }
+        #expect(try snapshot() == before)
+        // The pseudo-locale's own file may be made again, also under another name.
+        for _ in 0..<2 {
+            let again = try Executable.run("jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", "loc/en-XA.yaml"], in: folder.path)
+            #expect(again.status == 0, "\(again.stderr)")
+        }
+        let other = try Executable.run("jump-forms", ["locales", "pseudo", "--locale", "ar-XB", "--locales", "loc", "--out", "loc/en-XA.yaml"], in: folder.path)
+        #expect(other.status == 2)
+        let renamed = try Executable.run("jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", "pseudo.yaml"], in: folder.path)
+        #expect(renamed.status == 0)
+        let renamedAgain = try Executable.run("jump-forms", ["locales", "pseudo", "--locale", "ar-XB", "--locales", "loc", "--out", "pseudo.yaml"], in: folder.path)
+        #expect(renamedAgain.status == 2, "\(renamedAgain.stderr)")
+        #expect(renamedAgain.stderr.contains("the locale file of en-XA"))
+    }
+
+    @Test func importNeverDropsMessagesOfTheFileItReplaces() throws {
+        let (folder, snapshot) = try Self.localesCopy("jump-replace")
+        defer { folder.remove() }
+        try folder.write("empty.strings", "")
+        try folder.write("some.strings", "/* new note */\n\"fields.emailAddress.label\" = \"Courriel\";\n")
+        let french = try String(contentsOfFile: folder.path + "/loc/fr-FR.yaml", encoding: .utf8)
+        try folder.write("loc/fr-FR.yaml", french.replacingOccurrences(of: "messages:\n", with: "notes:\n  fields.emailAddress.label: old note\n  fields.emailAddress.tip: tip note\nmessages:\n"))
+        let before = try snapshot()
+        let empty = try Executable.run("jump-forms", ["locales", "import", "empty.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml"], in: folder.path)
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("'loc/fr-FR.yaml' holds 54 messages that 'empty.strings' lacks (fields.signInEmailAddress.label, fields.currentPassword.label, fields.emailAddress.label, fields.emailAddress.placeholder, fields.emailAddress.tip, ...)"), "\(empty.stderr)")
+        #expect(empty.stderr.contains("--replace"))
+        let wrongTag = try Executable.run("jump-forms", ["locales", "import", "some.strings", "--locale", "de-DE", "--locales", "loc", "--out", "loc/fr-FR.yaml", "--replace"], in: folder.path)
+        #expect(wrongTag.status == 2)
+        #expect(wrongTag.stderr.contains("--locale de-DE does not match 'loc/fr-FR.yaml', the locale file of fr-FR"), "\(wrongTag.stderr)")
+        try folder.write("notes.txt", "not a locale file")
+        let notLocale = try Executable.run("jump-forms", ["locales", "import", "some.strings", "--locale", "fr-FR", "--out", "notes.txt"], in: folder.path)
+        #expect(notLocale.status == 2)
+        #expect(try String(contentsOfFile: folder.path + "/notes.txt", encoding: .utf8) == "not a locale file")
+        #expect(try snapshot() == before)
+        // With --replace: the import's messages, its notes, the old notes of keys still there,
+        // and the sameAsSource list.
+        let replaced = try Executable.run("jump-forms", ["locales", "import", "some.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml", "--replace"], in: folder.path)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        var project = LoadedProject()
+        let back = try #require(ProjectLoader().loadLocale(at: folder.path + "/loc/fr-FR.yaml", into: &project))
+        #expect(back.keys == ["fields.emailAddress.label"])
+        #expect(back.notes == ["fields.emailAddress.label": "new note"])
+        #expect(back.sameAsSource.map(\.value) == ProjectLoader().loadLocale(at: Repository.path("locales/fr-FR.yaml"), into: &project)!.sameAsSource.map(\.value))
+        // An import that holds every key of the file replaces it without --replace, keeping notes.
+        let full = try Executable.run("jump-forms", ["locales", "export", "--format", "strings", "--locale", "fr-FR", "--locales", "loc", "--out", "full.strings"], in: folder.path)
+        #expect(full.status == 0)
+        try folder.write("some.strings", "\"fields.emailAddress.label\" = \"Courriel\";\n\"extra\" = \"x\";\n")
+        let superset = try Executable.run("jump-forms", ["locales", "import", "some.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml"], in: folder.path)
+        #expect(superset.status == 0, "\(superset.stderr)")
+        var project2 = LoadedProject()
+        let kept = try #require(ProjectLoader().loadLocale(at: folder.path + "/loc/fr-FR.yaml", into: &project2))
+        #expect(kept.keys == ["fields.emailAddress.label", "extra"])
+        #expect(kept.notes == ["fields.emailAddress.label": "new note"])
+    }
+
+    @Test func emptyFoldersMissingFoldersAndNestedClashesAreSaid() throws {
+        let (folder, _) = try Self.localesCopy("jump-folders")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path + "/none", withIntermediateDirectories: true)
+        let empty = try Executable.run("jump-forms", ["locales", "export", "--format", "strings", "--locales", "none"], in: folder.path)
+        #expect(empty.status == 2)
+        #expect(empty.stderr.contains("the locales folder 'none' has no locale files"), "\(empty.stderr)")
+        let created = try Executable.run("jump-forms", ["locales", "export", "--format", "strings", "--locales", "loc", "--out", "ex/all"], in: folder.path)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stderr.contains("created the folder ex/all"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/ex/all").sorted()
+            == ["de-DE", "en-US", "es-ES", "fr-FR", "ja-JP", "pl-PL"].map { $0 + ".strings" })
+        let pseudo = try Executable.run("jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locale", "ar-XB", "--locales", "loc", "--out", "ps"], in: folder.path)
+        #expect(pseudo.status == 0, "\(pseudo.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/ps/ar-XB.yaml"))
+        try folder.write("n.strings", "\"a\" = \"A\";\n\"a.b\" = \"B\";\n")
+        let nested = try Executable.run("jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--nested"], in: folder.path)
+        #expect(nested.status == 0)
+        #expect(nested.stderr == "warning: --nested: the keys are written flat (dotted), as 'a' is both a message and the start of 'a.b'\n")
+        #expect(nested.stdout.hasSuffix("messages:\n  a: A\n  a.b: B\n"))
+        #expect(LocaleFileWriter.nestingProblem(["x.y", "a..b"]) == "'a..b' has an empty part")
+        #expect(LocaleFileWriter.nestingProblem(["a.b", "a.c.d"]) == nil)
     }
 }

@@ -72,9 +72,12 @@ struct LocalesImportCommand: ParsableCommand {
         discussion: """
         Placeholders (%1$s, %1$@) become named ICU arguments through the argument order; \
         <plurals> and plural variations become ICU plurals; comments become the file's notes. \
-        Writes the YAML to --out (keeping that file's sameAsSource list) or standard output.
+        Writes the YAML to --out (keeping that file's sameAsSource list, and its notes of keys \
+        the import keeps) or standard output. An --out file named after a locale (fr-FR.yaml) \
+        takes only that --locale; an existing --out file is only replaced when the import \
+        holds all its keys, or with --replace.
         Exit status: 0 written, 1 the file has errors (duplicate keys, unmapped placeholders), \
-        2 usage error or a file that cannot be read or parsed.
+        2 usage error, a file that cannot be read or parsed, or an --out file refused.
         """
     )
 
@@ -93,10 +96,16 @@ struct LocalesImportCommand: ParsableCommand {
     @Flag(help: "Write nested keys (fields: { email: { label: ... } }) instead of flat dotted ones.")
     var nested = false
 
+    @Flag(help: "Replace the --out file even when the import lacks some of its keys (they are lost).")
+    var replace = false
+
     @OptionGroup var interchange: InterchangeOptions
 
     func validate() throws {
-        guard LocaleTag(locale) != nil else { throw ValidationError("--locale '\(locale)' is not a BCP 47 locale tag") }
+        guard let tag = LocaleTag(locale) else { throw ValidationError("--locale '\(locale)' is not a BCP 47 locale tag") }
+        if let out, let named = LocaleFileIO.namedTag(out), named != tag {
+            throw ValidationError("--locale \(tag) does not match '\(out)', the locale file of \(named): nothing written")
+        }
         guard format != nil || InterchangeFormat(path: file) != nil else {
             throw ValidationError("cannot tell the format of '\(file)' from its name: pass --format strings, xcstrings or android")
         }
@@ -110,6 +119,9 @@ struct LocalesImportCommand: ParsableCommand {
         let loaded = try interchange.catalogs(console: console, required: false)
         let reference = loaded?.catalogs.first { $0.tag.value == LocaleTag(interchange.reference) }
         let path = file == "-" ? "<stdin>" : file
+        if let out, file != "-", LocaleFileIO.realPath(out) == LocaleFileIO.realPath(file) {
+            throw ValidationError("--out '\(out)' is the file being imported: nothing written")
+        }
         let result: InterchangeReadResult
         switch kind {
         case .strings: result = StringsFile.read(bytes, path: path)
@@ -132,14 +144,28 @@ struct LocalesImportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var sameAsSource: [String] = []
+        var notes: [String: String] = [:]
         if let out, FileExists.file(out) {
             var project = LoadedProject()
-            if let existing = ProjectLoader().loadLocale(at: out, into: &project), existing.tag.value == tag {
+            let existing = ProjectLoader().loadLocale(at: out, into: &project)
+            if let existing, existing.tag.value == tag, !project.diagnostics.containsErrors {
+                let imported = Set(result.entries.map(\.key))
+                let dropped = existing.keys.filter { !imported.contains($0) }
+                if !dropped.isEmpty, !replace {
+                    let shown = dropped.prefix(5).joined(separator: ", ") + (dropped.count > 5 ? ", ..." : "")
+                    throw ValidationError("'\(out)' holds \(dropped.count) message\(dropped.count == 1 ? "" : "s") that \(file == "-" ? "the input" : "'\(file)'") lacks (\(shown)): nothing written; pass --replace to replace the file and lose them")
+                }
                 sameAsSource = existing.sameAsSource.map(\.value)
+                for (key, note) in existing.notes where imported.contains(key) { notes[key] = note }
+            } else if !replace {
+                let what = existing.map { $0.tag.value != tag ? "a locale file of \($0.tag.value)" : "a locale file with errors" } ?? "not a locale file"
+                throw ValidationError("'\(out)' exists and is \(what): nothing written; pass --replace to replace it")
             }
         }
-        var notes: [String: String] = [:]
         for entry in result.entries { if let note = entry.note { notes[entry.key] = note } }
+        if nested, let problem = LocaleFileWriter.nestingProblem(result.entries.map(\.key)) {
+            console.err("warning: --nested: the keys are written flat (dotted), as \(problem)\n")
+        }
         let content = LocaleFileContent(
             tag: tag, messages: result.entries.map { LocaleFileContent.Message(key: $0.key, text: $0.text) },
             sameAsSource: sameAsSource, notes: notes,
@@ -158,8 +184,11 @@ struct LocalesExportCommand: ParsableCommand {
         discussion: """
         A String Catalog holds every locale (or those named with --locale); .strings and \
         strings.xml hold one, or one per locale into the --out folder (<tag>.strings, <tag>.xml). \
-        Notes become comments. `locales import` reads the files back to the same messages.
-        Exit status: 0 written, 1 some messages could not be written, 2 usage or I/O error.
+        Notes become comments. `locales import` reads the files back to the same messages. \
+        A locale file it reads (by any path) or a .yaml file is never written over; a missing \
+        --out folder is created.
+        Exit status: 0 written, 1 some messages could not be written, 2 usage or I/O error, \
+        or a refused --out.
         """
     )
 
@@ -189,6 +218,7 @@ struct LocalesExportCommand: ParsableCommand {
         let console = Console()
         guard let (allCatalogs, project) = try interchange.catalogs(console: console, required: true) else { return }
         ExitKeepAlive.keep(project)
+        guard !allCatalogs.isEmpty else { throw ValidationError("the locales folder '\(interchange.locales)' has no locale files (<tag>.yaml)") }
         let wanted = only.compactMap(LocaleTag.init)
         for tag in wanted where !allCatalogs.contains(where: { $0.tag.value == tag }) {
             throw ValidationError("\(tag) has no locale file in \(interchange.locales)")
@@ -198,9 +228,14 @@ struct LocalesExportCommand: ParsableCommand {
         let reference = allCatalogs.first { $0.tag.value == referenceTag }
         var diagnostics: [Diagnostic] = []
         var files: [(path: String, bytes: [UInt8])] = []
-        let toFolder = out.map(FileExists.directory) ?? false
+        var toFolder = out.map(FileExists.directory) ?? false
         if format != .xcstrings, catalogs.count > 1, !toFolder {
-            throw ValidationError("\(catalogs.count) locales need a folder: pass --out FOLDER, or one --locale")
+            guard let out, !FileExists.file(out) else {
+                throw ValidationError("\(catalogs.count) locales need a folder: pass --out FOLDER, or one --locale")
+            }
+            guard LocaleFileIO.createFolder(out) else { throw ValidationError("cannot create the folder '\(out)'") }
+            console.err("created the folder \(out)\n")
+            toFolder = true
         }
         func target(_ catalog: LocaleCatalog) -> String {
             guard let out else { return "-" }
@@ -231,6 +266,16 @@ struct LocalesExportCommand: ParsableCommand {
                                                notes: reference?.notes ?? [:], mapping: mapping)
             files.append((out.map { toFolder ? $0 + "/Localizable.xcstrings" : $0 } ?? "-", Array(text.utf8)))
         }
+        // Never over a file this export read (a locale file), nor into a locale file at all.
+        let read = Set(allCatalogs.map { LocaleFileIO.realPath($0.path) })
+        for file in files where file.path != "-" {
+            if read.contains(LocaleFileIO.realPath(file.path)) {
+                throw ValidationError("refusing to write over '\(file.path)': it is a locale file this export reads; nothing written")
+            }
+            if file.path.hasSuffix(".yaml") || file.path.hasSuffix(".yml") {
+                throw ValidationError("refusing to write \(format.rawValue) into '\(file.path)', a YAML file (locale files are written by 'locales import'); nothing written")
+            }
+        }
         if !diagnostics.isEmpty { console.err(DiagnosticRenderer(sources: SourceFiles(), useColor: console.colorErr).render(diagnostics)) }
         for file in files {
             guard LocaleFileIO.write(file.bytes, to: file.path) else { throw ValidationError("cannot write '\(file.path)'") }
@@ -250,7 +295,8 @@ struct LocalesPseudoCommand: ParsableCommand {
         discussion: """
         ICU syntax, arguments, markup and URLs are kept; ar-XB's plurals get the Arabic \
         categories. jump-forms' own words are included unless --no-builtin. Write them into the \
-        locales folder and run any command with --locale en-XA or --locale ar-XB.
+        locales folder and run any command with --locale en-XA or --locale ar-XB. --out only \
+        writes the pseudo-locale's own file: never a file named after, or holding, another locale.
         """
     )
 
@@ -282,19 +328,49 @@ struct LocalesPseudoCommand: ParsableCommand {
             throw ValidationError("\(referenceTag) has no locale file in \(interchange.locales)")
         }
         let chosen = styles.isEmpty ? [PseudoLocalizer.Style.accented] : styles.compactMap(PseudoLocalizer.Style.init)
-        let toFolder = out.map(FileExists.directory) ?? false
-        if chosen.count > 1, !toFolder { throw ValidationError("two pseudo-locales need a folder: pass --out FOLDER") }
+        var toFolder = out.map(FileExists.directory) ?? false
+        if chosen.count > 1, !toFolder {
+            guard let out, !FileExists.file(out) else { throw ValidationError("two pseudo-locales need a folder: pass --out FOLDER") }
+            guard LocaleFileIO.createFolder(out) else { throw ValidationError("cannot create the folder '\(out)'") }
+            console.err("created the folder \(out)\n")
+            toFolder = true
+        }
         let builtin = noBuiltin ? [] : BuiltinCatalog.catalogs.filter { $0.tag.value.identifier == "en-US" }
-        for style in chosen {
+        let targets = chosen.map { style in (style, out.map { toFolder ? $0 + "/" + style.rawValue + ".yaml" : $0 } ?? "-") }
+        let read = Dictionary(catalogs.map { (LocaleFileIO.realPath($0.path), $0.tag.value) }, uniquingKeysWith: { first, _ in first })
+        for (style, path) in targets where path != "-" {
+            try Self.checkTarget(path, for: style.tag, read: read)
+        }
+        for (style, path) in targets {
             let localizer = PseudoLocalizer(style: style)
             let content = LocaleFileContent(
                 tag: style.tag, messages: localizer.messages([reference] + builtin).map { LocaleFileContent.Message(key: $0.key, text: $0.text) },
                 header: ["\(style.tag): pseudo-locale made by jump-forms locales pseudo from \(reference.path); do not edit."])
-            let path = out.map { toFolder ? $0 + "/" + style.rawValue + ".yaml" : $0 } ?? "-"
+            if nested, let problem = LocaleFileWriter.nestingProblem(content.messages.map(\.key)) {
+                console.err("warning: --nested: the keys are written flat (dotted), as \(problem)\n")
+            }
             guard LocaleFileIO.write(Array(LocaleFileWriter.yaml(content, nested: nested).utf8), to: path) else {
                 throw ValidationError("cannot write '\(path)'")
             }
             if path != "-" { console.err("wrote \(path)\n") }
+        }
+    }
+
+    /// Refuses a target that is not `tag`'s own file: a file named after another locale, or an
+    /// existing file that is neither named after `tag` nor a locale file of `tag` (`read`: the
+    /// locale files loaded, by real path).
+    static func checkTarget(_ path: String, for tag: LocaleTag, read: [String: LocaleTag]) throws {
+        if let named = LocaleFileIO.namedTag(path), named != tag {
+            throw ValidationError("refusing to write \(tag) into '\(path)', the locale file of \(named); nothing written")
+        }
+        guard FileExists.file(path), LocaleFileIO.namedTag(path) != tag else { return }
+        var owner = read[LocaleFileIO.realPath(path)]
+        if owner == nil {
+            var project = LoadedProject()
+            owner = ProjectLoader().loadLocale(at: path, into: &project)?.tag.value
+        }
+        guard owner == tag else {
+            throw ValidationError("refusing to write over '\(path)': it is \(owner.map { "the locale file of \($0)" } ?? "not a locale file of \(tag)"); nothing written")
         }
     }
 }

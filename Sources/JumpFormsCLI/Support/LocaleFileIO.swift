@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpForms
 
 /// Reading and writing the files of `jump-forms locales` (interchange files, baselines,
 /// generated locale files). Writes go to a temporary file renamed into place, so a failed run
@@ -46,6 +47,41 @@ enum LocaleFileIO {
             return false
         }
         return true
+    }
+
+    /// `path` with symbolic links, `.` and `..` resolved and made absolute, so that two
+    /// spellings of one file compare equal. A file that does not exist yet is its folder's real
+    /// path and its name.
+    static func realPath(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        let base = String(cString: resolved)
+        return base.hasSuffix("/") ? base + name : base + "/" + name
+    }
+
+    /// The locale a YAML file's name says (`fr-FR.yaml`: fr-FR): the loader requires the
+    /// file's `locale:` to be that tag. Nil for other names.
+    static func namedTag(_ path: String) -> LocaleTag? {
+        guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") else { return nil }
+        return LocaleTag(stem(path))
+    }
+
+    /// Creates the folder `path` and the folders it is in; false on failure.
+    static func createFolder(_ path: String) -> Bool {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            if !FileExists.directory(prefix), mkdir(prefix, 0o755) != 0, errno != EEXIST { return false }
+            prefix += "/"
+        }
+        return FileExists.directory(path)
     }
 
     /// The file name without folder and extension.
