@@ -337,6 +337,17 @@ import TestSupport
         #expect(limited.stderr.contains("error[JF102]: the file is "), "\(limited.stderr)")
         #expect(try run(arguments + ["--max-file-size", "16M"], in: folder.path).status == 0)
         #expect(try run(["locales", "coverage", "--locales", "locales", "--reference", "en-US", "--max-file-size", "1K"], in: folder.path).status == 2)
+        // The interchange commands: the locale files they read, and the file import reads.
+        let export = ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"]
+        let refusedExport = try run(export + ["--max-file-size", "1K"], in: folder.path)
+        #expect(refusedExport.status == 2 && refusedExport.stderr.contains("error[JF102]"), "\(refusedExport.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/en.strings"))
+        #expect(try run(export, in: folder.path).status == 0)
+        let importing = ["locales", "import", "en.strings", "--locale", "de-DE", "--locales", "locales", "--out", "de-DE.yaml"]
+        let refusedImport = try run(importing + ["--max-file-size", "1K"], in: folder.path)
+        #expect(refusedImport.status != 0 && refusedImport.stderr.contains("'en.strings' is over the limit of 1024 bytes"), "\(refusedImport.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/de-DE.yaml"))
+        #expect(try run(importing + ["--max-file-size", "16M"], in: folder.path).status == 0)
     }
 
     @Test func baselinesMatchHoweverThePathIsWritten() throws {

@@ -34,6 +34,11 @@ struct InterchangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The names of %1$, %2$, ... in order, comma-separated; the reference message's other arguments follow.", valueName: "names"))
     var argumentOrder: String = ArgumentOrder.defaultDeclared.joined(separator: ",")
 
+    @OptionGroup var limits: LimitOptions
+
+    /// The loader of the locale files, with the `--max-file-size` limit.
+    var loader: ProjectLoader { ProjectLoader(limits: limits.limits, environment: Environment.current) }
+
     func validate() throws {
         guard LocaleTag(reference) != nil else { throw ValidationError("--reference '\(reference)' is not a BCP 47 locale tag") }
     }
@@ -49,7 +54,7 @@ struct InterchangeOptions: ParsableArguments {
             return nil
         }
         var project = LoadedProject()
-        let catalogs = ProjectLoader().loadLocales(in: locales, into: &project)
+        let catalogs = loader.loadLocales(in: locales, into: &project)
         let errors = project.diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty {
             console.err(DiagnosticRenderer(sources: project.sources, useColor: console.colorErr).render(errors))
@@ -115,7 +120,13 @@ struct LocalesImportCommand: ParsableCommand {
         let console = Console()
         let tag = LocaleTag(locale)!
         let kind = format ?? InterchangeFormat(path: file)!
-        guard let bytes = LocaleFileIO.read(file) else { throw ValidationError("cannot read '\(file)'") }
+        let bytes: [UInt8]
+        switch LocaleFileIO.read(file, limit: interchange.limits.limits.maximumFileSize) {
+        case .success(let read): bytes = read
+        case .failure(.unreadable): throw ValidationError("cannot read '\(file)'")
+        case .failure(.tooLarge(let limit)):
+            throw ValidationError("'\(file)' is over the limit of \(limit) bytes: raise it with --max-file-size (e.g. 16M)")
+        }
         let loaded = try interchange.catalogs(console: console, required: false)
         let reference = loaded?.catalogs.first { $0.tag.value == LocaleTag(interchange.reference) }
         let path = file == "-" ? "<stdin>" : file
@@ -147,7 +158,7 @@ struct LocalesImportCommand: ParsableCommand {
         var notes: [String: String] = [:]
         if let out, FileExists.file(out) {
             var project = LoadedProject()
-            let existing = ProjectLoader().loadLocale(at: out, into: &project)
+            let existing = interchange.loader.loadLocale(at: out, into: &project)
             if let existing, existing.tag.value == tag, !project.diagnostics.containsErrors {
                 let imported = Set(result.entries.map(\.key))
                 let dropped = existing.keys.filter { !imported.contains($0) }

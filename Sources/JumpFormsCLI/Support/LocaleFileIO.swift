@@ -13,23 +13,39 @@ import JumpForms
 enum LocaleFileIO {
     /// The bytes of a file (or of standard input for `-`); nil when it cannot be read.
     static func read(_ path: String) -> [UInt8]? {
+        try? read(path, limit: Int.max).get()
+    }
+
+    /// Why a file was not read.
+    enum ReadFailure: Error {
+        case unreadable
+        /// Over `limit` bytes: refused before (or, from a pipe, while) reading it.
+        case tooLarge(limit: Int)
+    }
+
+    /// The bytes of a file (or of standard input for `-`), refusing more than `limit` bytes.
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .failure(.unreadable) }
         defer { if descriptor != 0 { close(descriptor) } }
         var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return nil }
+        if fstat(descriptor, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.unreadable) }
+            if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit { return .failure(.tooLarge(limit: limit)) }
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return nil
+                return .failure(.unreadable)
             }
             if count == 0 { break }
+            guard bytes.count + count <= limit else { return .failure(.tooLarge(limit: limit)) }
             bytes += chunk[0..<count]
         }
-        return bytes
+        return .success(bytes)
     }
 
     /// Writes `bytes` to `path` (standard output for `-`); false on failure.
