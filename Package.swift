@@ -158,6 +158,7 @@ let package = Package(
             dependencies: [
                 "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

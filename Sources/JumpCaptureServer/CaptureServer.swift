@@ -1,11 +1,19 @@
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import JumpCapture
 import JumpForms
 import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A Capture-compatible server (with an Engage double) on Hummingbird 2, enforcing the flow
 /// with the same rule engine the client runs.
@@ -24,27 +32,78 @@ public final class CaptureServer: Sendable {
         self.service = try CaptureService(setup: setup, logger: logger)
     }
 
+    /// How long a connection may send nothing (while idle, or in the middle of a request)
+    /// before the server closes it.
+    public static let defaultIdleTimeout: Duration = .seconds(30)
+
+    /// How long a graceful shutdown (SIGINT, SIGTERM, `EmbeddedCaptureServer.stop()`) waits
+    /// for the requests in flight; then the connections still open are closed.
+    public static let shutdownGracePeriod: Duration = .seconds(5)
+
     /// The Hummingbird application listening on `host:port` (0 picks a free port).
     /// `onStart` receives the bound URL.
-    public func application(host: String, port: Int, onStart: @escaping @Sendable (String) async -> Void = { _ in })
+    public func application(host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+                            onStart: @escaping @Sendable (String) async -> Void = { _ in })
         -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
+        let limit = service.setup.settings.maximumRequestSize
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
+            + idleTimeout.components.attoseconds / 1_000_000_000)
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()],
-                                                httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)),
+            server: HTTPServerBuilder { responder in
+                CaptureHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
+                    additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: idle,
+                    httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)))
+            },
             configuration: .init(address: .hostname(host, port: port), serverName: "jump-forms"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
-                let shownHost = host.contains(":") ? "[\(host)]" : host
-                let url = "http://\(shownHost):\(bound)"
+                let url = "http://\(Self.shown(host)):\(bound)"
                 service.baseURL.withLock { $0 = url }
                 await onStart(url)
             },
             logger: logger
         )
+    }
+
+    /// Runs the server on `host:port` until SIGINT or SIGTERM, then stops gracefully: the
+    /// requests in flight finish (for at most `shutdownGracePeriod`). Throws
+    /// `CaptureServerError.cannotListen` when it cannot bind.
+    public func run(host: String, port: Int, onStart: @escaping @Sendable (String) async -> Void) async throws {
+        let started = Mutex(false)
+        let application = application(host: host, port: port) { url in
+            started.withLock { $0 = true }
+            await onStart(url)
+        }
+        do {
+            try await Self.serviceGroup(application, signals: [.sigterm, .sigint], logger: logger).run()
+        } catch where !started.withLock({ $0 }) {
+            throw CaptureServerError.cannotListen(address: "\(Self.shown(host)):\(port)", reason: Self.reason(error))
+        }
+    }
+
+    /// A service group running `application`, whose graceful shutdown lasts at most
+    /// `shutdownGracePeriod` (then the connections still open are cancelled and closed).
+    static func serviceGroup(_ application: some Service, signals: [UnixSignal], logger: Logger) -> ServiceGroup {
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: signals, logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownGracePeriod
+        return ServiceGroup(configuration: configuration)
+    }
+
+    /// A host as a URL shows it (an IPv6 address in brackets).
+    static func shown(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// Why a bind failed, in words: the system's message for an errno (`address already in
+    /// use`), else the error's description.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        let text = String(cString: strerror(error.errnoCode))
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     /// The messages of the outbox, oldest first.
@@ -55,6 +114,19 @@ public final class CaptureServer: Sendable {
     /// How many accounts the database holds.
     public func accountCount() async throws -> Int {
         try await service.store.userCount()
+    }
+}
+
+/// Why the server could not run.
+public enum CaptureServerError: Error, CustomStringConvertible {
+    /// It could not listen on the address (the port is taken, the address is not this
+    /// machine's, ...).
+    case cannotListen(address: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotListen(address, reason): "cannot listen on \(address): \(reason)"
+        }
     }
 }
 
@@ -81,14 +153,16 @@ public final class EmbeddedCaptureServer: Sendable {
     }
 
     /// Starts the server and returns once it accepts connections.
-    public static func start(_ setup: CaptureServerSetup, host: String = "127.0.0.1", logger: Logger = Logger(label: "jump-forms.embedded")) async throws -> EmbeddedCaptureServer {
+    /// `idleTimeout`: how long a connection may send nothing before it is closed.
+    public static func start(_ setup: CaptureServerSetup, host: String = "127.0.0.1", idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+                             logger: Logger = Logger(label: "jump-forms.embedded")) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let application = server.application(host: host, port: 0) { url in
+        let application = server.application(host: host, port: 0, idleTimeout: idleTimeout) { url in
             continuation.yield(url)
             continuation.finish()
         }
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let group = CaptureServer.serviceGroup(application, signals: [], logger: logger)
         let task = Task { try await group.run() }
         var iterator = stream.makeAsyncIterator()
         guard let url = await iterator.next() else {
@@ -99,7 +173,8 @@ public final class EmbeddedCaptureServer: Sendable {
         return EmbeddedCaptureServer(url: url, server: server, group: group, task: task)
     }
 
-    /// Stops accepting connections, finishes the ones in flight, and returns.
+    /// Stops accepting connections, finishes the requests in flight (for at most
+    /// `CaptureServer.shutdownGracePeriod`), and returns.
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
@@ -116,6 +191,15 @@ struct CaptureDispatcher: RouterMiddleware {
     enum Route {
         case capture(CaptureOperation)
         case engageConfiguration, engageStart, engageToken, authInfo, signInComplete, verifyEmail, resetPassword, health
+
+        /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
+        /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
+        var takesHEAD: Bool {
+            switch self {
+            case .engageStart, .verifyEmail, .authInfo: false
+            default: true
+            }
+        }
     }
 
     static let captureRoutes: [String: CaptureOperation] = Dictionary(
@@ -146,9 +230,40 @@ struct CaptureDispatcher: RouterMiddleware {
         var headers = reply.headers
         headers[.contentType] = reply.contentType
         headers[.cacheControl] = "no-store"
-        // HEAD: the headers of the GET, without its body.
-        let body = request.method == .head ? ByteBuffer() : ByteBuffer(string: reply.body)
+        let body = ByteBuffer(string: reply.body)
+        guard request.method != .head else {
+            // HEAD: the headers of the GET, its Content-Length included, without its body.
+            headers[.contentLength] = String(body.readableBytes)
+            return Response(status: reply.status, headers: headers, body: .init())
+        }
         return Response(status: reply.status, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// 400 for a body that could not be read whole (the parser's error, if it was one), with
+    /// `Connection: close`: the rest of the connection's input cannot be trusted.
+    static func unreadableBody(_ error: (any Error)?) -> ServerReply {
+        var reply = (error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
+            ?? .error(400, "bad_request", "the request body could not be read whole", status: .badRequest)
+        reply.headers[.connection] = "close"
+        return reply
+    }
+
+    /// Why a body's `Content-Type` is not one the server reads (form-encoded UTF-8), or nil.
+    static func formContentTypeProblem(_ type: String) -> String? {
+        let parts = type.split(separator: ";")
+        guard parts.first?.trimmingSpaces.lowercased() == "application/x-www-form-urlencoded" else {
+            return "expected application/x-www-form-urlencoded, got \(type)"
+        }
+        for parameter in parts.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "charset" else { continue }
+            var charset = pair[1].trimmingSpaces.lowercased()
+            if charset.count >= 2, charset.first == "\"", charset.last == "\"" { charset = String(charset.dropFirst().dropLast()) }
+            if charset != "utf-8" && charset != "utf8" {
+                return "the body must be UTF-8 (charset=utf-8 or none), got charset=\(charset)"
+            }
+        }
+        return nil
     }
 
     func answer(_ request: Request) async -> ServerReply {
@@ -156,8 +271,8 @@ struct CaptureDispatcher: RouterMiddleware {
         guard let (route, routeMethods) = Self.route(path) else {
             return .error(404, "not_found", "no such endpoint: \(path)", status: .notFound)
         }
-        // Every route that takes GET takes HEAD too.
-        let methods = routeMethods.contains(.get) ? routeMethods + [.head] : routeMethods
+        // Every route whose GET only reads takes HEAD too.
+        let methods = routeMethods.contains(.get) && route.takesHEAD ? routeMethods + [.head] : routeMethods
         guard methods.contains(request.method) else {
             let names = methods.map(\.rawValue)
             var reply = ServerReply.error(405, "method_not_allowed", "\(path) takes \(names.joined(separator: ", "))", status: .methodNotAllowed)
@@ -177,19 +292,27 @@ struct CaptureDispatcher: RouterMiddleware {
             pairs += decoded
         }
         if request.method == .post {
+            let room = limit - query.utf8.count
+            // A declared length over the limit is refused before reading (the connection's
+            // first request is refused even earlier, by `MalformedRequestHandler`).
+            let declared = request.headers[.contentLength].flatMap { Int($0) }
+            if let declared, declared > room { return .tooLarge(limit: limit, withQuery: !query.isEmpty) }
             let body: ByteBuffer
             do {
-                body = try await request.collectBody(upTo: limit - query.utf8.count)
+                body = try await request.collectBody(upTo: room)
+            } catch is NIOTooManyBytesError {
+                return .tooLarge(limit: limit, withQuery: !query.isEmpty)
             } catch {
-                let what = query.isEmpty ? "the request body is" : "the query string and the body together are"
-                return .error(413, "request_too_large", "\(what) larger than \(limit) bytes", status: .contentTooLarge)
+                // Bad chunked encoding, an unknown transfer coding, a connection that ended
+                // or timed out in the middle of the body.
+                return Self.unreadableBody(error)
             }
-            let text = String(buffer: body)
-            if !text.isEmpty {
-                if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
-                    return .invalid("Content-Type", "expected application/x-www-form-urlencoded, got \(type)")
+            if let declared, body.readableBytes != declared { return Self.unreadableBody(nil) }
+            if body.readableBytes > 0 {
+                if let type = request.headers[.contentType], let problem = Self.formContentTypeProblem(type) {
+                    return .invalid("Content-Type", problem)
                 }
-                guard let decoded = FormEncoding.decode(pairs: text) else {
+                guard let text = String(validating: body.readableBytesView, as: UTF8.self), let decoded = FormEncoding.decode(pairs: text) else {
                     return .invalid("body", "malformed application/x-www-form-urlencoded body")
                 }
                 pairs += decoded
@@ -212,5 +335,14 @@ struct CaptureDispatcher: RouterMiddleware {
             logger.error("\(request.method.rawValue) \(path) failed: \(error)")
             return .error(500, "internal_error", "the server could not complete the request", status: .internalServerError)
         }
+    }
+}
+
+private extension Substring {
+    /// Without the spaces and tabs around it (HTTP's optional white space).
+    var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
     }
 }

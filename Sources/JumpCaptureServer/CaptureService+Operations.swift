@@ -50,6 +50,9 @@ extension CaptureService {
         if let type = parameters["response_type"], type != "token", type != "code_and_token" {
             return .invalid("response_type", "must be token or code_and_token")
         }
+        if let thin = parameters["thin_registration"], thin != "true", thin != "false" {
+            return .invalid("thin_registration", "must be true or false")
+        }
         // A secret the refresh check could never use would leave a session that cannot refresh.
         if let secret = parameters["refresh_secret"], RefreshSecret(secret) == nil {
             return .invalid("refresh_secret", "expected 40 hexadecimal characters")

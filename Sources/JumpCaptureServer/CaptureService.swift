@@ -1,5 +1,4 @@
 import HTTPTypes
-import HummingbirdBcrypt
 import JumpCapture
 import JumpForms
 import Logging
@@ -43,7 +42,7 @@ final class CaptureService: Sendable {
     let baseURL = Mutex<String>("")
     private let forms = Mutex<[String: FormModel]>([:])
 
-    /// A bcrypt hash (at the configured cost) of a random password, checked against when an
+    /// A password hash (at the configured cost) of a random password, checked against when an
     /// account does not exist so that the answer takes the same time.
     let timingHash: String
     /// The record attributes the flow's fields describe (the edit-profile form's first, then
@@ -54,7 +53,7 @@ final class CaptureService: Sendable {
         self.setup = setup
         self.store = try CaptureStore(path: setup.databasePath)
         self.logger = logger
-        self.timingHash = Bcrypt.hash(CaptureStore.randomToken(), cost: UInt8(setup.settings.bcryptCost))
+        self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,
                                                                                    setup.config.captureTraditionalRegistrationFormName.value])
     }
@@ -281,13 +280,16 @@ final class CaptureService: Sendable {
         }
     }
 
+    /// The stored form of a password (`PasswordHash`, bcrypt at the configured cost), made on
+    /// NIO's thread pool.
     func bcrypt(_ password: String) async throws -> String {
-        let cost = UInt8(setup.settings.bcryptCost)
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let cost = setup.settings.bcryptCost
+        return try await NIOThreadPool.singleton.runIfActive { PasswordHash.make(password, cost: cost) }
     }
 
+    /// Whether `password` matches a stored hash (`PasswordHash.verify`), on NIO's thread pool.
     func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        try await NIOThreadPool.singleton.runIfActive { PasswordHash.verify(password, stored: hash) }
     }
 
     /// The successful answer of a sign-in or registration.

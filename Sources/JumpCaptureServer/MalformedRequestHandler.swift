@@ -4,14 +4,18 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// Answers the requests NIO's HTTP parser refuses before any route runs (a garbage request
-/// line, a request line or headers over the decoder's limits, a bad `Content-Length`) with
-/// Capture-style JSON, then closes the connection. Without it Hummingbird answers a bare 400
-/// with an empty body.
+/// Answers the requests refused before any route runs with Capture-style JSON, then closes
+/// the connection: those NIO's HTTP parser refuses (a garbage request line, a request line or
+/// headers over the decoder's limits, a bad `Content-Length`), and those whose declared
+/// `Content-Length` (with the query string) is over `maximumRequestSize`, answered 413 as soon
+/// as the head arrives, without waiting for a body. Without it Hummingbird answers a parse
+/// error with a bare 400 and an empty body, and reads a body before refusing its size.
 ///
 /// It sits after the HTTP codec, in Hummingbird's `additionalChannelHandlers`, and answers
 /// only when no response is under way on the connection (a parse error in the middle of a
-/// request whose answer is being written goes on to Hummingbird, which closes the connection).
+/// request whose answer is being written goes on to Hummingbird, which closes the connection;
+/// an oversized request pipelined behind one being answered goes on to the dispatcher, which
+/// refuses it the same way).
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -24,14 +28,38 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     static let decoderLimits = HTTP1Channel.Configuration.DecoderConfiguration(
         maxHeaderFieldSize: 80 * 1024, maxHeaderListSize: 80 * 1024, maxHeaderFieldCount: 1000)
 
+    /// The largest query string and body together (`maximumRequestSize`).
+    let maximumRequestSize: Int
+
     /// Request heads read and responses finished on this connection.
     private var requests = 0
     private var responses = 0
     private var answered = false
 
+    init(maximumRequestSize: Int) {
+        self.maximumRequestSize = maximumRequestSize
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { requests += 1 }
+        // Once answered, the rest of the connection's input is dropped.
+        if answered { return }
+        if case .head(let head) = unwrapInboundIn(data) {
+            if requests == responses, let refused = Self.refusal(of: head, limit: maximumRequestSize) {
+                answer(context: context, reply: refused)
+                return
+            }
+            requests += 1
+        }
         context.fireChannelRead(data)
+    }
+
+    /// The 413 for a request whose declared body does not fit beside its query string.
+    static func refusal(of head: HTTPRequest, limit: Int) -> ServerReply? {
+        guard let declared = head.headerFields[.contentLength].flatMap({ Int($0) }) else { return nil }
+        let target = head.path?.utf8 ?? "".utf8
+        let query = target.firstIndex(of: UInt8(ascii: "?")).map { target[target.index(after: $0)...].count } ?? 0
+        guard declared > limit - query else { return nil }
+        return .tooLarge(limit: limit, withQuery: query > 0)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -46,8 +74,12 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             context.fireErrorCaught(error)
             return
         }
+        answer(context: context, reply: Self.reply(to: parserError))
+    }
+
+    /// Writes `reply` with `Connection: close`, then closes the connection.
+    private func answer(context: ChannelHandlerContext, reply: ServerReply) {
         answered = true
-        let reply = Self.reply(to: parserError)
         let body = ByteBuffer(string: reply.body)
         let head = HTTPResponse(status: reply.status, headerFields: [
             .contentType: reply.contentType, .contentLength: String(body.readableBytes), .connection: "close", .cacheControl: "no-store",
@@ -55,13 +87,7 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            // Half-close, so the client reads the answer: closing with request bytes unread
-            // would reset the connection, and a reset can lose the answer on its way. The
-            // connection ends when the client closes its side, or after five seconds.
-            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
-            channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
-        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in ConnectionClosing.afterAnswer(channel) }
     }
 
     /// 431 for a request line or headers over the limits, 400 for anything else the parser refuses.

@@ -37,6 +37,12 @@ struct ServerReply: Sendable {
         error(200, "invalid_argument", "\(name): \(description)")
     }
 
+    /// 413: the body (with the query string, when there is one) is over `maximumRequestSize`.
+    static func tooLarge(limit: Int, withQuery: Bool) -> ServerReply {
+        let what = withQuery ? "the query string and the body together are" : "the request body is"
+        return error(413, "request_too_large", "\(what) larger than \(limit) bytes", status: .contentTooLarge)
+    }
+
     static func redirect(_ location: String) -> ServerReply {
         ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
     }

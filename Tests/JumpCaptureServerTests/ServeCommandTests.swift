@@ -94,9 +94,41 @@ import Glibc
     @Test func refusesABadPort() throws {
         let project = try ServeProject()
         defer { project.remove() }
-        let bad = try project.run(["serve", "--port", "70000"])
-        #expect(bad.status != 0)
-        #expect(bad.stderr.contains("--port must be 0...65535"))
+        for port in ["70000", "-1"] {
+            let bad = try project.run(["serve", "--port", port])
+            #expect(bad.status != 0)
+            #expect(bad.stderr.contains("--port must be 0...65535, got \(port)"), "\(bad.stderr)")
+        }
+    }
+
+    /// A port in use: said plainly, exit status 2.
+    @Test func saysWhenThePortIsTaken() throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let first = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { first.stop() }
+        let port = try #require(ServerURL(try first.waitForURL())?.port)
+        let second = try project.run(["serve", "--port", String(port), "--db", project.databasePath])
+        #expect(second.status == 2)
+        #expect(second.stderr == "cannot listen on 127.0.0.1:\(port): address already in use\n", "\(second.stderr)")
+        #expect(second.stdout == "")
+    }
+
+    /// SIGTERM stops the server within the grace period even while a client holds a
+    /// half-sent request.
+    @Test func stopsOnSIGTERMWhileAClientStalls() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { serve.stop() }
+        let port = try #require(ServerURL(try serve.waitForURL())?.port)
+        let fd = try RawHTTP.connect(port: port)
+        defer { close(fd) }
+        RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        serve.signal(SIGTERM)
+        let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM with a stalled client")
+        #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 
     @Test func outboxListsTheMessagesAsTextAndJSON() async throws {

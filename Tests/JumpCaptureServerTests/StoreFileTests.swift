@@ -84,7 +84,7 @@ import TestSupport
             try await server.register()
             let queue = try DatabaseQueue(path: server.databasePath)
             let hash = try await queue.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") }
-            #expect(hash?.hasPrefix("$2b$" + (cost < 10 ? "0" : "") + "\(cost)$") == true, "\(hash ?? "nil")")
+            #expect(hash?.hasPrefix(PasswordHash.prefix + "$2b$" + (cost < 10 ? "0" : "") + "\(cost)$") == true, "\(hash ?? "nil")")
         }
     }
 

@@ -37,6 +37,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case emptyList = "JF214"
     case duplicateIdentity = "JF215"
     case unknownFileKind = "JF216"
+    case valueOutOfRange = "JF217"
 
     // MARK: lint (semantic checks)
     case undefinedField = "JF300"
@@ -206,6 +207,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .invalidURL: Entry(title: "invalid URL", explanation: "The value must be an absolute URL (`https://...`), or `embedded` for `captureDomain`.", example: "captureDomain: example.com"),
         .duplicateIdentity: Entry(title: "test identity listed twice", explanation: "Two entries of identities.yaml have the same provider and identifier; the Engage double could not tell them apart.", example: "- { provider: google, identifier: \"1001\" }\n- { provider: google, identifier: \"1001\" }"),
         .emptyList: Entry(title: "list is empty", explanation: "The list must hold at least one item.", example: "forms: { signInForm: { fields: [] } }"),
+        .valueOutOfRange: Entry(title: "value out of range", explanation: "The number is outside the range the key allows (the `server:` settings of jump.yaml: `accessTokenLifetime` 1...31536000, `bcryptCost` 4...31, `maximumRequestSize` 1024...16777216). The message names the range.", example: "server: { bcryptCost: 3 }"),
         .unknownFileKind: Entry(title: "not a file jump-forms reads", explanation: "A YAML file given to `lint` (or found in a folder given to it) is neither a flow (`flow`, `fields`, `forms` ...), a locale file (`locale`, `messages`), a client configuration (`jump.yaml`, `capture...` keys) nor an identities file (`identities`). One diagnostic names the keys it has; check the file's name and keys, or leave it out of the paths given to `lint`.", example: "services: { web: { image: nginx } }"),
 
         .undefinedField: Entry(title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.", example: "fields: [emailAdress]"),

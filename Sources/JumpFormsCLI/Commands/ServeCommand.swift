@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run a local Capture-compatible server (and Engage double) that enforces the flow.",
         discussion: """
         Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
-        URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM. Data lives in a SQLite \
+        URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM (requests in flight get \
+        5 seconds to finish). Exit status 2 when it cannot listen or open the database. Data lives in a SQLite \
         file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
         standard error at the level LOG_LEVEL names (trace ... critical; default warning).
         """
@@ -23,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to bind.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port (0 picks a free one).")
+    // `.unconditional`: a negative number is the option's value (refused by `validate`), not an option.
+    @Option(parsing: .unconditional, help: "The port (0 picks a free one).")
     var port = 8080
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
@@ -56,12 +58,14 @@ struct ServeCommand: AsyncParsableCommand {
             console.err("cannot open the database \(setup.databasePath): \(error)\n")
             throw ExitCode(2)
         }
-        let application = server.application(host: host, port: port) { url in
-            console.out("jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
-            console.out("database: \(setup.databasePath)\n")
-        }
         do {
-            try await application.runService()
+            try await server.run(host: host, port: port) { url in
+                console.out("jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
+                console.out("database: \(setup.databasePath)\n")
+            }
+        } catch let error as CaptureServerError {
+            console.err("\(error)\n")
+            throw ExitCode(2)
         } catch {
             console.err("the server stopped: \(error)\n")
             throw ExitCode(2)

@@ -114,7 +114,7 @@ struct ConfigDecoder {
         func bounded(_ key: ServerKey, _ range: ClosedRange<Int>) -> Int? {
             guard let node = keyed[key], let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
             guard range.contains(number.value) else {
-                decoder.errors.append(.unknownValue(number.location, value: String(number.value), what: "\(key.rawValue) (allowed: \(range.lowerBound)...\(range.upperBound))", known: []))
+                decoder.errors.append(.valueOutOfRange(number.location, value: number.value, context: "'\(key.rawValue)'", range: range))
                 return nil
             }
             return number.value

@@ -18,6 +18,7 @@ public enum DecodeError: Error, Sendable, Hashable {
     case invalidURL(SourceLocation, text: String, context: String)
     case emptyList(SourceLocation, message: String)
     case duplicateIdentity(SourceLocation, provider: String, identifier: String, first: SourceLocation)
+    case valueOutOfRange(SourceLocation, value: Int, context: String, range: ClosedRange<Int>)
 
     public var diagnostic: Diagnostic {
         switch self {
@@ -70,6 +71,9 @@ public enum DecodeError: Error, Sendable, Hashable {
         case let .duplicateIdentity(location, provider, identifier, first):
             return Diagnostic(.duplicateIdentity, "identity \(provider) '\(identifier)' is listed twice", at: location,
                               related: [Diagnostic.Related("first listed here", at: first)])
+        case let .valueOutOfRange(location, value, context, range):
+            return Diagnostic(.valueOutOfRange, "\(context) is out of range: \(value) is not within \(range.lowerBound)...\(range.upperBound)", at: location,
+                              hint: "write a value from \(range.lowerBound) to \(range.upperBound)")
         }
     }
 }

@@ -1,0 +1,94 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+
+/// Keeps what Hummingbird's version-free HTTP types lose: an HTTP/1.0 request is answered as
+/// HTTP/1.0, and a request that does not ask to keep the connection alive (HTTP/1.0 without
+/// `Connection: keep-alive`, or `Connection: close`) gets `Connection: close` and the
+/// connection closes after its answer.
+///
+/// It sits between NIO's HTTP/1 codec and Hummingbird's conversion to HTTP types
+/// (`CaptureHTTP1Channel` puts it there), where the version is still known.
+final class HTTPVersionHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The requests whose answers are not written yet, oldest first.
+    private var pending: [(version: HTTPVersion, keepAlive: Bool)] = []
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        pending.append((head.version, head.isKeepAlive))
+        if !head.isKeepAlive {
+            // Hummingbird ends the connection after answering a request that says `close`.
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head):
+            if let request = pending.first {
+                if request.version.major == 1, request.version.minor == 0 {
+                    head.version = .http1_0
+                    if request.keepAlive { head.headers.replaceOrAdd(name: "connection", value: "keep-alive") }
+                }
+                if !request.keepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            let request = pending.isEmpty ? nil : pending.removeFirst()
+            guard let request, !request.keepAlive else {
+                context.write(data, promise: promise)
+                return
+            }
+            let channel = context.channel
+            context.writeAndFlush(data).whenComplete { result in
+                promise?.completeWith(result)
+                ConnectionClosing.afterAnswer(channel)
+            }
+        }
+    }
+}
+
+/// How the server ends a connection once its last answer is written.
+enum ConnectionClosing {
+    /// Half-closes the connection, so that the client reads the answer (closing with request
+    /// bytes unread would reset the connection, and a reset can lose the answer on its way),
+    /// and closes it for good when the client closes its side or after five seconds.
+    static func afterAnswer(_ channel: any Channel) {
+        channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+}
+
+/// Hummingbird's HTTP/1 channel with `HTTPVersionHandler` placed before its conversion to
+/// HTTP types.
+struct CaptureHTTP1Channel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+    let http1: HTTP1Channel
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let conversion = try operations.context(handlerType: HTTP1ToHTTPServerCodec.self)
+            try operations.addHandler(HTTPVersionHandler(), position: .before(conversion.handler))
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http1.handle(value: value, logger: logger)
+    }
+}

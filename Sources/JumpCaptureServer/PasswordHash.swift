@@ -1,0 +1,44 @@
+import Crypto
+import HummingbirdBcrypt
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How the server stores passwords, and checks them.
+///
+/// bcrypt reads at most 72 bytes of its input (and stops at a NUL byte), while the flow lets a
+/// password be longer: passwords are first reduced to a fixed-size digest, then bcrypt-hashed
+/// (as passlib's `bcrypt_sha256` does). The stored text is `bcrypt-sha256$1$` followed by the
+/// bcrypt hash (`$2b$<cost>$...`) of Base64(HMAC-SHA256(key: "jump-forms password 1",
+/// message: the password's UTF-8 bytes)): 44 ASCII characters, no NUL, every byte of the
+/// password counts. A stored text that starts with `$2` is a plain bcrypt hash of the password
+/// (the format before version 1) and still verifies, with bcrypt's limits.
+enum PasswordHash {
+    /// The prefix of the current format (version 1).
+    static let prefix = "bcrypt-sha256$1$"
+
+    private static var preHashKey: SymmetricKey { SymmetricKey(data: Array("jump-forms password 1".utf8)) }
+
+    /// The text to store for `password`, at bcrypt cost `cost` (4...31). Slow by design: run it
+    /// off the event loops.
+    static func make(_ password: String, cost: Int) -> String {
+        prefix + Bcrypt.hash(preHash(password), cost: UInt8(cost))
+    }
+
+    /// Whether `password` is the one `stored` was made from (either format); false for a
+    /// stored text of no known format.
+    static func verify(_ password: String, stored: String) -> Bool {
+        if stored.hasPrefix(prefix) {
+            return Bcrypt.verify(preHash(password), hash: String(stored.dropFirst(prefix.count)))
+        }
+        if stored.hasPrefix("$2") { return Bcrypt.verify(password, hash: stored) }
+        return false
+    }
+
+    /// Base64 of the password's HMAC-SHA256: what bcrypt hashes in version 1.
+    static func preHash(_ password: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Array(password.utf8), using: preHashKey)).base64EncodedString()
+    }
+}

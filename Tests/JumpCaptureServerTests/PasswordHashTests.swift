@@ -1,0 +1,64 @@
+import GRDB
+import HummingbirdBcrypt
+import JumpCapture
+@testable import JumpCaptureServer
+import JumpForms
+import Testing
+
+/// Passwords count in full: bcrypt alone reads 72 bytes, the flow allows 128 characters.
+@Suite(.timeLimit(.minutes(1))) struct PasswordHashTests {
+    static let long = String(repeating: "A", count: 72) + "one"
+    static let sameStart = String(repeating: "A", count: 72) + "two"
+    /// 80 bytes of UTF-8 in 41 characters.
+    static let accented = String(repeating: "é", count: 40) + "a"
+    static let accentedOther = String(repeating: "é", count: 40) + "b"
+
+    func registration(_ email: String, _ displayName: String, _ password: String) -> FormValues {
+        var values = ServerFixtures.registration(email: email, displayName: displayName)
+        values["newPassword"] = password
+        values["newPasswordConfirm"] = password
+        return values
+    }
+
+    @Test func everyByteOfAPasswordCounts() async throws {
+        try await withServer { server in
+            try await server.register(registration("ana.ruiz@example.com", "ana_r", Self.long))
+            #expect(try await server.signIn("ana.ruiz@example.com", Self.sameStart).code == 210)
+            #expect(try await server.signIn("ana.ruiz@example.com", Self.long).signedIn != nil)
+            try await server.register(registration("lea@example.com", "lea_m", Self.accented))
+            #expect(try await server.signIn("lea@example.com", Self.accentedOther).code == 210)
+            let (session, _) = try await server.register(registration("eve@example.com", "eve_r", "short one!"))
+            // Change-password hashes the same way.
+            let change = try server.builder().changePassword(
+                ["currentPassword": "short one!", "newPassword": Self.long, "newPasswordConfirm": Self.long],
+                accessToken: session.accessToken, today: server.today)
+            #expect(try await server.send(change).isOK)
+            #expect(try await server.signIn("eve@example.com", Self.sameStart).code == 210)
+            #expect(try await server.signIn("eve@example.com", Self.long).signedIn != nil)
+            // Stored in the versioned format, never in clear.
+            let hashes = try await server.server.service.store.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT password_hash FROM users")
+            }
+            #expect(hashes.count == 3)
+            for hash in hashes {
+                #expect(hash.hasPrefix("bcrypt-sha256$1$$2b$04$"), "\(hash)")
+                #expect(!hash.contains("AAAA") && !hash.contains("é"))
+            }
+        }
+    }
+
+    /// A database written before the pre-hash holds plain bcrypt hashes: they still verify.
+    @Test func plainBcryptHashesStillVerify() async throws {
+        try await withServer { server in
+            try await server.register()
+            let legacy = Bcrypt.hash(ServerFixtures.password, cost: 4)
+            try await server.server.service.store.pool.write { db in
+                try db.execute(sql: "UPDATE users SET password_hash = ?", arguments: [legacy])
+            }
+            #expect(try await server.signIn("ana.ruiz@example.com").signedIn != nil)
+            #expect(try await server.signIn("ana.ruiz@example.com", "correct horse battery!").code == 210)
+        }
+        #expect(PasswordHash.verify("x", stored: "unknown$format") == false)
+        #expect(PasswordHash.preHash(Self.long).utf8.count == 44)
+    }
+}
