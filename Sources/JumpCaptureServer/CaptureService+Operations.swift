@@ -483,6 +483,7 @@ extension CaptureService {
         let value: JSONValue
         do { value = try JSONValue.parse(text) } catch { return .invalid("value", "not JSON: \(error)") }
         let attribute = parameters["attribute_name"] ?? ""
+        if let problem = RecordWriteShape.attributeProblem(attribute) { return .invalid("attribute_name", problem) }
         let patch: JSONValue
         let change: @Sendable (JSONValue) -> JSONValue
         if replace {
@@ -492,10 +493,11 @@ extension CaptureService {
                 return .error(223, "unknown_attribute", "\(attribute) cannot be written with an access token")
             }
             if let refused = notAPlural(Self.dotPath(attribute), record: record) { return refused }
-            let numbered = JSONValue.array(items.enumerated().map { index, item in
-                guard case .object = item else { return item }
-                return item.setting("id", .integer(index + 1))
-            })
+            if let problem = RecordWriteShape.pluralProblem(replace: items, at: attribute, record: record)
+                ?? RecordWriteShape.keyProblem(in: value, at: attribute) {
+                return .invalid("value", problem)
+            }
+            let numbered = JSONValue.array(items.enumerated().map { index, item in item.setting("id", .integer(index + 1)) })
             let path = Self.dotPath(attribute)
             patch = JSONValue.object([]).setting(path: path, numbered)
             change = { $0.setting(path: path, numbered) }
@@ -511,6 +513,11 @@ extension CaptureService {
                 if case .array = item, isObject(Self.dotPath(path), record: record) {
                     return .invalid("value", "\(path) is an object: entity.update takes an object for it, not a list")
                 }
+            }
+            // Keys name attributes one by one, and plurals are written whole by entity.replace only.
+            if let problem = RecordWriteShape.keyProblem(in: value, at: base)
+                ?? RecordWriteShape.pluralProblem(update: value, at: base, record: record) {
+                return .invalid("value", problem)
             }
             patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
             change = { Self.merge(entries, at: base, into: $0) }
