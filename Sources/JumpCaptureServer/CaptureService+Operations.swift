@@ -220,7 +220,7 @@ extension CaptureService {
             }
         }
         let values = Self.values(of: form, parameters)
-        let (refused, unique) = check(values, form: form, locale: locale)
+        let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: nil)
         if let refused { return refused }
         var (record, password) = Self.apply(values, form: form, to: [:])
         if let grant, record["email"] == nil, let email = grant.profile["email"] {
@@ -304,7 +304,7 @@ extension CaptureService {
         case .success(let value): user = value.0
         }
         let values = Self.values(of: form, parameters)
-        let (refused, unique) = check(values, form: form, locale: locale)
+        let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: user.id)
         if let refused { return refused }
         // The current password: a password field stored nowhere and matched by no other field.
         let matched = Set(form.fields.flatMap { $0.rules.compactMap { rule -> String? in

@@ -367,6 +367,13 @@ final class CaptureStore: Sendable {
         return taken
     }
 
+    /// The fields of `checks` whose values another record (than `userID`) holds: a read, for
+    /// the answer that lists every invalid field (the writes check again in their transaction).
+    func taken(_ checks: [UniqueCheck], excluding userID: Int64?) throws -> [String] {
+        if checks.isEmpty { return [] }
+        return try quickRead { db in try Self.conflicts(checks, excluding: userID, db) }
+    }
+
     /// Creates a user (and its first identity) in one transaction; unique values are checked
     /// in the same transaction, with the unique indexes as the last word.
     /// An Engage token given in `consuming` is used up in the same transaction (the account is
