@@ -117,8 +117,18 @@ extension CaptureService {
     }
 
     /// `/signin/oauth_token?providername=p`: a native SDK token for an Engage token.
+    /// `provider` (the body's) may repeat `providername` (the query's), but not contradict it;
+    /// the provider must be one of the flow's built-in (native SDK) providers.
     func exchangeNativeToken(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let name = parameters.duplicate { return .duplicate(name) }
         guard let provider = parameters["providername"] ?? parameters["provider"] else { return Self.engageFail(1, "providername is missing") }
+        if let other = parameters["provider"], other != provider {
+            return Self.engageFail(1, "provider '\(other)' does not match providername '\(provider)'")
+        }
+        guard flow.providers.contains(where: { $0.id.value == provider && $0.builtIn != nil }) else {
+            let known = flow.providers.filter { $0.builtIn != nil }.map(\.id.value).joined(separator: ", ")
+            return Self.engageFail(1, "unknown provider '\(provider)' (this app's native providers: \(known.isEmpty ? "none" : known))")
+        }
         guard let native = parameters["token"] else { return Self.engageFail(1, "token is missing") }
         if provider == "twitter", parameters["token_secret"] == nil { return Self.engageFail(1, "twitter needs token_secret") }
         guard let identity = setup.identities.first(where: { $0.provider == provider && $0.nativeToken == native }) else {
@@ -132,6 +142,7 @@ extension CaptureService {
     /// Engage's codes: 0 missing parameter, 2 data not found, 3 authentication error. The token
     /// is used up, as Engage's are.
     func authInfo(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let name = parameters.duplicate { return .duplicate(name) }
         guard let configured = setup.settings.apiKey?.value, !configured.isEmpty else {
             return Self.engageFail(3, "auth_info is off: this server has no API key (server.apiKey in jump.yaml)")
         }

@@ -28,7 +28,7 @@ extension CaptureService {
     /// parameters. Nil when they pass.
     func validateParameters(_ operation: CaptureOperation, _ parameters: RequestParameters, form: FormModel?) -> ServerReply? {
         if let name = parameters.duplicate {
-            return .error(201, "duplicate_argument", "the parameter '\(name)' is given more than once")
+            return .duplicate(name)
         }
         var accepted = Self.acceptedByOperation[operation] ?? Self.accepted(operation)
         if let form { accepted.formUnion(Self.fieldParameters(form)) }

@@ -33,6 +33,11 @@ struct ServerReply: Sendable {
         error(100, "missing_argument", "the parameter '\(name)' is required")
     }
 
+    /// 201: a parameter given more than once.
+    static func duplicate(_ name: String) -> ServerReply {
+        error(201, "duplicate_argument", "the parameter '\(name)' is given more than once")
+    }
+
     static func invalid(_ name: String, _ description: String) -> ServerReply {
         error(200, "invalid_argument", "\(name): \(description)")
     }

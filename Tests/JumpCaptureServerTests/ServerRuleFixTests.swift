@@ -35,4 +35,28 @@ import TestSupport
             #expect(theirs.fields.map(\.field) == ["displayName", "lastName"])
         }
     }
+
+    /// The Engage double: auth_info takes POST only (as documented), `provider` cannot
+    /// contradict `providername`, repeated parameters get 201, an unknown provider is named.
+    @Test func engageDoubleParameters() async throws {
+        try await withServer(configure: { $0.server.apiKey = Located("the-app-secret", at: ServerFixtures.here) }) { server in
+            let token = try await server.engageToken("google", identity: "marta.keller@example.com")
+            let get = try await server.raw(.GET, "/api/v2/auth_info?apiKey=the-app-secret&token=" + token)
+            #expect(get.status == 405)
+            #expect(get.headers.first(name: "allow") == "POST")
+            let twice = try await server.raw(.POST, "/api/v2/auth_info", form: "apiKey=the-app-secret&token=\(token)&token=\(token)")
+            #expect(twice.body.contains(#""code":201"#), "\(twice.body)")
+            let post = try await server.raw(.POST, "/api/v2/auth_info", form: "apiKey=the-app-secret&token=" + token)
+            #expect(post.body.contains(#""stat":"ok""#), "\(post.body)")
+
+            let mismatch = try await server.raw(.POST, "/signin/oauth_token?providername=google", form: "provider=facebook&token=google-native-marta")
+            #expect(mismatch.body.contains(#""code":1"#) && mismatch.body.contains("does not match"), "\(mismatch.body)")
+            let repeated = try await server.raw(.POST, "/signin/oauth_token?providername=google&providername=google", form: "token=google-native-marta")
+            #expect(repeated.body.contains(#""code":201"#), "\(repeated.body)")
+            let unknown = try await server.raw(.POST, "/signin/oauth_token?providername=nope", form: "provider=nope&token=x")
+            #expect(unknown.body.contains("unknown provider 'nope'") && !unknown.body.contains("token is not valid"), "\(unknown.body)")
+            let same = try await server.raw(.POST, "/signin/oauth_token?providername=google", form: "provider=google&token=google-native-marta")
+            #expect(same.body.contains(#""stat":"ok""#), "\(same.body)")
+        }
+    }
 }
