@@ -143,6 +143,8 @@ extension CaptureService {
         if let email = grant.profile["email"]?.stringValue, let existing = try await store.user(emailNormalized: normalizeEmail(email)) {
             let identities = try await store.identities(of: existing.id)
             let provider = existing.passwordHash != nil ? "capture" : identities.first?.provider ?? "capture"
+            // The merge token links the identity to this account only.
+            try await store.bindMerge(parameters["token"] ?? "", to: existing.id)
             return .error(380, "email_address_in_use", "the email address is in use by another account",
                           message: text("jumpForms.server.emailInUse", locale),
                           extra: [("existing_provider", .string(provider)), ("conflicting_provider", .string(grant.provider))])

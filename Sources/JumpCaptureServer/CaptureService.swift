@@ -377,12 +377,20 @@ final class CaptureService: Sendable {
         return nil
     }
 
-    /// Links the identity a merge token stands for to `user`, if a merge token was sent.
+    /// Links the identity a merge token stands for to `user`, if a merge token was sent: only
+    /// the token of a sign-in that answered 380, and only into the account that 380 named.
     func merge(_ parameters: RequestParameters, into user: StoredUser) async throws -> ServerReply? {
         guard let mergeToken = parameters["merge_token"] else { return nil }
         switch try await grant(mergeToken) {
         case .failure(let error): return error.reply
-        case .success(let grant): return try await link(grant, token: mergeToken, to: user)
+        case .success(let grant):
+            guard let account = grant.mergeUserID else {
+                return .invalid("merge_token", "no sign-in with this token answered 380 (email address in use): there is nothing to merge")
+            }
+            guard account == user.id else {
+                return .invalid("merge_token", "the 380 for this token named another account: the identity merges only into that one")
+            }
+            return try await link(grant, token: mergeToken, to: user)
         }
     }
 }

@@ -54,6 +54,9 @@ struct EngageGrant: Sendable {
     var identifier: String
     var profile: JSONValue
     var expiresAt: Int
+    /// The account a 380 (email address in use) named for this token: the only one a sign-in
+    /// with it as `merge_token` may link the identity to. Nil until a 380 names one.
+    var mergeUserID: Int64? = nil
 }
 
 /// Why a write was refused.
@@ -180,6 +183,9 @@ final class CaptureStore: Sendable {
                 CREATE INDEX engage_tokens_expiry ON engage_tokens(expires_at);
                 CREATE INDEX codes_expiry ON codes(expires_at);
                 """)
+        }
+        migrator.registerMigration("5-merge-account") { db in
+            try db.execute(sql: "ALTER TABLE engage_tokens ADD COLUMN merge_user_id INTEGER")
         }
         return migrator
     }
@@ -508,7 +514,15 @@ final class CaptureStore: Sendable {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM engage_tokens WHERE token_hash = ?", arguments: [Self.hash(token)]) else { return nil }
             let profile: String = row["profile"]
             return EngageGrant(provider: row["provider"], identifier: row["identifier"],
-                               profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"])
+                               profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"],
+                               mergeUserID: row["merge_user_id"])
+        }
+    }
+
+    /// Binds an Engage token's pending merge to the account a 380 named.
+    func bindMerge(_ token: String, to userID: Int64) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE engage_tokens SET merge_user_id = ? WHERE token_hash = ?", arguments: [userID, Self.hash(token)])
         }
     }
 

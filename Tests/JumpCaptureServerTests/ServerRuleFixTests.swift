@@ -59,4 +59,29 @@ import TestSupport
             #expect(same.body.contains(#""stat":"ok""#), "\(same.body)")
         }
     }
+
+    /// A merge token links only to the account its 380 named: Ana's Google token could be
+    /// spent by Bob, and any unused Engage token worked as a merge token.
+    @Test func aMergeTokenLinksOnlyToTheAccountOfIts380() async throws {
+        try await withServer { server in
+            let (ana, _) = try await server.register()
+            try await server.register(ServerFixtures.registration(email: "bob@example.com", displayName: "bob_r"))
+            let google = try await server.engageToken("google", identity: "ana.ruiz@example.com")
+            guard case .failure(.mergeRequired(let merge)) = try await server.socialSignIn(google) else { Issue.record("no 380"); return }
+            let intoBob = try await server.signIn("bob@example.com", mergeToken: merge.mergeToken)
+            #expect(intoBob.code == 200, "\(intoBob)")
+            #expect(intoBob.error?.serverError?.description.contains("another account") == true, "\(intoBob)")
+            // A token no 380 answered: refused too.
+            let facebook = try await server.engageToken("facebook")
+            let noMerge = try await server.signIn("bob@example.com", mergeToken: facebook)
+            #expect(noMerge.code == 200, "\(noMerge)")
+            #expect(noMerge.error?.serverError?.description.contains("380") == true, "\(noMerge)")
+            let bob = try #require(try await server.signIn("bob@example.com").signedIn)
+            #expect(bob.record["profiles"]?.arrayValue == [])
+            // The account the 380 named still merges.
+            let merged = try #require(try await server.signIn("ana.ruiz@example.com", mergeToken: merge.mergeToken).signedIn)
+            #expect(merged.record["uuid"] == ana.record["uuid"])
+            #expect(merged.record["profiles"]?.arrayValue?.first?["identifier"] == "https://www.google.com/profiles/1002")
+        }
+    }
 }
