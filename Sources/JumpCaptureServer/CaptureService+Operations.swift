@@ -282,7 +282,7 @@ extension CaptureService {
     /// in the request's locale (the built-in catalog's `jumpForms.server.*Subject|Body`, which
     /// a project's locale files may override).
     func sendMail(kind: String, to email: String, userID: Int64, locale: LocaleTag) async throws {
-        let code = try await store.issueCode(userID: userID, kind: kind, lifetime: 86_400, now: now)
+        let code = try await store.issueCode(userID: userID, kind: kind, locale: locale.identifier, lifetime: 86_400, now: now)
         let base = baseURL.withLock { $0 }
         let (key, path) = kind == "forgot_password" ? ("resetPassword", "/password/reset") : ("verifyEmail", "/email/verify")
         let arguments: [String: MessageArgument] = ["flow": .string(flow.name.value), "link": .string("\(base)\(path)?code=\(code)")]

@@ -187,6 +187,9 @@ final class CaptureStore: Sendable {
         migrator.registerMigration("5-merge-account") { db in
             try db.execute(sql: "ALTER TABLE engage_tokens ADD COLUMN merge_user_id INTEGER")
         }
+        migrator.registerMigration("6-code-locale") { db in
+            try db.execute(sql: "ALTER TABLE codes ADD COLUMN locale TEXT")
+        }
         return migrator
     }
 
@@ -528,13 +531,14 @@ final class CaptureStore: Sendable {
 
     // MARK: one-time codes (password reset, email verification)
 
-    /// A new one-time code for `userID`, stored hashed.
-    func issueCode(userID: Int64, kind: String, lifetime: Int, now: Int) async throws -> String {
+    /// A new one-time code for `userID`, stored hashed, with the locale of the email that
+    /// carries it (the page the link opens speaks it).
+    func issueCode(userID: Int64, kind: String, locale: String, lifetime: Int, now: Int) async throws -> String {
         let code = Self.randomToken()
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at) VALUES (?, ?, ?, ?)",
-                           arguments: [Self.hash(code), userID, kind, now + lifetime])
+            try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at, locale) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.hash(code), userID, kind, now + lifetime, locale])
         }
         return code
     }
@@ -552,11 +556,17 @@ final class CaptureStore: Sendable {
         }
     }
 
-    /// Whether a code is valid, without using it up.
-    func peekCode(_ code: String, kind: String, now: Int) async throws -> Bool {
+    /// A valid code, without using it up: what its email said.
+    struct PendingCode: Sendable {
+        /// The locale of the email (nil for codes issued before it was stored).
+        var locale: String?
+    }
+
+    /// A valid code, without using it up; nil when it is not valid.
+    func peekCode(_ code: String, kind: String, now: Int) async throws -> PendingCode? {
         try quickRead { db in
-            try Row.fetchOne(db, sql: "SELECT 1 FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
-                             arguments: [Self.hash(code), kind, now]) != nil
+            try Row.fetchOne(db, sql: "SELECT locale FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
+                             arguments: [Self.hash(code), kind, now]).map { PendingCode(locale: $0["locale"]) }
         }
     }
 

@@ -60,6 +60,34 @@ import TestSupport
         }
     }
 
+    /// The password-reset page speaks the locale its email was sent in.
+    @Test func theResetPageIsLocalized() async throws {
+        try await withServer { server in
+            try await server.register()
+            let german = try #require(LocaleTag("de-DE"))
+            let request = try server.builder(german).forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
+            #expect(try await server.send(request).isOK)
+            let message = try #require(try await server.server.outbox().first { $0.kind == "forgot_password" })
+            #expect(message.subject == "Passwort zurücksetzen")
+            let link = try #require(OperationTests.link(in: message.body, path: "/password/reset"))
+            let code = try #require(TestServer.query(link)["code"])
+            let page = try await server.raw(.GET, "/password/reset?code=" + code)
+            #expect(page.status == 200)
+            #expect(page.body.contains(#"<html lang="de-DE">"#))
+            #expect(page.body.contains("Neues Passwort wählen") && page.body.contains("Speichern"), "\(page.body)")
+            #expect(!page.body.contains("Choose a new password"))
+            let short = try await server.raw(.POST, "/password/reset", form: "code=\(code)&password=short")
+            #expect(short.status == 400)
+            #expect(short.body.contains("mindestens 8 Zeichen"), "\(short.body)")
+            let changed = try await server.raw(.POST, "/password/reset", form: "code=\(code)&password=" + FormEncoding.encode("neues Passwort 1"))
+            #expect(changed.body.contains("Passwort geändert"), "\(changed.body)")
+            // A link that is not valid: the server's locale.
+            let gone = try await server.raw(.GET, "/password/reset?code=" + code)
+            #expect(gone.status == 404)
+            #expect(gone.body.contains("Link not valid"))
+        }
+    }
+
     /// A merge token links only to the account its 380 named: Ana's Google token could be
     /// spent by Bob, and any unused Engage token worked as a merge token.
     @Test func aMergeTokenLinksOnlyToTheAccountOfIts380() async throws {
