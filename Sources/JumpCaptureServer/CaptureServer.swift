@@ -212,7 +212,8 @@ struct CaptureDispatcher: RouterMiddleware {
         switch path {
         case "/openid/mobile_config_and_baseurl": return (.engageConfiguration, [.get])
         case "/signin/oauth_token": return (.engageToken, [.post])
-        case "/api/v2/auth_info": return (.authInfo, [.post, .get])
+        // POST only: the API key is a secret, which a GET would put in URLs (and their logs).
+        case "/api/v2/auth_info": return (.authInfo, [.post])
         case "/signin/complete": return (.signInComplete, [.get])
         case "/email/verify": return (.verifyEmail, [.get])
         case "/password/reset": return (.resetPassword, [.get, .post])

@@ -117,8 +117,18 @@ extension CaptureService {
     }
 
     /// `/signin/oauth_token?providername=p`: a native SDK token for an Engage token.
+    /// `provider` (the body's) may repeat `providername` (the query's), but not contradict it;
+    /// the provider must be one of the flow's built-in (native SDK) providers.
     func exchangeNativeToken(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let name = parameters.duplicate { return .duplicate(name) }
         guard let provider = parameters["providername"] ?? parameters["provider"] else { return Self.engageFail(1, "providername is missing") }
+        if let other = parameters["provider"], other != provider {
+            return Self.engageFail(1, "provider '\(other)' does not match providername '\(provider)'")
+        }
+        guard flow.providers.contains(where: { $0.id.value == provider && $0.builtIn != nil }) else {
+            let known = flow.providers.filter { $0.builtIn != nil }.map(\.id.value).joined(separator: ", ")
+            return Self.engageFail(1, "unknown provider '\(provider)' (this app's native providers: \(known.isEmpty ? "none" : known))")
+        }
         guard let native = parameters["token"] else { return Self.engageFail(1, "token is missing") }
         if provider == "twitter", parameters["token_secret"] == nil { return Self.engageFail(1, "twitter needs token_secret") }
         guard let identity = setup.identities.first(where: { $0.provider == provider && $0.nativeToken == native }) else {
@@ -132,6 +142,7 @@ extension CaptureService {
     /// Engage's codes: 0 missing parameter, 2 data not found, 3 authentication error. The token
     /// is used up, as Engage's are.
     func authInfo(_ parameters: RequestParameters) async throws -> ServerReply {
+        if let name = parameters.duplicate { return .duplicate(name) }
         guard let configured = setup.settings.apiKey?.value, !configured.isEmpty else {
             return Self.engageFail(3, "auth_info is off: this server has no API key (server.apiKey in jump.yaml)")
         }
@@ -171,34 +182,40 @@ extension CaptureService {
     }
 
     /// GET shows the form; POST sets the password after the flow's rules for the password field.
+    /// The page speaks the locale the email was sent in (stored with the code), through the
+    /// flow's locale files and the built-in catalog as the emails do.
     func resetPassword(_ parameters: RequestParameters, isPost: Bool) async throws -> ServerReply {
-        guard let code = parameters["code"], try await store.peekCode(code, kind: "forgot_password", now: now) else {
-            return .html("Link not valid", "<p>This password-reset link is not valid or has expired.</p>", status: .notFound)
+        func text(_ key: String, _ locale: LocaleTag) -> String { self.text("jumpForms.server.\(key)", locale) }
+        guard let code = parameters["code"], let pending = try await store.peekCode(code, kind: "forgot_password", now: now) else {
+            let locale = config.captureLocale.value
+            return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>", status: .notFound)
         }
+        let locale = pending.locale.flatMap(LocaleTag.init) ?? config.captureLocale.value
+        let title = text("resetPageTitle", locale)
         let form = """
         <form method="post" action="/password/reset">
         <input type="hidden" name="code" value="\(ServerReply.escape(code))">
-        <label>New password <input type="password" name="password" autocomplete="new-password"></label>
-        <button type="submit">Save</button>
+        <label>\(ServerReply.escape(text("resetPageLabel", locale))) <input type="password" name="password" autocomplete="new-password"></label>
+        <button type="submit">\(ServerReply.escape(text("resetPageSave", locale)))</button>
         </form>
         """
-        guard isPost else { return .html("Choose a new password", form) }
+        guard isPost else { return .html(title, form, language: locale) }
         let password = parameters["password"] ?? ""
-        let locale = config.captureLocale.value
         if let field = passwordField(locale: locale) {
             let model = FormModel(name: "passwordReset", flowName: flow.name.value, flowVersion: flow.version.value, locale: locale, fields: [field])
             let report = RuleEngine(form: model, today: CivilDate.utc(epochSeconds: now), side: .server).validate([field.name: password])
             if !report.isValid {
                 let messages = setup.localizer.messages(for: report.violations, in: model).flatMap(\.messages)
-                return .html("Choose a new password", "<p>\(messages.map(ServerReply.escape).joined(separator: "<br>"))</p>\n" + form, status: .badRequest)
+                return .html(title, "<p>\(messages.map(ServerReply.escape).joined(separator: "<br>"))</p>\n" + form, status: .badRequest, language: locale)
             }
         }
         guard let userID = try await store.consumeCode(code, kind: "forgot_password", now: now) else {
-            return .html("Link not valid", "<p>This password-reset link is not valid or has expired.</p>", status: .notFound)
+            return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>",
+                         status: .notFound, language: locale)
         }
         let hash = try await bcrypt(password)
         _ = try await store.updateUser(id: userID, unique: [], now: now, passwordHash: .some(hash)) { $0 }
-        return .html("Password changed", "<p>Your password is changed. You can sign in with it now.</p>")
+        return .html(text("resetPageDoneTitle", locale), "<p>\(ServerReply.escape(text("resetPageDone", locale)))</p>", language: locale)
     }
 
     /// The field stored at `password` in the registration form, whose rules a new password meets.

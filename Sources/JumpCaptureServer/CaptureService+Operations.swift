@@ -28,7 +28,7 @@ extension CaptureService {
     /// parameters. Nil when they pass.
     func validateParameters(_ operation: CaptureOperation, _ parameters: RequestParameters, form: FormModel?) -> ServerReply? {
         if let name = parameters.duplicate {
-            return .error(201, "duplicate_argument", "the parameter '\(name)' is given more than once")
+            return .duplicate(name)
         }
         var accepted = Self.acceptedByOperation[operation] ?? Self.accepted(operation)
         if let form { accepted.formUnion(Self.fieldParameters(form)) }
@@ -146,6 +146,8 @@ extension CaptureService {
         if let email = grant.profile["email"]?.stringValue, let existing = try await store.user(emailNormalized: normalizeEmail(email)) {
             let identities = try await store.identities(of: existing.id)
             let provider = existing.passwordHash != nil ? "capture" : identities.first?.provider ?? "capture"
+            // The merge token links the identity to this account only.
+            try await store.bindMerge(parameters["token"] ?? "", to: existing.id)
             return .error(380, "email_address_in_use", "the email address is in use by another account",
                           message: text("jumpForms.server.emailInUse", locale),
                           extra: [("existing_provider", .string(provider)), ("conflicting_provider", .string(grant.provider))])
@@ -223,7 +225,7 @@ extension CaptureService {
             }
         }
         let values = Self.values(of: form, parameters)
-        let (refused, unique) = check(values, form: form, locale: locale)
+        let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: nil)
         if let refused { return refused }
         var (record, password) = Self.apply(values, form: form, to: [:])
         if let grant, record["email"] == nil, let email = grant.profile["email"] {
@@ -283,7 +285,7 @@ extension CaptureService {
     /// in the request's locale (the built-in catalog's `jumpForms.server.*Subject|Body`, which
     /// a project's locale files may override).
     func sendMail(kind: String, to email: String, userID: Int64, locale: LocaleTag) async throws {
-        let code = try await store.issueCode(userID: userID, kind: kind, lifetime: 86_400, now: now)
+        let code = try await store.issueCode(userID: userID, kind: kind, locale: locale.identifier, lifetime: 86_400, now: now)
         let base = baseURL.withLock { $0 }
         let (key, path) = kind == "forgot_password" ? ("resetPassword", "/password/reset") : ("verifyEmail", "/email/verify")
         let arguments: [String: MessageArgument] = ["flow": .string(flow.name.value), "link": .string("\(base)\(path)?code=\(code)")]
@@ -307,7 +309,7 @@ extension CaptureService {
         case .success(let value): user = value.0
         }
         let values = Self.values(of: form, parameters)
-        let (refused, unique) = check(values, form: form, locale: locale)
+        let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: user.id)
         if let refused { return refused }
         // The current password: a password field stored nowhere and matched by no other field.
         let matched = Set(form.fields.flatMap { $0.rules.compactMap { rule -> String? in
@@ -486,6 +488,7 @@ extension CaptureService {
         let value: JSONValue
         do { value = try JSONValue.parse(text) } catch { return .invalid("value", "not JSON: \(error)") }
         let attribute = parameters["attribute_name"] ?? ""
+        if let problem = RecordWriteShape.attributeProblem(attribute) { return .invalid("attribute_name", problem) }
         let patch: JSONValue
         let change: @Sendable (JSONValue) -> JSONValue
         if replace {
@@ -495,10 +498,11 @@ extension CaptureService {
                 return .error(223, "unknown_attribute", "\(attribute) cannot be written with an access token")
             }
             if let refused = notAPlural(Self.dotPath(attribute), record: record) { return refused }
-            let numbered = JSONValue.array(items.enumerated().map { index, item in
-                guard case .object = item else { return item }
-                return item.setting("id", .integer(index + 1))
-            })
+            if let problem = RecordWriteShape.pluralProblem(replace: items, at: attribute, record: record)
+                ?? RecordWriteShape.keyProblem(in: value, at: attribute) {
+                return .invalid("value", problem)
+            }
+            let numbered = JSONValue.array(items.enumerated().map { index, item in item.setting("id", .integer(index + 1)) })
             let path = Self.dotPath(attribute)
             patch = JSONValue.object([]).setting(path: path, numbered)
             change = { $0.setting(path: path, numbered) }
@@ -514,6 +518,11 @@ extension CaptureService {
                 if case .array = item, isObject(Self.dotPath(path), record: record) {
                     return .invalid("value", "\(path) is an object: entity.update takes an object for it, not a list")
                 }
+            }
+            // Keys name attributes one by one, and plurals are written whole by entity.replace only.
+            if let problem = RecordWriteShape.keyProblem(in: value, at: base)
+                ?? RecordWriteShape.pluralProblem(update: value, at: base, record: record) {
+                return .invalid("value", problem)
             }
             patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
             change = { Self.merge(entries, at: base, into: $0) }

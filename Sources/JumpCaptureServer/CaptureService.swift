@@ -154,6 +154,30 @@ final class CaptureService: Sendable {
     /// Runs every rule of the form (those the client skips too) and the `unique` ones against
     /// the database; nil when the values pass, else the 390 reply.
     func check(_ values: FormValues, form: FormModel, locale: LocaleTag) -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
+        let (report, unique) = validate(values, form: form)
+        if report.isValid { return (nil, unique) }
+        return (invalidFields(setup.localizer.messages(for: report.violations, in: form), locale: locale), unique)
+    }
+
+    /// `check` for the forms that write an account (registration, update profile): when a
+    /// rule fails, the `unique` values of the fields that pass their rules are read against
+    /// the database too, so that one 390 lists every field (the write's transaction checks
+    /// them again when the rules pass). `userID`: the account being changed, whose own
+    /// values are not taken.
+    func checkWithUnique(_ values: FormValues, form: FormModel, locale: LocaleTag,
+                         excluding userID: Int64?) throws -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
+        let (report, unique) = validate(values, form: form)
+        if report.isValid { return (nil, unique) }
+        let failing = Set(report.violations.map(\.field))
+        let taken = try store.taken(unique.filter { !failing.contains($0.field) }, excluding: userID)
+        let messages = setup.localizer.messages(for: report.violations, in: form) + uniqueMessages(taken, form: form, locale: locale)
+        let order = Dictionary(form.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let sorted = messages.enumerated().sorted { (order[$0.element.field] ?? Int.max, $0.offset) < (order[$1.element.field] ?? Int.max, $1.offset) }
+        return (invalidFields(sorted.map(\.element), locale: locale), unique)
+    }
+
+    /// The server-side run of a form's rules, and its `unique` values (`unique` is deferred).
+    private func validate(_ values: FormValues, form: FormModel) -> (report: ValidationReport, unique: [CaptureStore.UniqueCheck]) {
         let today = CivilDate.utc(epochSeconds: now)
         let report = RuleEngine(form: form, today: today, side: .server).validate(values)
         var unique: [CaptureStore.UniqueCheck] = []
@@ -162,8 +186,7 @@ final class CaptureService: Sendable {
                   let value = values[field.name], !FormValues.isBlank(value) else { continue }
             unique.append((field.name, path.value, value))
         }
-        if report.isValid { return (nil, unique) }
-        return (invalidFields(setup.localizer.messages(for: report.violations, in: form), locale: locale), unique)
+        return (report, unique)
     }
 
     /// 390 with `invalid_fields` keyed by field name.
@@ -175,13 +198,17 @@ final class CaptureService: Sendable {
 
     /// The 390 for values another record already holds, with each field's `unique` message.
     func notUnique(_ fields: [String], form: FormModel, locale: LocaleTag) -> ServerReply {
-        let messages = fields.map { name -> FieldMessages in
+        invalidFields(uniqueMessages(fields, form: form, locale: locale), locale: locale)
+    }
+
+    /// Each field's `unique` message, for values another record already holds.
+    func uniqueMessages(_ fields: [String], form: FormModel, locale: LocaleTag) -> [FieldMessages] {
+        fields.map { name -> FieldMessages in
             let field = form.field(named: name)
             let key = field?.rules.first { $0.kind == .unique }?.messageKey ?? "jumpForms.server.invalidFields"
             let text = setup.localizer.text(key, for: locale, ["label": .string(field?.label ?? name), "field": .string(name)])
             return FieldMessages(field: name, messages: [text])
         }
-        return invalidFields(messages, locale: locale)
     }
 
     /// Applies a form's values to a record at their schema paths; returns the new record and
@@ -352,12 +379,20 @@ final class CaptureService: Sendable {
         return nil
     }
 
-    /// Links the identity a merge token stands for to `user`, if a merge token was sent.
+    /// Links the identity a merge token stands for to `user`, if a merge token was sent: only
+    /// the token of a sign-in that answered 380, and only into the account that 380 named.
     func merge(_ parameters: RequestParameters, into user: StoredUser) async throws -> ServerReply? {
         guard let mergeToken = parameters["merge_token"] else { return nil }
         switch try await grant(mergeToken) {
         case .failure(let error): return error.reply
-        case .success(let grant): return try await link(grant, token: mergeToken, to: user)
+        case .success(let grant):
+            guard let account = grant.mergeUserID else {
+                return .invalid("merge_token", "no sign-in with this token answered 380 (email address in use): there is nothing to merge")
+            }
+            guard account == user.id else {
+                return .invalid("merge_token", "the 380 for this token named another account: the identity merges only into that one")
+            }
+            return try await link(grant, token: mergeToken, to: user)
         }
     }
 }

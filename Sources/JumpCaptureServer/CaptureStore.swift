@@ -54,6 +54,9 @@ struct EngageGrant: Sendable {
     var identifier: String
     var profile: JSONValue
     var expiresAt: Int
+    /// The account a 380 (email address in use) named for this token: the only one a sign-in
+    /// with it as `merge_token` may link the identity to. Nil until a 380 names one.
+    var mergeUserID: Int64? = nil
 }
 
 /// Why a write was refused.
@@ -180,6 +183,12 @@ final class CaptureStore: Sendable {
                 CREATE INDEX engage_tokens_expiry ON engage_tokens(expires_at);
                 CREATE INDEX codes_expiry ON codes(expires_at);
                 """)
+        }
+        migrator.registerMigration("5-merge-account") { db in
+            try db.execute(sql: "ALTER TABLE engage_tokens ADD COLUMN merge_user_id INTEGER")
+        }
+        migrator.registerMigration("6-code-locale") { db in
+            try db.execute(sql: "ALTER TABLE codes ADD COLUMN locale TEXT")
         }
         return migrator
     }
@@ -367,6 +376,13 @@ final class CaptureStore: Sendable {
         return taken
     }
 
+    /// The fields of `checks` whose values another record (than `userID`) holds: a read, for
+    /// the answer that lists every invalid field (the writes check again in their transaction).
+    func taken(_ checks: [UniqueCheck], excluding userID: Int64?) throws -> [String] {
+        if checks.isEmpty { return [] }
+        return try quickRead { db in try Self.conflicts(checks, excluding: userID, db) }
+    }
+
     /// Creates a user (and its first identity) in one transaction; unique values are checked
     /// in the same transaction, with the unique indexes as the last word.
     /// An Engage token given in `consuming` is used up in the same transaction (the account is
@@ -501,19 +517,28 @@ final class CaptureStore: Sendable {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM engage_tokens WHERE token_hash = ?", arguments: [Self.hash(token)]) else { return nil }
             let profile: String = row["profile"]
             return EngageGrant(provider: row["provider"], identifier: row["identifier"],
-                               profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"])
+                               profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"],
+                               mergeUserID: row["merge_user_id"])
+        }
+    }
+
+    /// Binds an Engage token's pending merge to the account a 380 named.
+    func bindMerge(_ token: String, to userID: Int64) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE engage_tokens SET merge_user_id = ? WHERE token_hash = ?", arguments: [userID, Self.hash(token)])
         }
     }
 
     // MARK: one-time codes (password reset, email verification)
 
-    /// A new one-time code for `userID`, stored hashed.
-    func issueCode(userID: Int64, kind: String, lifetime: Int, now: Int) async throws -> String {
+    /// A new one-time code for `userID`, stored hashed, with the locale of the email that
+    /// carries it (the page the link opens speaks it).
+    func issueCode(userID: Int64, kind: String, locale: String, lifetime: Int, now: Int) async throws -> String {
         let code = Self.randomToken()
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at) VALUES (?, ?, ?, ?)",
-                           arguments: [Self.hash(code), userID, kind, now + lifetime])
+            try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at, locale) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [Self.hash(code), userID, kind, now + lifetime, locale])
         }
         return code
     }
@@ -531,11 +556,17 @@ final class CaptureStore: Sendable {
         }
     }
 
-    /// Whether a code is valid, without using it up.
-    func peekCode(_ code: String, kind: String, now: Int) async throws -> Bool {
+    /// A valid code, without using it up: what its email said.
+    struct PendingCode: Sendable {
+        /// The locale of the email (nil for codes issued before it was stored).
+        var locale: String?
+    }
+
+    /// A valid code, without using it up; nil when it is not valid.
+    func peekCode(_ code: String, kind: String, now: Int) async throws -> PendingCode? {
         try quickRead { db in
-            try Row.fetchOne(db, sql: "SELECT 1 FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
-                             arguments: [Self.hash(code), kind, now]) != nil
+            try Row.fetchOne(db, sql: "SELECT locale FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
+                             arguments: [Self.hash(code), kind, now]).map { PendingCode(locale: $0["locale"]) }
         }
     }
 

@@ -33,6 +33,11 @@ struct ServerReply: Sendable {
         error(100, "missing_argument", "the parameter '\(name)' is required")
     }
 
+    /// 201: a parameter given more than once.
+    static func duplicate(_ name: String) -> ServerReply {
+        error(201, "duplicate_argument", "the parameter '\(name)' is given more than once")
+    }
+
     static func invalid(_ name: String, _ description: String) -> ServerReply {
         error(200, "invalid_argument", "\(name): \(description)")
     }
@@ -47,10 +52,12 @@ struct ServerReply: Sendable {
         ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
     }
 
-    static func html(_ title: String, _ content: String, status: HTTPResponse.Status = .ok) -> ServerReply {
+    /// A page; `language` (when known) becomes its `lang`.
+    static func html(_ title: String, _ content: String, status: HTTPResponse.Status = .ok, language: LocaleTag? = nil) -> ServerReply {
+        let lang = language.map { " lang=\"\(escape($0.identifier))\"" } ?? ""
         let page = """
         <!DOCTYPE html>
-        <html><head><meta charset="utf-8"><title>\(escape(title))</title></head>
+        <html\(lang)><head><meta charset="utf-8"><title>\(escape(title))</title></head>
         <body><h1>\(escape(title))</h1>
         \(content)
         </body></html>
