@@ -172,13 +172,21 @@ extension CaptureService {
 
     // MARK: email links
 
+    /// Confirms the address and says so in the locale the email was sent in (stored with the
+    /// code), like the password-reset page.
     func verifyEmail(_ parameters: RequestParameters) async throws -> ServerReply {
-        guard let code = parameters["code"], let userID = try await store.consumeCode(code, kind: "verify_email", now: now) else {
-            return .html("Link not valid", "<p>This confirmation link is not valid or has expired.</p>", status: .notFound)
+        func text(_ key: String, _ locale: LocaleTag) -> String { self.text("jumpForms.server.\(key)", locale) }
+        var pending: CaptureStore.PendingCode?
+        if let code = parameters["code"] { pending = try await store.peekCode(code, kind: "verify_email", now: now) }
+        let locale = pending?.locale.flatMap(LocaleTag.init) ?? config.captureLocale.value
+        guard let code = parameters["code"], pending != nil,
+              let userID = try await store.consumeCode(code, kind: "verify_email", now: now) else {
+            return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("verifyPageInvalid", locale)))</p>",
+                         status: .notFound, language: locale)
         }
         let stamp = Timestamps.capture(now)
         _ = try await store.updateUser(id: userID, unique: [], now: now) { $0.setting("emailVerified", .string(stamp)) }
-        return .html("Email confirmed", "<p>Thank you: your email address is confirmed.</p>")
+        return .html(text("verifyPageTitle", locale), "<p>\(ServerReply.escape(text("verifyPageDone", locale)))</p>", language: locale)
     }
 
     /// GET shows the form; POST sets the password after the flow's rules for the password field.

@@ -88,6 +88,28 @@ import TestSupport
         }
     }
 
+    /// The email-confirmation page speaks the locale its email was sent in, as the reset page does.
+    @Test func theConfirmationPageIsLocalized() async throws {
+        try await withServer { server in
+            let (session, _) = try await server.register()
+            let polish = try #require(LocaleTag("pl-PL"))
+            let request = try server.builder(polish).resendVerification(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
+            #expect(try await server.send(request).isOK)
+            let message = try #require(try await server.server.outbox().last { $0.kind == "verify_email" })
+            let link = try #require(OperationTests.link(in: message.body, path: "/email/verify"))
+            let code = try #require(TestServer.query(link)["code"])
+            let page = try await server.raw(.GET, "/email/verify?code=" + code)
+            #expect(page.status == 200)
+            #expect(page.body.contains(#"<html lang="pl-PL">"#))
+            #expect(page.body.contains("Adres e-mail potwierdzony") && !page.body.contains("Email confirmed"), "\(page.body)")
+            #expect(try await server.record(session.accessToken)["emailVerified"] != nil)
+            // Used up: the server's locale, and nothing confirmed twice.
+            let gone = try await server.raw(.GET, "/email/verify?code=" + code)
+            #expect(gone.status == 404)
+            #expect(gone.body.contains("This confirmation link is not valid or has expired."), "\(gone.body)")
+        }
+    }
+
     /// A merge token links only to the account its 380 named: Ana's Google token could be
     /// spent by Bob, and any unused Engage token worked as a merge token.
     @Test func aMergeTokenLinksOnlyToTheAccountOfIts380() async throws {
