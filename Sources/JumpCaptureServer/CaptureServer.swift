@@ -249,6 +249,14 @@ struct CaptureDispatcher: RouterMiddleware {
         return reply
     }
 
+    /// The `Transfer-Encoding` field values when they say anything but one `chunked` (nil when
+    /// there is none, or just `chunked`).
+    static func unsupportedTransferCodings(_ values: [String]) -> String? {
+        guard !values.isEmpty else { return nil }
+        let codings = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
+        return codings == ["chunked"] ? nil : values.joined(separator: ", ")
+    }
+
     /// Why a body's `Content-Type` is not one the server reads (form-encoded UTF-8), or nil.
     static func formContentTypeProblem(_ type: String) -> String? {
         let parts = type.split(separator: ";")
@@ -291,6 +299,13 @@ struct CaptureDispatcher: RouterMiddleware {
         if !query.isEmpty {
             guard let decoded = FormEncoding.decode(pairs: query) else { return .invalid("query", "malformed query string") }
             pairs += decoded
+        }
+        // `chunked` is the one transfer coding the server reads: `gzip, chunked` would hand it a
+        // compressed body as if it were plain.
+        if let codings = Self.unsupportedTransferCodings(request.headers[values: .transferEncoding]) {
+            var reply = ServerReply.error(400, "bad_request", "unsupported Transfer-Encoding '\(codings)': only chunked is read", status: .badRequest)
+            reply.headers[.connection] = "close"
+            return reply
         }
         if request.method == .post {
             let room = limit - query.utf8.count

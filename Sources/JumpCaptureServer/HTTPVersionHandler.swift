@@ -8,7 +8,8 @@ import NIOHTTPTypesHTTP1
 /// Keeps what Hummingbird's version-free HTTP types lose: an HTTP/1.0 request is answered as
 /// HTTP/1.0, and a request that does not ask to keep the connection alive (HTTP/1.0 without
 /// `Connection: keep-alive`, or `Connection: close`) gets `Connection: close` and the
-/// connection closes after its answer.
+/// connection closes after its answer; so does the connection of an answer that says
+/// `Connection: close`.
 ///
 /// It sits between NIO's HTTP/1 codec and Hummingbird's conversion to HTTP types
 /// (`CaptureHTTP1Channel` puts it there), where the version is still known.
@@ -37,6 +38,11 @@ final class HTTPVersionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head):
+            // An answer that says `Connection: close` (a body the server would not read) ends
+            // the connection like a request that did not ask to keep it.
+            if !pending.isEmpty, head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "close" }) {
+                pending[0].keepAlive = false
+            }
             if let request = pending.first {
                 if request.version.major == 1, request.version.minor == 0 {
                     head.version = .http1_0

@@ -368,7 +368,10 @@ import TestSupport
             (arguments + ["--locales", folder.path + "/locales", "--baseline", "ci/baseline.json"], folder.path),
             (arguments + ["--locales", name + "/locales", "--baseline", name + "/ci/baseline.json"], (folder.path as NSString).deletingLastPathComponent),
             (arguments + ["--locales", "../locales", "--baseline", "baseline.json"], folder.path + "/ci"),
+            // Through a symbolic link to the project's folder.
+            (arguments + ["--locales", "link/locales", "--baseline", "ci/baseline.json"], folder.path),
         ]
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: ".")
         for (arguments, directory) in runs {
             let result = try run(arguments, in: directory)
             #expect(result.status == 0, "\(arguments) in \(directory): \(result.stdout)")

@@ -143,13 +143,33 @@ struct LocalesCheckCommand: ParsableCommand {
 
     /// How a baseline at `baseline` names a finding's file: relative to the baseline's folder,
     /// so that it matches from any working directory and however `--locales` was written.
+    /// Paths through symbolic links are resolved (once per file), so a folder reached through
+    /// a link matches too.
     static func baselinePath(_ baseline: String) -> (String) -> String {
         let workingDirectory = Self.workingDirectory()
         func absolute(_ path: String) -> String {
             LocaleSetOptions.normalize(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
         }
-        let folder = absolute(baseline + "/..")
-        return { file in Baseline.path(absolute(file), relativeTo: folder) }
+        let folder = resolved(absolute(baseline + "/.."))
+        let named = ResolvedPaths()
+        return { file in
+            if let known = named.paths[file] { return known }
+            let path = Baseline.path(resolved(absolute(file)), relativeTo: folder)
+            named.paths[file] = path
+            return path
+        }
+    }
+
+    /// `path` with symbolic links resolved, or as it is when it does not exist.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The baseline names of the files seen so far (one `realpath` per file, not per finding).
+    private final class ResolvedPaths {
+        var paths: [String: String] = [:]
     }
 
     static func workingDirectory() -> String {

@@ -109,7 +109,7 @@ struct LocalesImportCommand: ParsableCommand {
     func validate() throws {
         guard let tag = LocaleTag(locale) else { throw ValidationError("--locale '\(locale)' is not a BCP 47 locale tag") }
         if let out, let named = LocaleFileIO.namedTag(out), named != tag {
-            throw ValidationError("--locale \(tag) does not match '\(out)', the locale file of \(named): nothing written")
+            throw ValidationError("--locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(LocaleFileIO.stem(out))' reads as the tag \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written")
         }
         guard format != nil || InterchangeFormat(path: file) != nil else {
             throw ValidationError("cannot tell the format of '\(file)' from its name: pass --format strings, xcstrings or android")
@@ -182,7 +182,7 @@ struct LocalesImportCommand: ParsableCommand {
             sameAsSource: sameAsSource, notes: notes,
             header: ["\(tag): imported by jump-forms locales import from \(file == "-" ? "standard input" : LocaleFileIO.stem(file) + "." + kind.fileExtension)."])
         let yaml = LocaleFileWriter.yaml(content, nested: nested)
-        guard LocaleFileIO.write(Array(yaml.utf8), to: out ?? "-") else { throw ValidationError("cannot write '\(out ?? "-")'") }
+        guard LocaleFileIO.write(Array(yaml.utf8), to: out ?? "-") else { throw LocaleFileIO.cannotWrite(out ?? "-") }
         if let out { console.err("wrote \(result.entries.count) message\(result.entries.count == 1 ? "" : "s") to \(out)\n") }
     }
 }
@@ -289,7 +289,7 @@ struct LocalesExportCommand: ParsableCommand {
         }
         if !diagnostics.isEmpty { console.err(DiagnosticRenderer(sources: SourceFiles(), useColor: console.colorErr).render(diagnostics)) }
         for file in files {
-            guard LocaleFileIO.write(file.bytes, to: file.path) else { throw ValidationError("cannot write '\(file.path)'") }
+            guard LocaleFileIO.write(file.bytes, to: file.path) else { throw LocaleFileIO.cannotWrite(file.path) }
             if file.path != "-" { console.err("wrote \(file.path)\n") }
         }
         if diagnostics.containsErrors { throw ExitCode(1) }
@@ -361,7 +361,7 @@ struct LocalesPseudoCommand: ParsableCommand {
                 console.err("warning: --nested: the keys are written flat (dotted), as \(problem)\n")
             }
             guard LocaleFileIO.write(Array(LocaleFileWriter.yaml(content, nested: nested).utf8), to: path) else {
-                throw ValidationError("cannot write '\(path)'")
+                throw LocaleFileIO.cannotWrite(path)
             }
             if path != "-" { console.err("wrote \(path)\n") }
         }

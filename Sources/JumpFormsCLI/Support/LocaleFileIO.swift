@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArgumentParser
 import JumpForms
 
 /// Reading and writing the files of `jump-forms locales` (interchange files, baselines,
@@ -87,6 +88,19 @@ enum LocaleFileIO {
     static func namedTag(_ path: String) -> LocaleTag? {
         guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") else { return nil }
         return LocaleTag(stem(path))
+    }
+
+    /// The error for a file `write` could not write, with the likely reason: a folder that
+    /// does not exist (it is not created for one file), or one that cannot be written to.
+    static func cannotWrite(_ path: String) -> ValidationError {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        if !FileExists.directory(folder) {
+            return ValidationError("cannot write '\(path)': the folder '\(folder)' does not exist (create it first)")
+        }
+        if access(folder, W_OK) != 0 {
+            return ValidationError("cannot write '\(path)': the folder '\(folder)' is not writable")
+        }
+        return ValidationError("cannot write '\(path)'")
     }
 
     /// Creates the folder `path` and the folders it is in; false on failure.
