@@ -243,8 +243,13 @@ struct CaptureDispatcher: RouterMiddleware {
     /// 400 for a body that could not be read whole (the parser's error, if it was one), with
     /// `Connection: close`: the rest of the connection's input cannot be trusted.
     static func unreadableBody(_ error: (any Error)?) -> ServerReply {
-        var reply = (error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
-            ?? .error(400, "bad_request", "the request body could not be read whole", status: .badRequest)
+        closing((error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
+            ?? .error(400, "bad_request", "the request body could not be read whole", status: .badRequest))
+    }
+
+    /// `reply` with `Connection: close` (`HTTPVersionHandler` closes the connection after it).
+    static func closing(_ reply: ServerReply) -> ServerReply {
+        var reply = reply
         reply.headers[.connection] = "close"
         return reply
     }
@@ -303,9 +308,7 @@ struct CaptureDispatcher: RouterMiddleware {
         // `chunked` is the one transfer coding the server reads: `gzip, chunked` would hand it a
         // compressed body as if it were plain.
         if let codings = Self.unsupportedTransferCodings(request.headers[values: .transferEncoding]) {
-            var reply = ServerReply.error(400, "bad_request", "unsupported Transfer-Encoding '\(codings)': only chunked is read", status: .badRequest)
-            reply.headers[.connection] = "close"
-            return reply
+            return Self.closing(.error(400, "bad_request", "unsupported Transfer-Encoding '\(codings)': only chunked is read", status: .badRequest))
         }
         if request.method == .post {
             let room = limit - query.utf8.count

@@ -221,7 +221,7 @@ extension CaptureService {
             return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>",
                          status: .notFound, language: locale)
         }
-        let hash = try await bcrypt(password)
+        let hash = try await hashPassword(password)
         _ = try await store.updateUser(id: userID, unique: [], now: now, passwordHash: .some(hash)) { $0 }
         return .html(text("resetPageDoneTitle", locale), "<p>\(ServerReply.escape(text("resetPageDone", locale)))</p>", language: locale)
     }

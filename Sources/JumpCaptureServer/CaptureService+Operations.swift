@@ -232,7 +232,7 @@ extension CaptureService {
             record = record.setting("email", email)
         }
         var hash: String?
-        if let password { hash = try await bcrypt(password) }
+        if let password { hash = try await hashPassword(password) }
         do {
             let user = try await store.createUser(record: record, passwordHash: hash, identity: grant.map(identity), unique: unique, now: now,
                                                   consuming: grant == nil ? nil : parameters["token"])
@@ -326,7 +326,7 @@ extension CaptureService {
         }
         let (_, password) = Self.apply(values, form: form, to: [:])
         var hash: String?
-        if let password { hash = try await bcrypt(password) }
+        if let password { hash = try await hashPassword(password) }
         do {
             _ = try await store.updateUser(id: user.id, unique: unique, now: now, passwordHash: hash == nil ? .none : .some(hash)) { record in
                 Self.apply(values, form: form, to: record).record

@@ -309,7 +309,7 @@ final class CaptureService: Sendable {
 
     /// The stored form of a password (`PasswordHash`, bcrypt at the configured cost), made on
     /// NIO's thread pool.
-    func bcrypt(_ password: String) async throws -> String {
+    func hashPassword(_ password: String) async throws -> String {
         let cost = setup.settings.bcryptCost
         return try await NIOThreadPool.singleton.runIfActive { PasswordHash.make(password, cost: cost) }
     }

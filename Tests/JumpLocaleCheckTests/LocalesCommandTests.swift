@@ -21,6 +21,16 @@ import TestSupport
         return folder
     }
 
+    /// The project with fr-FR's email label left in English (one `same-as-source` finding),
+    /// and the path of fr-FR's file.
+    static func projectWithAnUntranslatedLabel() throws -> (TemporaryFolder, String) {
+        let folder = try project()
+        let path = folder.path + "/locales/fr-FR.yaml"
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        try folder.write("locales/fr-FR.yaml", original.replacingOccurrences(of: "label: Adresse e-mail\n", with: "label: Email address\n"))
+        return (folder, path)
+    }
+
     @Test func theRepositoryLocalesAreClean() throws {
         let result = try run(["locales", "check"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -133,11 +143,8 @@ import TestSupport
     }
 
     @Test func baselinesSurviveMovedLinesButNotChangedTexts() throws {
-        let folder = try Self.project()
+        let (folder, path) = try Self.projectWithAnUntranslatedLabel()
         defer { folder.remove() }
-        let path = folder.path + "/locales/fr-FR.yaml"
-        let original = try String(contentsOfFile: path, encoding: .utf8)
-        try folder.write("locales/fr-FR.yaml", original.replacingOccurrences(of: "label: Adresse e-mail\n", with: "label: Email address\n"))
         #expect(try run(["locales", "check", "--strict"], in: folder.path).status == 1)
         let written = try run(["locales", "check", "--write-baseline", "baseline.json"], in: folder.path)
         #expect(written.status == 0)
@@ -351,11 +358,8 @@ import TestSupport
     }
 
     @Test func baselinesMatchHoweverThePathIsWritten() throws {
-        let folder = try Self.project()
+        let (folder, _) = try Self.projectWithAnUntranslatedLabel()
         defer { folder.remove() }
-        let path = folder.path + "/locales/fr-FR.yaml"
-        let original = try String(contentsOfFile: path, encoding: .utf8)
-        try folder.write("locales/fr-FR.yaml", original.replacingOccurrences(of: "label: Adresse e-mail\n", with: "label: Email address\n"))
         let arguments = ["locales", "check", "--strict", "--reference", "en-US"]
         try folder.write("ci/README", "the baselines\n")
         #expect(try run(arguments + ["--locales", "locales"], in: folder.path).status == 1)

@@ -150,21 +150,14 @@ struct LocalesCheckCommand: ParsableCommand {
         func absolute(_ path: String) -> String {
             LocaleSetOptions.normalize(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
         }
-        let folder = resolved(absolute(baseline + "/.."))
+        let folder = LocaleFileIO.realPath(absolute(baseline + "/.."))
         let named = ResolvedPaths()
         return { file in
             if let known = named.paths[file] { return known }
-            let path = Baseline.path(resolved(absolute(file)), relativeTo: folder)
+            let path = Baseline.path(LocaleFileIO.realPath(absolute(file)), relativeTo: folder)
             named.paths[file] = path
             return path
         }
-    }
-
-    /// `path` with symbolic links resolved, or as it is when it does not exist.
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     /// The baseline names of the files seen so far (one `realpath` per file, not per finding).

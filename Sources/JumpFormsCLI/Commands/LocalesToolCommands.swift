@@ -350,7 +350,7 @@ struct LocalesPseudoCommand: ParsableCommand {
         let targets = chosen.map { style in (style, out.map { toFolder ? $0 + "/" + style.rawValue + ".yaml" : $0 } ?? "-") }
         let read = Dictionary(catalogs.map { (LocaleFileIO.realPath($0.path), $0.tag.value) }, uniquingKeysWith: { first, _ in first })
         for (style, path) in targets where path != "-" {
-            try Self.checkTarget(path, for: style.tag, read: read)
+            try Self.checkTarget(path, for: style.tag, read: read, loader: interchange.loader)
         }
         for (style, path) in targets {
             let localizer = PseudoLocalizer(style: style)
@@ -370,7 +370,7 @@ struct LocalesPseudoCommand: ParsableCommand {
     /// Refuses a target that is not `tag`'s own file: a file named after another locale, or an
     /// existing file that is neither named after `tag` nor a locale file of `tag` (`read`: the
     /// locale files loaded, by real path).
-    static func checkTarget(_ path: String, for tag: LocaleTag, read: [String: LocaleTag]) throws {
+    static func checkTarget(_ path: String, for tag: LocaleTag, read: [String: LocaleTag], loader: ProjectLoader) throws {
         if let named = LocaleFileIO.namedTag(path), named != tag {
             throw ValidationError("refusing to write \(tag) into '\(path)', the locale file of \(named); nothing written")
         }
@@ -378,7 +378,7 @@ struct LocalesPseudoCommand: ParsableCommand {
         var owner = read[LocaleFileIO.realPath(path)]
         if owner == nil {
             var project = LoadedProject()
-            owner = ProjectLoader().loadLocale(at: path, into: &project)?.tag.value
+            owner = loader.loadLocale(at: path, into: &project)?.tag.value
         }
         guard owner == tag else {
             throw ValidationError("refusing to write over '\(path)': it is \(owner.map { "the locale file of \($0)" } ?? "not a locale file of \(tag)"); nothing written")
