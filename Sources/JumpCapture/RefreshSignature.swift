@@ -43,18 +43,52 @@ public struct RefreshSecret: Sendable, Hashable {
 /// message: "refresh_access_token\n<date>\n<access_token>\n")), date in UTC `yyyy-MM-dd HH:mm:ss`.
 public enum RefreshSignature {
     public static func sign(accessToken: String, date: String, secret: RefreshSecret) -> String {
-        let message = "refresh_access_token\n\(date)\n\(accessToken)\n"
-        let key = SymmetricKey(data: Array(secret.value.utf8))
-        let code = HMAC<Insecure.SHA1>.authenticationCode(for: Array(message.utf8), using: key)
-        return Data(code).base64EncodedString()
+        String(decoding: signatureBytes(accessToken: accessToken, date: date, secret: secret), as: UTF8.self)
     }
 
     /// Whether `signature` signs `accessToken` at `date` with `secret` (compared in constant time).
     public static func verify(_ signature: String, accessToken: String, date: String, secret: RefreshSecret) -> Bool {
-        let expected = Array(sign(accessToken: accessToken, date: date, secret: secret).utf8)
-        let given = Array(signature.utf8)
-        guard expected.count == given.count else { return false }
-        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        let expected = signatureBytes(accessToken: accessToken, date: date, secret: secret)
+        var given = signature
+        return given.withUTF8 { given in
+            guard expected.count == given.count else { return false }
+            var difference: UInt8 = 0
+            for index in 0..<expected.count { difference |= expected[index] ^ given[index] }
+            return difference == 0
+        }
+    }
+
+    /// The signature as Base64 text (UTF-8 bytes), from the message's bytes: no intermediate
+    /// strings (a server checks one for every refresh).
+    static func signatureBytes(accessToken: String, date: String, secret: RefreshSecret) -> [UInt8] {
+        var message: [UInt8] = []
+        message.reserveCapacity(22 + date.utf8.count + accessToken.utf8.count)
+        message += "refresh_access_token\n".utf8
+        message += date.utf8
+        message.append(UInt8(ascii: "\n"))
+        message += accessToken.utf8
+        message.append(UInt8(ascii: "\n"))
+        let code = HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: Array(secret.value.utf8)))
+        return code.withUnsafeBytes { base64(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Standard Base64 with padding (RFC 4648, section 4).
+    static func base64(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            for position in 0..<4 {
+                out.append(position <= count ? alphabet[Int((group >> (18 - 6 * UInt32(position))) & 63)] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return out
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in UTC for seconds since 1970.

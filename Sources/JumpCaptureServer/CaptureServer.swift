@@ -264,6 +264,8 @@ struct CaptureDispatcher: RouterMiddleware {
 
     /// Why a body's `Content-Type` is not one the server reads (form-encoded UTF-8), or nil.
     static func formContentTypeProblem(_ type: String) -> String? {
+        // What clients send nearly always: no parameters, lower case (no splitting needed).
+        if type.utf8.elementsEqual("application/x-www-form-urlencoded".utf8) { return nil }
         let parts = type.split(separator: ";")
         guard parts.first?.trimmingSpaces.lowercased() == "application/x-www-form-urlencoded" else {
             return "expected application/x-www-form-urlencoded, got \(type)"

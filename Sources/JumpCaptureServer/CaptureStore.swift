@@ -3,6 +3,11 @@ import GRDB
 import JumpCapture
 import JumpForms
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -224,9 +229,13 @@ final class CaptureStore: Sendable {
 
     // MARK: tokens
 
-    /// 32 random bytes as hex, from swift-crypto's secure generator.
+    /// 32 random bytes as hex, from the C library's CSPRNG (`arc4random_buf`: glibc 2.36+ fills
+    /// it from `getrandom(2)`): swift-crypto's `SymmetricKey(size:)` draws bytes as good but
+    /// allocates a zeroing key store around them, for every token.
     static func randomToken() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Hex.encode(Array($0)) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
+        return Hex.encode(bytes)
     }
 
     static func hash(_ token: String) -> String {
@@ -296,13 +305,12 @@ final class CaptureStore: Sendable {
     /// One rotation, inside the caller's transaction: false when the old token is gone.
     static func rotate(_ rotation: Rotation, purges: PurgeSchedule, _ db: Database) throws -> Bool {
         try purgeIfDue(db, now: rotation.now, purges)
-        try db.cachedStatement(sql: """
-            INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at)
-            SELECT ?, user_id, refresh_secret, ?, ? FROM access_tokens WHERE token_hash = ?
-            """).execute(arguments: [rotation.newHash, rotation.expiresAt, rotation.now, rotation.oldHash])
-        guard db.changesCount == 1 else { return false }
-        try db.cachedStatement(sql: "DELETE FROM access_tokens WHERE token_hash = ?").execute(arguments: [rotation.oldHash])
-        return true
+        // The row takes the new hash in place: its user (and the index on it) and its sealed
+        // secret stay as they are, so no foreign-key check and one row change instead of an
+        // insert and a delete.
+        try db.cachedStatement(sql: "UPDATE access_tokens SET token_hash = ?, expires_at = ?, created_at = ? WHERE token_hash = ?")
+            .execute(arguments: [rotation.newHash, rotation.expiresAt, rotation.now, rotation.oldHash])
+        return db.changesCount == 1
     }
 
     // MARK: users

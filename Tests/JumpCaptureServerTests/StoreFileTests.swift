@@ -76,6 +76,18 @@ import TestSupport
 
     /// The repository's jump.yaml leaves the bcrypt cost at its default, 10 or more, and the
     /// stored hashes say so.
+    /// Tokens are 32 random bytes as lower-case hex, never twice the same.
+    @Test func tokensAreRandomHex() {
+        let tokens = (0..<1_000).map { _ in CaptureStore.randomToken() }
+        #expect(Set(tokens).count == tokens.count)
+        #expect(tokens.allSatisfy { $0.utf8.count == 64 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } })
+        // Every hex digit turns up in every position across the tokens (no stuck bits).
+        for position in 0..<64 {
+            let digits = Set(tokens.map { Array($0.utf8)[position] })
+            #expect(digits.count == 16, "position \(position)")
+        }
+    }
+
     @Test func theDefaultBcryptCostIsAtLeastTen() async throws {
         let cost = try #require(ServerFixtures.project.config).server.bcryptCost
         #expect(cost >= 10)

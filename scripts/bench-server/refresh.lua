@@ -75,11 +75,11 @@ local function encode(text)
   return (string.gsub(text, "[^%w%-%._~]", function(ch) return string.format("%%%02X", string.byte(ch)) end))
 end
 
--- HMAC-SHA1 from the libcrypto wrk is linked with, through LuaJIT's FFI, when it resolves:
--- with the Lua SHA-1 above, wrk spent 66-84 µs of CPU per refresh on the cores the server
--- shares; with libcrypto's, 44-63 µs (docs/PERFORMANCE.md). The Lua one stays as the fallback
--- (and checks the C one below).
-local native_hmac_sha1 = nil
+-- HMAC-SHA1 and Base64 from the libcrypto wrk is linked with, through LuaJIT's FFI, when they
+-- resolve: with the Lua SHA-1 above, wrk spent 66-84 µs of CPU per refresh on the cores the
+-- server shares; with libcrypto's HMAC, 44-63 µs (docs/PERFORMANCE.md). The Lua ones stay as
+-- the fallback (and check the C ones below).
+local native_signature = nil
 do
   local ok, ffi = pcall(require, "ffi")
   if ok then
@@ -87,35 +87,49 @@ do
       const void *EVP_sha1(void);
       unsigned char *HMAC(const void *evp_md, const void *key, int key_len, const unsigned char *d, size_t n,
                           unsigned char *md, unsigned int *md_len);
+      int EVP_EncodeBlock(unsigned char *t, const unsigned char *f, int n);
     ]])
-    local found, crypto = pcall(function() local _ = ffi.C.HMAC; return ffi.C end)
+    local found, crypto = pcall(function() local _ = ffi.C.HMAC; local _ = ffi.C.EVP_EncodeBlock; return ffi.C end)
     if not found then found, crypto = pcall(ffi.load, "crypto") end
     if found then
       local digest, length = ffi.new("unsigned char[20]"), ffi.new("unsigned int[1]")
-      native_hmac_sha1 = function(key, message)
-        crypto.HMAC(crypto.EVP_sha1(), key, #key, message, #message, digest, length)
-        return ffi.string(digest, length[0])
+      local encoded = ffi.new("unsigned char[32]")
+      local sha1_md = crypto.EVP_sha1()
+      native_signature = function(key, message)
+        crypto.HMAC(sha1_md, key, #key, message, #message, digest, length)
+        return ffi.string(encoded, crypto.EVP_EncodeBlock(encoded, digest, length[0]))
       end
-      if native_hmac_sha1("key", "message") ~= hmac_sha1("key", "message") then native_hmac_sha1 = nil end
+      if native_signature("key", "message") ~= base64(hmac_sha1("key", "message")) then native_signature = nil end
     end
   end
 end
 
-if not native_hmac_sha1 and not announced_lua_hmac then
+if not native_signature and not announced_lua_hmac then
   announced_lua_hmac = true
   io.stderr:write("refresh.lua: libcrypto's HMAC is not reachable through LuaJIT's FFI; signing in Lua (slower client)\n")
 end
 
 local function signature(token, date, secret)
   local message = "refresh_access_token\n" .. date .. "\n" .. token .. "\n"
-  return base64((native_hmac_sha1 or hmac_sha1)(secret, message))
+  if native_signature then return native_signature(secret, message) end
+  return base64(hmac_sha1(secret, message))
 end
 
--- The date and its encoded form change once a second: kept between requests.
-local current_date, encoded_date = nil, nil
+-- Base64's three characters that are not URL-safe, percent-encoded by table (a signature is
+-- the only encoded value that changes with every request).
+local escaped = { ["+"] = "%2B", ["/"] = "%2F", ["="] = "%3D" }
+local function encode_signature(text) return (string.gsub(text, "[+/=]", escaped)) end
+
+-- The date and its encoded form change once a second: kept between requests (os.time is a
+-- cheaper call than formatting the date each time).
+local current_second, current_date, encoded_date = nil, nil, nil
 local function now_date()
-  local date = os.date("!%Y-%m-%d %H:%M:%S")
-  if date ~= current_date then current_date, encoded_date = date, encode(date) end
+  local second = os.time()
+  if second ~= current_second then
+    current_second = second
+    current_date = os.date("!%Y-%m-%d %H:%M:%S", second)
+    encoded_date = encode(current_date)
+  end
   return current_date, encoded_date
 end
 
@@ -156,7 +170,7 @@ request = function()
   end
   local date, date_parameter = now_date()
   local body = "client_id=" .. client .. "&locale=en-US&access_token=" .. token .. "&date=" .. date_parameter
-    .. "&signature=" .. encode(signature(token, date, secret))
+    .. "&signature=" .. encode_signature(signature(token, date, secret))
   return wrk.format("POST", "/oauth/refresh_access_token", headers, body)
 end
 
