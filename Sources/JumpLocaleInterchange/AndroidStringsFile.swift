@@ -62,9 +62,10 @@ public enum AndroidStringsFile {
                 first[name] = location
                 do {
                     var warnings: [PlaceholderMapping.Problem] = []
+                    let formatted = try isFormatted(element)
                     let text = element.name == "string"
-                        ? try mapping.importValue(resourceText(element.children), key: name, warnings: &warnings)
-                        : try pluralText(element, key: name, mapping: mapping, warnings: &warnings)
+                        ? (formatted ? try mapping.importValue(resourceText(element.children), key: name, warnings: &warnings) : resourceText(element.children))
+                        : try pluralText(element, key: name, mapping: mapping, formatted: formatted, warnings: &warnings)
                     for warning in warnings {
                         result.diagnostics.append(Diagnostic(.interchangeArgument, "resource '\(name)': \(warning.message)", at: location, severity: .warning))
                     }
@@ -85,7 +86,19 @@ public enum AndroidStringsFile {
         var location: SourceLocation?
     }
 
-    static func pluralText(_ element: XMLElement, key: String, mapping: PlaceholderMapping, warnings: inout [PlaceholderMapping.Problem]) throws -> String {
+    /// Whether a resource's values are format strings: aapt's `formatted` attribute, true when
+    /// absent. With `formatted="false"` a `%` is text (`100%% sure` shows both signs, `%1$s` is
+    /// no placeholder), so the value imports as it is.
+    static func isFormatted(_ element: XMLElement) throws -> Bool {
+        switch element.attribute("formatted") {
+        case nil, "true": return true
+        case "false": return false
+        case let other?: throw Unsupported(message: "formatted=\"\(other)\": aapt takes true or false", location: element.location)
+        }
+    }
+
+    static func pluralText(_ element: XMLElement, key: String, mapping: PlaceholderMapping, formatted: Bool = true,
+                           warnings: inout [PlaceholderMapping.Problem]) throws -> String {
         var items: [(PluralCategory, String, SourceLocation)] = []
         for child in element.children {
             guard case .element(let item) = child else { continue }
@@ -107,7 +120,7 @@ public enum AndroidStringsFile {
             argument = declared
         } else {
             var positions = Set<Int>()
-            for (_, text, _) in items {
+            for (_, text, _) in items where formatted {
                 let scalars = Array(text.unicodeScalars)
                 for index in scalars.indices where scalars[index] == "%" {
                     if index > 0, scalars[index - 1] == "%" { continue }
@@ -124,7 +137,7 @@ public enum AndroidStringsFile {
         let pound = mapping.order.position(of: argument, for: key)
         var cases: [String] = []
         for (category, text, _) in items {
-            cases.append("\(category.rawValue) {\(try mapping.importValue(text, key: key, poundPosition: pound, warnings: &warnings))}")
+            cases.append("\(category.rawValue) {\(formatted ? try mapping.importValue(text, key: key, poundPosition: pound, warnings: &warnings) : text)}")
         }
         return "{\(argument), plural, \(cases.joined(separator: " "))}"
     }

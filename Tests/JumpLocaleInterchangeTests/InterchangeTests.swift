@@ -352,6 +352,30 @@ import TestSupport
         #expect(try apple.importValue("%3$.2f", key: "x") == "{value, number, ::.00}")
     }
 
+    /// aapt's `formatted="false"`: the value is no format string, so `%` is text.
+    @Test func androidFormattedFalseValuesAreText() throws {
+        let xml = """
+        <resources xmlns:tools="http://schemas.android.com/tools">
+        <string name="pct" formatted="false">100%% sure, %1$s stays</string>
+        <string name="fmt" formatted="true">100%% of %1$s</string>
+        <plurals name="files" formatted="false" tools:quantity="value"><item quantity="one">1 file (%d%%)</item><item quantity="other">Files</item></plurals>
+        <string name="bad" formatted="no">x</string>
+        </resources>
+        """
+        let read = AndroidStringsFile.read(Array(xml.utf8), path: "f.xml", mapping: Self.mapping(.android))
+        #expect(read.entries.map(\.text) == ["100%% sure, %1$s stays", "100% of {label}", "{value, plural, one {1 file (%d%%)} other {Files}}"])
+        #expect(Self.render(read.diagnostics, read, path: "f.xml") == """
+        f.xml:5:1: error[interchange-unsupported]: resource 'bad': formatted="no": aapt takes true or false
+         5 | <string name="bad" formatted="no">x</string>
+           | ^
+
+        """)
+        // Written back as format strings (every `%` doubled), they read as the same text.
+        let again = AndroidStringsFile.write(read.entries.map { ($0.key, $0.text, nil) }, mapping: Self.mapping(.android))
+        let back = AndroidStringsFile.read(again.bytes, path: "g.xml", mapping: Self.mapping(.android))
+        #expect(back.entries.map(\.text) == read.entries.map(\.text))
+    }
+
     /// Xcode shows the key in the source language when it has no localization there.
     @Test func stringCatalogSourceLanguageUsesTheKeys() throws {
         let json = """
