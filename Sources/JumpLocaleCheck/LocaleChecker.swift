@@ -146,7 +146,7 @@ struct Context: Sendable {
                 let literal = TextScan.literalText(pattern)
                 tags = facts.hasTag ? TextScan.tags(in: literal) : []
                 urls = facts.mayHoldURL ? TextScan.urls(in: literal) : []
-                numbers = facts.mayHoldDigit(text) ? TextScan.numbers(in: literal) : []
+                numbers = facts.hasDigit ? TextScan.numbers(in: literal) : []
             } else {
                 pattern = nil
                 argumentNames = []
@@ -156,8 +156,8 @@ struct Context: Sendable {
                 urls = []
                 numbers = []
             }
-            leading = text.unicodeScalars.first.map(TextScan.isWhitespace) ?? false
-            trailing = text.unicodeScalars.last.map(TextScan.isWhitespace) ?? false
+            leading = facts.startsWithWhitespace
+            trailing = facts.endsWithWhitespace
             hasDoubleSpace = facts.hasDoubleSpace
             newlines = facts.newlines
         }
@@ -513,7 +513,8 @@ struct CatalogCheck {
             return
         }
         let text = message.text
-        if text.unicodeScalars.allSatisfy(TextScan.isWhitespace) {
+        let facts = TextFacts(text)
+        if text.isEmpty || (facts.startsWithWhitespace && text.unicodeScalars.allSatisfy(TextScan.isWhitespace)) {
             // An obsolete key is reported once: emptied (`gender:` whose cases were removed)
             // or not, the fix is to remove it.
             if obsolete { return }
@@ -521,7 +522,6 @@ struct CatalogCheck {
                 hint: reference.map { "\(context.reference) says: \(Self.quoted($0.text))" })
             return
         }
-        let facts = TextFacts(text)
         if facts.mayHoldSpecialCharacter { checkCharacters(message) }
 
         // A message with a syntax error gets only that finding (and the character checks,
@@ -575,19 +575,6 @@ struct CatalogCheck {
         message.key.split(separator: ".").last.map(String.init) ?? message.key
     }
 
-    /// Whether the UTF-8 bytes may hold an invisible or bidi character: an ASCII control, or
-    /// the lead byte of U+0080-U+00BF, U+0600-U+063F, U+1xxx, U+2xxx, U+3xxx, U+Fxxx or
-    /// U+E0000 and up (every such character is in those ranges).
-    static func mayHoldSpecialCharacter(_ text: String) -> Bool {
-        for byte in text.utf8 {
-            switch byte {
-            case 0x00...0x08, 0x0B...0x1F, 0x7F, 0xC2, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF3: return true
-            default: continue
-            }
-        }
-        return false
-    }
-
     func checkCharacters(_ message: LocaleMessage) {
         let text = message.text
         var invisibles = TextScan.invisibles(in: text, allowZeroWidthSpace: allowZeroWidthSpace)
@@ -611,8 +598,8 @@ struct CatalogCheck {
     func checkWhitespace(_ message: LocaleMessage, _ referenceMessage: Context.ReferenceFacts?, _ facts: TextFacts) {
         let text = message.text
         let scalars = text.unicodeScalars
-        let leading = scalars.first.map(TextScan.isWhitespace) ?? false
-        let trailing = scalars.last.map(TextScan.isWhitespace) ?? false
+        let leading = facts.startsWithWhitespace
+        let trailing = facts.endsWithWhitespace
         let referenceLeading = referenceMessage?.leading ?? false
         let referenceTrailing = referenceMessage?.trailing ?? false
         var problems: [String] = []
@@ -653,10 +640,10 @@ struct CatalogCheck {
         // Nothing to compare: no arguments here, none in the reference.
         if !hasArguments, reference?.argumentNames.isEmpty ?? true { return true }
         guard let provided = context.providedArguments(info, useReference: !isReference) else { return true }
-        let usedNames = Set(uses.map(\.name))
         var dropped: [String] = []
         if let reference {
-            dropped = reference.argumentNames.filter { provided.names.contains($0) && !usedNames.contains($0) }
+            // `uses` has one entry per name, and few: searching it beats hashing each name.
+            dropped = reference.argumentNames.filter { name in provided.names.contains(name) && !uses.contains { $0.name == name } }
         }
         // Provided, but the reference does not use it (only known when the call site, not the
         // reference, says what is provided).
@@ -759,7 +746,7 @@ struct CatalogCheck {
         }
         let hasTag = facts.hasTag
         let hasURL = facts.mayHoldURL
-        let hasDigit = facts.mayHoldDigit(text)
+        let hasDigit = facts.hasDigit
         guard hasTag || hasURL || hasDigit || !reference.tags.isEmpty || !reference.urls.isEmpty || !reference.numbers.isEmpty else { return }
         let literal = TextScan.literalText(pattern)
         let tags = hasTag ? TextScan.tags(in: literal) : []

@@ -18,9 +18,10 @@ enum TextScan {
 
     /// The distinct tags (`<b>`, `</b>`, `<br/>`, `<a>`: attributes dropped), sorted.
     static func tags(in texts: [String]) -> [String] {
-        var found = Set<String>()
+        // Few tags per message: a list keeps them distinct more cheaply than a set.
+        var found: [String] = []
         for text in texts where text.utf8.contains(UInt8(ascii: "<")) {
-            let scalars = Array(text.unicodeScalars)
+            let scalars = scalars(of: text)
             var index = 0
             while index < scalars.count {
                 guard scalars[index] == "<" else { index += 1; continue }
@@ -28,14 +29,15 @@ enum TextScan {
                 var closing = false
                 if cursor < scalars.count, scalars[cursor] == "/" { closing = true; cursor += 1 }
                 guard cursor < scalars.count, isASCIILetter(scalars[cursor]) else { index += 1; continue }
-                var name = ""
+                // The tag as found, `<`, `/` and the name lowercased (all ASCII).
+                var tag: [UInt8] = closing ? [UInt8(ascii: "<"), UInt8(ascii: "/")] : [UInt8(ascii: "<")]
                 while cursor < scalars.count, isASCIILetter(scalars[cursor]) || ("0"..."9").contains(scalars[cursor]) || scalars[cursor] == "-" || scalars[cursor] == ":" {
-                    name.unicodeScalars.append(scalars[cursor])
+                    let byte = UInt8(scalars[cursor].value)
+                    tag.append(isASCIILetter(scalars[cursor]) ? byte | 0x20 : byte)
                     cursor += 1
                 }
                 // Attributes run to `>`; a quoted attribute value may hold `>`.
                 var quote: Unicode.Scalar?
-                var selfClosing = false
                 while cursor < scalars.count {
                     let c = scalars[cursor]
                     if let open = quote {
@@ -50,9 +52,10 @@ enum TextScan {
                     cursor += 1
                 }
                 guard cursor < scalars.count, scalars[cursor] == ">" else { index += 1; continue }
-                if cursor > 0, scalars[cursor - 1] == "/" { selfClosing = true }
-                let lower = name.lowercased()
-                found.insert(closing ? "</\(lower)>" : selfClosing ? "<\(lower)/>" : "<\(lower)>")
+                if !closing, scalars[cursor - 1] == "/" { tag.append(UInt8(ascii: "/")) }
+                tag.append(UInt8(ascii: ">"))
+                let text = String(decoding: tag, as: UTF8.self)
+                if !found.contains(text) { found.append(text) }
                 index = cursor + 1
             }
         }
@@ -64,17 +67,13 @@ enum TextScan {
     /// The URLs (`http://`, `https://`, `www.`, `mailto:`) with their scalar ranges in `text`.
     static func urls(in text: String) -> [(url: String, range: Range<Int>)] {
         guard mayHoldURL(text) else { return [] }
-        let scalars = Array(text.unicodeScalars)
-        // The prefixes are matched on the lowercased text. For ASCII text that is each byte
-        // lowercased; otherwise `lowercased()` decides (it may change the scalar count, as
-        // `İ` does, and then no scalar offset can be trusted: no URLs).
-        let lowered: [Unicode.Scalar]
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            lowered = scalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar($0.value | 0x20)! : $0 }
-        } else {
-            lowered = Array(text.lowercased().unicodeScalars)
-            guard scalars.count == lowered.count else { return [] }
-        }
+        // The prefixes are matched on the lowercased text, where only ASCII letters can match
+        // them (of the other scalars only U+212A KELVIN SIGN lowercases to ASCII, to `k`,
+        // which no prefix has), so ASCII letters are lowercased and the rest kept. One scalar
+        // lowercases to two, U+0130 (`İ`): then no scalar offset can be trusted (no URLs).
+        if text.utf8.contains(0xC4), text.unicodeScalars.contains("\u{0130}") { return [] }
+        let scalars = scalars(of: text)
+        let lowered = scalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar($0.value | 0x20)! : $0 }
         var result: [(String, Range<Int>)] = []
         var index = 0
         func starts(_ prefix: [Unicode.Scalar], at position: Int) -> Bool {
@@ -92,15 +91,32 @@ enum TextScan {
                     end += 1
                 }
                 while end > index, isURLTrailingPunctuation(scalars[end - 1]) { end -= 1 }
-                var url = String.UnicodeScalarView()
-                url.append(contentsOf: scalars[index..<end])
-                result.append((String(url), index..<end))
+                result.append((string(scalars[index..<end]), index..<end))
                 index = end
             } else {
                 index += 1
             }
         }
         return result
+    }
+
+    /// The scalars of `text` in an array, decoded in one pass.
+    static func scalars(of text: String) -> [Unicode.Scalar] {
+        // A text has at most as many scalars as UTF-8 bytes.
+        Array(unsafeUninitializedCapacity: text.utf8.count) { buffer, count in
+            for scalar in text.unicodeScalars {
+                buffer[count] = scalar
+                count += 1
+            }
+        }
+    }
+
+    /// The text of some scalars.
+    static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
+        for scalar in scalars { bytes.append(contentsOf: scalar.utf8) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static let urlPrefixes: [[Unicode.Scalar]] = ["http://", "https://", "www.", "mailto:"].map { Array($0.unicodeScalars) }
@@ -152,9 +168,12 @@ enum TextScan {
     static func numbers(in texts: [String]) -> [String] {
         // Few numbers per message: a list keeps them distinct more cheaply than a set.
         var found: [String] = []
+        // The number being read, as ASCII: the whole part without leading zeros, then `.` and
+        // each further part.
+        var number: [UInt8] = []
         for text in texts {
-            guard text.unicodeScalars.contains(where: { digit($0) != nil }) else { continue }
-            let scalars = Array(text.unicodeScalars)
+            guard mayHoldDigit(text) else { continue }
+            let scalars = scalars(of: text)
             let urlRanges = urls(in: text).map(\.range)
             var skip: [Bool] = []
             if !urlRanges.isEmpty {
@@ -167,9 +186,14 @@ enum TextScan {
                 while end < scalars.count, skip.isEmpty || !skip[end], digit(scalars[end]) != nil { end += 1 }
                 return end - start
             }
-            /// The digits of `range` as ASCII digits, appended to `number`.
-            func appendDigits(_ range: Range<Int>, to number: inout [UInt8]) {
-                for index in range { number.append(UInt8(ascii: "0") + UInt8(digit(scalars[index])!)) }
+            /// The digits of `range` as ASCII digits, appended to `number` (leading zeros of
+            /// the whole part dropped).
+            func appendDigits(_ range: Range<Int>, whole: Bool) {
+                for index in range {
+                    let value = digit(scalars[index])!
+                    if whole, value == 0, number.isEmpty { continue }
+                    number.append(UInt8(ascii: "0") + UInt8(value))
+                }
             }
             var index = 0
             while index < scalars.count {
@@ -184,32 +208,29 @@ enum TextScan {
                 }
                 let run = digitRun(index)
                 guard run > 0 else { index += 1; continue }
-                var whole: [UInt8] = []
-                appendDigits(index..<index + run, to: &whole)
-                var fraction: [UInt8]?
+                number.removeAll(keepingCapacity: true)
+                appendDigits(index..<index + run, whole: true)
+                var hasFraction = false
                 index += run
                 while index + 1 < scalars.count, isNumberSeparator(scalars[index]) {
                     let next = digitRun(index + 1)
                     guard next > 0 else { break }
                     let separator = scalars[index]
                     let isDecimalMark = separator == "." || separator == "," || separator == "\u{066B}"
-                    if fraction == nil, next == 3, separator != "\u{066B}" {
-                        appendDigits(index + 1..<index + 1 + next, to: &whole)
+                    if !hasFraction, next == 3, separator != "\u{066B}" {
+                        appendDigits(index + 1..<index + 1 + next, whole: true)
                     } else if isDecimalMark {
                         // A decimal mark, or a further part (`1.2.3`): kept after a `.`.
-                        if fraction == nil { fraction = [] } else { fraction!.append(UInt8(ascii: ".")) }
-                        appendDigits(index + 1..<index + 1 + next, to: &fraction!)
+                        if !hasFraction, number.isEmpty { number.append(UInt8(ascii: "0")) }
+                        hasFraction = true
+                        number.append(UInt8(ascii: "."))
+                        appendDigits(index + 1..<index + 1 + next, whole: false)
                     } else {
                         break
                     }
                     index += 1 + next
                 }
-                var number = Array(whole.drop { $0 == UInt8(ascii: "0") })
-                if number.isEmpty { number = [UInt8(ascii: "0")] }
-                if let fraction {
-                    number.append(UInt8(ascii: "."))
-                    number += fraction
-                }
+                if number.isEmpty { number.append(UInt8(ascii: "0")) }
                 let text = String(decoding: number, as: UTF8.self)
                 if !found.contains(text) { found.append(text) }
             }
@@ -247,21 +268,29 @@ enum TextScan {
     /// A cheap test: could the text hold a digit? ASCII digits, or the UTF-8 lead byte of a
     /// range that holds decimal digits of other scripts (then the scalars are looked at).
     static func mayHoldDigit(_ text: String) -> Bool {
-        var other = false
-        for byte in text.utf8 {
-            if byte >= 0x30 && byte <= 0x39 { return true }
-            switch byte {
-            case 0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0: other = true
-            default: continue
+        var text = text
+        let other = text.withUTF8 { bytes in
+            var other = false
+            for byte in bytes {
+                if byte >= 0x30 && byte <= 0x39 { return Optional(true) }
+                switch byte {
+                case 0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0: other = true
+                default: continue
+                }
             }
+            return other ? nil : Optional(false)
         }
-        return other && text.unicodeScalars.contains { $0.value >= 0x80 && digit($0) != nil }
+        if let other { return other }
+        return text.unicodeScalars.contains { $0.value >= 0x80 && digit($0) != nil }
     }
 
-    /// `Unicode.Scalar.Properties.isWhitespace`, without the property lookup for ASCII.
+    /// `Unicode.Scalar.Properties.isWhitespace`, without the property lookup.
+    /// Unicode's White_Space list is fixed (a stability policy), so it is written out here.
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value < 0x80 { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
-        return scalar.properties.isWhitespace
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     // MARK: characters
@@ -416,48 +445,105 @@ struct TextFacts {
     /// `://`, `www.` or `mailto:` somewhere (any case).
     var mayHoldURL = false
     var hasASCIIDigit = false
-    /// A lead byte of a range holding decimal digits of other scripts.
-    var mayHoldOtherDigit = false
-    /// An ASCII control, or the lead byte of a range holding invisible or bidi characters.
+    /// A decimal digit of another script.
+    var hasOtherDigit = false
+    /// An ASCII control, or a scalar that may be an invisible or bidi character.
     var mayHoldSpecialCharacter = false
     var hasDoubleSpace = false
     var newlines = 0
+    /// Whether the first and the last scalar are whitespace.
+    var startsWithWhitespace = false
+    var endsWithWhitespace = false
+
+    /// What a byte may tell: most bytes (letters, most punctuation) tell nothing.
+    private enum ByteClass: UInt8 {
+        case nothing, newline, space, brace, tag, digit, colon, dot, control, otherDigit
+        /// The lead byte of a range holding invisible or bidi characters (and of one holding
+        /// decimal digits of other scripts).
+        case specialLead, specialLeadOrOtherDigit
+    }
+
+    private static let byteClasses: [ByteClass] = (0...255).map { (byte: Int) -> ByteClass in
+        switch byte {
+        case 0x0A: .newline
+        case 0x20: .space
+        case 0x7B, 0x7D: .brace
+        case 0x3C: .tag
+        case 0x30...0x39: .digit
+        case 0x3A: .colon
+        case 0x2E: .dot
+        case 0x00...0x08, 0x0B...0x1F, 0x7F: .control
+        case 0xC2, 0xD8, 0xE2, 0xE3, 0xF3: .specialLead
+        case 0xD9, 0xDB, 0xDF, 0xE0, 0xEA, 0xF0: .otherDigit
+        case 0xE1, 0xEF: .specialLeadOrOtherDigit
+        default: .nothing
+        }
+    }
 
     init(_ text: String) {
         var copy = text
         copy.withUTF8 { bytes in
-            var previous: UInt8 = 0
-            var index = 0
             let count = bytes.count
-            while index < count {
-                let byte = bytes[index]
-                switch byte {
-                case 0x0A: newlines += 1
-                case 0x20: if previous == 0x20 { hasDoubleSpace = true }
-                case 0x7B, 0x7D: hasBrace = true
-                case 0x3C: hasTag = true
-                case 0x30...0x39: hasASCIIDigit = true
-                case 0x3A:
-                    if index + 2 < count, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F { mayHoldURL = true }
-                    if index >= 6, bytes[index - 6] | 0x20 == 0x6D, bytes[index - 1] | 0x20 == 0x6F { mayHoldURL = true }
-                case 0x2E:
-                    if index >= 3, bytes[index - 1] | 0x20 == 0x77, bytes[index - 2] | 0x20 == 0x77, bytes[index - 3] | 0x20 == 0x77 { mayHoldURL = true }
-                case 0x00...0x08, 0x0B...0x1F, 0x7F: mayHoldSpecialCharacter = true
-                case 0xC2, 0xD8, 0xE2, 0xE3, 0xF3: mayHoldSpecialCharacter = true
-                case 0xD9, 0xDB, 0xDF, 0xE0, 0xEA, 0xF0: mayHoldOtherDigit = true
-                case 0xE1, 0xEF:
-                    mayHoldSpecialCharacter = true
-                    mayHoldOtherDigit = true
-                default: break
+            guard count > 0 else { return }
+            Self.byteClasses.withUnsafeBufferPointer { classes in
+                for index in 0..<count {
+                    let byte = bytes[index]
+                    switch classes[Int(byte)] {
+                    case .nothing: continue
+                    case .newline: newlines += 1
+                    case .space: if index > 0, bytes[index - 1] == 0x20 { hasDoubleSpace = true }
+                    case .brace: hasBrace = true
+                    case .tag: hasTag = true
+                    case .digit: hasASCIIDigit = true
+                    case .colon:
+                        if index + 2 < count, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F { mayHoldURL = true }
+                        if index >= 6, bytes[index - 6] | 0x20 == 0x6D, bytes[index - 1] | 0x20 == 0x6F { mayHoldURL = true }
+                    case .dot:
+                        if index >= 3, bytes[index - 1] | 0x20 == 0x77, bytes[index - 2] | 0x20 == 0x77, bytes[index - 3] | 0x20 == 0x77 { mayHoldURL = true }
+                    case .control: mayHoldSpecialCharacter = true
+                    case .specialLead:
+                        if Self.mayBeSpecial(Self.scalar(in: bytes, at: index)) { mayHoldSpecialCharacter = true }
+                    case .otherDigit:
+                        if TextScan.digit(Self.scalar(in: bytes, at: index)) != nil { hasOtherDigit = true }
+                    case .specialLeadOrOtherDigit:
+                        let scalar = Self.scalar(in: bytes, at: index)
+                        if Self.mayBeSpecial(scalar) { mayHoldSpecialCharacter = true }
+                        if TextScan.digit(scalar) != nil { hasOtherDigit = true }
+                    }
                 }
-                previous = byte
-                index += 1
             }
+            startsWithWhitespace = TextScan.isWhitespace(Self.scalar(in: bytes, at: 0))
+            // The last scalar starts at the last byte that is not a continuation byte.
+            var last = count - 1
+            while last > 0, bytes[last] & 0xC0 == 0x80 { last -= 1 }
+            endsWithWhitespace = TextScan.isWhitespace(Self.scalar(in: bytes, at: last))
         }
     }
 
-    /// Whether the text may hold a digit of any script (then `TextScan.numbers` reads it).
-    func mayHoldDigit(_ text: String) -> Bool {
-        hasASCIIDigit || (mayHoldOtherDigit && text.unicodeScalars.contains { $0.value >= 0x80 && TextScan.digit($0) != nil })
+    /// Whether a non-ASCII scalar may be one `TextScan.invisibles` or `TextScan.bidiProblem`
+    /// reports (every one they report is in these ranges; ZWNJ and ZWJ are let through).
+    private static func mayBeSpecial(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x80...0x9F, 0xAD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0x2066...0x2069,
+             0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
+        default: false
+        }
     }
+
+    /// The scalar whose first byte is at `index` (the bytes are valid UTF-8).
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Unicode.Scalar {
+        let lead = bytes[index]
+        if lead < 0x80 { return Unicode.Scalar(lead) }
+        // The lead byte's payload bits, then six bits per continuation byte.
+        var value = UInt32(lead) & (lead >= 0xF0 ? 0x07 : lead >= 0xE0 ? 0x0F : 0x1F)
+        var next = index + 1
+        while next < bytes.count, bytes[next] & 0xC0 == 0x80 {
+            value = value << 6 | UInt32(bytes[next] & 0x3F)
+            next += 1
+        }
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    /// Whether the text holds a digit of any script (then `TextScan.numbers` reads it).
+    var hasDigit: Bool { hasASCIIDigit || hasOtherDigit }
 }

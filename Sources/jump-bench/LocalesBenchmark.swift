@@ -95,6 +95,7 @@ enum LocalesBenchmark {
                 findings = LocaleChecker(input).run()
                 times.append(nowMilliseconds() - start)
             }
+            keptUntilExit.append((project, input, findings))
             let stats = Stats(times)
             print("LocaleChecker.run: \(findings.count) findings, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
         case "verify":

@@ -127,6 +127,10 @@ func readFile(_ path: String) -> [UInt8]? {
 /// Keeps results alive so the optimizer cannot drop the work that made them.
 nonisolated(unsafe) var benchmarkSink = 0
 
+/// Values kept until the process exits, as `jump-forms locales check` keeps its loaded
+/// project (`ExitKeepAlive`): a profile of the check then counts no freeing of the corpus.
+nonisolated(unsafe) var keptUntilExit: [Any] = []
+
 /// Writes a line to standard error (fd 2; the C `stderr` global is not concurrency-safe).
 func printError(_ text: String) {
     var bytes = Array((text.hasSuffix("\n") ? text : text + "\n").utf8)

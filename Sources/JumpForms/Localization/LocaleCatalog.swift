@@ -257,9 +257,8 @@ public struct LocaleCatalog: Sendable {
             guard let base = buffer.baseAddress else { return }
             for position in buffer.indices {
                 let key = (base + position).pointee.key
-                let hashed = MessageKey(key)
-                if index[hashed] == nil {
-                    index[hashed] = keys.count
+                // One lookup: the entry is made with -1 and claimed when it is new.
+                if Self.claim(&index[MessageKey(key), default: -1], position: keys.count) {
                     keys.append(key)
                 } else {
                     duplicates = true
@@ -275,6 +274,13 @@ public struct LocaleCatalog: Sendable {
             // The common case: the array is kept as it is, no message is copied.
             self.messageList = messages
         }
+    }
+
+    /// Sets an index entry made just now (-1) to `position`; false when the key had one.
+    private static func claim(_ entry: inout Int, position: Int) -> Bool {
+        guard entry < 0 else { return false }
+        entry = position
+        return true
     }
 
     public subscript(key: String) -> LocaleMessage? { index[MessageKey(key)].map { messageList[$0] } }

@@ -333,8 +333,10 @@ public struct MessagePattern: Sendable, Hashable {
     /// and offsets are those of the first use (`{n, plural, one {# item} other {{n, number}
     /// items}}` gives `n` once, as plural). `argumentUses` lists every occurrence.
     public var arguments: [MessageArgumentUse] {
-        var seen: Set<String> = []
-        return argumentUses.filter { seen.insert($0.name).inserted }
+        // A message has few arguments: searching the list beats hashing each name.
+        var result: [MessageArgumentUse] = []
+        for use in argumentUses where !result.contains(where: { $0.name == use.name }) { result.append(use) }
+        return result
     }
 
     /// The distinct argument names, in order of first use.

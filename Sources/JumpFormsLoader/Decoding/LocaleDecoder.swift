@@ -345,20 +345,29 @@ extension ScalarTrap {
         return text.withUTF8 { of(bytes: $0) }
     }
 
-    private static let nullWords: [StaticString] = ["~", "null", "Null", "NULL"]
-    private static let booleanWords: [StaticString] = [
-        "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-        "on", "On", "ON", "off", "Off", "OFF",
-    ]
-    private static let numberWords: [StaticString] = [
-        ".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN",
-    ]
-
-    private static func isOne(of words: [StaticString], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        words.contains { word in
-            word.utf8CodeUnitCount == bytes.count
-                && UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount).elementsEqual(bytes)
+    /// The words YAML 1.1 types (all at most five bytes long), by their packed bytes.
+    private static let words: [UInt64: ScalarTrap] = {
+        let typed: [(ScalarTrap, [String])] = [
+            (.null, ["~", "null", "Null", "NULL"]),
+            (.boolean, ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+                        "on", "On", "ON", "off", "Off", "OFF"]),
+            (.number, [".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN"]),
+        ]
+        var words: [UInt64: ScalarTrap] = [:]
+        for (trap, list) in typed {
+            for word in list { words[Array(word.utf8).withUnsafeBufferPointer(packed)] = trap }
         }
+        return words
+    }()
+
+    /// A word of up to seven bytes in one integer: its bytes, the first lowest, and its length
+    /// in the top byte. Words pack equal only when they are equal, so a word is found with one
+    /// lookup instead of a comparison per word.
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        precondition(bytes.count < 8)
+        var value = UInt64(bytes.count) << 56
+        for (position, byte) in bytes.enumerated() { value |= UInt64(byte) << (8 * position) }
+        return value
     }
 
     private static func of(bytes b: UnsafeBufferPointer<UInt8>) -> ScalarTrap? {
@@ -372,12 +381,7 @@ extension ScalarTrap {
         default:
             return nil
         }
-        // The words are at most five bytes long.
-        if b.count <= 5 {
-            if isOne(of: nullWords, b) { return .null }
-            if isOne(of: booleanWords, b) { return .boolean }
-            if isOne(of: numberWords, b) { return .number }
-        }
+        if b.count <= 5, let trap = words[packed(b)] { return trap }
         guard lead == UInt8(ascii: "-") || lead == UInt8(ascii: "+") || lead == UInt8(ascii: ".") || isDigit(lead) else { return nil }
         if isDate(b) { return .date }
         if isNumber(b) { return .number }
