@@ -36,6 +36,12 @@ public final class CaptureServer: Sendable {
     /// before the server closes it.
     public static let defaultIdleTimeout: Duration = .seconds(30)
 
+    /// How long one request may take to arrive, from its first byte to its end (request line,
+    /// headers and body), however steadily its bytes come; then it is answered 408 (unless an
+    /// answer is under way) and the connection closes. Idle time between requests counts
+    /// against `defaultIdleTimeout` only.
+    public static let defaultRequestTimeout: Duration = .seconds(60)
+
     /// How long a graceful shutdown (SIGINT, SIGTERM, `EmbeddedCaptureServer.stop()`) waits
     /// for the requests in flight; then the connections still open are closed.
     public static let shutdownGracePeriod: Duration = .seconds(5)
@@ -43,20 +49,19 @@ public final class CaptureServer: Sendable {
     /// The Hummingbird application listening on `host:port` (0 picks a free port).
     /// `onStart` receives the bound URL.
     public func application(host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+                            requestTimeout: Duration = CaptureServer.defaultRequestTimeout,
                             onStart: @escaping @Sendable (String) async -> Void = { _ in })
         -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
         let limit = service.setup.settings.maximumRequestSize
-        let idle = TimeAmount.nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000
-            + idleTimeout.components.attoseconds / 1_000_000_000)
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 CaptureHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                    additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: idle,
-                    httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)))
+                    additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: TimeAmount(idleTimeout),
+                    httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)), requestTimeout: TimeAmount(requestTimeout))
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "jump-forms"),
             onServerRunning: { channel in
@@ -153,12 +158,14 @@ public final class EmbeddedCaptureServer: Sendable {
     }
 
     /// Starts the server and returns once it accepts connections.
-    /// `idleTimeout`: how long a connection may send nothing before it is closed.
+    /// `idleTimeout`: how long a connection may send nothing before it is closed;
+    /// `requestTimeout`: how long one request may take to arrive (`CaptureServer.defaultRequestTimeout`).
     public static func start(_ setup: CaptureServerSetup, host: String = "127.0.0.1", idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout,
                              logger: Logger = Logger(label: "jump-forms.embedded")) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let application = server.application(host: host, port: 0, idleTimeout: idleTimeout) { url in
+        let application = server.application(host: host, port: 0, idleTimeout: idleTimeout, requestTimeout: requestTimeout) { url in
             continuation.yield(url)
             continuation.finish()
         }
@@ -240,10 +247,12 @@ struct CaptureDispatcher: RouterMiddleware {
         return Response(status: reply.status, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// 400 for a body that could not be read whole (the parser's error, if it was one), with
-    /// `Connection: close`: the rest of the connection's input cannot be trusted.
+    /// 400 for a body that could not be read whole (the parser's error, if it was one), 408 for
+    /// one that did not arrive in time (`RequestDeadlineHandler`), with `Connection: close`:
+    /// the rest of the connection's input cannot be trusted.
     static func unreadableBody(_ error: (any Error)?) -> ServerReply {
-        closing((error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
+        if error is RequestDeadlineHandler.Expired { return closing(.requestTimeout) }
+        return closing((error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
             ?? .error(400, "bad_request", "the request body could not be read whole", status: .badRequest))
     }
 

@@ -150,7 +150,7 @@ extension CaptureService {
         // Compared as digests: the time taken says nothing about how much of the key matched.
         guard CaptureStore.hash(apiKey) == CaptureStore.hash(configured) else { return Self.engageFail(3, "the API key is not valid") }
         guard let token = parameters["token"] else { return Self.engageFail(0, "token is missing") }
-        guard let grant = try await store.engageGrant(token), grant.expiresAt > now, try await store.useEngageToken(token, now: now) else {
+        guard let grant = try await store.engageGrant(token), grant.expiresAt > now, try await store.useEngageTokens([token], now: now) else {
             return Self.engageFail(2, "the token is not valid, was used already, or has expired")
         }
         var profile: [(key: String, value: JSONValue)] = [("providerName", .string(grant.provider)), ("identifier", .string(grant.identifier))]

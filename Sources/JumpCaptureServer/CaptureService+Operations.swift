@@ -126,7 +126,16 @@ extension CaptureService {
             return .error(210, "bad username/password combo", "invalid credentials", message: text(key, locale))
         }
         if let refused = try await merge(parameters, into: user) { return refused }
+        try await upgradePasswordHash(of: user, password: password)
         return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: false, parameters: parameters)
+    }
+
+    /// Stores `password` again, in the current format at the configured cost, when the
+    /// account's hash (which it just matched) is in an older format or at a lower cost
+    /// (`PasswordHash.needsUpgrade`). A hash set in the meantime is left as it is.
+    func upgradePasswordHash(of user: StoredUser, password: String) async throws {
+        guard let old = user.passwordHash, PasswordHash.needsUpgrade(old, cost: setup.settings.bcryptCost) else { return }
+        try await store.replacePasswordHash(userID: user.id, old: old, new: try await hashPassword(password))
     }
 
     func socialSignIn(_ parameters: RequestParameters) async throws -> ServerReply {
@@ -138,8 +147,13 @@ extension CaptureService {
         case .success(let value): grant = value
         }
         if let user = try await store.user(provider: grant.provider, identifier: grant.identifier) {
-            guard try await store.useEngageToken(parameters["token"] ?? "", now: now) else { return Self.engageTokenRefused }
-            if let refused = try await merge(parameters, into: user) { return refused }
+            // With a merge token, the sign-in's token is used up with the merge: a refused
+            // merge leaves both usable.
+            if parameters["merge_token"] != nil {
+                if let refused = try await merge(parameters, into: user, signInToken: parameters["token"]) { return refused }
+            } else if try await !store.useEngageTokens([parameters["token"] ?? ""], now: now) {
+                return Self.engageTokenRefused
+            }
             return try await signedIn(user, refreshSecret: parameters["refresh_secret"], isNew: false, parameters: parameters)
         }
         // The email belongs to an existing account: the merge flow.
@@ -475,7 +489,7 @@ extension CaptureService {
     /// `entity.update` merges an object; `entity.replace` replaces a plural whole. Attributes
     /// outside the write-with-token list get 223. A written value a flow field describes (by its
     /// schema path) must have the field's JSON type (200) and pass the field's rules (390,
-    /// localized by `locale`), `unique` included (361).
+    /// localized by `locale`, listing taken `unique` values too), `unique` alone 361.
     func writeRecord(_ parameters: RequestParameters, replace: Bool) async throws -> ServerReply {
         if let refused = validateParameters(replace ? .replacePlural : .updateObject, parameters, form: nil) { return refused }
         let user: StoredUser
@@ -527,7 +541,7 @@ extension CaptureService {
             patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
             change = { Self.merge(entries, at: base, into: $0) }
         }
-        if let refused = checkWrite(patch, record: change(record), locale: locale(parameters)) { return refused }
+        if let refused = try checkWrite(patch, record: change(record), locale: locale(parameters), userID: user.id) { return refused }
         do {
             _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now, change: change)
         } catch StoreConflict.notUnique(let fields) {
@@ -538,8 +552,9 @@ extension CaptureService {
 
     /// The values of a write that flow fields describe: their JSON types (200) and the fields'
     /// rules (390), run on the record as the write leaves it (so `match` and `alongWith` see
-    /// the other fields). Nil when the write may go through.
-    func checkWrite(_ patch: JSONValue, record: JSONValue, locale: LocaleTag) -> ServerReply? {
+    /// the other fields). When a rule fails, the 390 lists the `unique` values another record
+    /// than `userID`'s holds too, as the forms' does. Nil when the write may go through.
+    func checkWrite(_ patch: JSONValue, record: JSONValue, locale: LocaleTag, userID: Int64) throws -> ServerReply? {
         let written: [String]
         switch recordAttributes.writtenFields(patch) {
         case .failure(.wrongType(let attribute, let expected, let got)):
@@ -556,7 +571,7 @@ extension CaptureService {
             return written.contains(other) ? nil : other
         } }
         let context = (try? interpreter.model(fields: written + others, named: "entity", locale: locale)) ?? form
-        return check(FormValues(record: record, form: context), form: form, locale: locale).reply
+        return try checkWithUnique(FormValues(record: record, form: context), form: form, locale: locale, excluding: userID).reply
     }
 
     /// The 200 for `entity.replace` on an attribute that is not a plural: one a flow field

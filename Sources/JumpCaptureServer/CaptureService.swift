@@ -361,16 +361,17 @@ final class CaptureService: Sendable {
 
     static let engageTokenRefused = ServerReply.error(200, "invalid_argument", "the token is not valid, was used already, or has expired")
 
-    /// Links the identity of an Engage grant to `user`, using up its token: nil when done (or
-    /// already linked to `user`), else the reply that refuses it.
-    func link(_ grant: EngageGrant, token: String, to user: StoredUser) async throws -> ServerReply? {
+    /// Links the identity of an Engage grant to `user`, using up its token (and `signInToken`,
+    /// a social sign-in's own, in the same transaction): nil when done (or already linked to
+    /// `user`), else the reply that refuses it, having used up no token.
+    func link(_ grant: EngageGrant, token: String, to user: StoredUser, signInToken: String? = nil) async throws -> ServerReply? {
+        let tokens = [token] + (signInToken.map { [$0] } ?? [])
         if let owner = try await store.user(provider: grant.provider, identifier: grant.identifier) {
             guard owner.id == user.id else { return .error(361, "identifier_already_in_use", "the identity belongs to another account") }
-            _ = try await store.useEngageToken(token, now: now)
-            return nil
+            return try await store.useEngageTokens(tokens, now: now) ? nil : Self.engageTokenRefused
         }
         do {
-            try await store.link(userID: user.id, identity: identity(grant), consuming: token, now: now)
+            try await store.link(userID: user.id, identity: identity(grant), consuming: tokens, now: now)
         } catch StoreConflict.identityTaken {
             return .error(361, "identifier_already_in_use", "the identity belongs to another account")
         } catch StoreConflict.engageTokenUsed {
@@ -381,7 +382,9 @@ final class CaptureService: Sendable {
 
     /// Links the identity a merge token stands for to `user`, if a merge token was sent: only
     /// the token of a sign-in that answered 380, and only into the account that 380 named.
-    func merge(_ parameters: RequestParameters, into user: StoredUser) async throws -> ServerReply? {
+    /// `signInToken` (a social sign-in's own token) is used up with the merge token; a refused
+    /// merge uses up neither.
+    func merge(_ parameters: RequestParameters, into user: StoredUser, signInToken: String? = nil) async throws -> ServerReply? {
         guard let mergeToken = parameters["merge_token"] else { return nil }
         switch try await grant(mergeToken) {
         case .failure(let error): return error.reply
@@ -392,7 +395,7 @@ final class CaptureService: Sendable {
             guard account == user.id else {
                 return .invalid("merge_token", "the 380 for this token named another account: the identity merges only into that one")
             }
-            return try await link(grant, token: mergeToken, to: user)
+            return try await link(grant, token: mergeToken, to: user, signInToken: signInToken)
         }
     }
 }

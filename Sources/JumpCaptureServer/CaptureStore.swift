@@ -458,12 +458,20 @@ final class CaptureStore: Sendable {
         }
     }
 
-    /// Links an identity to a user, using up the Engage token that stands for it in the same
-    /// transaction.
-    func link(userID: Int64, identity: StoredIdentity, consuming engageToken: String, now: Int) async throws {
+    /// Replaces a user's password hash while it is still `old` (a password set in the meantime
+    /// stays), leaving the record as it is.
+    func replacePasswordHash(userID: Int64, old: String, new: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?", arguments: [new, userID, old])
+        }
+    }
+
+    /// Links an identity to a user, using up the Engage tokens that stand for it (the merge
+    /// token, and a social sign-in's own) in the same transaction: all of them or none.
+    func link(userID: Int64, identity: StoredIdentity, consuming engageTokens: [String], now: Int) async throws {
         do {
             try await pool.write { db in
-                guard try Self.useEngageToken(engageToken, now: now, db) else { throw StoreConflict.engageTokenUsed }
+                try Self.useEngageTokens(engageTokens, now: now, db)
                 try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
                                arguments: [userID, identity.provider, identity.identifier, identity.verifiedEmail])
             }
@@ -510,9 +518,20 @@ final class CaptureStore: Sendable {
         return token
     }
 
-    /// Uses up an unexpired Engage token: false when it was used already, has expired, or never was.
-    func useEngageToken(_ token: String, now: Int) async throws -> Bool {
-        try await pool.write { db in try Self.useEngageToken(token, now: now, db) }
+    /// Uses up unexpired Engage tokens, all of them or none: false (and none used up) when one
+    /// was used already, has expired, or never was.
+    func useEngageTokens(_ tokens: [String], now: Int) async throws -> Bool {
+        do {
+            try await pool.write { db in try Self.useEngageTokens(tokens, now: now, db) }
+            return true
+        } catch StoreConflict.engageTokenUsed {
+            return false
+        }
+    }
+
+    /// `useEngageTokens` inside the caller's transaction, which the error it throws rolls back.
+    static func useEngageTokens(_ tokens: [String], now: Int, _ db: Database) throws {
+        for token in Set(tokens) where try !useEngageToken(token, now: now, db) { throw StoreConflict.engageTokenUsed }
     }
 
     static func useEngageToken(_ token: String, now: Int, _ db: Database) throws -> Bool {

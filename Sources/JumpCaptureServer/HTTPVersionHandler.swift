@@ -80,16 +80,19 @@ enum ConnectionClosing {
 }
 
 /// Hummingbird's HTTP/1 channel with `HTTPVersionHandler` placed before its conversion to
-/// HTTP types.
+/// HTTP types, and `RequestDeadlineHandler` before the HTTP decoder.
 struct CaptureHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let http1: HTTP1Channel
+    /// How long one request may take to arrive.
+    let requestTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let conversion = try operations.context(handlerType: HTTP1ToHTTPServerCodec.self)
             try operations.addHandler(HTTPVersionHandler(), position: .before(conversion.handler))
+            try operations.addHandler(RequestDeadlineHandler(timeout: requestTimeout), position: .first)
             return value
         }
     }

@@ -16,6 +16,10 @@ import NIOHTTPTypes
 /// request whose answer is being written goes on to Hummingbird, which closes the connection;
 /// an oversized request pipelined behind one being answered goes on to the dispatcher, which
 /// refuses it the same way).
+///
+/// It also ends `RequestDeadlineHandler`'s clock when a request's end is read, and answers
+/// 408 for a request that did not arrive in time while no request is in the server's hands
+/// (else the error goes on to the dispatcher reading the body, which answers the same 408).
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -35,6 +39,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var requests = 0
     private var responses = 0
     private var answered = false
+    /// Whether a request's head was read and its end not yet.
+    private var reading = false
 
     init(maximumRequestSize: Int) {
         self.maximumRequestSize = maximumRequestSize
@@ -43,14 +49,34 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Once answered, the rest of the connection's input is dropped.
         if answered { return }
-        if case .head(let head) = unwrapInboundIn(data) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
             if requests == responses, let refused = Self.refusal(of: head, limit: maximumRequestSize) {
                 answer(context: context, reply: refused)
                 return
             }
             requests += 1
+            reading = true
+        case .body:
+            break
+        case .end:
+            reading = false
+            context.triggerUserOutboundEvent(RequestDeadlineHandler.RequestRead(), promise: nil)
         }
         context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is RequestDeadlineHandler.Expired else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if answered { return }
+        if requests == responses, !reading {
+            answer(context: context, reply: .requestTimeout)
+        } else {
+            context.fireErrorCaught(RequestDeadlineHandler.Expired())
+        }
     }
 
     /// The 413 for a request whose declared body does not fit beside its query string.

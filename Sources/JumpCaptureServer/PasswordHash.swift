@@ -37,6 +37,15 @@ enum PasswordHash {
         return false
     }
 
+    /// Whether a stored text (one that verified) should be made again at cost `cost`: it is in
+    /// the format before version 1, or its bcrypt cost (`$2b$<cost>$...`) is lower.
+    static func needsUpgrade(_ stored: String, cost: Int) -> Bool {
+        guard stored.hasPrefix(prefix) else { return true }
+        let parts = stored.dropFirst(prefix.count).split(separator: "$", maxSplits: 2)
+        guard parts.count == 3, let storedCost = Int(parts[1]) else { return true }
+        return storedCost < cost
+    }
+
     /// Base64 of the password's HMAC-SHA256: what bcrypt hashes in version 1.
     static func preHash(_ password: String) -> String {
         Data(HMAC<SHA256>.authenticationCode(for: Array(password.utf8), using: preHashKey)).base64EncodedString()

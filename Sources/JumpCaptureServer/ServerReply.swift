@@ -48,6 +48,10 @@ struct ServerReply: Sendable {
         return error(413, "request_too_large", "\(what) larger than \(limit) bytes", status: .contentTooLarge)
     }
 
+    /// 408: a request did not arrive whole (request line, headers and body) within the
+    /// server's request timeout.
+    static let requestTimeout = error(408, "request_timeout", "the request did not arrive whole in time", status: .requestTimeout)
+
     static func redirect(_ location: String) -> ServerReply {
         ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
     }

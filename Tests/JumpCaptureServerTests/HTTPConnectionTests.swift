@@ -93,6 +93,37 @@ import Glibc
         }
     }
 
+    /// A client that sends a byte now and then used to keep its connection forever (each byte
+    /// restarted the idle timeout): a request has `requestTimeout` to arrive whole, head and
+    /// body, then it is answered 408 and the connection closes. Idle time between requests
+    /// counts against the idle timeout only.
+    @Test func aSlowDripRequestIsCutOffAtTheRequestTimeout() async throws {
+        try await withServer(idleTimeout: .seconds(3), requestTimeout: .seconds(1)) { server in
+            let port = try #require(server.url.port)
+            let drips = [
+                ("headers", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n", "X-Slow: " + String(repeating: "a", count: 32)),
+                ("body", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n",
+                 String(repeating: "a", count: 40)),
+            ]
+            for (name, head, drip) in drips {
+                let start = ContinuousClock.now
+                let answer = try await RawHTTP.paced(port: port, [Array(head.utf8)] + drip.utf8.map { [$0] }, interval: .milliseconds(200))
+                let seconds = Double((ContinuousClock.now - start).components.seconds)
+                expectError(answer, status: 408, code: 408, name)
+                #expect(answer.body.contains("request_timeout"), "\(name): \(answer.body)")
+                #expect(answer.head.lowercased().contains("connection: close"), "\(name): \(answer.head)")
+                #expect(seconds < 5, "\(name): the dripping connection stayed open \(seconds) s")
+            }
+            // Two requests 2 s apart on one connection: the pause is idle time, not a slow request.
+            let request = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+            let kept = try await RawHTTP.paced(port: port, [Array(request.utf8), Array((request.dropLast(2) + "Connection: close\r\n\r\n").utf8)],
+                                               interval: .seconds(2), stopWhenAnswered: false)
+            let text = kept.head + "\r\n\r\n" + kept.body
+            #expect(text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(text)")
+            #expect(!text.contains("408"), "\(text)")
+        }
+    }
+
     /// Stopping the server does not wait for a stalled client beyond the grace period.
     @Test func stopDoesNotWaitForAStalledClient() async throws {
         let server = try await TestServer.start()

@@ -61,4 +61,36 @@ import Testing
         #expect(PasswordHash.verify("x", stored: "unknown$format") == false)
         #expect(PasswordHash.preHash(Self.long).utf8.count == 44)
     }
+
+    /// A plain bcrypt hash, or one at a lower cost than `bcryptCost`, used to stay as it was:
+    /// a successful sign-in now stores the current format at the configured cost; a failed
+    /// one changes nothing.
+    @Test func signInUpgradesOldHashes() async throws {
+        try await withServer(configure: { $0.server.bcryptCost = 5 }) { server in
+            try await server.register()
+            let store = server.server.service.store
+            func stored() async throws -> String {
+                try await store.pool.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") ?? "" }
+            }
+            func save(_ hash: String) async throws {
+                try await store.pool.write { db in try db.execute(sql: "UPDATE users SET password_hash = ?", arguments: [hash]) }
+            }
+            for old in [Bcrypt.hash(ServerFixtures.password, cost: 4), Bcrypt.hash(ServerFixtures.password, cost: 5),
+                        PasswordHash.make(ServerFixtures.password, cost: 4)] {
+                try await save(old)
+                #expect(try await server.signIn("ana.ruiz@example.com", "correct horse battery!").code == 210)
+                #expect(try await stored() == old)
+                #expect(try await server.signIn("ana.ruiz@example.com").signedIn != nil)
+                let upgraded = try await stored()
+                #expect(upgraded.hasPrefix("bcrypt-sha256$1$$2b$05$"), "\(old) -> \(upgraded)")
+                #expect(PasswordHash.verify(ServerFixtures.password, stored: upgraded))
+                // Once current, it stays as it is.
+                #expect(try await server.signIn("ana.ruiz@example.com").signedIn != nil)
+                #expect(try await stored() == upgraded)
+            }
+        }
+        #expect(PasswordHash.needsUpgrade(PasswordHash.make("x", cost: 4), cost: 4) == false)
+        #expect(PasswordHash.needsUpgrade(PasswordHash.make("x", cost: 4), cost: 5))
+        #expect(PasswordHash.needsUpgrade("$2b$12$abc", cost: 10))
+    }
 }

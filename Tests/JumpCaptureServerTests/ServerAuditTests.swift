@@ -334,6 +334,33 @@ enum RawHTTP {
         return Answer(status: status, head: head, body: String(text[split.upperBound...]))
     }
 
+    /// Sends `parts` on a fresh connection, `interval` apart, and returns what came back until
+    /// the server closed the connection. With `stopWhenAnswered`, it sends no more once the
+    /// server answers (or closes) in between.
+    static func paced(port: Int, _ parts: [[UInt8]], interval: Duration, stopWhenAnswered: Bool = true) async throws -> Answer {
+        let milliseconds = Int32(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let raw = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    let fd = try connect(port: port)
+                    defer { close(fd) }
+                    for (index, part) in parts.enumerated() {
+                        send(fd, part)
+                        if index == parts.count - 1 { break }
+                        if stopWhenAnswered {
+                            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                            if poll(&waiting, 1, milliseconds) > 0 { break }
+                        } else {
+                            usleep(UInt32(milliseconds) * 1000)
+                        }
+                    }
+                    return receiveAll(fd)
+                })
+            }
+        }
+        return answer(raw)
+    }
+
     static func blockingExchange(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
         let fd = try connect(port: port)
         defer { close(fd) }

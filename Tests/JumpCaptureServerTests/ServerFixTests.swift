@@ -44,6 +44,34 @@ import TestSupport
         }
     }
 
+    /// entity.update that fails other rules and sets a taken unique value: one 390 lists both,
+    /// as the forms' 390 does (the taken value used to come as a 361 on the next call).
+    @Test func entityUpdate390ListsTakenValues() async throws {
+        let writable = ["/displayName", "/aboutMe"].map { Located($0, at: ServerFixtures.here) }
+        try await withServer(configure: { $0.server.writeWithToken = writable }) { server in
+            let (ana, _) = try await server.register()
+            try await server.register(ServerFixtures.registration(email: "eve@example.com", displayName: "eve_r"))
+            let tooLong = JSONValue.string(String(repeating: "a", count: 501))
+            for attribute in [nil, "/"] {
+                let write = server.builder().updateObject(accessToken: ana.accessToken, attribute: attribute,
+                                                          value: ["displayName": "EVE_R", "aboutMe": tooLong])
+                guard case .failure(.invalidFields(let invalid)) = try await server.send(write) else { Issue.record("no 390"); return }
+                #expect(Set(invalid.fields.map(\.field)) == ["displayName", "aboutMe"], "\(invalid)")
+                // The message of displayName's `unique` rule, as a registration gives it.
+                let registration = try server.builder().register(ServerFixtures.registration(email: "kim@example.com", displayName: "eve_r"),
+                                                                 refreshSecret: .generate(), today: server.today)
+                guard case .failure(.invalidFields(let registered)) = try await server.send(registration) else { Issue.record("no 390"); return }
+                #expect(invalid.fields.first { $0.field == "displayName" }?.messages == registered.fields.first { $0.field == "displayName" }?.messages)
+            }
+            // A taken value alone is still 361, and nothing was written.
+            let taken = server.builder().updateObject(accessToken: ana.accessToken, attribute: nil, value: ["displayName": "EVE_R"])
+            #expect(try await server.send(taken).code == 361)
+            let record = try await server.record(ana.accessToken)
+            #expect(record["displayName"] == "ana_r")
+            #expect(record["aboutMe"] == nil)
+        }
+    }
+
     /// entity.update of a unique attribute another account holds: 361, not a 500 (email, by
     /// the index) nor a silent duplicate (displayName, by the flow's `unique` rule).
     @Test func entityUpdateRespectsUniqueAttributes() async throws {

@@ -101,7 +101,8 @@ struct TestServer: Sendable {
     var databasePath: String { folder.path + "/capture.sqlite" }
 
     static func start(configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
-                      idleTimeout: Duration = CaptureServer.defaultIdleTimeout) async throws -> TestServer {
+                      idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+                      requestTimeout: Duration = CaptureServer.defaultRequestTimeout) async throws -> TestServer {
         let folder = try TemporaryFolder("jump-server-test")
         var config = ServerFixtures.config
         configure(&config)
@@ -109,7 +110,7 @@ struct TestServer: Sendable {
         let setup = CaptureServerSetup(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
                                        identities: identities, databasePath: folder.path + "/capture.sqlite",
                                        clock: { clock.now })
-        let embedded = try await EmbeddedCaptureServer.start(setup, idleTimeout: idleTimeout, logger: ServerFixtures.quietLogger)
+        let embedded = try await EmbeddedCaptureServer.start(setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: ServerFixtures.quietLogger)
         return TestServer(embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
                           transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
                           decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
@@ -239,8 +240,10 @@ enum HarnessError: Error, CustomStringConvertible {
 /// Runs `body` against a fresh server and always stops the server.
 func withServer<T: Sendable>(configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
                              idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout,
                              _ body: (TestServer) async throws -> T) async throws -> T {
-    let server = try await TestServer.start(configure: configure, identities: identities, idleTimeout: idleTimeout)
+    let server = try await TestServer.start(configure: configure, identities: identities, idleTimeout: idleTimeout,
+                                            requestTimeout: requestTimeout)
     do {
         let value = try await body(server)
         await server.stop()

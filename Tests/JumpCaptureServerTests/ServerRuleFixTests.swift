@@ -134,4 +134,34 @@ import TestSupport
             #expect(merged.record["profiles"]?.arrayValue?.first?["identifier"] == "https://www.google.com/profiles/1002")
         }
     }
+
+    /// A refused merge leaves both tokens usable: a social sign-in whose `merge_token` was
+    /// refused used to use up its own `token`, so the client could not retry without it.
+    @Test func aRefusedMergeUsesUpNoToken() async throws {
+        try await withServer { server in
+            try await server.register()
+            // Tomasz's account, made by a thin registration with Facebook.
+            let tomasz = try #require(try await server.socialSignIn(try await server.engageToken("facebook")).signedIn)
+            let google = try await server.engageToken("google", identity: "ana.ruiz@example.com")
+            guard case .failure(.mergeRequired(let merge)) = try await server.socialSignIn(google) else { Issue.record("no 380"); return }
+            // Ana's merge token into Tomasz's account, and a token no 380 answered: refused.
+            let facebook = try await server.engageToken("facebook")
+            let intoTomasz = try await server.socialSignIn(facebook, mergeToken: merge.mergeToken)
+            #expect(intoTomasz.error?.serverError?.description.contains("another account") == true, "\(intoTomasz)")
+            let unanswered = try await server.engageToken("corp_openid")
+            let noMerge = try await server.socialSignIn(facebook, mergeToken: unanswered)
+            #expect(noMerge.error?.serverError?.description.contains("380") == true, "\(noMerge)")
+            // Every token is still usable: Tomasz signs in with his, Ana merges with hers.
+            let again = try #require(try await server.socialSignIn(facebook).signedIn)
+            #expect(again.record["uuid"] == tomasz.record["uuid"])
+            #expect(again.record["profiles"]?.arrayValue?.count == 1)
+            let merged = try #require(try await server.signIn("ana.ruiz@example.com", mergeToken: merge.mergeToken).signedIn)
+            #expect(merged.record["profiles"]?.arrayValue?.first?["identifier"] == "https://www.google.com/profiles/1002")
+            // Léa's token was not used up either (a sign-in or a 310, not 200 "not valid").
+            let lea = try await server.socialSignIn(unanswered)
+            #expect(lea.code != 200, "\(lea)")
+            // The merge that went through used its token up.
+            #expect(try await server.socialSignIn(try #require(merge.mergeToken)).code == 200)
+        }
+    }
 }
