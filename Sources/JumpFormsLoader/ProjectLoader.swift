@@ -266,16 +266,20 @@ public struct ProjectLoader: Sendable {
         var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
         result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
         if catalog != nil, !result.aliases.isEmpty {
-            var keysByLine: [Int: String] = [:]
-            for message in catalog!.allMessages where keysByLine[message.keyLocation.line] == nil {
-                keysByLine[message.keyLocation.line] = message.key
+            // The first key written on each line that has an anchor or alias (a few lines:
+            // the map of every key's line would cost a hash per message).
+            var keysByLine: [Int: String?] = [:]
+            for marker in document.anchors + document.aliases { keysByLine[marker.mark.line] = .some(nil) }
+            catalog!.forEachMessage { message in
+                let line = message.keyLocation.line
+                if case .some(.none) = keysByLine[line] { keysByLine[line] = message.key }
             }
             catalog!.yamlReferences = (document.anchors.map { ($0, LocaleYAMLReference.Kind.anchor) }
                 + document.aliases.map { ($0, LocaleYAMLReference.Kind.alias) })
                 .map { marker, kind in
                     LocaleYAMLReference(name: marker.name, kind: kind,
                                         location: document.location(marker.mark, length: marker.name.unicodeScalars.count + 1),
-                                        key: keysByLine[marker.mark.line])
+                                        key: keysByLine[marker.mark.line] ?? nil)
                 }
                 .sorted { $0.location < $1.location }
         }

@@ -87,7 +87,7 @@ public struct MessageOffsetMap: Sendable, Hashable {
 /// far more cheaply than `String`'s hashing does.
 public struct MessageKey: Hashable, Sendable {
     public let text: String
-    private let fingerprint: UInt64
+    let fingerprint: UInt64
 
     public init(_ text: String) {
         self.text = text
@@ -221,11 +221,11 @@ public struct LocaleCatalog: Sendable {
     /// `locale:` as declared.
     public var tag: Located<LocaleTag>
     /// Keys in file order.
-    public private(set) var keys: [String]
+    public var keys: [String] { index.keys }
     /// The messages in file order, and where each key's is: iterating `allMessages` copies no
     /// message, and the index holds small values.
     private var messageList: [LocaleMessage]
-    private var index: [MessageKey: Int]
+    private var index: MessageIndex
     /// Where `messages:` is written (nil for catalogs built in memory).
     public var messagesLocation: SourceLocation?
     /// `sameAsSource`: keys (or `*` patterns) whose text may equal the reference locale's
@@ -248,24 +248,14 @@ public struct LocaleCatalog: Sendable {
     public init(path: String, tag: Located<LocaleTag>, messages: [LocaleMessage]) {
         self.path = path
         self.tag = tag
-        var index: [MessageKey: Int] = [:]
-        index.reserveCapacity(messages.count)
-        var keys: [String] = []
-        keys.reserveCapacity(messages.count)
+        var index = MessageIndex(capacity: messages.count)
         var duplicates = false
         messages.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            for position in buffer.indices {
-                let key = (base + position).pointee.key
-                // One lookup: the entry is made with -1 and claimed when it is new.
-                if Self.claim(&index[MessageKey(key), default: -1], position: keys.count) {
-                    keys.append(key)
-                } else {
-                    duplicates = true
-                }
+            for position in buffer.indices where !index.insert(MessageKey((base + position).pointee.key)) {
+                duplicates = true
             }
         }
-        self.keys = keys
         self.index = index
         if duplicates {
             var seen = Set<String>()
@@ -276,20 +266,13 @@ public struct LocaleCatalog: Sendable {
         }
     }
 
-    /// Sets an index entry made just now (-1) to `position`; false when the key had one.
-    private static func claim(_ entry: inout Int, position: Int) -> Bool {
-        guard entry < 0 else { return false }
-        entry = position
-        return true
-    }
-
-    public subscript(key: String) -> LocaleMessage? { index[MessageKey(key)].map { messageList[$0] } }
+    public subscript(key: String) -> LocaleMessage? { index.position(of: MessageKey(key)).map { messageList[$0] } }
 
     /// Each key's position in file order (for lookups that must not copy the catalog).
-    var keyPositions: [MessageKey: Int] { index }
+    var keyPositions: MessageIndex { index }
 
     /// The position of `key`'s message in file order, if the catalog has one.
-    func position(of key: MessageKey) -> Int? { index[key] }
+    func position(of key: MessageKey) -> Int? { index.position(of: key) }
 
     /// Calls `body` with the messages in file order, without copying them.
     func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
@@ -297,14 +280,14 @@ public struct LocaleCatalog: Sendable {
     }
 
     /// Whether the catalog has a message for `key` (without copying it).
-    public func contains(_ key: String) -> Bool { index[MessageKey(key)] != nil }
+    public func contains(_ key: String) -> Bool { index.position(of: MessageKey(key)) != nil }
 
     /// Messages in file order.
     public var allMessages: [LocaleMessage] { messageList }
 
     /// Calls `body` with the message for `key`, if any, without copying it out of the catalog.
     public func withMessage(forKey key: String, _ body: (LocaleMessage) -> Void) {
-        guard let position = index[MessageKey(key)] else { return }
+        guard let position = index.position(of: MessageKey(key)) else { return }
         messageList.withUnsafeBufferPointer { body($0[position]) }
     }
 
@@ -316,4 +299,51 @@ public struct LocaleCatalog: Sendable {
     }
 
     public var count: Int { keys.count }
+}
+
+/// A catalog's keys in file order, found by their `MessageKey` fingerprints: open addressing
+/// over the fingerprints themselves (a `Dictionary` would hash each fingerprint again), with
+/// the text compared only when two fingerprints agree.
+struct MessageIndex: Sendable {
+    /// The keys, each at its position.
+    private(set) var keys: [String] = []
+    /// Positions in `keys` (-1: empty), at their fingerprint's slot or after it.
+    private var slots: [Int32]
+    private var fingerprints: [UInt64]
+
+    /// An index for at most `capacity` keys (it stays at most half full).
+    init(capacity: Int) {
+        var size = 16
+        while size < 2 * capacity { size *= 2 }
+        slots = Array(repeating: -1, count: size)
+        fingerprints = Array(repeating: 0, count: size)
+        keys.reserveCapacity(capacity)
+    }
+
+    /// The slot holding `key`, or the empty slot where it belongs.
+    private func slot(of key: MessageKey) -> Int {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: key.fingerprint) & mask
+        while slots[slot] >= 0 {
+            if fingerprints[slot] == key.fingerprint, keys[Int(slots[slot])] == key.text { return slot }
+            slot = (slot + 1) & mask
+        }
+        return slot
+    }
+
+    func position(of key: MessageKey) -> Int? {
+        let position = slots[slot(of: key)]
+        return position >= 0 ? Int(position) : nil
+    }
+
+    /// Adds `key` at the next position; false, and nothing added, when it is there already.
+    mutating func insert(_ key: MessageKey) -> Bool {
+        precondition(2 * (keys.count + 1) <= slots.count, "more keys than the index was made for")
+        let slot = slot(of: key)
+        guard slots[slot] < 0 else { return false }
+        slots[slot] = Int32(keys.count)
+        fingerprints[slot] = key.fingerprint
+        keys.append(key.text)
+        return true
+    }
 }
