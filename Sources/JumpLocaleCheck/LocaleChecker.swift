@@ -640,21 +640,21 @@ struct CatalogCheck {
         // Nothing to compare: no arguments here, none in the reference.
         if !hasArguments, reference?.argumentNames.isEmpty ?? true { return true }
         guard let provided = context.providedArguments(info, useReference: !isReference) else { return true }
+        // Messages have few arguments: searching the lists (`uses` has one entry per name)
+        // beats hashing each name into the sets.
+        let providedList = provided.sorted
         var dropped: [String] = []
         if let reference {
-            // `uses` has one entry per name, and few: searching it beats hashing each name.
-            dropped = reference.argumentNames.filter { name in provided.names.contains(name) && !uses.contains { $0.name == name } }
+            dropped = reference.argumentNames.filter { name in providedList.contains(name) && !uses.contains { $0.name == name } }
         }
         // Provided, but the reference does not use it (only known when the call site, not the
         // reference, says what is provided).
         var added: [MessageArgumentUse] = []
         if let reference, reference.pattern != nil {
-            var seen = Set<String>()
-            added = uses.filter { provided.names.contains($0.name) && !reference.argumentSet.contains($0.name) && seen.insert($0.name).inserted }
+            added = uses.filter { providedList.contains($0.name) && !reference.argumentList.contains($0.name) }
         }
-        let providedList = provided.sorted
         var complete = true
-        for use in uses where !provided.names.contains(use.name) {
+        for use in uses where !providedList.contains(use.name) {
             complete = false
             let suggestion = Suggestion.closest(to: use.name, among: providedList)
             if let suggestion { dropped.removeAll { $0 == suggestion } }
@@ -737,7 +737,7 @@ struct CatalogCheck {
     func checkAgainstReference(_ message: LocaleMessage, _ pattern: MessagePattern,
                                         _ reference: Context.ReferenceFacts, _ referencePattern: MessagePattern, _ facts: TextFacts) {
         let text = message.text
-        if text == reference.text {
+        if Self.mayBeEqual(text, reference.text), text == reference.text {
             if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {
                 add(.sameAsSource, "message '\(message.key)' is the \(context.reference) text, untranslated", at: message.valueLocation,
                     key: message.key, hint: "translate it, or list the key under 'sameAsSource' when the text is the same in \(tag.language)")
@@ -764,6 +764,14 @@ struct CatalogCheck {
             add(.numberMismatch, "message '\(message.key)': numbers differ from \(context.reference)'s: " + Self.difference(numbers, reference.numbers),
                 at: message.valueLocation, key: message.key)
         }
+    }
+
+    /// False when two texts start with different ASCII characters, so cannot be equal: an
+    /// ASCII character is a starter that canonical decomposition keeps first, so this never
+    /// contradicts `==` (which compares canonical equivalence, slowly for non-ASCII text).
+    static func mayBeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard let left = lhs.utf8.first, let right = rhs.utf8.first, left < 0x80, right < 0x80 else { return true }
+        return left == right
     }
 
     /// `lacks </b>; adds <i>`.
