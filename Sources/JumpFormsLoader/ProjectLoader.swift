@@ -266,20 +266,13 @@ public struct ProjectLoader: Sendable {
         var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
         result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
         if catalog != nil, !result.aliases.isEmpty {
-            // The first key written on each line that has an anchor or alias (a few lines:
-            // the map of every key's line would cost a hash per message).
-            var keysByLine: [Int: String?] = [:]
-            for marker in document.anchors + document.aliases { keysByLine[marker.mark.line] = .some(nil) }
-            catalog!.forEachMessage { message in
-                let line = message.keyLocation.line
-                if case .some(.none) = keysByLine[line] { keysByLine[line] = message.key }
-            }
+            let keysByLine = catalog!.firstKeys(onLines: Set((document.anchors + document.aliases).map(\.mark.line)))
             catalog!.yamlReferences = (document.anchors.map { ($0, LocaleYAMLReference.Kind.anchor) }
                 + document.aliases.map { ($0, LocaleYAMLReference.Kind.alias) })
                 .map { marker, kind in
                     LocaleYAMLReference(name: marker.name, kind: kind,
                                         location: document.location(marker.mark, length: marker.name.unicodeScalars.count + 1),
-                                        key: keysByLine[marker.mark.line] ?? nil)
+                                        key: keysByLine[marker.mark.line])
                 }
                 .sorted { $0.location < $1.location }
         }

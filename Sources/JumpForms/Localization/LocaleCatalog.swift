@@ -146,6 +146,11 @@ public struct LocaleMessage: Sendable {
     }
 }
 
+extension LocaleMessage {
+    /// The line of `keyLocation`, read without making the location.
+    var keyLine: Int { Int(keyPlace.line) }
+}
+
 /// A line, column and length without the file (a message holds two, one path for both).
 private struct FilePlace: Sendable {
     var line: UInt32
@@ -289,6 +294,24 @@ public struct LocaleCatalog: Sendable {
     public func withMessage(forKey key: String, _ body: (LocaleMessage) -> Void) {
         guard let position = index.position(of: MessageKey(key)) else { return }
         messageList.withUnsafeBufferPointer { body($0[position]) }
+    }
+
+    /// The key of the first message (in file order) whose key is written on each of `lines`
+    /// that has one: where an anchor or alias is, a few lines of a large file. The messages are
+    /// read in place, none is copied.
+    public func firstKeys(onLines lines: Set<Int>) -> [Int: String] {
+        var keys: [Int: String] = [:]
+        guard let last = lines.max(), last > 0 else { return keys }
+        // By line number: testing a message is one array read, not a hash.
+        var wanted = [Bool](repeating: false, count: last + 1)
+        for line in lines where line > 0 { wanted[line] = true }
+        messageList.withUnsafeBufferPointer { messages in
+            for index in messages.indices {
+                let line = messages[index].keyLine
+                if line <= last, wanted[line], keys[line] == nil { keys[line] = messages[index].key }
+            }
+        }
+        return keys
     }
 
     /// Calls `body` with each message in file order, without copying them.
