@@ -107,52 +107,73 @@ public struct MessageKey: Hashable, Sendable {
 }
 
 /// One message of a locale file.
+///
+/// Its fields live in one immutable object: the checks hand every message around (a borrowed
+/// element of an array is copied to be passed on), and a copy is then one reference count,
+/// not one per string, offset map and pattern. The accessors are inlinable, so reading a
+/// field borrows it in place as reading a stored property would.
 public struct LocaleMessage: Sendable {
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let key: String
+        @usableFromInline let text: String
+        /// The file of both locations: a message's key and value are in one file.
+        @usableFromInline let file: String
+        let keyPlace: FilePlace
+        let valuePlace: FilePlace
+        @usableFromInline let offsetMap: MessageOffsetMap
+        @usableFromInline let trap: ScalarTrap?
+        @usableFromInline let pattern: Result<MessagePattern, MessageSyntaxError>
+
+        init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
+             offsetMap: MessageOffsetMap, trap: ScalarTrap?) {
+            self.key = key
+            self.text = text
+            file = valueLocation.file
+            keyPlace = FilePlace(keyLocation)
+            valuePlace = FilePlace(valueLocation)
+            self.offsetMap = offsetMap
+            self.trap = trap
+            pattern = Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
     /// The dotted key (nested keys flattened).
-    public var key: String
+    @inlinable public var key: String { storage.key }
     /// The ICU MessageFormat source.
-    public var text: String
-    /// The file of both locations: a message's key and value are in one file.
-    private let file: String
-    private let keyPlace: FilePlace
-    private let valuePlace: FilePlace
-    public var offsetMap: MessageOffsetMap
+    @inlinable public var text: String { storage.text }
+    @inlinable public var offsetMap: MessageOffsetMap { storage.offsetMap }
     /// Set when the value was unquoted and a YAML 1.1 loader would not read it as a string.
-    public var trap: ScalarTrap?
+    @inlinable public var trap: ScalarTrap? { storage.trap }
     /// The parsed message, or the syntax error that stopped the parser.
-    public var pattern: Result<MessagePattern, MessageSyntaxError>
+    @inlinable public var pattern: Result<MessagePattern, MessageSyntaxError> { storage.pattern }
 
     /// Where the key is (its last part, for a nested key).
-    public var keyLocation: SourceLocation { keyPlace.location(in: file) }
+    public var keyLocation: SourceLocation { storage.keyPlace.location(in: storage.file) }
 
     /// Where the value starts.
-    public var valueLocation: SourceLocation { valuePlace.location(in: file) }
+    public var valueLocation: SourceLocation { storage.valuePlace.location(in: storage.file) }
 
     public init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
                 offsetMap: MessageOffsetMap, trap: ScalarTrap? = nil) {
-        self.key = key
-        self.text = text
-        self.file = valueLocation.file
-        self.keyPlace = FilePlace(keyLocation)
-        self.valuePlace = FilePlace(valueLocation)
-        self.offsetMap = offsetMap
-        self.trap = trap
-        self.pattern = Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }
+        storage = Storage(key: key, text: text, keyLocation: keyLocation, valueLocation: valueLocation, offsetMap: offsetMap, trap: trap)
     }
 
     /// The file position of an offset inside the message.
     public func location(ofOffset offset: Int, length: Int = 1) -> SourceLocation {
-        offsetMap.location(ofOffset: offset, in: valueLocation.file, length: length)
+        storage.offsetMap.location(ofOffset: offset, in: storage.file, length: length)
     }
 }
 
 extension LocaleMessage {
     /// The line of `keyLocation`, read without making the location.
-    var keyLine: Int { Int(keyPlace.line) }
+    var keyLine: Int { Int(storage.keyPlace.line) }
 }
 
 /// A line, column and length without the file (a message holds two, one path for both).
-private struct FilePlace: Sendable {
+struct FilePlace: Sendable {
     var line: UInt32
     var column: UInt32
     var length: UInt32
