@@ -266,10 +266,7 @@ public struct ProjectLoader: Sendable {
         var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
         result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
         if catalog != nil, !result.aliases.isEmpty {
-            var keysByLine: [Int: String] = [:]
-            for message in catalog!.allMessages where keysByLine[message.keyLocation.line] == nil {
-                keysByLine[message.keyLocation.line] = message.key
-            }
+            let keysByLine = catalog!.firstKeys(onLines: Set((document.anchors + document.aliases).map(\.mark.line)))
             catalog!.yamlReferences = (document.anchors.map { ($0, LocaleYAMLReference.Kind.anchor) }
                 + document.aliases.map { ($0, LocaleYAMLReference.Kind.alias) })
                 .map { marker, kind in

@@ -269,28 +269,32 @@ struct Context: Sendable {
     static func signatures(_ sites: [CallSite]) -> [[String: CatalogCheck.Sample]] {
         var seen = Set<String>()
         var result: [[String: CatalogCheck.Sample]] = []
+        // Most keys have one call site: its shape cannot repeat, so it is not written out.
+        let compareShapes = sites.count > 1
         for site in sites {
             var signature: [String: CatalogCheck.Sample] = [:]
-            var shape: [String] = []
             for (name, value) in site.arguments.sorted(by: { $0.key < $1.key }) {
                 switch (name, value) {
-                case ("label", _):
-                    signature[name] = .strings
-                    shape.append(name)
-                case (_, .int):
-                    signature[name] = .numbers(integersOnly: true)
-                    shape.append(name + "#")
-                case (_, .string(let text)):
-                    signature[name] = .fixed(value)
-                    shape.append(name + "=" + text)
-                case (_, .decimal(let text)):
-                    signature[name] = .fixed(value)
-                    shape.append(name + "=" + text)
+                case ("label", _): signature[name] = .strings
+                case (_, .int): signature[name] = .numbers(integersOnly: true)
+                case (_, .string), (_, .decimal): signature[name] = .fixed(value)
                 }
             }
-            if seen.insert(shape.joined(separator: ",")).inserted { result.append(signature) }
+            if !compareShapes || seen.insert(shape(of: site)).inserted { result.append(signature) }
         }
         return result
+    }
+
+    /// What tells call sites that render differently apart: `label`, `name#` for an integer,
+    /// `name=text` for a fixed value, in name order.
+    static func shape(of site: CallSite) -> String {
+        site.arguments.sorted(by: { $0.key < $1.key }).map { name, value in
+            switch (name, value) {
+            case ("label", _): name
+            case (_, .int): name + "#"
+            case (_, .string(let text)), (_, .decimal(let text)): name + "=" + text
+            }
+        }.joined(separator: ",")
     }
 
     /// The closest known key: first among the keys of the same parent (`fields.email.*`), then
@@ -381,29 +385,25 @@ struct CatalogCheck {
         }
         checkYAMLFacts()
         checkMissingKeys()
-        // Through the buffer: each message is borrowed, not copied (a copy retains its strings,
-        // locations, offset map and pattern).
-        let messages = catalog.allMessages
         let referenceKeys = context.referenceKeys
         var next = 0
-        messages.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            for index in buffer.indices {
-                // Through the pointer the message is borrowed in place, never copied.
-                let pointer = base + index
-                let key = pointer.pointee.key
-                let info: Context.KeyInfo?
-                if next < referenceKeys.count, referenceKeys[next] == key {
-                    info = context.referenceInfo[next]
-                    next += 1
-                } else if let position = context.referencePosition[key] {
-                    info = context.referenceInfo[position]
-                    next = position + 1
-                } else {
-                    info = context.keyInfo[key]
-                }
-                check(pointer.pointee, info: info)
+        // Through a span each message is borrowed in place: a copy would retain its strings,
+        // locations, offset map and pattern.
+        let messages = catalog.allMessages
+        let span = messages.span
+        for index in span.indices {
+            let key = span[index].key
+            let info: Context.KeyInfo?
+            if next < referenceKeys.count, referenceKeys[next] == key {
+                info = context.referenceInfo[next]
+                next += 1
+            } else if let position = context.referencePosition[key] {
+                info = context.referenceInfo[position]
+                next = position + 1
+            } else {
+                info = context.keyInfo[key]
             }
+            check(span[index], info: info)
         }
         return sink.findings
     }
@@ -640,21 +640,21 @@ struct CatalogCheck {
         // Nothing to compare: no arguments here, none in the reference.
         if !hasArguments, reference?.argumentNames.isEmpty ?? true { return true }
         guard let provided = context.providedArguments(info, useReference: !isReference) else { return true }
+        // Messages have few arguments: searching the lists (`uses` has one entry per name)
+        // beats hashing each name into the sets.
+        let providedList = provided.sorted
         var dropped: [String] = []
         if let reference {
-            // `uses` has one entry per name, and few: searching it beats hashing each name.
-            dropped = reference.argumentNames.filter { name in provided.names.contains(name) && !uses.contains { $0.name == name } }
+            dropped = reference.argumentNames.filter { name in providedList.contains(name) && !uses.contains { $0.name == name } }
         }
         // Provided, but the reference does not use it (only known when the call site, not the
         // reference, says what is provided).
         var added: [MessageArgumentUse] = []
         if let reference, reference.pattern != nil {
-            var seen = Set<String>()
-            added = uses.filter { provided.names.contains($0.name) && !reference.argumentSet.contains($0.name) && seen.insert($0.name).inserted }
+            added = uses.filter { providedList.contains($0.name) && !reference.argumentList.contains($0.name) }
         }
-        let providedList = provided.sorted
         var complete = true
-        for use in uses where !provided.names.contains(use.name) {
+        for use in uses where !providedList.contains(use.name) {
             complete = false
             let suggestion = Suggestion.closest(to: use.name, among: providedList)
             if let suggestion { dropped.removeAll { $0 == suggestion } }
@@ -737,7 +737,7 @@ struct CatalogCheck {
     func checkAgainstReference(_ message: LocaleMessage, _ pattern: MessagePattern,
                                         _ reference: Context.ReferenceFacts, _ referencePattern: MessagePattern, _ facts: TextFacts) {
         let text = message.text
-        if text == reference.text {
+        if Self.mayBeEqual(text, reference.text), text == reference.text {
             if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {
                 add(.sameAsSource, "message '\(message.key)' is the \(context.reference) text, untranslated", at: message.valueLocation,
                     key: message.key, hint: "translate it, or list the key under 'sameAsSource' when the text is the same in \(tag.language)")
@@ -764,6 +764,14 @@ struct CatalogCheck {
             add(.numberMismatch, "message '\(message.key)': numbers differ from \(context.reference)'s: " + Self.difference(numbers, reference.numbers),
                 at: message.valueLocation, key: message.key)
         }
+    }
+
+    /// False when two texts start with different ASCII characters, so cannot be equal: an
+    /// ASCII character is a starter that canonical decomposition keeps first, so this never
+    /// contradicts `==` (which compares canonical equivalence, slowly for non-ASCII text).
+    static func mayBeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard let left = lhs.utf8.first, let right = rhs.utf8.first, left < 0x80, right < 0x80 else { return true }
+        return left == right
     }
 
     /// `lacks </b>; adds <i>`.
@@ -858,7 +866,7 @@ struct CatalogCheck {
         for (index, name) in names.enumerated() { base[name] = choices[index].first }
         func attempt(_ arguments: [String: MessageArgument]) -> (String, String)? {
             do {
-                _ = try formatter.format(pattern, arguments)
+                try formatter.validate(pattern, arguments)
                 return nil
             } catch {
                 let shown = names.compactMap { name in arguments[name].map { "{\(name)} = \(Self.describe($0))" } }.joined(separator: ", ")

@@ -399,7 +399,7 @@ public struct FlowLinter: Sendable {
                 uses.withUnsafeBufferPointer { uses in
                     for index in uses.indices {
                         guard let own = catalog.position(of: uses[index].hashed) else {
-                            if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0[uses[index].hashed] != nil }) {
+                            if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
                                 found.append(Diagnostic(.messageMissingInLocale,
                                     "message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
                                     at: uses[index].key.location))

@@ -87,7 +87,7 @@ public struct MessageOffsetMap: Sendable, Hashable {
 /// far more cheaply than `String`'s hashing does.
 public struct MessageKey: Hashable, Sendable {
     public let text: String
-    private let fingerprint: UInt64
+    let fingerprint: UInt64
 
     public init(_ text: String) {
         self.text = text
@@ -107,47 +107,73 @@ public struct MessageKey: Hashable, Sendable {
 }
 
 /// One message of a locale file.
+///
+/// Its fields live in one immutable object: the checks hand every message around (a borrowed
+/// element of an array is copied to be passed on), and a copy is then one reference count,
+/// not one per string, offset map and pattern. The accessors are inlinable, so reading a
+/// field borrows it in place as reading a stored property would.
 public struct LocaleMessage: Sendable {
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let key: String
+        @usableFromInline let text: String
+        /// The file of both locations: a message's key and value are in one file.
+        @usableFromInline let file: String
+        let keyPlace: FilePlace
+        let valuePlace: FilePlace
+        @usableFromInline let offsetMap: MessageOffsetMap
+        @usableFromInline let trap: ScalarTrap?
+        @usableFromInline let pattern: Result<MessagePattern, MessageSyntaxError>
+
+        init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
+             offsetMap: MessageOffsetMap, trap: ScalarTrap?) {
+            self.key = key
+            self.text = text
+            file = valueLocation.file
+            keyPlace = FilePlace(keyLocation)
+            valuePlace = FilePlace(valueLocation)
+            self.offsetMap = offsetMap
+            self.trap = trap
+            pattern = Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
     /// The dotted key (nested keys flattened).
-    public var key: String
+    @inlinable public var key: String { storage.key }
     /// The ICU MessageFormat source.
-    public var text: String
-    /// The file of both locations: a message's key and value are in one file.
-    private let file: String
-    private let keyPlace: FilePlace
-    private let valuePlace: FilePlace
-    public var offsetMap: MessageOffsetMap
+    @inlinable public var text: String { storage.text }
+    @inlinable public var offsetMap: MessageOffsetMap { storage.offsetMap }
     /// Set when the value was unquoted and a YAML 1.1 loader would not read it as a string.
-    public var trap: ScalarTrap?
+    @inlinable public var trap: ScalarTrap? { storage.trap }
     /// The parsed message, or the syntax error that stopped the parser.
-    public var pattern: Result<MessagePattern, MessageSyntaxError>
+    @inlinable public var pattern: Result<MessagePattern, MessageSyntaxError> { storage.pattern }
 
     /// Where the key is (its last part, for a nested key).
-    public var keyLocation: SourceLocation { keyPlace.location(in: file) }
+    public var keyLocation: SourceLocation { storage.keyPlace.location(in: storage.file) }
 
     /// Where the value starts.
-    public var valueLocation: SourceLocation { valuePlace.location(in: file) }
+    public var valueLocation: SourceLocation { storage.valuePlace.location(in: storage.file) }
 
     public init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
                 offsetMap: MessageOffsetMap, trap: ScalarTrap? = nil) {
-        self.key = key
-        self.text = text
-        self.file = valueLocation.file
-        self.keyPlace = FilePlace(keyLocation)
-        self.valuePlace = FilePlace(valueLocation)
-        self.offsetMap = offsetMap
-        self.trap = trap
-        self.pattern = Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }
+        storage = Storage(key: key, text: text, keyLocation: keyLocation, valueLocation: valueLocation, offsetMap: offsetMap, trap: trap)
     }
 
     /// The file position of an offset inside the message.
     public func location(ofOffset offset: Int, length: Int = 1) -> SourceLocation {
-        offsetMap.location(ofOffset: offset, in: valueLocation.file, length: length)
+        storage.offsetMap.location(ofOffset: offset, in: storage.file, length: length)
     }
 }
 
+extension LocaleMessage {
+    /// The line of `keyLocation`, read without making the location.
+    var keyLine: Int { Int(storage.keyPlace.line) }
+}
+
 /// A line, column and length without the file (a message holds two, one path for both).
-private struct FilePlace: Sendable {
+struct FilePlace: Sendable {
     var line: UInt32
     var column: UInt32
     var length: UInt32
@@ -221,11 +247,11 @@ public struct LocaleCatalog: Sendable {
     /// `locale:` as declared.
     public var tag: Located<LocaleTag>
     /// Keys in file order.
-    public private(set) var keys: [String]
+    public var keys: [String] { index.keys }
     /// The messages in file order, and where each key's is: iterating `allMessages` copies no
     /// message, and the index holds small values.
     private var messageList: [LocaleMessage]
-    private var index: [MessageKey: Int]
+    private var index: MessageIndex
     /// Where `messages:` is written (nil for catalogs built in memory).
     public var messagesLocation: SourceLocation?
     /// `sameAsSource`: keys (or `*` patterns) whose text may equal the reference locale's
@@ -248,24 +274,14 @@ public struct LocaleCatalog: Sendable {
     public init(path: String, tag: Located<LocaleTag>, messages: [LocaleMessage]) {
         self.path = path
         self.tag = tag
-        var index: [MessageKey: Int] = [:]
-        index.reserveCapacity(messages.count)
-        var keys: [String] = []
-        keys.reserveCapacity(messages.count)
+        var index = MessageIndex(capacity: messages.count)
         var duplicates = false
         messages.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            for position in buffer.indices {
-                let key = (base + position).pointee.key
-                // One lookup: the entry is made with -1 and claimed when it is new.
-                if Self.claim(&index[MessageKey(key), default: -1], position: keys.count) {
-                    keys.append(key)
-                } else {
-                    duplicates = true
-                }
+            for position in buffer.indices where !index.insert(MessageKey((base + position).pointee.key)) {
+                duplicates = true
             }
         }
-        self.keys = keys
         self.index = index
         if duplicates {
             var seen = Set<String>()
@@ -276,20 +292,13 @@ public struct LocaleCatalog: Sendable {
         }
     }
 
-    /// Sets an index entry made just now (-1) to `position`; false when the key had one.
-    private static func claim(_ entry: inout Int, position: Int) -> Bool {
-        guard entry < 0 else { return false }
-        entry = position
-        return true
-    }
-
-    public subscript(key: String) -> LocaleMessage? { index[MessageKey(key)].map { messageList[$0] } }
+    public subscript(key: String) -> LocaleMessage? { index.position(of: MessageKey(key)).map { messageList[$0] } }
 
     /// Each key's position in file order (for lookups that must not copy the catalog).
-    var keyPositions: [MessageKey: Int] { index }
+    var keyPositions: MessageIndex { index }
 
     /// The position of `key`'s message in file order, if the catalog has one.
-    func position(of key: MessageKey) -> Int? { index[key] }
+    func position(of key: MessageKey) -> Int? { index.position(of: key) }
 
     /// Calls `body` with the messages in file order, without copying them.
     func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
@@ -297,15 +306,33 @@ public struct LocaleCatalog: Sendable {
     }
 
     /// Whether the catalog has a message for `key` (without copying it).
-    public func contains(_ key: String) -> Bool { index[MessageKey(key)] != nil }
+    public func contains(_ key: String) -> Bool { index.position(of: MessageKey(key)) != nil }
 
     /// Messages in file order.
     public var allMessages: [LocaleMessage] { messageList }
 
     /// Calls `body` with the message for `key`, if any, without copying it out of the catalog.
     public func withMessage(forKey key: String, _ body: (LocaleMessage) -> Void) {
-        guard let position = index[MessageKey(key)] else { return }
+        guard let position = index.position(of: MessageKey(key)) else { return }
         messageList.withUnsafeBufferPointer { body($0[position]) }
+    }
+
+    /// The key of the first message (in file order) whose key is written on each of `lines`
+    /// that has one: where an anchor or alias is, a few lines of a large file. The messages are
+    /// read in place, none is copied.
+    public func firstKeys(onLines lines: Set<Int>) -> [Int: String] {
+        var keys: [Int: String] = [:]
+        guard let last = lines.max(), last > 0 else { return keys }
+        // By line number: testing a message is one array read, not a hash.
+        var wanted = [Bool](repeating: false, count: last + 1)
+        for line in lines where line > 0 { wanted[line] = true }
+        messageList.withUnsafeBufferPointer { messages in
+            for index in messages.indices {
+                let line = messages[index].keyLine
+                if line <= last, wanted[line], keys[line] == nil { keys[line] = messages[index].key }
+            }
+        }
+        return keys
     }
 
     /// Calls `body` with each message in file order, without copying them.
@@ -316,4 +343,51 @@ public struct LocaleCatalog: Sendable {
     }
 
     public var count: Int { keys.count }
+}
+
+/// A catalog's keys in file order, found by their `MessageKey` fingerprints: open addressing
+/// over the fingerprints themselves (a `Dictionary` would hash each fingerprint again), with
+/// the text compared only when two fingerprints agree.
+struct MessageIndex: Sendable {
+    /// The keys, each at its position.
+    private(set) var keys: [String] = []
+    /// Positions in `keys` (-1: empty), at their fingerprint's slot or after it.
+    private var slots: [Int32]
+    private var fingerprints: [UInt64]
+
+    /// An index for at most `capacity` keys (it stays at most half full).
+    init(capacity: Int) {
+        var size = 16
+        while size < 2 * capacity { size *= 2 }
+        slots = Array(repeating: -1, count: size)
+        fingerprints = Array(repeating: 0, count: size)
+        keys.reserveCapacity(capacity)
+    }
+
+    /// The slot holding `key`, or the empty slot where it belongs.
+    private func slot(of key: MessageKey) -> Int {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: key.fingerprint) & mask
+        while slots[slot] >= 0 {
+            if fingerprints[slot] == key.fingerprint, keys[Int(slots[slot])] == key.text { return slot }
+            slot = (slot + 1) & mask
+        }
+        return slot
+    }
+
+    func position(of key: MessageKey) -> Int? {
+        let position = slots[slot(of: key)]
+        return position >= 0 ? Int(position) : nil
+    }
+
+    /// Adds `key` at the next position; false, and nothing added, when it is there already.
+    mutating func insert(_ key: MessageKey) -> Bool {
+        precondition(2 * (keys.count + 1) <= slots.count, "more keys than the index was made for")
+        let slot = slot(of: key)
+        guard slots[slot] < 0 else { return false }
+        slots[slot] = Int32(keys.count)
+        fingerprints[slot] = key.fingerprint
+        keys.append(key.text)
+        return true
+    }
 }

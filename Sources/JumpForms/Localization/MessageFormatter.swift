@@ -64,6 +64,13 @@ public struct MessageFormatter: Sendable {
         return output
     }
 
+    /// Throws what `format` would throw, without building the text (locale checks format
+    /// every message with many sample values only to find the failures).
+    public func validate(_ pattern: MessagePattern, _ arguments: [String: MessageArgument]) throws(MessageFormatError) {
+        var output = DiscardedText()
+        try append(pattern.nodes, arguments, pound: nil, to: &output)
+    }
+
     /// Parses `source` and formats it; a syntax error becomes a format error.
     public func format(_ source: String, _ arguments: [String: MessageArgument]) throws(MessageFormatError) -> String {
         let pattern: MessagePattern
@@ -77,31 +84,32 @@ public struct MessageFormatter: Sendable {
 
     // MARK: Nodes
 
-    private func append(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: NumericValue?,
-                        to output: inout String) throws(MessageFormatError) {
+    private func append<Output: FormattedText>(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: NumericValue?,
+                                               to output: inout Output) throws(MessageFormatError) {
         for node in nodes {
             switch node {
             case .text(let text):
-                output += text
+                output.write(text)
             case .pound:
                 // The parser creates `#` nodes only inside plural cases, so `pound` is set.
-                if let pound { output += format(pound) }
+                if let pound { output.write(format(pound)) }
             case .argument(let argument):
                 let value = try lookUp(argument.name, arguments)
                 switch (argument.kind, value) {
                 case (_, .string(let text)):
-                    output += text
+                    output.write(text)
                 case (.simple, _):
-                    output += format(try numericValue(value, argument.name))
+                    let number = try numericValue(value, argument.name)
+                    output.write(format(number))
                 case (_, .int(let number)):
-                    output += String(number)
+                    output.write(String(number))
                 case (_, .decimal(let text)):
-                    output += text
+                    output.write(text)
                 }
             case .number(let argument):
                 var value = try numericValue(try lookUp(argument.name, arguments), argument.name)
                 if argument.style == .integer { value = value.rounded }
-                output += format(value)
+                output.write(format(value))
             case .select(let argument):
                 let key: String = switch try lookUp(argument.name, arguments) {
                 case .string(let text): text
@@ -171,6 +179,21 @@ public struct MessageFormatter: Sendable {
         case .decimal(let text, _): numberSymbols.format(decimal: text)
         }
     }
+}
+
+/// Where `MessageFormatter` writes a message's pieces: the formatted string, or nowhere when
+/// only whether the message formats matters. A piece is worked out only when it is kept.
+protocol FormattedText {
+    mutating func write(_ piece: @autoclosure () -> String)
+}
+
+extension String: FormattedText {
+    mutating func write(_ piece: @autoclosure () -> String) { self += piece() }
+}
+
+/// Drops every piece (and never works one out).
+struct DiscardedText: FormattedText {
+    func write(_ piece: @autoclosure () -> String) {}
 }
 
 /// A numeric argument value: an Int, or decimal text with its parsed form.

@@ -286,7 +286,6 @@ public struct MessageSelectorUse: Sendable, Hashable {
 }
 
 /// A parsed ICU MessageFormat pattern.
-/// A parsed ICU MessageFormat pattern.
 public struct MessagePattern: Sendable, Hashable {
     /// The deepest nesting of plural, selectordinal and select arguments the parser accepts.
     public static let maximumNestingDepth = 64
@@ -294,22 +293,36 @@ public struct MessagePattern: Sendable, Hashable {
     /// The message as written.
     public let source: String
     /// The top-level message.
-    public var nodes: [MessageNode] { parsedNodes ?? (source.isEmpty ? [] : [.text(source)]) }
-    /// The parser's nodes; nil for plain text (no `{`, `}` or `'`), which is one text node:
-    /// most messages keep no array of their own.
-    private let parsedNodes: [MessageNode]?
+    public var nodes: [MessageNode] { parsed?.nodes ?? (source.isEmpty ? [] : [.text(source)]) }
     /// Every occurrence of an argument, in source order (an outer argument before those
     /// nested in its cases). The parser collects them, so reading this costs nothing.
-    public let argumentUses: [MessageArgumentUse]
+    public var argumentUses: [MessageArgumentUse] { parsed?.argumentUses ?? [] }
     /// Every plural, selectordinal and select argument, in source order (an outer argument
     /// before the ones nested in its cases). The parser collects them too.
-    public let selectors: [MessageSelectorUse]
+    public var selectors: [MessageSelectorUse] { parsed?.selectors ?? [] }
+
+    /// What the parser made, in one object; nil for plain text (no `{`, `}` or `'`), which
+    /// is one text node and uses no argument. Most messages keep no array of their own, and
+    /// a pattern (copied with its message by every check) holds two references, not four.
+    private let parsed: Parsed?
+
+    private final class Parsed: Sendable {
+        let nodes: [MessageNode]
+        let argumentUses: [MessageArgumentUse]
+        let selectors: [MessageSelectorUse]
+
+        init(_ output: MessageParser.Output) {
+            nodes = output.nodes
+            argumentUses = output.argumentUses
+            selectors = output.selectors
+        }
+    }
 
     /// Parses `source`; throws the first syntax error.
     public init(parsing source: String) throws(MessageSyntaxError) {
         self.source = source
         var contiguous = source
-        let parsed = contiguous.withUTF8 { bytes -> Result<MessageParser.Output, MessageSyntaxError>? in
+        let result = contiguous.withUTF8 { bytes -> Result<MessageParser.Output, MessageSyntaxError>? in
             // Most messages are plain text: without `{`, `}` and `'` nothing is special (`#`
             // is special only inside plural cases), so the message is one text node, as the
             // parser would make it.
@@ -317,16 +330,11 @@ public struct MessagePattern: Sendable, Hashable {
             var parser = MessageParser(bytes, source: source)
             return Result { () throws(MessageSyntaxError) in try parser.parse() }
         }
-        guard let parsed else {
-            self.parsedNodes = nil
-            self.argumentUses = []
-            self.selectors = []
+        guard let result else {
+            parsed = nil
             return
         }
-        let output = try parsed.get()
-        self.parsedNodes = output.nodes
-        self.argumentUses = output.argumentUses
-        self.selectors = output.selectors
+        parsed = Parsed(try result.get())
     }
 
     /// Every argument the message uses, one entry per name, in order of first use: the kind
@@ -344,7 +352,7 @@ public struct MessagePattern: Sendable, Hashable {
 
     /// Calls `visit` for every node, depth first, in source order.
     public func walk(_ visit: (MessageNode) -> Void) {
-        guard let parsedNodes else {
+        guard let parsedNodes = parsed?.nodes else {
             if !source.isEmpty { visit(.text(source)) }
             return
         }

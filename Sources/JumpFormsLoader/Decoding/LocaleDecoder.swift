@@ -133,8 +133,11 @@ struct MessageFlattener: Sendable {
     /// Keys the YAML reader found twice in one mapping, by where the kept (first) key is: an
     /// entry walked again through an alias reports its duplicates under its new dotted key.
     private var readerDuplicates: [YAMLMark: [(location: SourceLocation, first: SourceLocation)]] = [:]
-    /// The dotted keys of the nested mappings being read.
-    private var prefixes: [String] = []
+    /// The dotted key of the nested mapping being read, in UTF-8 (empty at the top), and where
+    /// each open mapping's part starts in it: a mapping's key is appended as bytes, so only the
+    /// keys of messages become strings.
+    private var keyPath: [UInt8] = []
+    private var keyPathStarts: [Int] = []
 
     init(path: String, source: SourceText) {
         self.path = path
@@ -148,17 +151,27 @@ struct MessageFlattener: Sendable {
     /// `prefix.key`, or `key` at the top (one allocation at most).
     static func dotted(_ prefix: String, _ key: String) -> String {
         if prefix.isEmpty { return key }
-        var (head, tail) = (prefix, key)
-        return head.withUTF8 { head in
-            tail.withUTF8 { tail in
-                String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
-                    _ = buffer.initialize(fromContentsOf: head)
-                    buffer[head.count] = UInt8(ascii: ".")
-                    _ = buffer[(head.count + 1)...].initialize(fromContentsOf: tail)
-                    return head.count + 1 + tail.count
-                }
+        var prefix = prefix
+        return prefix.withUTF8 { dotted($0, key) }
+    }
+
+    /// The UTF-8 `head` (not empty), a dot and `key`, made into a string at once.
+    private static func dotted(_ head: UnsafeBufferPointer<UInt8>, _ key: String) -> String {
+        var tail = key
+        return tail.withUTF8 { tail in
+            String(unsafeUninitializedCapacity: head.count + 1 + tail.count) { buffer in
+                _ = buffer.initialize(fromContentsOf: head)
+                buffer[head.count] = UInt8(ascii: ".")
+                _ = buffer[(head.count + 1)...].initialize(fromContentsOf: tail)
+                return head.count + 1 + tail.count
             }
         }
+    }
+
+    /// The dotted key of `key`, an entry of the mapping being read.
+    private func dotted(_ key: YAMLScalar) -> String {
+        if keyPath.isEmpty { return key.value }
+        return keyPath.withUnsafeBufferPointer { Self.dotted($0, key.value) }
     }
 
     private func location(_ scalar: YAMLScalar) -> SourceLocation {
@@ -173,48 +186,54 @@ struct MessageFlattener: Sendable {
     /// A key of the mapping being read (`under` it) written twice, found as the file is read.
     mutating func duplicate(_ key: YAMLScalar, at location: SourceLocation, first: SourceLocation) {
         recordDuplicate(location, first: first)
-        duplicateKeys.append(LocaleDuplicateKey(key: Self.dotted(prefixes.last ?? "", key.value), location: location, firstLocation: first))
+        duplicateKeys.append(LocaleDuplicateKey(key: dotted(key), location: location, firstLocation: first))
     }
 
-    /// The dotted key of an entry, and the checks of its key.
-    private mutating func enter(_ key: YAMLScalar) -> (key: String, location: SourceLocation) {
-        let dotted = Self.dotted(prefixes.last ?? "", key.value)
-        let keyLocation = location(key)
+    /// The checks of an entry's key; `known` is its dotted key when already made (else it is
+    /// made only if a check reports it).
+    private mutating func checkKey(_ key: YAMLScalar, at keyLocation: SourceLocation, dotted known: String? = nil) {
         if let trap = ScalarTrap.of(key) {
-            keyTraps.append(LocaleKeyTrap(key: dotted, written: key.value, trap: trap, location: keyLocation))
+            keyTraps.append(LocaleKeyTrap(key: known ?? dotted(key), written: key.value, trap: trap, location: keyLocation))
         }
         if !readerDuplicates.isEmpty, let duplicates = readerDuplicates[key.start] {
+            let dottedKey = known ?? dotted(key)
             for duplicate in duplicates {
-                duplicateKeys.append(LocaleDuplicateKey(key: dotted, location: duplicate.location, firstLocation: duplicate.first))
+                duplicateKeys.append(LocaleDuplicateKey(key: dottedKey, location: duplicate.location, firstLocation: duplicate.first))
             }
         }
-        return (dotted, keyLocation)
     }
 
     /// An entry whose value is a scalar: a message.
     mutating func message(_ value: YAMLScalar, key: YAMLScalar) {
-        let (dotted, keyLocation) = enter(key)
+        let dottedKey = dotted(key)
+        let keyLocation = location(key)
+        checkKey(key, at: keyLocation, dotted: dottedKey)
         // A key written both flat and nested is found once the catalog is built.
         messages.append(LocaleMessage(
-            key: dotted, text: value.value, keyLocation: keyLocation, valueLocation: location(value),
+            key: dottedKey, text: value.value, keyLocation: keyLocation, valueLocation: location(value),
             offsetMap: source.offsetMap(for: value), trap: ScalarTrap.of(value)
         ))
     }
 
     /// An entry whose value is a mapping: its entries follow, until `endMapping`.
     mutating func startMapping(key: YAMLScalar) {
-        prefixes.append(enter(key).key)
+        checkKey(key, at: location(key))
+        keyPathStarts.append(keyPath.count)
+        if !keyPath.isEmpty { keyPath.append(UInt8(ascii: ".")) }
+        var part = key.value
+        part.withUTF8 { keyPath.append(contentsOf: $0) }
     }
 
     mutating func endMapping() {
-        prefixes.removeLast()
+        keyPath.removeSubrange(keyPathStarts.removeLast()...)
     }
 
     /// An entry whose value is a sequence (which holds no message).
     mutating func sequence(at start: YAMLMark, key: YAMLScalar) {
-        let dotted = enter(key).key
+        let dottedKey = dotted(key)
+        checkKey(key, at: location(key), dotted: dottedKey)
         errors.append(.wrongNodeKind(SourceLocation(file: path, line: start.line, column: start.column), expected: "a string or a mapping of messages",
-                                     found: "a sequence", context: "message '\(dotted)'"))
+                                     found: "a sequence", context: "message '\(dottedKey)'"))
     }
 
     /// The entries of a mapping of the tree.
@@ -341,24 +360,51 @@ extension ScalarTrap {
 
     /// What a YAML 1.1 loader would type `value`, written as a plain scalar, as.
     public static func of(plain value: String) -> ScalarTrap? {
+        // Most texts are rejected by their first byte, read without reaching for all of them.
+        guard let lead = value.utf8.first else { return .null }
+        guard mayStartTrap(lead) else { return nil }
         var text = value
         return text.withUTF8 { of(bytes: $0) }
     }
 
-    /// The words YAML 1.1 types (all at most five bytes long), by their packed bytes.
-    private static let words: [UInt64: ScalarTrap] = {
+    /// Every trap starts with one of these bytes (or is empty).
+    private static func mayStartTrap(_ lead: UInt8) -> Bool {
+        switch lead {
+        case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+             UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "~"), UInt8(ascii: "."),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// The words YAML 1.1 types (all at most five bytes long), by their packed bytes, sorted:
+    /// found by binary search (a handful of integer comparisons, no hashing).
+    private static let words: [(packed: UInt64, trap: ScalarTrap)] = {
         let typed: [(ScalarTrap, [String])] = [
             (.null, ["~", "null", "Null", "NULL"]),
             (.boolean, ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
                         "on", "On", "ON", "off", "Off", "OFF"]),
             (.number, [".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN"]),
         ]
-        var words: [UInt64: ScalarTrap] = [:]
+        var words: [(packed: UInt64, trap: ScalarTrap)] = []
         for (trap, list) in typed {
-            for word in list { words[Array(word.utf8).withUnsafeBufferPointer(packed)] = trap }
+            for word in list { words.append((Array(word.utf8).withUnsafeBufferPointer(packed), trap)) }
         }
-        return words
+        return words.sorted { $0.packed < $1.packed }
     }()
+
+    /// The trap of the word packed as `packed`, if it is one of `words`.
+    private static func word(_ packed: UInt64) -> ScalarTrap? {
+        let words = Self.words
+        var (low, high) = (0, words.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if words[middle].packed < packed { low = middle + 1 } else { high = middle }
+        }
+        return low < words.count && words[low].packed == packed ? words[low].trap : nil
+    }
 
     /// A word of up to seven bytes in one integer: its bytes, the first lowest, and its length
     /// in the top byte. Words pack equal only when they are equal, so a word is found with one
@@ -370,18 +416,10 @@ extension ScalarTrap {
         return value
     }
 
+    /// `b`: not empty, its first byte one `mayStartTrap` accepts.
     private static func of(bytes b: UnsafeBufferPointer<UInt8>) -> ScalarTrap? {
-        // Every trap starts with one of these bytes (or is empty): most texts are rejected here.
-        guard let lead = b.first else { return .null }
-        switch lead {
-        case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
-             UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "~"), UInt8(ascii: "."),
-             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            break
-        default:
-            return nil
-        }
-        if b.count <= 5, let trap = words[packed(b)] { return trap }
+        let lead = b[0]
+        if b.count <= 5, let trap = word(packed(b)) { return trap }
         guard lead == UInt8(ascii: "-") || lead == UInt8(ascii: "+") || lead == UInt8(ascii: ".") || isDigit(lead) else { return nil }
         if isDate(b) { return .date }
         if isNumber(b) { return .number }
