@@ -55,6 +55,7 @@ struct LocalesCheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        AllocatorTuning.apply()
         let console = Console()
         var timing = PhaseTiming()
         defer { timing.report(console) }

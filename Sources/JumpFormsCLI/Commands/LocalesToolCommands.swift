@@ -422,6 +422,7 @@ struct LocalesCoverageCommand: ParsableCommand {
     }
 
     func run() throws {
+        AllocatorTuning.apply()
         let console = Console()
         let loaded = try set.load()
         ExitKeepAlive.keep(loaded)

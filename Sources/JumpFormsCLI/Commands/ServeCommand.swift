@@ -1,5 +1,4 @@
 import ArgumentParser
-import CMalloc
 import JumpCapture
 import JumpCaptureServer
 import JumpForms
@@ -36,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Self.keepFreedMemory()
+        AllocatorTuning.apply()
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
@@ -70,19 +69,6 @@ struct ServeCommand: AsyncParsableCommand {
             console.err("the server stopped: \(error)\n")
             throw ExitCode(2)
         }
-    }
-
-    /// glibc gives freed memory back to the system as soon as a thread's arena has 128 KiB
-    /// spare (`madvise`, which flushes the TLB of every core), and the next requests fault the
-    /// pages in again: about a tenth of the server's CPU under load (docs/PERFORMANCE.md,
-    /// "Local server"). The server keeps up to 256 MiB of freed memory for reuse instead, and
-    /// serves blocks up to 32 MiB from its heaps. The process's choice, made here in the CLI
-    /// (the embedded server leaves its host's allocator alone).
-    static func keepFreedMemory() {
-        #if os(Linux)
-        _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
-        _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
-        #endif
     }
 }
 
