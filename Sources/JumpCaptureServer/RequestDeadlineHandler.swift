@@ -27,7 +27,13 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     struct Expired: Error {}
 
     let timeout: TimeAmount
-    private var expiry: Scheduled<Void>?
+    /// When the first byte of the request being read arrived; nil between requests.
+    private var requestStart: NIODeadline?
+    /// The one check scheduled on the connection. It is not cancelled at each request's end:
+    /// when it runs it looks at the request read then (none: it stops; a later one: it moves
+    /// to that one's deadline), so a keep-alive connection schedules about one check per
+    /// `timeout` instead of one timer per request (which cost ~5 µs of every request).
+    private var check: Scheduled<Void>?
     private var expired = false
 
     init(timeout: TimeAmount) {
@@ -35,16 +41,29 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if expiry == nil, !expired {
-            expiry = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) { [self] in
-                expiry = nil
-                expired = true
-                context.fireUserInboundEventTriggered(Expired())
-                let channel = context.channel
-                channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
-            }
+        if requestStart == nil, !expired {
+            let now = NIODeadline.now()
+            requestStart = now
+            if check == nil { scheduleCheck(context: context, at: now + timeout) }
         }
         context.fireChannelRead(data)
+    }
+
+    private func scheduleCheck(context: ChannelHandlerContext, at deadline: NIODeadline) {
+        check = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            check = nil
+            guard let start = requestStart else { return }
+            let due = start + timeout
+            if due > .now() {
+                scheduleCheck(context: context, at: due)
+                return
+            }
+            requestStart = nil
+            expired = true
+            context.fireUserInboundEventTriggered(Expired())
+            let channel = context.channel
+            channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+        }
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
@@ -52,19 +71,18 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
             context.triggerUserOutboundEvent(event, promise: promise)
             return
         }
-        expiry?.cancel()
-        expiry = nil
+        requestStart = nil
         promise?.succeed()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        expiry?.cancel()
-        expiry = nil
+        check?.cancel()
+        check = nil
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        expiry?.cancel()
-        expiry = nil
+        check?.cancel()
+        check = nil
     }
 }

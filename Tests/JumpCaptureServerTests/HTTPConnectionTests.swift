@@ -121,6 +121,14 @@ import Glibc
             let text = kept.head + "\r\n\r\n" + kept.body
             #expect(text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(text)")
             #expect(!text.contains("408"), "\(text)")
+            // A request that starts 0.6 s after the first and takes 0.6 s is within its own
+            // second, though it is still arriving when the first one's second is up.
+            let split = try await RawHTTP.paced(port: port, [Array(request.utf8), Array("GET /health HTTP/1.1\r\n".utf8),
+                                                             Array("Host: x\r\nConnection: close\r\n\r\n".utf8)],
+                                                interval: .milliseconds(600), stopWhenAnswered: false)
+            let splitText = split.head + "\r\n\r\n" + split.body
+            #expect(splitText.components(separatedBy: "HTTP/1.1 200").count == 3, "\(splitText)")
+            #expect(!splitText.contains("408"), "\(splitText)")
         }
     }
 
