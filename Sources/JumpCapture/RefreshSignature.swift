@@ -58,8 +58,8 @@ public enum RefreshSignature {
         }
     }
 
-    /// The signature as Base64 text (UTF-8 bytes), from the message's bytes: no intermediate
-    /// strings (a server checks one for every refresh).
+    /// The signature as Base64 text (UTF-8 bytes), signed over the message's bytes (no
+    /// intermediate strings: a server checks one for every refresh).
     static func signatureBytes(accessToken: String, date: String, secret: RefreshSecret) -> [UInt8] {
         var message: [UInt8] = []
         message.reserveCapacity(22 + date.utf8.count + accessToken.utf8.count)
@@ -69,26 +69,7 @@ public enum RefreshSignature {
         message += accessToken.utf8
         message.append(UInt8(ascii: "\n"))
         let code = HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: Array(secret.value.utf8)))
-        return code.withUnsafeBytes { base64(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Standard Base64 with padding (RFC 4648, section 4).
-    static func base64(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let count = min(3, bytes.count - index)
-            var group = UInt32(bytes[index]) << 16
-            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
-            if count > 2 { group |= UInt32(bytes[index + 2]) }
-            for position in 0..<4 {
-                out.append(position <= count ? alphabet[Int((group >> (18 - 6 * UInt32(position))) & 63)] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return out
+        return Array(Data(code).base64EncodedData())
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in UTC for seconds since 1970.

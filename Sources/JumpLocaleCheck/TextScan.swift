@@ -298,20 +298,21 @@ enum TextScan {
     /// Invisible characters (see the rule's explanation), with the scalar offset of each.
     static func invisibles(in source: String, allowZeroWidthSpace: Bool) -> [(offset: Int, scalar: Unicode.Scalar)] {
         var result: [(Int, Unicode.Scalar)] = []
-        for (offset, scalar) in source.unicodeScalars.enumerated() {
-            let v = scalar.value
-            let invisible: Bool
-            switch v {
-            case 0x0A, 0x09: invisible = false
-            case 0x00..<0x20, 0x7F, 0x80...0x9F: invisible = true
-            case 0x200B: invisible = !allowZeroWidthSpace
-            case 0x00AD, 0x115F, 0x1160, 0x180E, 0x2028, 0x2029, 0x2060...0x2064, 0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F:
-                invisible = true
-            default: invisible = false
-            }
-            if invisible { result.append((offset, scalar)) }
+        for (offset, scalar) in source.unicodeScalars.enumerated() where isInvisible(scalar, allowZeroWidthSpace: allowZeroWidthSpace) {
+            result.append((offset, scalar))
         }
         return result
+    }
+
+    /// Whether `invisibles` reports `scalar`.
+    static func isInvisible(_ scalar: Unicode.Scalar, allowZeroWidthSpace: Bool) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: false
+        case 0x00..<0x20, 0x7F, 0x80...0x9F: true
+        case 0x200B: !allowZeroWidthSpace
+        case 0x00AD, 0x115F, 0x1160, 0x180E, 0x2028, 0x2029, 0x2060...0x2064, 0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
+        default: false
+        }
     }
 
     enum BidiKind { case mark, embedding, isolate, popEmbedding, popIsolate }
@@ -520,14 +521,10 @@ struct TextFacts {
         }
     }
 
-    /// Whether a non-ASCII scalar may be one `TextScan.invisibles` or `TextScan.bidiProblem`
-    /// reports (every one they report is in these ranges; ZWNJ and ZWJ are let through).
+    /// Whether a non-ASCII scalar may be one `TextScan.invisibles` (whichever the zero-width
+    /// space rule) or `TextScan.bidiProblem` reports.
     private static func mayBeSpecial(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x80...0x9F, 0xAD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0x2066...0x2069,
-             0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
-        default: false
-        }
+        TextScan.isInvisible(scalar, allowZeroWidthSpace: false) || TextScan.bidiKind(scalar) != nil
     }
 
     /// The scalar whose first byte is at `index` (the bytes are valid UTF-8).

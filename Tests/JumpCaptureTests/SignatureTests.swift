@@ -1,5 +1,5 @@
 import Foundation
-@testable import JumpCapture
+import JumpCapture
 import Testing
 import TestSupport
 
@@ -35,16 +35,6 @@ import TestSupport
         changed[changed.count - 2] = changed[changed.count - 2] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         for signature in [String(decoding: changed, as: UTF8.self), vector.signature + "=", String(vector.signature.dropLast()), ""] {
             #expect(!RefreshSignature.verify(signature, accessToken: vector.accessToken, date: vector.date, secret: secret), "\(signature)")
-        }
-    }
-
-    /// The signature's Base64 writer against Foundation's, for every padding case.
-    @Test func base64MatchesFoundation() {
-        var generator = SystemRandomNumberGenerator()
-        for length in 0...10 {
-            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let written = bytes.withUnsafeBytes { String(decoding: RefreshSignature.base64($0), as: UTF8.self) }
-            #expect(written == Data(bytes).base64EncodedString(), "\(bytes)")
         }
     }
 

@@ -11,8 +11,8 @@ import CMalloc
 ///   from their own `mmap`.
 /// - The heap grows 64 MiB at a time (address space only: pages are still given when first
 ///   touched), not by the bytes each `malloc` needs: loading a corpus of locale files grows it
-///   thousands of times. Together with the above, 5% less CPU for `locales check` on the
-///   benchmark corpus (docs/PERFORMANCE.md, "Locale checks").
+///   thousands of times. Together with the above, 3-4% less CPU and wall time for `locales
+///   check` on the benchmark corpus (docs/PERFORMANCE.md, "Locale checks").
 enum AllocatorTuning {
     static func apply() {
         #if os(Linux)
