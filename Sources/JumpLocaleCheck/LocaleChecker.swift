@@ -580,8 +580,8 @@ struct CatalogCheck {
         var invisibles = TextScan.invisibles(in: text, allowZeroWidthSpace: allowZeroWidthSpace)
         if !invisibles.isEmpty {
             // Written as an escape (`"E-Mail\u200B-Adresse"`): kept on purpose.
-            let written = WrittenPositions(message)
-            invisibles.removeAll { written.isEscape(at: $0.offset) }
+            let escapes = message.offsetMap.escapeOffsets
+            if !escapes.isEmpty { invisibles.removeAll { escapes.contains($0.offset) } }
         }
         if let first = invisibles.first {
             let more = invisibles.count > 1 ? " (and \(invisibles.count - 1) more)" : ""
@@ -890,44 +890,6 @@ struct CatalogCheck {
         case .int(let number): String(number)
         case .decimal(let text): text
         }
-    }
-}
-
-/// Where each character of a message value was written, to tell a character written as
-/// itself from one written as an escape (`\u200B`, `\t`, `\x01`): an escape spans two or
-/// more columns of its line, a character written as itself one. Worked out only for messages
-/// that hold a character worth asking about.
-struct WrittenPositions {
-    let message: LocaleMessage
-    let breakpoints: [MessageOffsetMap.Breakpoint]
-    let count: Int
-
-    init(_ message: LocaleMessage) {
-        self.message = message
-        breakpoints = message.offsetMap.breakpoints
-        count = message.text.unicodeScalars.count
-    }
-
-    func position(_ offset: Int) -> (line: Int, column: Int) {
-        var chosen = breakpoints[0]
-        for breakpoint in breakpoints {
-            if breakpoint.offset > offset { break }
-            chosen = breakpoint
-        }
-        return (chosen.line, chosen.column + max(0, offset - chosen.offset))
-    }
-
-    func isEscape(at offset: Int) -> Bool {
-        let here = position(offset)
-        if offset + 1 < count {
-            let next = position(offset + 1)
-            return next.line == here.line && next.column - here.column >= 2
-        }
-        // The last character: the value's end on its one line is one column on (a plain
-        // value), two (past the closing quote), or more after an escape.
-        let value = message.valueLocation
-        guard value.line == here.line, value.length > 1 else { return false }
-        return value.column + value.length - here.column >= 3
     }
 }
 

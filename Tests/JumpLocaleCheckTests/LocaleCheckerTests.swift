@@ -9,8 +9,9 @@ import TestSupport
 @Suite struct LocaleCheckerTests {
     /// Loads `files` (name -> YAML under `messages:`) and checks them against en-US (with
     /// jump-forms' own catalog when `builtin`).
-    static func check(_ files: [String: String], allowed: [String] = [], concurrently: Bool = true, builtin: Bool = false) throws -> [LocaleFinding] {
-        let catalogs = try load(files)
+    static func check(_ files: [String: String], allowed: [String] = [], concurrently: Bool = true, builtin: Bool = false,
+                      lineEnding: String = "\n") throws -> [LocaleFinding] {
+        let catalogs = try load(files, lineEnding: lineEnding)
         // Paths relative to the folder, so that runs in different folders compare.
         let input = LocaleCheckInput(catalogs: catalogs.list, reference: LocaleTag("en-US")!, builtinCatalogs: builtin ? BuiltinCatalog.catalogs : [],
                                      sameAsSourceAllowed: allowed, concurrently: concurrently)
@@ -22,13 +23,14 @@ import TestSupport
         }
     }
 
-    /// The catalogs of `files` (name -> YAML under `messages:`), and the folder they were in.
-    static func load(_ files: [String: String]) throws -> (list: [LocaleCatalog], folder: String) {
+    /// The catalogs of `files` (name -> YAML under `messages:`, lines ending with `lineEnding`),
+    /// and the folder they were in.
+    static func load(_ files: [String: String], lineEnding: String = "\n") throws -> (list: [LocaleCatalog], folder: String) {
         let folder = try TemporaryFolder("jump-checker")
         defer { folder.remove() }
         for (tag, body) in files {
-            let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
-            try folder.write("locales/\(tag).yaml", "locale: \(tag)\nmessages:\n\(indented)\n")
+            let lines = ["locale: \(tag)", "messages:"] + body.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            try folder.write("locales/\(tag).yaml", lines.joined(separator: lineEnding) + lineEnding)
         }
         var project = LoadedProject()
         return (ProjectLoader().loadLocales(in: folder.path + "/locales", into: &project), folder.path)
@@ -300,6 +302,53 @@ import TestSupport
         #expect(findings.map { "\($0.key ?? ""):\($0.diagnostic.location.map { "\($0.line):\($0.column)" } ?? "")" }
                     == ["d:6:8", "e:7:10", "f:8:7", "g:10:8", "h:11:14"], "\(findings.map(\.diagnostic.description))")
         #expect(findings.last?.diagnostic.message.contains("U+00AD") == true)
+    }
+
+    /// A German file whose values are written over two lines, each holding an invisible character
+    /// right before a line break (in `lineEnding`s), and an English reference with its keys.
+    static func checkBrokenLines(_ german: [String], lineEnding: String) throws -> (findings: [LocaleFinding], texts: [String: String]) {
+        let keys = german.map { String($0.prefix { $0 != ":" }) }
+        let english = keys.map { "\($0): Hello world" }.joined(separator: "\n")
+        let files = ["en-US": english, "de-DE": german.joined(separator: "\n")]
+        let catalog = try Self.load(files, lineEnding: lineEnding).list.first { $0.tag.value == LocaleTag("de-DE")! }
+        var texts: [String: String] = [:]
+        for key in keys { texts[key] = catalog?[key]?.text }
+        return (try Self.check(files, lineEnding: lineEnding), texts)
+    }
+
+    @Test(arguments: ["\n", "\r\n"])
+    func invisibleCharactersEscapedBeforeALineBreakAreOnPurpose(lineEnding: String) throws {
+        // The next character is on the next line (an escaped line break, a folded line, or
+        // none: the last one of a value written over two lines), after multi-byte characters.
+        let (findings, texts) = try Self.checkBrokenLines([
+            "a: \"Grüße\\u200B\\", "  Welt\"",
+            "b: \"Grüße\\u00AD", "  Welt\"",
+            "c: \"Grüße", "  Welt\\u200B\"",
+            "d: \"Grüße\\x01\\", "  \\u2060Welt\"",
+        ], lineEnding: lineEnding)
+        // The values hold the characters, so a finding would be due.
+        #expect(texts == ["a": "Grüße\u{200B}Welt", "b": "Grüße\u{AD} Welt", "c": "Grüße Welt\u{200B}", "d": "Grüße\u{1}\u{2060}Welt"])
+        #expect(findings.isEmpty, "\(findings.map(\.diagnostic.description))")
+    }
+
+    @Test(arguments: ["\n", "\r\n"])
+    func invisibleCharactersWrittenAsThemselvesBeforeALineBreakAreReported(lineEnding: String) throws {
+        // Raw (a tab and multi-byte characters before them on their line): before an escaped
+        // line break, a folded line and a value's end; after a backslash that escapes nothing
+        // (single quotes, a plain value, a folded block).
+        let (findings, texts) = try Self.checkBrokenLines([
+            "a: \"Grüße,\tWelt\u{200B}\\", "  !\"",
+            "b: \"Grüße\u{00AD}", "  Welt\"",
+            "c: \"Grüße", "  Welt\u{200B}\"",
+            "d: 'Grüße\\\u{200B}", "  Welt'",
+            "e: Grüße\\\u{2060}", "  Welt",
+            "f: >-", "  Grüße\\\u{200B}", "  Welt",
+        ], lineEnding: lineEnding)
+        #expect(texts == ["a": "Grüße,\tWelt\u{200B}!", "b": "Grüße\u{AD} Welt", "c": "Grüße Welt\u{200B}",
+                          "d": "Grüße\\\u{200B} Welt", "e": "Grüße\\\u{2060} Welt", "f": "Grüße\\\u{200B} Welt"])
+        #expect(findings.allSatisfy { $0.rule == .invisibleCharacter })
+        #expect(findings.map { "\($0.key ?? ""):\($0.diagnostic.location.map { "\($0.line):\($0.column)" } ?? "")" }
+                    == ["a:3:18", "b:5:12", "c:8:9", "d:9:13", "e:11:12", "f:14:11"], "\(findings.map(\.diagnostic.description))")
     }
 
     @Test func aReferenceWithoutAFileIsNotACascade() throws {

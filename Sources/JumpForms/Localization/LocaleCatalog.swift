@@ -6,18 +6,23 @@ public enum ScalarTrap: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Maps an offset inside a message (in Unicode scalars) back to its place in the file, even
-/// when the YAML scalar was quoted, escaped or written over several lines.
+/// when the YAML scalar was quoted, escaped or written over several lines, and tells which
+/// characters were written as escapes.
 public struct MessageOffsetMap: Sendable, Hashable {
     /// From value offset `offset` on, scalars sit one column apart starting at `line:column`.
     public struct Breakpoint: Sendable, Hashable {
         public var offset: Int
         public var line: Int
         public var column: Int
+        /// Whether the scalar at `offset` was written as an escape of a double-quoted value
+        /// (`\u200B`, `\x01`, `\t`, whose backslash is at `line:column`), not as itself.
+        public var isEscape: Bool
 
-        public init(offset: Int, line: Int, column: Int) {
+        public init(offset: Int, line: Int, column: Int, isEscape: Bool = false) {
             self.offset = offset
             self.line = line
             self.column = column
+            self.isEscape = isEscape
         }
     }
 
@@ -59,6 +64,13 @@ public struct MessageOffsetMap: Sendable, Hashable {
     /// need one): `resolve` runs on every use, so it must be a pure function of its captures.
     public static func deferred(_ resolve: @escaping @Sendable () -> [Breakpoint]) -> MessageOffsetMap {
         MessageOffsetMap(storage: .deferred(resolve))
+    }
+
+    /// The offsets of the scalars written as escapes. A value written on one line without
+    /// escapes (a linear map) has none, known without working anything out.
+    public var escapeOffsets: Set<Int> {
+        if case .linear(let only) = storage { return only.isEscape ? [only.offset] : [] }
+        return Set(breakpoints.lazy.filter(\.isEscape).map(\.offset))
     }
 
     /// The file position of value offset `offset`.

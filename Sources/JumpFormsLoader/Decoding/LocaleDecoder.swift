@@ -545,6 +545,8 @@ final class SourceText: Sendable {
         var scalar: Unicode.Scalar
         var line: Int
         var column: Int
+        /// Decoded from an escape of a double-quoted scalar (`line:column` is its backslash).
+        var isEscape = false
     }
 
     /// The decoded characters of the raw scalar text with their positions.
@@ -617,7 +619,7 @@ final class SourceText: Sendable {
                 default:
                     decoded = Self.doubleQuotedEscapes[escape] ?? escape
                 }
-                if let decoded { result.append(Token(scalar: decoded, line: token.line, column: token.column)) }
+                if let decoded { result.append(Token(scalar: decoded, line: token.line, column: token.column, isEscape: true)) }
                 index += width
             }
             return result
@@ -625,7 +627,8 @@ final class SourceText: Sendable {
     }
 
     /// Aligns value characters with raw ones; folding only changes whitespace, so skipping
-    /// whitespace on either side keeps the two in step.
+    /// whitespace on either side keeps the two in step. A character written as an escape
+    /// starts a breakpoint of its own, which says so.
     private func align(_ scalar: YAMLScalar) -> [MessageOffsetMap.Breakpoint] {
         let raw = tokens(scalar)
         var breakpoints: [MessageOffsetMap.Breakpoint] = []
@@ -636,16 +639,18 @@ final class SourceText: Sendable {
                 r += 1
             }
             let position: (line: Int, column: Int)
+            var isEscape = false
             if r < raw.count, raw[r].scalar == value {
                 position = (raw[r].line, raw[r].column)
+                isEscape = raw[r].isEscape
                 r += 1
             } else {
                 position = previous.map { ($0.line, $0.column + 1) } ?? (scalar.start.line, scalar.start.column)
             }
-            if let previous, previous.line == position.line, previous.column + 1 == position.column {
+            if !isEscape, let previous, previous.line == position.line, previous.column + 1 == position.column {
                 // Contiguous: the last breakpoint covers it.
             } else {
-                breakpoints.append(.init(offset: offset, line: position.line, column: position.column))
+                breakpoints.append(.init(offset: offset, line: position.line, column: position.column, isEscape: isEscape))
             }
             previous = position
         }
