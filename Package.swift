@@ -46,22 +46,25 @@ let package = Package(
             dependencies: ["CYAML", "JumpForms"],
             exclude: ["Catalog"]
         ),
+        // The file writes the libraries share (POSIX): a whole file written atomically. No model.
+        .target(name: "JumpFiles"),
         // The Capture/Engage protocol: request builders, response decoding, refresh signature,
         // session store, HTTP transport, record changes.
         .target(
             name: "JumpCapture",
             dependencies: [
                 "JumpForms",
+                "JumpFiles",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Capture entity-type schemas (JSON): located reading, the Swift user model generator,
-        // and the flow's lint against its schema. Depends on the model only.
+        // and the flow's lint against its schema. Depends on the model (and JumpFiles to write).
         .target(
             name: "JumpSchema",
-            dependencies: ["JumpForms"]
+            dependencies: ["JumpForms", "JumpFiles"]
         ),
         // `jump-forms locales`: the checks of locale files (rules, baseline, JUnit, coverage,
         // pseudo-locales). Works on catalogs and flows the loader made; no YAML.
@@ -93,6 +96,7 @@ let package = Package(
             name: "JumpFormsCLI",
             dependencies: [
                 "JumpForms",
+                "JumpFiles",
                 "JumpFormsLoader",
                 "JumpCapture",
                 "JumpCaptureServer",
@@ -123,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureTests",
             dependencies: [
-                "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
+                "JumpCapture", "JumpFiles", "JumpForms", "JumpFormsLoader", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures", "Golden"]
@@ -172,11 +176,17 @@ let package = Package(
         ),
         // Corpus generator and benchmarks: load + lint, rule engine, request builder, cold start,
         // alias bomb.
-        .executableTarget(name: "jump-bench", dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture"]),
+        .executableTarget(
+            name: "jump-bench",
+            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport"]
+        ),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.
-        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader"]),
-        .executableTarget(name: "fuzz-icu", dependencies: ["JumpForms"]),
+        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader", "DevToolSupport"]),
+        .executableTarget(name: "fuzz-icu", dependencies: ["JumpForms", "DevToolSupport"]),
+        // What jump-bench and the fuzz targets share: whole-file reads, standard error, and the
+        // fuzz targets' replay mode and libFuzzer entry.
+        .target(name: "DevToolSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

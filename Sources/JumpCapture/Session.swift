@@ -1,4 +1,5 @@
 import Crypto
+import JumpFiles
 import JumpForms
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -224,31 +225,14 @@ public enum PrivateFile {
         return bytes
     }
 
-    /// Writes the whole file atomically with mode 0600.
+    /// Writes the whole file atomically with mode 0600, synced to disk before it replaces the
+    /// old one.
     public static func write(_ bytes: [UInt8], to path: String) throws(PrivateFileError) {
         try makeDirectories(for: path)
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(temporary) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = failure(temporary)
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            offset += written
-        }
-        fchmod(descriptor, 0o600)
-        fsync(descriptor)
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
+        do {
+            try AtomicFile.write(bytes, to: path, mode: 0o600, ignoringUmask: true, sync: true)
+        } catch {
+            throw PrivateFileError(path: error.path, reason: error.reason)
         }
     }
 
@@ -291,8 +275,4 @@ public enum PrivateFile {
 
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
-}
-
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

@@ -72,7 +72,8 @@ extension CaptureService {
 
     /// The form a request names in `form` (or the operation's first form), checked to be one
     /// of that operation's forms: a registration form sent to update_profile would otherwise
-    /// set a password without the current one.
+    /// set a password without the current one. The request's parameters are then checked
+    /// against the operation and that form (`validateParameters`).
     func requestForm(_ parameters: RequestParameters, operation: CaptureOperation) -> Result<FormModel, ReplyError> {
         let allowed = forms(of: operation)
         guard let name = parameters["form"] ?? allowed.first else {
@@ -85,6 +86,7 @@ extension CaptureService {
         guard let form = form(name, locale: locale(parameters)) else {
             return .failure(ReplyError(.invalid("form", "the flow has no form '\(name)'")))
         }
+        if let refused = validateParameters(operation, parameters, form: form) { return .failure(ReplyError(refused)) }
         return .success(form)
     }
 
@@ -97,7 +99,6 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
-        if let refused = validateParameters(.signIn, parameters, form: form) { return refused }
         let values = Self.values(of: form, parameters)
         if let reply = check(values, form: form, locale: locale).reply { return reply }
         guard let identifierField = form.fields.first(where: { $0.type.canIdentify }),
@@ -230,7 +231,6 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
-        if let refused = validateParameters(operation, parameters, form: form) { return refused }
         var grant: EngageGrant?
         if operation == .socialRegister {
             switch try await self.grant(parameters["token"]) {
@@ -282,7 +282,6 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
-        if let refused = validateParameters(operation, parameters, form: form) { return refused }
         let values = Self.values(of: form, parameters)
         if let reply = check(values, form: form, locale: locale).reply { return reply }
         guard let field = form.fields.first(where: { $0.type.canIdentify }) else {
@@ -316,7 +315,6 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
-        if let refused = validateParameters(.updateProfile, parameters, form: form) { return refused }
         let user: StoredUser
         switch try await authorized(parameters) {
         case .failure(let error): return error.reply

@@ -654,16 +654,6 @@ enum Timestamps {
 }
 
 extension JSONValue {
-    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
-        guard case .object(var entries) = self else { return [key: value] }
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].value = value
-        } else {
-            entries.append((key, value))
-        }
-        return .object(entries)
-    }
-
     /// The value at a dot path (`primaryAddress.city`).
     func value(atPath path: String) -> JSONValue? {
         var current: JSONValue? = self

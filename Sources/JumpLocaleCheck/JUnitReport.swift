@@ -79,24 +79,9 @@ public enum JUnitReport {
             + suites.joined() + "</testsuites>\n"
     }
 
-    /// XML text and attribute escaping; control characters other than tab and newline (which
-    /// XML 1.0 cannot hold) become U+FFFD.
+    /// XML text and attribute escaping; control characters other than tab, line feed and
+    /// carriage return (which XML 1.0 cannot hold) become U+FFFD.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
+        XMLEscape.attribute(text, replacingInvalid: true)
     }
 }

@@ -40,14 +40,6 @@ public enum LocaleReferenceDocs {
 
     /// Replaces the generated blocks of a document with their current text.
     public static func update(_ document: String, outputs: [LocaleRule: String]) -> String {
-        var result = document
-        for (name, block) in blocks(outputs: outputs).sorted(by: { $0.key < $1.key }) {
-            let begin = "<!-- BEGIN GENERATED: \(name) -->"
-            let end = "<!-- END GENERATED: \(name) -->"
-            guard let start = result.firstRange(of: begin), let stop = result.firstRange(of: end),
-                  start.upperBound <= stop.lowerBound else { continue }
-            result.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n" + block + "\n")
-        }
-        return result
+        ReferenceDocs.replacingGeneratedBlocks(in: document, with: blocks(outputs: outputs).sorted(by: { $0.key < $1.key }))
     }
 }

@@ -244,23 +244,3 @@ struct XMLReader {
         }
     }
 }
-
-/// XML text escaping.
-enum XMLEscape {
-    static func text(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    static func attribute(_ value: String) -> String {
-        text(value).replacingAll("\"", with: "&quot;")
-    }
-}

@@ -30,18 +30,12 @@ public enum SchemaLoader {
 
     /// A schema from its bytes; `path` names the file in diagnostics.
     public static func schema(bytes: [UInt8], path: String) -> SchemaLoad<EntitySchema> {
-        var sources = SourceFiles()
-        sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
-        let root: JSONNode
-        do {
-            root = try JSONNode.parse(bytes, file: path)
-        } catch {
-            return SchemaLoad(value: nil, diagnostics: [syntaxError(error, path: path).diagnostic], sources: sources)
+        load(bytes, path: path) { root in
+            var decoder = SchemaDecoder(file: path)
+            let schema = decoder.decode(root)
+            let diagnostics = decoder.errors.map(\.diagnostic).sortedByLocation()
+            return (diagnostics.containsErrors ? nil : schema, diagnostics)
         }
-        var decoder = SchemaDecoder(file: path)
-        let schema = decoder.decode(root)
-        let diagnostics = decoder.errors.map(\.diagnostic).sortedByLocation()
-        return SchemaLoad(value: diagnostics.containsErrors ? nil : schema, diagnostics: diagnostics, sources: sources)
     }
 
     /// The schema file at `path`.
@@ -54,16 +48,10 @@ public enum SchemaLoader {
 
     /// An access schema from its bytes, its paths checked against `schema`.
     public static func accessSchema(bytes: [UInt8], path: String, schema: EntitySchema) -> SchemaLoad<AccessSchema> {
-        var sources = SourceFiles()
-        sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
-        let root: JSONNode
-        do {
-            root = try JSONNode.parse(bytes, file: path)
-        } catch {
-            return SchemaLoad(value: nil, diagnostics: [syntaxError(error, path: path).diagnostic], sources: sources)
+        load(bytes, path: path) { root in
+            let (access, errors) = AccessSchema.decode(root, file: path, schema: schema)
+            return (access, errors.map(\.diagnostic).sortedByLocation())
         }
-        let (access, errors) = AccessSchema.decode(root, file: path, schema: schema)
-        return SchemaLoad(value: access, diagnostics: errors.map(\.diagnostic).sortedByLocation(), sources: sources)
     }
 
     /// The access-schema file at `path`.
@@ -72,6 +60,23 @@ public enum SchemaLoader {
         case .success(let bytes): accessSchema(bytes: bytes, path: path, schema: schema)
         case .failure(let failure): SchemaLoad(value: nil, diagnostics: [failure.diagnostic], sources: SourceFiles())
         }
+    }
+
+    /// A JSON file from its bytes: its text kept for rendering diagnostics, its syntax error
+    /// as the only diagnostic, else what `decode` makes of its root (the value and the
+    /// diagnostics).
+    static func load<Value: Sendable>(_ bytes: [UInt8], path: String,
+                                      decode: (JSONNode) -> (value: Value?, diagnostics: [Diagnostic])) -> SchemaLoad<Value> {
+        var sources = SourceFiles()
+        sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
+        let root: JSONNode
+        do {
+            root = try JSONNode.parse(bytes, file: path)
+        } catch {
+            return SchemaLoad(value: nil, diagnostics: [syntaxError(error, path: path).diagnostic], sources: sources)
+        }
+        let (value, diagnostics) = decode(root)
+        return SchemaLoad(value: value, diagnostics: diagnostics, sources: sources)
     }
 
     static func syntaxError(_ error: JSONParseError, path: String) -> SchemaError {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DevToolSupport
 import JumpForms
 
 // fuzz-icu: a libFuzzer target for the ICU MessageFormat parser and formatter.
@@ -77,40 +71,16 @@ public func fuzzICUTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
 #if FUZZING
 // SwiftPM links an executable with `--defsym main=fuzz_icu_main` (the module's entry point), so the
 // fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
-// `@_extern(c)` needs `-enable-experimental-feature Extern` (scripts/fuzz.sh passes it).
-@_extern(c, "LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
 @_cdecl("fuzz_icu_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzzICUTestOneInput)
+    FuzzTarget.runDriver(argc, argv, fuzzICUTestOneInput)
 }
 #else
 /// Replays inputs: every file named, or every file in a folder named.
 @main
 struct FuzzICUReplay {
     static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            print("usage: fuzz-icu FILE-OR-FOLDER...  (replays inputs through LLVMFuzzerTestOneInput)")
-            exit(2)
-        }
-        var count = 0
-        for path in paths {
-            for file in ReplayFiles.list(path) {
-                guard let bytes = ReplayFiles.read(file) else {
-                    printError("fuzz-icu: cannot read \(file)\n")
-                    exit(2)
-                }
-                bytes.withUnsafeBufferPointer { FuzzICU.testOneInput($0) }
-                count += 1
-            }
-        }
-        print("fuzz-icu: replayed \(count) inputs without a crash")
+        FuzzTarget.replay(tool: "fuzz-icu", FuzzICU.testOneInput)
     }
 }
 #endif

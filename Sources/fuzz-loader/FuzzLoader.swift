@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DevToolSupport
 import JumpForms
 import JumpFormsLoader
 
@@ -155,40 +156,16 @@ public func fuzzLoaderTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
 #if FUZZING
 // SwiftPM links an executable with `--defsym main=fuzz_loader_main` (the module's entry point), so the
 // fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
-// `@_extern(c)` needs `-enable-experimental-feature Extern` (scripts/fuzz.sh passes it).
-@_extern(c, "LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
-
 @_cdecl("fuzz_loader_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, fuzzLoaderTestOneInput)
+    FuzzTarget.runDriver(argc, argv, fuzzLoaderTestOneInput)
 }
 #else
 /// Replays inputs: every file named, or every file in a folder named.
 @main
 struct FuzzLoaderReplay {
     static func main() {
-        let paths = CommandLine.arguments.dropFirst()
-        if paths.isEmpty {
-            print("usage: fuzz-loader FILE-OR-FOLDER...  (replays inputs through LLVMFuzzerTestOneInput)")
-            exit(2)
-        }
-        var count = 0
-        for path in paths {
-            for file in ReplayFiles.list(path) {
-                guard let bytes = ReplayFiles.read(file) else {
-                    printError("fuzz-loader: cannot read \(file)\n")
-                    exit(2)
-                }
-                bytes.withUnsafeBufferPointer { FuzzLoader.testOneInput($0) }
-                count += 1
-            }
-        }
-        print("fuzz-loader: replayed \(count) inputs without a crash")
+        FuzzTarget.replay(tool: "fuzz-loader", FuzzLoader.testOneInput)
     }
 }
 #endif

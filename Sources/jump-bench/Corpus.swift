@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpForms
 
 /// The deterministic corpus of the load + lint benchmark: flows whose fields carry every kind
 /// of rule, sharing one locales folder of catalogs in many locales, each message valid ICU
@@ -369,7 +370,7 @@ struct CorpusGenerator {
         for flow in flows {
             let path = directory + "/flows/" + flow.name + ".yaml"
             let text = flowText(flow)
-            try write(text, to: path)
+            try writeFile(text, to: path)
             summary.flowFiles.append(path)
             summary.bytes += text.utf8.count
             summary.forms += flow.forms.count
@@ -382,7 +383,7 @@ struct CorpusGenerator {
             var plurals = 0
             let text = localeText(locale, flows, &localeRandom, plurals: &plurals)
             let path = directory + "/locales/" + locale.tag + ".yaml"
-            try write(text, to: path)
+            try writeFile(text, to: path)
             summary.localeFiles.append(path)
             summary.bytes += text.utf8.count
             summary.pluralMessagesPerLocale = plurals
@@ -563,15 +564,6 @@ struct CorpusGenerator {
             throw CorpusError("cannot create \(path): \(String(cString: strerror(errno)))")
         }
     }
-
-    func write(_ text: String, to path: String) throws(CorpusError) {
-        guard let file = fopen(path, "wb") else { throw CorpusError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { fclose(file) }
-        var bytes = Array(text.utf8)
-        let count = bytes.count
-        let written = bytes.withUnsafeMutableBytes { fwrite($0.baseAddress, 1, count, file) }
-        if written != count { throw CorpusError("short write to \(path)") }
-    }
 }
 
 struct CorpusError: Error, CustomStringConvertible {
@@ -579,15 +571,19 @@ struct CorpusError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Writes a corpus file (both corpus generators' files).
+func writeFile(_ text: String, to path: String) throws(CorpusError) {
+    guard let file = fopen(path, "wb") else { throw CorpusError("cannot write \(path): \(String(cString: strerror(errno)))") }
+    defer { fclose(file) }
+    var bytes = Array(text.utf8)
+    let count = bytes.count
+    let written = bytes.withUnsafeMutableBytes { fwrite($0.baseAddress, 1, count, file) }
+    if written != count { throw CorpusError("short write to \(path)") }
+}
+
 func zeroPad(_ number: Int, _ width: Int) -> String {
     let text = String(number)
     return String(repeating: "0", count: max(0, width - text.count)) + text
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        contains(target) ? replacing(target, with: replacement) : self
-    }
 }
 
 extension SplitMix64: RandomNumberGenerator {}

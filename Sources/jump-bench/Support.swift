@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DevToolSupport
 
 /// Milliseconds on the monotonic clock.
 func nowMilliseconds() -> Double {
@@ -111,29 +112,9 @@ func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
 }
 
-func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-        if count <= 0 { break }
-        bytes += chunk[0..<count]
-    }
-    return bytes
-}
-
 /// Keeps results alive so the optimizer cannot drop the work that made them.
 nonisolated(unsafe) var benchmarkSink = 0
 
 /// Values kept until the process exits, as `jump-forms locales check` keeps its loaded
 /// project (`ExitKeepAlive`): a profile of the check then counts no freeing of the corpus.
 nonisolated(unsafe) var keptUntilExit: [Any] = []
-
-/// Writes a line to standard error (fd 2; the C `stderr` global is not concurrency-safe).
-func printError(_ text: String) {
-    var bytes = Array((text.hasSuffix("\n") ? text : text + "\n").utf8)
-    let count = bytes.count
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, count) }
-}

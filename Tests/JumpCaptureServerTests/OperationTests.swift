@@ -317,8 +317,8 @@ import TestSupport
             let (session, _) = try await server.register()
             let before = try await server.record(session.accessToken)
             var after = before
-            after = after.replacing("aboutMe", "Je lis.")
-            after = after.replacing("primaryAddress", ["address1": "5 rue Vaubecour", "city": "Lyon", "country": "FR"])
+            after = after.setting("aboutMe", "Je lis.")
+            after = after.setting("primaryAddress", ["address1": "5 rue Vaubecour", "city": "Lyon", "country": "FR"])
             let changes = RecordChanges.changes(from: before, to: after)
             // primaryAddress was null: it is compared with an empty object, so it gets its own update.
             #expect(changes == [.update(attribute: nil, value: ["aboutMe": "Je lis."]),
@@ -471,14 +471,5 @@ enum IdentitiesLoaderCheck {
     static func load() -> (identities: [TestIdentity], errors: [String]) {
         let result = IdentitiesLoader.load(path: Repository.path("identities.yaml"))
         return (result.identities, result.diagnostics.map { "\($0)" })
-    }
-}
-
-extension JSONValue {
-    /// The object with `key` set (added at the end when absent).
-    func replacing(_ key: String, _ value: JSONValue) -> JSONValue {
-        guard case .object(var entries) = self else { return [key: value] }
-        if let index = entries.firstIndex(where: { $0.key == key }) { entries[index].value = value } else { entries.append((key, value)) }
-        return .object(entries)
     }
 }

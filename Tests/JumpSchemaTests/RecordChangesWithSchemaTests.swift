@@ -119,16 +119,3 @@ extension Optional {
         return self
     }
 }
-
-extension JSONValue {
-    func setting(_ key: String, _ value: JSONValue) -> JSONValue {
-        guard case .object(var entries) = self else { return self }
-        if let index = entries.firstIndex(where: { $0.key == key }) { entries[index].value = value } else { entries.append((key, value)) }
-        return .object(entries)
-    }
-
-    func removing(_ key: String) -> JSONValue {
-        guard case .object(let entries) = self else { return self }
-        return .object(entries.filter { $0.key != key })
-    }
-}

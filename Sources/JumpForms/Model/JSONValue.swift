@@ -66,6 +66,24 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The object with `key` set to `value`: in its place when the key is there, else added
+    /// at the end. Any other value becomes an object with `key` alone.
+    package func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var entries) = self else { return [key: value] }
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            entries[index].value = value
+        } else {
+            entries.append((key, value))
+        }
+        return .object(entries)
+    }
+
+    /// The object without `key`; any other value as it is.
+    package func removing(_ key: String) -> JSONValue {
+        guard case .object(let entries) = self else { return self }
+        return .object(entries.filter { $0.key != key })
+    }
+
     /// "an object", "a list", "a string", ... for messages.
     public var kindDescription: String {
         switch self {

@@ -15,7 +15,7 @@ public enum ReferenceDocs {
     }
 
     static func code(_ text: String) -> String {
-        text.isEmpty ? "`\"\"`" : "`\(text.replacingOccurrences(of: "|", with: "\\|"))`"
+        text.isEmpty ? "`\"\"`" : "`\(text.replacingAll("|", with: "\\|"))`"
     }
 
     public static var fieldTypes: String {
@@ -113,6 +113,14 @@ public enum ReferenceDocs {
 
     /// Replaces the generated blocks of a document with their current text.
     public static func update(_ document: String) -> String {
+        replacingGeneratedBlocks(in: document, with: blocks)
+    }
+
+    /// `document` with the text between `<!-- BEGIN GENERATED: name -->` and
+    /// `<!-- END GENERATED: name -->` replaced by each block's text (on lines of its own), block
+    /// by block in the order given; a block whose markers are missing or out of order is skipped.
+    /// Shared by the reference docs of the other modules.
+    package static func replacingGeneratedBlocks(in document: String, with blocks: some Sequence<(key: String, value: String)>) -> String {
         var result = document
         for (name, block) in blocks {
             let begin = "<!-- BEGIN GENERATED: \(name) -->"
@@ -122,19 +130,5 @@ public enum ReferenceDocs {
             result.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n" + block + "\n")
         }
         return result
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

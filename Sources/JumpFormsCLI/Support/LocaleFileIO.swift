@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import ArgumentParser
+import JumpFiles
 import JumpForms
 
 /// Reading and writing the files of `jump-forms locales` (interchange files, baselines,
@@ -55,12 +56,9 @@ enum LocaleFileIO {
             Console.write(String(decoding: bytes, as: UTF8.self), to: 1)
             return true
         }
-        let temporary = path + ".tmp-\(getpid())"
-        guard let file = fopen(temporary, "wb") else { return false }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        let closed = fclose(file) == 0
-        guard written == bytes.count, closed, rename(temporary, path) == 0 else {
-            unlink(temporary)
+        do {
+            try AtomicFile.write(bytes, to: path, mode: 0o666)
+        } catch {
             return false
         }
         return true

@@ -27,8 +27,8 @@ struct ValueOptions: ParsableArguments {
             if character.isUppercase, !snake.isEmpty { snake += "_" }
             snake += character.uppercased()
         }
-        let plain = "JUMP_FIELD_" + field.uppercased().replacingOccurrences(of: "-", with: "_")
-        let snaked = "JUMP_FIELD_" + snake.replacingOccurrences(of: "-", with: "_")
+        let plain = "JUMP_FIELD_" + field.uppercased().replacingAll("-", with: "_")
+        let snaked = "JUMP_FIELD_" + snake.replacingAll("-", with: "_")
         return plain == snaked ? [plain] : [plain, snaked]
     }
 
@@ -81,11 +81,5 @@ struct ValueOptions: ParsableArguments {
               let field = form.field(named: String(name[..<open])), case .map(let subs)? = field.schemaId else { return false }
         let sub = name[name.index(after: open)..<name.index(before: name.endIndex)]
         return subs.contains { $0.key == sub }
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Substring(target), omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -46,15 +46,9 @@ struct ConfigDecoder {
             return Located(tag, at: text.location)
         }
         let flow = decoder.required(keyed, .flow).flatMap { string($0, "'flow'") }
-        let signInType: Located<ClientConfig.SignInType> = keyed[.captureTraditionalSignInType].flatMap { node in
-            guard let text = string(node, "'captureTraditionalSignInType'") else { return nil }
-            guard let type = ClientConfig.SignInType(rawValue: text.value) else {
-                decoder.errors.append(.unknownValue(text.location, value: text.value, what: "sign-in type",
-                                                   known: ClientConfig.SignInType.allCases.map(\.rawValue)))
-                return nil
-            }
-            return Located(type, at: text.location)
-        } ?? Located(.email, at: start)
+        let signInType: Located<ClientConfig.SignInType> = keyed[.captureTraditionalSignInType]
+            .flatMap { string($0, "'captureTraditionalSignInType'") }
+            .flatMap { decoder.oneOf($0, what: "sign-in type") } ?? Located(.email, at: start)
         let thin = keyed[.enableThinRegistration].flatMap { decoder.bool($0, "'enableThinRegistration'") } ?? Located(true, at: start)
         let responseType: Located<String> = keyed[.responseType].flatMap { node in
             guard let text = string(node, "'responseType'") else { return nil }

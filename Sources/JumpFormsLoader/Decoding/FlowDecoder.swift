@@ -57,15 +57,9 @@ struct FlowDecoder {
         let context = "field '\(name)'"
         guard let mapping = decoder.mapping(node, context) else { return nil }
         let keyed = decoder.keyed(mapping, FieldKey.self, context: context)
-        let type: Located<FieldType>? = decoder.required(keyed, .type).flatMap { node in
-            guard let text = decoder.string(node, "the type of \(context)") else { return nil }
-            guard let type = FieldType(rawValue: text.value) else {
-                decoder.errors.append(.unknownValue(text.location, value: text.value, what: "field type",
-                                                   known: FieldType.allCases.map(\.rawValue)))
-                return nil
-            }
-            return Located(type, at: text.location)
-        }
+        let type: Located<FieldType>? = decoder.required(keyed, .type)
+            .flatMap { decoder.string($0, "the type of \(context)") }
+            .flatMap { decoder.oneOf($0, what: "field type") }
         let schemaId = keyed[.schemaId].flatMap { schemaID($0, context) }
         let label = keyed[.label].flatMap { decoder.string($0, "the label of \(context)") }
         let placeholder = keyed[.placeholder].flatMap { decoder.string($0, "the placeholder of \(context)") }
@@ -125,15 +119,9 @@ struct FlowDecoder {
     mutating func rule(_ node: YAMLNode, _ context: String) -> ValidationRule? {
         guard let mapping = decoder.mapping(node, "a rule of \(context)") else { return nil }
         let keyed = decoder.keyed(mapping, RuleKey.self, context: "a rule of \(context)")
-        let kind: Located<RuleKind>? = decoder.required(keyed, .rule).flatMap { node in
-            guard let text = decoder.string(node, "'rule'") else { return nil }
-            guard let kind = RuleKind(rawValue: text.value) else {
-                decoder.errors.append(.unknownValue(text.location, value: text.value, what: "rule",
-                                                   known: RuleKind.allCases.map(\.rawValue)))
-                return nil
-            }
-            return Located(kind, at: text.location)
-        }
+        let kind: Located<RuleKind>? = decoder.required(keyed, .rule)
+            .flatMap { decoder.string($0, "'rule'") }
+            .flatMap { decoder.oneOf($0, what: "rule") }
         let message = decoder.required(keyed, .message).flatMap { decoder.string($0, "the message of a rule of \(context)") }
         let clientSide = keyed[.clientSide].flatMap { decoder.bool($0, "'clientSide'") }?.value ?? true
         guard let kind else { return nil }

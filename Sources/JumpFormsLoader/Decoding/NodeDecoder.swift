@@ -75,6 +75,17 @@ struct NodeDecoder {
         return nil
     }
 
+    /// One of `Value`'s raw values; any other text is an `unknownValue` error (naming the value
+    /// as `what`) that lists them.
+    mutating func oneOf<Value>(_ text: Located<String>, what: String) -> Located<Value>?
+    where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+        guard let value = Value(rawValue: text.value) else {
+            errors.append(.unknownValue(text.location, value: text.value, what: what, known: Value.allCases.map(\.rawValue)))
+            return nil
+        }
+        return Located(value, at: text.location)
+    }
+
     /// A list of strings.
     mutating func strings(_ node: YAMLNode, _ context: @autoclosure () -> String) -> [Located<String>]? {
         guard let sequence = sequence(node, context()) else { return nil }

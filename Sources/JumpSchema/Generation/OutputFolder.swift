@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpFiles
 
 /// Why generated files could not be written.
 public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -53,30 +54,10 @@ public enum OutputFolder {
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure(temporary) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = failure(temporary)
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            offset += written
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
+        do {
+            try AtomicFile.write(bytes, to: path, mode: 0o644)
+        } catch {
+            throw OutputError(path: error.path, reason: error.reason)
         }
     }
-}
-
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }
