@@ -20,7 +20,7 @@ package enum AtomicFile {
 
     /// Writes `bytes` to `path`, creating the file with `mode` less the process's umask;
     /// `ignoringUmask` sets exactly `mode` once the bytes are written, and `sync` flushes the
-    /// file to disk before the rename. The folder must exist.
+    /// file to disk before the rename and its folder after it. The folder must exist.
     package static func write(_ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool = false,
                               sync: Bool = false) throws(Failure) {
         let temporary = path + ".tmp-\(getpid())"
@@ -38,14 +38,36 @@ package enum AtomicFile {
             }
             offset += written
         }
-        if ignoringUmask { fchmod(descriptor, mode) }
-        if sync { fsync(descriptor) }
-        close(descriptor)
+        // A failed mode change, flush or close (a full disk or quota can first show there)
+        // leaves the old file in place: the temporary one is removed, nothing is renamed.
+        if (ignoringUmask && fchmod(descriptor, mode) != 0) || (sync && fsync(descriptor) != 0) {
+            let error = failure(temporary)
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let error = failure(temporary)
+            unlink(temporary)
+            throw error
+        }
         guard rename(temporary, path) == 0 else {
             let error = failure(path)
             unlink(temporary)
             throw error
         }
+        // The rename itself is durable once the folder is flushed too.
+        if sync { syncFolder(of: path) }
+    }
+
+    /// Flushes the folder holding `path` (best effort: some file systems refuse to open or
+    /// flush a folder, and the file's own bytes are already on disk).
+    private static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
     }
 
     static func failure(_ path: String) -> Failure {

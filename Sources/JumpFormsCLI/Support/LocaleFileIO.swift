@@ -57,7 +57,7 @@ enum LocaleFileIO {
             return true
         }
         do {
-            try AtomicFile.write(bytes, to: path, mode: 0o666)
+            try AtomicFile.write(bytes, to: path, mode: 0o666, sync: true)
         } catch {
             return false
         }
