@@ -85,8 +85,10 @@ import TestSupport
         let status = store.checkpointer.status
         #expect(status.queued + status.inline >= 2, "\(status)")
         #expect(status.failure == nil || status.failure!.contains("locked") || status.failure!.contains("busy"), "\(status)")
+        // Unbounded it would reach ~3.7 MB; bounded it stays near the 64-page limit (~260 KB),
+        // and under 2 MB even when a loaded machine runs the checkpoints late (1.05 MB seen).
         let size = try Self.walSize(path)
-        #expect(size < 1_000_000, "WAL of \(size) bytes")
+        #expect(size < 2_000_000, "WAL of \(size) bytes")
         #expect(try await Self.rows(store) == 300)
     }
 }
