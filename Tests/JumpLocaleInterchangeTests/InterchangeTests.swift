@@ -617,6 +617,12 @@ import TestSupport
         let missing = try Executable.run("jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "new/fr-FR.yaml"], in: folder.path)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("cannot write 'new/fr-FR.yaml': the folder 'new' does not exist"), "\(missing.stderr)")
+        // A path the system refuses (a folder of that name): its reason is said, nothing is left.
+        try FileManager.default.createDirectory(atPath: folder.path + "/translations.yaml", withIntermediateDirectories: false)
+        let refused = try Executable.run("jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "translations.yaml"], in: folder.path)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("cannot write 'translations.yaml': Is a directory"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") } == [])
         // A name that reads as another tag: the rule and the way out are said.
         let named = try Executable.run("jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "out.yaml"], in: folder.path)
         #expect(named.status == 64 || named.status == 2)

@@ -102,9 +102,7 @@ struct LocalesCheckCommand: ParsableCommand {
         }
         if let writeBaseline {
             let file = Self.baselinePath(writeBaseline)
-            guard LocaleFileIO.write(Array(Baseline(findings: findings, file: file).json.utf8), to: writeBaseline) else {
-                throw ValidationError("cannot write the baseline '\(writeBaseline)'")
-            }
+            try LocaleFileIO.write(Array(Baseline(findings: findings, file: file).json.utf8), to: writeBaseline)
             console.err("wrote \(findings.count) finding\(findings.count == 1 ? "" : "s") to \(writeBaseline)\n")
             return
         }

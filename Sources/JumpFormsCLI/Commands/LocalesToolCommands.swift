@@ -182,7 +182,7 @@ struct LocalesImportCommand: ParsableCommand {
             sameAsSource: sameAsSource, notes: notes,
             header: ["\(tag): imported by jump-forms locales import from \(file == "-" ? "standard input" : LocaleFileIO.stem(file) + "." + kind.fileExtension)."])
         let yaml = LocaleFileWriter.yaml(content, nested: nested)
-        guard LocaleFileIO.write(Array(yaml.utf8), to: out ?? "-") else { throw LocaleFileIO.cannotWrite(out ?? "-") }
+        try LocaleFileIO.write(Array(yaml.utf8), to: out ?? "-")
         if let out { console.err("wrote \(result.entries.count) message\(result.entries.count == 1 ? "" : "s") to \(out)\n") }
     }
 }
@@ -289,7 +289,7 @@ struct LocalesExportCommand: ParsableCommand {
         }
         if !diagnostics.isEmpty { console.err(DiagnosticRenderer(sources: SourceFiles(), useColor: console.colorErr).render(diagnostics)) }
         for file in files {
-            guard LocaleFileIO.write(file.bytes, to: file.path) else { throw LocaleFileIO.cannotWrite(file.path) }
+            try LocaleFileIO.write(file.bytes, to: file.path)
             if file.path != "-" { console.err("wrote \(file.path)\n") }
         }
         if diagnostics.containsErrors { throw ExitCode(1) }
@@ -360,9 +360,7 @@ struct LocalesPseudoCommand: ParsableCommand {
             if nested, let problem = LocaleFileWriter.nestingProblem(content.messages.map(\.key)) {
                 console.err("warning: --nested: the keys are written flat (dotted), as \(problem)\n")
             }
-            guard LocaleFileIO.write(Array(LocaleFileWriter.yaml(content, nested: nested).utf8), to: path) else {
-                throw LocaleFileIO.cannotWrite(path)
-            }
+            try LocaleFileIO.write(Array(LocaleFileWriter.yaml(content, nested: nested).utf8), to: path)
             if path != "-" { console.err("wrote \(path)\n") }
         }
     }

@@ -50,18 +50,18 @@ enum LocaleFileIO {
         return .success(bytes)
     }
 
-    /// Writes `bytes` to `path` (standard output for `-`); false on failure.
-    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+    /// Writes `bytes` to `path` (standard output for `-`), whole or not at all; the error names
+    /// the path and why it could not be written.
+    static func write(_ bytes: [UInt8], to path: String) throws(ValidationError) {
         if path == "-" {
             Console.write(String(decoding: bytes, as: UTF8.self), to: 1)
-            return true
+            return
         }
         do {
             try AtomicFile.write(bytes, to: path, mode: 0o666, sync: true)
         } catch {
-            return false
+            throw cannotWrite(path, reason: error.reason)
         }
-        return true
     }
 
     /// `path` with symbolic links, `.` and `..` resolved and made absolute, so that two
@@ -88,9 +88,9 @@ enum LocaleFileIO {
         return LocaleTag(stem(path))
     }
 
-    /// The error for a file `write` could not write, with the likely reason: a folder that
-    /// does not exist (it is not created for one file), or one that cannot be written to.
-    static func cannotWrite(_ path: String) -> ValidationError {
+    /// The error for a file `write` could not write: a folder that does not exist (it is not
+    /// created for one file) or cannot be written to, else the system's `reason`.
+    private static func cannotWrite(_ path: String, reason: String) -> ValidationError {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         if !FileExists.directory(folder) {
             return ValidationError("cannot write '\(path)': the folder '\(folder)' does not exist (create it first)")
@@ -98,7 +98,7 @@ enum LocaleFileIO {
         if access(folder, W_OK) != 0 {
             return ValidationError("cannot write '\(path)': the folder '\(folder)' is not writable")
         }
-        return ValidationError("cannot write '\(path)'")
+        return ValidationError("cannot write '\(path)': \(reason)")
     }
 
     /// Creates the folder `path` and the folders it is in; false on failure.
