@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// mimalloc replaces malloc for the whole process of an executable that links it (its `malloc`
+/// is found before glibc's).
+let mimalloc: [LinkerSetting] = [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+
 let package = Package(
     name: "jump-forms",
     platforms: [.macOS(.v15)],
@@ -32,8 +36,6 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        // glibc's allocator tuning (`mallopt`), which `jump-forms serve` sets for its process.
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The model: flows, forms, locales, ICU messages, CLDR plurals, the rule engine, lint.
         // Plain Sendable values; no YAML, no I/O.
         .target(
@@ -103,14 +105,17 @@ let package = Package(
                 "JumpSchema",
                 "JumpLocaleCheck",
                 "JumpLocaleInterchange",
-                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "jump-forms", dependencies: ["JumpFormsCLI"]),
+        // The command-line tool. On Linux it allocates with mimalloc (Debian: libmimalloc-dev),
+        // not glibc's malloc: `locales check` spends a tenth less CPU (docs/PERFORMANCE.md,
+        // "Locale checks"). Only the executables link it; the libraries leave their host's
+        // allocator alone.
+        .executableTarget(name: "jump-forms", dependencies: ["JumpFormsCLI"], linkerSettings: mimalloc),
 
         // Golden files, repository paths and temporary folders for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -178,7 +183,8 @@ let package = Package(
         // alias bomb.
         .executableTarget(
             name: "jump-bench",
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport"]
+            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport"],
+            linkerSettings: mimalloc   // measures in-process what jump-forms does, with its allocator
         ),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.

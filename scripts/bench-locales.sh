@@ -30,9 +30,9 @@ if [ -n "${BENCH_BIN:-}" ]; then
 else
   # `swift build` honours only the last --product it is given: one call per product.
   for product in jump-bench jump-forms; do
-    swift build -c release --scratch-path "$scratch" --product "$product"
+    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
   done
-  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+  bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 fi
 
 python3 -c 'import yaml, sys; sys.exit(0 if yaml.__with_libyaml__ else "PyYAML without libyaml: pip install --force-reinstall pyyaml")'

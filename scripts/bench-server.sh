@@ -44,8 +44,8 @@ if [ -n "${BENCH_BIN:-}" ]; then
   bin=$BENCH_BIN        # a folder holding a jump-forms binary built elsewhere (e.g. another commit)
   build="the binary in BENCH_BIN=$bin (built elsewhere: check it is a release build)"
 else
-  swift build -c release --scratch-path "$scratch" --product jump-forms
-  bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product jump-forms
+  bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
   build="release build of this checkout ($bin)"
 fi
 [ -x "$bin/jump-forms" ] || { echo "no jump-forms binary in $bin" >&2; exit 2; }

@@ -18,9 +18,9 @@ runs=${BENCH_RUNS:-100}
 
 # `swift build` honours only the last --product it is given: one call per product.
 for product in jump-bench yaml-event-walk jump-forms; do
-  swift build -c release --scratch-path "$scratch" --product "$product"
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
 done
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 
 echo "== machine"
 echo "date:    $(date -u +%Y-%m-%dT%H:%MZ)"

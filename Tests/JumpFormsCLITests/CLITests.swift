@@ -19,6 +19,20 @@ import TestSupport
         }
     }
 
+    #if os(Linux)
+    /// The executable links mimalloc, and mimalloc (not glibc) serves its `malloc`: mimalloc
+    /// reads its options, and says so when asked, only when it is the process's allocator.
+    @Test func theBinaryAllocatesWithMimalloc() throws {
+        let plain = try run(["--version"])
+        #expect(plain.status == 0)
+        #expect(!plain.stderr.contains("mimalloc"))
+        let result = try Executable.run("jump-forms", ["--version"], environment: ["MIMALLOC_VERBOSE": "1"])
+        #expect(result.status == 0)
+        #expect(result.stdout == plain.stdout)
+        #expect(result.stderr.contains("mimalloc: option 'verbose': 1"), "\(result.stderr)")
+    }
+    #endif
+
     @Test func lintIsCleanOnTheExamples() throws {
         let result = try run(["lint"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

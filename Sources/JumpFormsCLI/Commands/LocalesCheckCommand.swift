@@ -55,7 +55,6 @@ struct LocalesCheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        AllocatorTuning.apply()
         let console = Console()
         var timing = PhaseTiming()
         defer { timing.report(console) }

@@ -420,7 +420,6 @@ struct LocalesCoverageCommand: ParsableCommand {
     }
 
     func run() throws {
-        AllocatorTuning.apply()
         let console = Console()
         let loaded = try set.load()
         ExitKeepAlive.keep(loaded)

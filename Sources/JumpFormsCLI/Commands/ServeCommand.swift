@@ -35,7 +35,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        AllocatorTuning.apply()
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
