@@ -1,9 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// mimalloc replaces malloc for the whole process of an executable that links it (its `malloc`
-/// is found before glibc's).
-let mimalloc: [LinkerSetting] = [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+/// The executables' allocator on Linux (see `CMimalloc`); the libraries do not depend on it.
+let mimalloc: Target.Dependency = .target(name: "CMimalloc", condition: .when(platforms: [.linux]))
 
 let package = Package(
     name: "jump-forms",
@@ -30,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // mimalloc (Debian: libmimalloc-dev): linked into the executables, its `malloc` is found
+        // before glibc's, so it serves the whole process. `locales check` spends about a sixth
+        // less CPU (docs/PERFORMANCE.md, "Locale checks").
+        .systemLibrary(name: "CMimalloc", path: "Sources/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
         // The system libyaml (Debian: libyaml-dev). Only JumpFormsLoader imports it.
         .systemLibrary(
             name: "CYAML",
@@ -111,11 +114,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The command-line tool. On Linux it allocates with mimalloc (Debian: libmimalloc-dev),
-        // not glibc's malloc: `locales check` spends a tenth less CPU (docs/PERFORMANCE.md,
-        // "Locale checks"). Only the executables link it; the libraries leave their host's
-        // allocator alone.
-        .executableTarget(name: "jump-forms", dependencies: ["JumpFormsCLI"], linkerSettings: mimalloc),
+        // The command-line tool; on Linux it allocates with mimalloc.
+        .executableTarget(name: "jump-forms", dependencies: ["JumpFormsCLI", mimalloc]),
 
         // Golden files, repository paths and temporary folders for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -183,8 +183,8 @@ let package = Package(
         // alias bomb.
         .executableTarget(
             name: "jump-bench",
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport"],
-            linkerSettings: mimalloc   // measures in-process what jump-forms does, with its allocator
+            // mimalloc: measures in-process what jump-forms does, with its allocator.
+            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport", mimalloc]
         ),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.

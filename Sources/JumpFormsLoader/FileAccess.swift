@@ -25,10 +25,27 @@ enum FileAccess {
         }
         let size = Int(info.st_size)
         if size > limit { return .failure(.tooLarge(path: path, size: size, limit: limit)) }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(size)
+        // The size `fstat` gave is read straight into the array (one byte more shows whether the
+        // file grew meanwhile); a file that grew, or one whose size is not known in advance
+        // (a pipe, /proc), is read on in chunks.
+        var failure: String?
+        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+            while initialized < buffer.count {
+                let count = systemRead(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errorText()
+                    return
+                }
+                if count == 0 { return }
+                initialized += count
+            }
+        }
+        if let failure { return .failure(.unreadable(path: path, reason: failure)) }
+        if bytes.count <= size { return .success(bytes) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
+            if bytes.count > limit { return .failure(.tooLarge(path: path, size: bytes.count, limit: limit)) }
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -36,8 +53,8 @@ enum FileAccess {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { return .failure(.tooLarge(path: path, size: bytes.count, limit: limit)) }
         }
+        if bytes.count > limit { return .failure(.tooLarge(path: path, size: bytes.count, limit: limit)) }
         return .success(bytes)
     }
 

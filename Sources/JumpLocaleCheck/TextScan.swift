@@ -481,15 +481,38 @@ struct TextFacts {
         }
     }
 
+    /// For each lead byte of those classes, the second bytes (their low six bits, one bit
+    /// each) that begin a scalar the checks may report or a decimal digit: other second bytes
+    /// need no decoding. Most letters of Arabic, Indic and CJK texts share a lead byte with such
+    /// a scalar but not its second byte. Worked out from `mayBeSpecial` and `TextScan.digit`
+    /// over every scalar of each lead (TextScanTests checks that nothing reported is skipped);
+    /// the four-byte leads (F0, F3) are not filtered.
+    private static let secondByteFilter: [UInt64] = {
+        var filter = [UInt64](repeating: ~0, count: 256)
+        let masks: [(lead: Int, mask: UInt64)] = [
+            (0xC2, 0x2000_ffff_ffff), (0xD8, 0x1000_0000), (0xD9, 0x3ff_0000_0000), (0xDB, 0x3ff_0000_0000_0000),
+            (0xDF, 0x3ff), (0xE0, 0x1aaa_aaa0_8b00_0005), (0xE1, 0x2_64a1_8000_0026), (0xE2, 0x3), (0xE3, 0x20),
+            (0xEA, 0x8298_0100_0000), (0xEF, 0xd800_0000_0000_0000),
+        ]
+        for (lead, mask) in masks { filter[lead] = mask }
+        return filter
+    }()
+
     init(_ text: String) {
         var copy = text
         copy.withUTF8 { bytes in
             let count = bytes.count
             guard count > 0 else { return }
+            let filter = Self.secondByteFilter
             Self.byteClasses.withUnsafeBufferPointer { classes in
                 for index in 0..<count {
                     let byte = bytes[index]
-                    switch classes[Int(byte)] {
+                    let byteClass = classes[Int(byte)]
+                    if byteClass.rawValue >= ByteClass.otherDigit.rawValue, index + 1 < count,
+                       filter[Int(byte)] & (1 << UInt64(bytes[index + 1] & 0x3F)) == 0 {
+                        continue
+                    }
+                    switch byteClass {
                     case .nothing: continue
                     case .newline: newlines += 1
                     case .space: if index > 0, bytes[index - 1] == 0x20 { hasDoubleSpace = true }

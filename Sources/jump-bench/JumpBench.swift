@@ -5,6 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(CMimalloc)
+import CMimalloc
+#endif
 import DevToolSupport
 import JumpForms
 import JumpFormsLoader
@@ -41,6 +44,10 @@ struct JumpBench {
     """
 
     static func main() {
+        #if canImport(CMimalloc)
+        // As jump-forms sets it (Sources/jump-forms/JumpFormsMain.swift).
+        if getenv("MIMALLOC_LARGE_OS_PAGES") == nil { mi_option_set(mi_option_large_os_pages, 1) }
+        #endif
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let command = arguments.first else {
             print(usage)

@@ -19,6 +19,35 @@ import TestSupport
         #expect(diagnostic.message.contains("over the limit of 1024 bytes"))
     }
 
+    /// A file whose size is not known before reading (a named pipe: `stat` says 0 bytes) is
+    /// read to its end, and refused once it passes the size limit.
+    @Test(.timeLimit(.minutes(1))) func filesOfUnknownSizeAreReadToTheEndWithinTheLimit() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let text = try String(contentsOfFile: Repository.path("flows/standard.yaml"), encoding: .utf8)
+        let regular = ProjectLoader().load(paths: [try folder.write("standard.yaml", text)])
+        for (limit, refused) in [(LoaderLimits.default.maximumFileSize, false), (4096, true)] {
+            let pipe = folder.path + "/piped-\(limit).yaml"
+            #expect(mkfifo(pipe, 0o600) == 0)
+            let writer = Thread {
+                let handle = FileHandle(forWritingAtPath: pipe)
+                // The reader stops at the limit: a write after it closed fails, which is fine.
+                signal(SIGPIPE, SIG_IGN)
+                try? handle?.write(contentsOf: Data(text.utf8))
+                try? handle?.close()
+            }
+            writer.start()
+            let piped = ProjectLoader(limits: LoaderLimits(maximumFileSize: limit)).load(paths: [pipe])
+            if refused {
+                #expect(piped.diagnostics.map(\.code) == [.fileTooLarge], "\(piped.diagnostics)")
+            } else {
+                #expect(piped.flows.count == 1)
+                #expect(piped.flows.first?.flow.forms.count == regular.flows.first?.flow.forms.count)
+                #expect(piped.diagnostics.map(\.code) == regular.diagnostics.map(\.code))
+            }
+        }
+    }
+
     @Test func missingFilesAreIOErrors() {
         let project = ProjectLoader().load(paths: ["/nonexistent/flow.yaml"])
         #expect(project.diagnostics.map(\.code) == [.fileUnreadable])
