@@ -508,6 +508,9 @@ struct TextFacts {
                 for index in 0..<count {
                     let byte = bytes[index]
                     let byteClass = classes[Int(byte)]
+                    // Most bytes tell nothing: a plain branch skips them, where the switch below
+                    // is an indirect jump that mispredicts on mixed text.
+                    if byteClass == .nothing { continue }
                     if byteClass.rawValue >= ByteClass.otherDigit.rawValue, index + 1 < count,
                        filter[Int(byte)] & (1 << UInt64(bytes[index + 1] & 0x3F)) == 0 {
                         continue
