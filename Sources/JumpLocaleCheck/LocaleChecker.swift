@@ -1,5 +1,6 @@
 import Dispatch
 import JumpForms
+import Synchronization
 
 /// Runs every `LocaleRule` over a set of locale catalogs: each file against the reference
 /// locale, the flows' message keys and call sites, jump-forms' own catalog and CLDR's plural
@@ -7,19 +8,32 @@ import JumpForms
 /// whichever way they were computed.
 public struct LocaleChecker: Sendable {
     public let input: LocaleCheckInput
+    /// The shared facts of the last run, freed with the checker: a command that exits right
+    /// after checking can keep the checker until then and skip freeing them (the facts of
+    /// thousands of reference messages; the system reclaims the memory at exit anyway).
+    private let kept = KeptContext()
 
     public init(_ input: LocaleCheckInput) {
         self.input = input
     }
 
+    private final class KeptContext: Sendable {
+        let context = Mutex<Context?>(nil)
+    }
+
     public func run() -> [LocaleFinding] {
         let context = Context(input)
+        defer { kept.context.withLock { $0 = context } }
         var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
         let perCatalog: [[LocaleFinding]]
         if input.concurrently && input.catalogs.count > 1 {
-            perCatalog = ConcurrentMap.map(input.catalogs) { catalog in
-                CatalogCheck(context: context, catalog: catalog).run()
+            // Each catalog in two halves: with a whole catalog per job, one core would finish
+            // the last file alone. The halves' findings, joined, are the whole's.
+            let halves = input.catalogs.flatMap { catalog in [(catalog, 0), (catalog, 1)] }
+            let perHalf = ConcurrentMap.map(halves) { catalog, half in
+                CatalogCheck(context: context, catalog: catalog).run(part: half, of: 2)
             }
+            perCatalog = stride(from: 0, to: perHalf.count, by: 2).map { perHalf[$0] + perHalf[$0 + 1] }
         } else {
             perCatalog = input.catalogs.map { catalog in
                 CatalogCheck(context: context, catalog: catalog).run()
@@ -377,21 +391,20 @@ struct CatalogCheck {
         sink.findings.append(LocaleFinding(rule, message, at: location, file: path, key: key, hint: hint, related: related))
     }
 
-    func run() -> [LocaleFinding] {
-        if rules.language == "root" {
-            let languages = PluralRules.languages.filter { !$0.contains("_") }
-            add(.unknownLanguage, "'\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only 'other')",
-                at: catalog.tag.location, key: nil, hint: LanguageHint.hint(for: tag, known: languages))
+    /// The findings of the catalog; with `parts` > 1, those of part `part`: the file-level
+    /// checks belong to the first part, and each part checks its share of the messages, in
+    /// order. The parts' findings, joined in order, are the whole's.
+    func run(part: Int = 0, of parts: Int = 1) -> [LocaleFinding] {
+        if part == 0 {
+            checkFile()
         }
-        checkYAMLFacts()
-        checkMissingKeys()
         let referenceKeys = context.referenceKeys
         var next = 0
         // Through a span each message is borrowed in place: a copy would retain its strings,
         // locations, offset map and pattern.
         let messages = catalog.allMessages
         let span = messages.span
-        for index in span.indices {
+        for index in span.count * part / parts ..< span.count * (part + 1) / parts {
             let key = span[index].key
             let info: Context.KeyInfo?
             if next < referenceKeys.count, referenceKeys[next] == key {
@@ -406,6 +419,17 @@ struct CatalogCheck {
             check(span[index], info: info)
         }
         return sink.findings
+    }
+
+    /// The checks of the file as a whole: the language, YAML facts, missing keys.
+    func checkFile() {
+        if rules.language == "root" {
+            let languages = PluralRules.languages.filter { !$0.contains("_") }
+            add(.unknownLanguage, "'\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only 'other')",
+                at: catalog.tag.location, key: nil, hint: LanguageHint.hint(for: tag, known: languages))
+        }
+        checkYAMLFacts()
+        checkMissingKeys()
     }
 
     // MARK: file-level

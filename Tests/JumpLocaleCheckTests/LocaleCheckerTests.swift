@@ -256,9 +256,15 @@ import TestSupport
         for tag in ["pl-PL", "ru-RU", "ar-EG", "ja-JP", "fr-FR", "de-DE"] {
             files[tag] = (0..<50).map { "k\($0): \"{n, plural, one {# x} other {# y}}  \"" }.joined(separator: "\n")
         }
+        // File-level findings too (a missing key, a duplicate key), with findings in both halves
+        // of each file (a concurrent check splits every file in two).
+        files["pl-PL"] = (1..<50).map { "k\($0): \"{n, plural, one {# x} few {# y} many {# z} other {# w}}  \"" }.joined(separator: "\n")
+            + "\nk7: again\nk99: extra"
         let concurrent = try Self.check(files)
         let sequential = try Self.check(files, concurrently: false)
         #expect(concurrent.count > 300)
+        let rules = Set(concurrent.filter { $0.file.hasSuffix("pl-PL.yaml") }.map(\.rule))
+        #expect(rules.isSuperset(of: [.missingKey, .duplicateKey, .obsoleteKey, .whitespaceEdge]), "\(rules)")
         #expect(concurrent.map(\.fingerprint) == sequential.map(\.fingerprint))
         #expect(concurrent.map { "\($0.diagnostic.location?.line ?? 0):\($0.diagnostic.message)" }
             == sequential.map { "\($0.diagnostic.location?.line ?? 0):\($0.diagnostic.message)" })

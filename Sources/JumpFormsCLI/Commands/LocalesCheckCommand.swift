@@ -92,9 +92,11 @@ struct LocalesCheckCommand: ParsableCommand {
         let input = LocaleCheckInput(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
                                      builtinCatalogs: BuiltinCatalog.catalogs, requiredLocales: required,
                                      sameAsSourceAllowed: allowSameAsSource)
-        var findings = LocaleChecker(input).run()
+        let checker = LocaleChecker(input)
+        var findings = checker.run()
         timing.mark("check")
         ExitKeepAlive.keep(findings)
+        ExitKeepAlive.keep(checker)
         if !selected.isEmpty {
             let paths = Set(loaded.catalogs.filter { selected.contains($0.tag.value) }.map(\.path))
             findings = findings.filter { $0.file.isEmpty || paths.contains($0.file) || $0.rule == .missingLocaleFile }
