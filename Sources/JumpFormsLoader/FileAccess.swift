@@ -44,18 +44,16 @@ enum FileAccess {
         if let failure { return .failure(.unreadable(path: path, reason: failure)) }
         if bytes.count <= size { return .success(bytes) }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            if bytes.count > limit { return .failure(.tooLarge(path: path, size: bytes.count, limit: limit)) }
+        while bytes.count <= limit {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(path: path, reason: errorText()))
             }
-            if count == 0 { break }
+            if count == 0 { return .success(bytes) }
             bytes.append(contentsOf: chunk[0..<count])
         }
-        if bytes.count > limit { return .failure(.tooLarge(path: path, size: bytes.count, limit: limit)) }
-        return .success(bytes)
+        return .failure(.tooLarge(path: path, size: bytes.count, limit: limit))
     }
 
     /// Everything on standard input, up to `limit` bytes (one more, so the caller sees it is over).

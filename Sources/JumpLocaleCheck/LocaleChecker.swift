@@ -25,21 +25,20 @@ public struct LocaleChecker: Sendable {
         let context = Context(input)
         defer { kept.context.withLock { $0 = context } }
         var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
-        let perCatalog: [[LocaleFinding]]
+        let perPart: [[LocaleFinding]]
         if input.concurrently && input.catalogs.count > 1 {
             // Each catalog in two halves: with a whole catalog per job, one core would finish
-            // the last file alone. The halves' findings, joined, are the whole's.
+            // the last file alone. The halves' findings, joined in order, are the whole's.
             let halves = input.catalogs.flatMap { catalog in [(catalog, 0), (catalog, 1)] }
-            let perHalf = ConcurrentMap.map(halves) { catalog, half in
+            perPart = ConcurrentMap.map(halves) { catalog, half in
                 CatalogCheck(context: context, catalog: catalog).run(part: half, of: 2)
             }
-            perCatalog = stride(from: 0, to: perHalf.count, by: 2).map { perHalf[$0] + perHalf[$0 + 1] }
         } else {
-            perCatalog = input.catalogs.map { catalog in
+            perPart = input.catalogs.map { catalog in
                 CatalogCheck(context: context, catalog: catalog).run()
             }
         }
-        for list in perCatalog { findings += list }
+        for list in perPart { findings += list }
         return Self.sorted(findings)
     }
 

@@ -456,12 +456,16 @@ struct TextFacts {
     var startsWithWhitespace = false
     var endsWithWhitespace = false
 
-    /// What a byte may tell: most bytes (letters, most punctuation) tell nothing.
+    /// What a byte may tell: most bytes (letters, most punctuation) tell nothing. The lead
+    /// bytes of multi-byte characters that may tell something come last: `isLead`.
     private enum ByteClass: UInt8 {
         case nothing, newline, space, brace, tag, digit, colon, dot, control, otherDigit
         /// The lead byte of a range holding invisible or bidi characters (and of one holding
         /// decimal digits of other scripts).
         case specialLead, specialLeadOrOtherDigit
+
+        /// `otherDigit`, `specialLead` or `specialLeadOrOtherDigit`.
+        var isLead: Bool { rawValue >= ByteClass.otherDigit.rawValue }
     }
 
     private static let byteClasses: [ByteClass] = (0...255).map { (byte: Int) -> ByteClass in
@@ -511,7 +515,7 @@ struct TextFacts {
                     // Most bytes tell nothing: a plain branch skips them, where the switch below
                     // is an indirect jump that mispredicts on mixed text.
                     if byteClass == .nothing { continue }
-                    if byteClass.rawValue >= ByteClass.otherDigit.rawValue, index + 1 < count,
+                    if byteClass.isLead, index + 1 < count,
                        filter[Int(byte)] & (1 << UInt64(bytes[index + 1] & 0x3F)) == 0 {
                         continue
                     }
