@@ -133,6 +133,7 @@ let package = Package(
             name: "JumpCaptureTests",
             dependencies: [
                 "JumpCapture", "JumpFiles", "JumpForms", "JumpFormsLoader", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures", "Golden"]

@@ -13,6 +13,7 @@
 #   BENCH_BIN=/tmp/other/.build/release BENCH_PROJECT=/tmp/other scripts/bench-server.sh   # another build
 #   BENCH_PERF=refresh BENCH_PERF_OUT=/tmp/refresh.data scripts/bench-server.sh   # perf profile of one run
 #   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
+#   BENCH_COMMIT_DELAY=0 scripts/bench-server.sh   # server.commitDelay in microseconds (default: the server's, 1000)
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -62,7 +63,8 @@ trap cleanup EXIT
 source=${BENCH_PROJECT:-.}   # where jump.yaml, flows/ and locales/ come from (another checkout's, with BENCH_BIN)
 cp -R "$source/flows" "$source/locales" "$work/"
 cp identities.yaml "$work/"
-{ cat "$source/jump.yaml"; printf 'server:\n  bcryptCost: %s\n' "$cost"; } > "$work/jump.yaml"
+{ cat "$source/jump.yaml"; printf 'server:\n  bcryptCost: %s\n' "$cost"
+  [ -z "${BENCH_COMMIT_DELAY:-}" ] || printf '  commitDelay: %s\n' "$BENCH_COMMIT_DELAY"; } > "$work/jump.yaml"
 client_id=localdev0123456789abcdefghijklmn
 
 "$bin/jump-forms" serve --config "$work/jump.yaml" --port 0 --db "$work/bench.sqlite" > "$work/serve.out" 2> "$work/serve.err" &

@@ -51,7 +51,7 @@ final class CaptureService: Sendable {
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
-        self.store = try CaptureStore(path: setup.databasePath)
+        self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay))
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,

@@ -94,6 +94,8 @@ final class CaptureStore: Sendable {
     private let rotations: GroupCommit<Rotation, Bool>
     /// The read of a token's session, on connections of its own.
     private let sessions: SessionReader
+    /// The refreshable tokens issued or rotated lately, so that a refresh reads no row.
+    let refreshable = RefreshableTokens()
     /// WAL checkpoints, off the commit path.
     let checkpointer: WALCheckpointer
 
@@ -101,8 +103,9 @@ final class CaptureStore: Sendable {
     /// deleted. A token without a refresh secret is deleted when it expires.
     static let refreshWindow = 30 * 86_400
 
-    /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for.
-    init(path: String, checkpointPages: Int32 = 1_000) throws {
+    /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for;
+    /// `commitDelay`: how long concurrent refreshes may gather into one commit (`GroupCommit`).
+    init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero) throws {
         self.path = path
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -117,7 +120,7 @@ final class CaptureStore: Sendable {
         try pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
         sessions = SessionReader(path: path)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
-        rotations = GroupCommit(writer: pool) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }
+        rotations = GroupCommit(writer: pool, gatherDelay: commitDelay) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }
     }
 
     static var migrator: DatabaseMigrator {
@@ -256,19 +259,25 @@ final class CaptureStore: Sendable {
     /// sealed beside its hash.
     func issueToken(userID: Int64, refreshSecret: RefreshSecret?, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int) {
         let token = Self.randomToken()
+        let hash = Self.hash(token)
         let sealed = try refreshSecret.map(seal)
         let expiresAt = now + lifetime
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
             try db.cachedStatement(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [Self.hash(token), userID, sealed.map { Data($0) }, expiresAt, now])
+                .execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now])
         }
+        if let refreshSecret { refreshable.issued(hash, .init(userID: userID, expiresAt: expiresAt, secret: refreshSecret)) }
         return (token, expiresAt)
     }
 
-    /// An access token's session, with its refresh secret opened (refresh needs it).
+    /// An access token's session, with its refresh secret opened (refresh needs it): from
+    /// `refreshable` when this server issued or rotated it lately, else from its row.
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
+        if let entry = refreshable[hash] {
+            return StoredToken(tokenHash: hash, userID: entry.userID, expiresAt: entry.expiresAt, refreshSecret: entry.secret)
+        }
         guard let row = try sessions.token(tokenHash: hash) else { return nil }
         return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap(open))
     }
@@ -297,8 +306,11 @@ final class CaptureStore: Sendable {
     /// (`GroupCommit`); each is answered once that transaction has committed.
     func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int)? {
         let token = Self.randomToken()
+        let hash = Self.hash(token)
         let expiresAt = now + lifetime
-        let rotated = try await rotations.submit(Rotation(oldHash: old.tokenHash, newHash: Self.hash(token), expiresAt: expiresAt, now: now))
+        let rotated = try await rotations.submit(Rotation(oldHash: old.tokenHash, newHash: hash, expiresAt: expiresAt, now: now))
+        let entry = old.refreshSecret.map { RefreshableTokens.Entry(userID: old.userID, expiresAt: expiresAt, secret: $0) }
+        refreshable.rotated(from: old.tokenHash, to: rotated ? entry.map { (hash, $0) } : nil)
         return rotated ? (token, expiresAt) : nil
     }
 

@@ -97,6 +97,66 @@ import TestSupport
         #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 21)
     }
 
+    static func inserting(_ pool: DatabasePool, gatherDelay: Duration) -> GroupCommit<String, Int64> {
+        GroupCommit<String, Int64>(writer: pool, gatherDelay: gatherDelay) { db, key in
+            try db.execute(sql: "INSERT INTO t (k) VALUES (?)", arguments: [key])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Submits `keys` at once (the writer free) and waits for every answer.
+    static func submitTogether(_ keys: [String], _ commit: GroupCommit<String, Int64>) async throws {
+        try await withThrowingTaskGroup(of: Int64.self) { group in
+            for key in keys { group.addTask { try await commit.submit(key) } }
+            for try await _ in group {}
+        }
+    }
+
+    /// A client alone never waits for company: one job after a batch of one goes at once,
+    /// however long the gathering delay (here longer than the suite's time limit).
+    @Test func aLoneJobDoesNotGather() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pool = try Self.pool(folder)
+        let commits = Commits()
+        pool.add(transactionObserver: commits)
+        let commit = Self.inserting(pool, gatherDelay: .seconds(600))
+        for index in 0..<5 { _ = try await commit.submit("alone\(index)") }
+        #expect(commits.count.load(ordering: .relaxed) == 5)
+    }
+
+    /// Once a batch held more than one job, the jobs submitted together next gather into one
+    /// commit, though the writer is free when each arrives.
+    @Test func concurrentJobsGatherIntoOneCommit() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pool = try Self.pool(folder)
+        let commits = Commits()
+        pool.add(transactionObserver: commits)
+        let commit = Self.inserting(pool, gatherDelay: .milliseconds(500))
+        _ = try await Self.submitWhileHeld(["first", "second"], pool, commit)
+        #expect(commits.count.load(ordering: .relaxed) == 1)
+        try await Self.submitTogether((0..<20).map { "together\($0)" }, commit)
+        #expect(commits.count.load(ordering: .relaxed) == 2)
+        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 22)
+    }
+
+    /// A gathering batch goes as soon as `gatherTarget` jobs wait, not at the end of its delay
+    /// (here longer than the suite's time limit).
+    @Test func aFullGatheringGoesAtOnce() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let pool = try Self.pool(folder)
+        let commits = Commits()
+        pool.add(transactionObserver: commits)
+        let commit = Self.inserting(pool, gatherDelay: .seconds(600))
+        _ = try await Self.submitWhileHeld(["first", "second"], pool, commit)
+        let target = GroupCommit<String, Int64>.gatherTarget
+        try await Self.submitTogether((0..<target).map { "full\($0)" }, commit)
+        #expect(commits.count.load(ordering: .relaxed) == 2)
+        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == target + 2)
+    }
+
     /// Refreshes of many sessions at once (through the server): each rotates its own token.
     @Test func concurrentRefreshesOfManySessionsAllRotate() async throws {
         try await withServer { server in

@@ -12,7 +12,7 @@ struct ConfigDecoder {
     }
 
     enum ServerKey: String, CaseIterable {
-        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey
+        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
     }
 
     var decoder: NodeDecoder
@@ -116,6 +116,7 @@ struct ConfigDecoder {
         if let value = bounded(.accessTokenLifetime, 1...31_536_000) { settings.accessTokenLifetime = value }
         if let value = bounded(.bcryptCost, 4...31) { settings.bcryptCost = value }
         if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
+        if let value = bounded(.commitDelay, 0...100_000) { settings.commitDelay = value }
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
