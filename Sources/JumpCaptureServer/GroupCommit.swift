@@ -9,11 +9,11 @@ import Synchronization
 ///
 /// Under concurrent load a batch also gathers for a moment before it goes to the writer
 /// (`gatherDelay`, like PostgreSQL's `commit_delay` and MySQL's
-/// `binlog_group_commit_sync_delay`): when the last batch held more than one job, the next
-/// one waits up to `gatherDelay` (or until `gatherTarget` jobs wait) before it is written. A
-/// lone client's write never waits: its batches hold one job. Measured with 64 connections of
-/// chained refreshes: batches of 3.5 jobs without the delay, 28 with 1 ms, and 25% less CPU
-/// per refresh (docs/PERFORMANCE.md, "Local server").
+/// `binlog_group_commit_sync_delay`): when the last batch held `gatherThreshold` (4) jobs or
+/// more, the next one waits up to `gatherDelay` (or until `gatherTarget` jobs wait) before it
+/// is written. A client alone, or a few at once, never wait: their batches are smaller.
+/// Measured with 64 connections of chained refreshes: batches of 3.5 jobs without the delay,
+/// 28 with 1 ms, and 25% less CPU per refresh (docs/PERFORMANCE.md, "Local server").
 ///
 /// One batch is one write on the writer's queue, its gathering included (the writer's thread
 /// sleeps, it spends no CPU): other writes queued meanwhile (sign-ins, registrations) take their
@@ -49,6 +49,10 @@ final class GroupCommit<Job: Sendable, Outcome: Sendable>: Sendable {
 
     /// A gathering batch goes to the writer as soon as this many jobs wait.
     static var gatherTarget: Int { 64 }
+
+    /// A batch gathers only after one of at least this many jobs: a few clients at once do
+    /// not wait for company (PostgreSQL's `commit_siblings` is 5).
+    static var gatherThreshold: Int { 4 }
 
     /// `run` does one job's part of a transaction. `gatherDelay`: how long a batch may gather
     /// under concurrent load (zero: never).
@@ -97,11 +101,11 @@ final class GroupCommit<Job: Sendable, Outcome: Sendable>: Sendable {
         }
     }
 
-    /// On the writer, before a batch is taken: when the last batch held more than one job,
-    /// waits up to `gatherDelay` for more (or until `gatherTarget` jobs wait).
+    /// On the writer, before a batch is taken: when the last batch held `gatherThreshold`
+    /// jobs or more, waits up to `gatherDelay` for more (or until `gatherTarget` jobs wait).
     private func gather() {
         let wait = state.withLock { state -> Bool in
-            guard gatherDelay > .zero, state.lastBatch > 1, state.waiting.count < Self.gatherTarget else { return false }
+            guard gatherDelay > .zero, state.lastBatch >= Self.gatherThreshold, state.waiting.count < Self.gatherTarget else { return false }
             state.gathering = true
             state.signalled = false
             return true

@@ -32,10 +32,27 @@ import TestSupport
         func release() { gate.signal() }
     }
 
-    static func pool(_ folder: TemporaryFolder) throws -> DatabasePool {
-        let pool = try DatabasePool(path: folder.path + "/group.sqlite")
-        try pool.write { db in try db.execute(sql: "CREATE TABLE t (k TEXT PRIMARY KEY)") }
-        return pool
+    /// A database with one table, its commits counted, and a group commit inserting keys
+    /// into it (returning each row's id).
+    struct Setup {
+        let folder: TemporaryFolder
+        let pool: DatabasePool
+        let commits = Commits()
+        let commit: GroupCommit<String, Int64>
+
+        init(gatherDelay: Duration = .zero) throws {
+            folder = try TemporaryFolder()
+            pool = try DatabasePool(path: folder.path + "/group.sqlite")
+            try pool.write { db in try db.execute(sql: "CREATE TABLE t (k TEXT PRIMARY KEY)") }
+            pool.add(transactionObserver: commits)
+            commit = GroupCommit<String, Int64>(writer: pool, gatherDelay: gatherDelay) { db, key in
+                try db.execute(sql: "INSERT INTO t (k) VALUES (?)", arguments: [key])
+                return db.lastInsertedRowID
+            }
+        }
+
+        var commitCount: Int { commits.count.load(ordering: .relaxed) }
+        func rowCount() async throws -> Int? { try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } }
     }
 
     /// Submits `keys` at once while the writer is held, then lets it go; the outcome of each.
@@ -62,46 +79,27 @@ import TestSupport
     }
 
     @Test func jobsThatWaitedShareOneCommit() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pool = try Self.pool(folder)
-        let commits = Commits()
-        pool.add(transactionObserver: commits)
-        let commit = GroupCommit<String, Int64>(writer: pool) { db, key in
-            try db.execute(sql: "INSERT INTO t (k) VALUES (?)", arguments: [key])
-            return db.lastInsertedRowID
-        }
+        let setup = try Setup()
+        defer { setup.folder.remove() }
         let keys = (0..<100).map { "key\($0)" }
-        let outcomes = try await Self.submitWhileHeld(keys, pool, commit)
+        let outcomes = try await Self.submitWhileHeld(keys, setup.pool, setup.commit)
         #expect(outcomes.values.allSatisfy { (try? $0.get()) != nil })
         #expect(Set(outcomes.values.compactMap { try? $0.get() }).count == 100)
-        #expect(commits.count.load(ordering: .relaxed) == 1)
-        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 100)
+        #expect(setup.commitCount == 1)
+        #expect(try await setup.rowCount() == 100)
     }
 
     @Test func aFailingJobFailsAlone() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pool = try Self.pool(folder)
-        try await pool.write { db in try db.execute(sql: "INSERT INTO t (k) VALUES ('taken')") }
-        let commit = GroupCommit<String, Int64>(writer: pool) { db, key in
-            try db.execute(sql: "INSERT INTO t (k) VALUES (?)", arguments: [key])
-            return db.lastInsertedRowID
-        }
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        try await setup.pool.write { db in try db.execute(sql: "INSERT INTO t (k) VALUES ('taken')") }
         let keys = (0..<20).map { "key\($0)" } + ["taken"]
-        let outcomes = try await Self.submitWhileHeld(keys, pool, commit)
+        let outcomes = try await Self.submitWhileHeld(keys, setup.pool, setup.commit)
         for key in keys {
             let failed = if case .failure? = outcomes[key] { true } else { false }
             #expect(failed == (key == "taken"), "\(key)")
         }
-        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 21)
-    }
-
-    static func inserting(_ pool: DatabasePool, gatherDelay: Duration) -> GroupCommit<String, Int64> {
-        GroupCommit<String, Int64>(writer: pool, gatherDelay: gatherDelay) { db, key in
-            try db.execute(sql: "INSERT INTO t (k) VALUES (?)", arguments: [key])
-            return db.lastInsertedRowID
-        }
+        #expect(try await setup.rowCount() == 21)
     }
 
     /// Submits `keys` at once (the writer free) and waits for every answer.
@@ -112,49 +110,44 @@ import TestSupport
         }
     }
 
-    /// A client alone never waits for company: one job after a batch of one goes at once,
-    /// however long the gathering delay (here longer than the suite's time limit).
+    /// A client alone, or a few at once, never wait for company: a job after a batch of one,
+    /// or of fewer than `gatherThreshold`, goes at once, however long the gathering delay
+    /// (here longer than the suite's time limit).
     @Test func aLoneJobDoesNotGather() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pool = try Self.pool(folder)
-        let commits = Commits()
-        pool.add(transactionObserver: commits)
-        let commit = Self.inserting(pool, gatherDelay: .seconds(600))
-        for index in 0..<5 { _ = try await commit.submit("alone\(index)") }
-        #expect(commits.count.load(ordering: .relaxed) == 5)
+        let setup = try Setup(gatherDelay: .seconds(600))
+        defer { setup.folder.remove() }
+        for index in 0..<5 { _ = try await setup.commit.submit("alone\(index)") }
+        #expect(setup.commitCount == 5)
+        let few = GroupCommit<String, Int64>.gatherThreshold - 1
+        _ = try await Self.submitWhileHeld((0..<few).map { "few\($0)" }, setup.pool, setup.commit)
+        _ = try await setup.commit.submit("after")
+        #expect(setup.commitCount == 7)
     }
 
-    /// Once a batch held more than one job, the jobs submitted together next gather into one
-    /// commit, though the writer is free when each arrives.
+    /// Once a batch held `gatherThreshold` jobs, the jobs submitted together next gather into
+    /// one commit, though the writer is free when each arrives.
     @Test func concurrentJobsGatherIntoOneCommit() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pool = try Self.pool(folder)
-        let commits = Commits()
-        pool.add(transactionObserver: commits)
-        let commit = Self.inserting(pool, gatherDelay: .milliseconds(500))
-        _ = try await Self.submitWhileHeld(["first", "second"], pool, commit)
-        #expect(commits.count.load(ordering: .relaxed) == 1)
-        try await Self.submitTogether((0..<20).map { "together\($0)" }, commit)
-        #expect(commits.count.load(ordering: .relaxed) == 2)
-        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 22)
+        let setup = try Setup(gatherDelay: .milliseconds(500))
+        defer { setup.folder.remove() }
+        let threshold = GroupCommit<String, Int64>.gatherThreshold
+        _ = try await Self.submitWhileHeld((0..<threshold).map { "first\($0)" }, setup.pool, setup.commit)
+        #expect(setup.commitCount == 1)
+        try await Self.submitTogether((0..<20).map { "together\($0)" }, setup.commit)
+        #expect(setup.commitCount == 2)
+        #expect(try await setup.rowCount() == threshold + 20)
     }
 
     /// A gathering batch goes as soon as `gatherTarget` jobs wait, not at the end of its delay
     /// (here longer than the suite's time limit).
     @Test func aFullGatheringGoesAtOnce() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let pool = try Self.pool(folder)
-        let commits = Commits()
-        pool.add(transactionObserver: commits)
-        let commit = Self.inserting(pool, gatherDelay: .seconds(600))
-        _ = try await Self.submitWhileHeld(["first", "second"], pool, commit)
+        let setup = try Setup(gatherDelay: .seconds(600))
+        defer { setup.folder.remove() }
+        let threshold = GroupCommit<String, Int64>.gatherThreshold
+        _ = try await Self.submitWhileHeld((0..<threshold).map { "first\($0)" }, setup.pool, setup.commit)
         let target = GroupCommit<String, Int64>.gatherTarget
-        try await Self.submitTogether((0..<target).map { "full\($0)" }, commit)
-        #expect(commits.count.load(ordering: .relaxed) == 2)
-        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == target + 2)
+        try await Self.submitTogether((0..<target).map { "full\($0)" }, setup.commit)
+        #expect(setup.commitCount == 2)
+        #expect(try await setup.rowCount() == target + threshold)
     }
 
     /// Refreshes of many sessions at once (through the server): each rotates its own token.

@@ -18,8 +18,8 @@ public struct ServerSettings: Sendable, Hashable {
     /// (`maximumRequestSize`, default 65536).
     public var maximumRequestSize: Int
     /// How long, in microseconds, a batch of concurrent refreshes may gather before it is
-    /// committed (`commitDelay`, default 1000; 0...100000; 0: never). A client alone never
-    /// waits; see `docs/local-server.md`.
+    /// committed (`commitDelay`, default 1000; 0...100000; 0: never). A client alone, or a
+    /// few at once, never wait; see `docs/local-server.md`.
     public var commitDelay: Int
     /// The secret API key token-URL servers send to the Engage double's `auth_info`
     /// (`apiKey`; usually `${NAME}` from the environment). Without it `auth_info` is refused.
