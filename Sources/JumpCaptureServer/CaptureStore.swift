@@ -117,7 +117,7 @@ final class CaptureStore: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
         checkpointer = WALCheckpointer(path: path, pages: checkpointPages)
-        try pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
+        pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
         sessions = SessionReader(path: path)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
         rotations = GroupCommit(writer: pool, gatherDelay: commitDelay) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }

@@ -12,8 +12,9 @@ import Synchronization
 /// `binlog_group_commit_sync_delay`): when the last batch held `gatherThreshold` (4) jobs or
 /// more, the next one waits up to `gatherDelay` (or until `gatherTarget` jobs wait) before it
 /// is written. A client alone, or a few at once, never wait: their batches are smaller.
-/// Measured with 64 connections of chained refreshes: batches of 3.5 jobs without the delay,
-/// 28 with 1 ms, and 25% less CPU per refresh (docs/PERFORMANCE.md, "Local server").
+/// Measured with 64 connections of chained refreshes (the delay first tried as a sleep in the
+/// writer): batches of 3.5 jobs without it and 28 with 1 ms, and the server's CPU per refresh
+/// 121.5 -> 89.9 µs (docs/PERFORMANCE.md, "Local server").
 ///
 /// One batch is one write on the writer's queue, its gathering included (the writer's thread
 /// sleeps, it spends no CPU): other writes queued meanwhile (sign-ins, registrations) take their
@@ -41,7 +42,8 @@ final class GroupCommit<Job: Sendable, Outcome: Sendable>: Sendable {
     /// Signalled when a gathering batch is full.
     private let gathered = DispatchSemaphore(value: 0)
     private let writer: any DatabaseWriter
-    private let gatherDelay: Duration
+    /// `gatherDelay` as Dispatch counts it; nil when batches never gather.
+    private let gatherDelay: DispatchTimeInterval?
     private let run: @Sendable (Database, Job) throws -> Outcome
 
     /// At most this many jobs in one transaction.
@@ -58,7 +60,9 @@ final class GroupCommit<Job: Sendable, Outcome: Sendable>: Sendable {
     /// under concurrent load (zero: never).
     init(writer: any DatabaseWriter, gatherDelay: Duration = .zero, run: @escaping @Sendable (Database, Job) throws -> Outcome) {
         self.writer = writer
-        self.gatherDelay = gatherDelay
+        let (seconds, attoseconds) = gatherDelay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        self.gatherDelay = nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
         self.run = run
     }
 
@@ -104,15 +108,15 @@ final class GroupCommit<Job: Sendable, Outcome: Sendable>: Sendable {
     /// On the writer, before a batch is taken: when the last batch held `gatherThreshold`
     /// jobs or more, waits up to `gatherDelay` for more (or until `gatherTarget` jobs wait).
     private func gather() {
+        guard let gatherDelay else { return }
         let wait = state.withLock { state -> Bool in
-            guard gatherDelay > .zero, state.lastBatch >= Self.gatherThreshold, state.waiting.count < Self.gatherTarget else { return false }
+            guard state.lastBatch >= Self.gatherThreshold, state.waiting.count < Self.gatherTarget else { return false }
             state.gathering = true
             state.signalled = false
             return true
         }
         guard wait else { return }
-        let (seconds, attoseconds) = gatherDelay.components
-        let timedOut = gathered.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut
+        let timedOut = gathered.wait(timeout: .now() + gatherDelay) == .timedOut
         let signalled = state.withLock { state -> Bool in
             state.gathering = false
             return state.signalled

@@ -37,10 +37,7 @@ final class RefreshableTokens: Sendable {
 
     /// A token issued with a refresh secret.
     func issued(_ hash: String, _ entry: Entry) {
-        entries.withLock { entries in
-            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-            entries[hash] = entry
-        }
+        entries.withLock { insert(hash, entry, into: &$0) }
     }
 
     /// A rotation's outcome: the old token is gone either way; the new one (when it rotated)
@@ -48,10 +45,14 @@ final class RefreshableTokens: Sendable {
     func rotated(from old: String, to new: (hash: String, entry: Entry)?) {
         entries.withLock { entries in
             entries[old] = nil
-            guard let new else { return }
-            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-            entries[new.hash] = new.entry
+            if let new { insert(new.hash, new.entry, into: &entries) }
         }
+    }
+
+    /// Adds an entry, first starting the table over when it is full.
+    private func insert(_ hash: String, _ entry: Entry, into entries: inout [String: Entry]) {
+        if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+        entries[hash] = entry
     }
 
     var count: Int { entries.withLock { $0.count } }
