@@ -111,22 +111,60 @@ struct Context: Sendable {
     /// comparing its key with the next expected one (a string comparison, no hashing).
     let referenceKeys: [String]
     let referenceInfo: [KeyInfo]
+    /// `referenceInfo` unretained (it keeps them), for the check of each message: a retain
+    /// writes to a count that the other thread's retains write to as well.
+    let unretainedReferenceInfo: [Unmanaged<KeyInfo>]
     let referencePosition: [String: Int]
     /// Keys the flows use that the reference lacks.
     let usedOutsideReference: [String]
 
     /// A class: looked up once per message in every locale, where copying a struct of arrays
-    /// would cost a dozen reference-count operations. Filled in `init`, never changed after.
-    final class KeyInfo: @unchecked Sendable {
-        var known = false
-        var sites: [CallSite]?
+    /// would cost a dozen reference-count operations. Its properties are constants: the checks
+    /// of two locales read the same infos on two threads at once, and reading a constant of an
+    /// object the caller holds needs no retain, where a variable's value must be retained (an
+    /// atomic write to a count both cores then pass back and forth: the hottest retain of the
+    /// check phase was one such).
+    final class KeyInfo: Sendable {
+        let known: Bool
+        let sites: [CallSite]?
         /// The distinct argument shapes the call sites give, for rendering.
-        var signatures: [[String: CatalogCheck.Sample]] = []
+        let signatures: [[String: CatalogCheck.Sample]]
         /// What the call sites all provide (or jump-forms' own en-US text uses).
-        var provided: (names: Set<String>, sorted: [String], source: String)?
-        var isBuiltin = false
-        var builtinPattern: MessagePattern?
-        var reference: ReferenceFacts?
+        let provided: (names: Set<String>, sorted: [String], source: String)?
+        let isBuiltin: Bool
+        let builtinPattern: MessagePattern?
+        let reference: ReferenceFacts?
+        /// `reference`, which keeps it, unretained: read for every message of every locale.
+        let unretainedReference: Unmanaged<ReferenceFacts>?
+
+        /// What `Context.init` gathers about a key before its info is made.
+        struct Draft {
+            var known = false
+            var sites: [CallSite]?
+            var isBuiltin = false
+            var builtinPattern: MessagePattern?
+            var reference: ReferenceFacts?
+        }
+
+        init(_ draft: Draft) {
+            known = draft.known
+            sites = draft.sites
+            signatures = draft.sites.map(Context.signatures) ?? []
+            isBuiltin = draft.isBuiltin
+            builtinPattern = draft.builtinPattern
+            reference = draft.reference
+            unretainedReference = draft.reference.map { Unmanaged.passUnretained($0) }
+            if let sites = draft.sites {
+                var names = Set(sites[0].arguments.keys)
+                for site in sites.dropFirst() { names.formIntersection(site.arguments.keys) }
+                provided = (names, names.sorted(), "its call site")
+            } else if let pattern = draft.builtinPattern {
+                let names = Set(pattern.argumentNames)
+                provided = (names, names.sorted(), "jump-forms' call site")
+            } else {
+                provided = nil
+            }
+        }
     }
 
     /// What the checks compare with, computed once per reference message (not once per locale).
@@ -135,6 +173,8 @@ struct Context: Sendable {
         /// `message.text`, read without copying the message.
         let text: String
         let pattern: MessagePattern?
+        /// Whether `pattern` is set, known without copying it.
+        let hasPattern: Bool
         let argumentNames: [String]
         let argumentSet: Set<String>
         let argumentList: [String]
@@ -153,6 +193,7 @@ struct Context: Sendable {
             let facts = TextFacts(text)
             if case .success(let pattern) = message.pattern {
                 self.pattern = pattern
+                hasPattern = true
                 argumentNames = facts.hasBrace ? pattern.argumentNames : []
                 argumentSet = Set(argumentNames)
                 argumentList = argumentSet.sorted()
@@ -162,6 +203,7 @@ struct Context: Sendable {
                 numbers = facts.hasDigit ? TextScan.numbers(in: literal) : []
             } else {
                 pattern = nil
+                hasPattern = false
                 argumentNames = []
                 argumentSet = []
                 argumentList = []
@@ -226,44 +268,25 @@ struct Context: Sendable {
         }
         knownKeyList = known
         knownKeys = knownSet
-        var info: [String: KeyInfo] = [:]
-        info.reserveCapacity(knownSet.count + keysOfReference.count)
-        // KeyInfo is a class: `info[key, default:]` would hand back a fresh default without
-        // storing it, so entries are made here.
-        func entry(_ key: String) -> KeyInfo {
-            if let existing = info[key] { return existing }
-            let created = KeyInfo()
-            info[key] = created
-            return created
-        }
-        for key in knownSet { entry(key).known = true }
-        for (key, list) in sites {
-            entry(key).sites = list
-            entry(key).signatures = Self.signatures(list)
-        }
+        var drafts: [String: KeyInfo.Draft] = [:]
+        drafts.reserveCapacity(knownSet.count + keysOfReference.count)
+        for key in knownSet { drafts[key, default: KeyInfo.Draft()].known = true }
+        for (key, list) in sites { drafts[key, default: KeyInfo.Draft()].sites = list }
         for catalog in input.builtinCatalogs {
-            for key in catalog.keys { entry(key).isBuiltin = true }
+            for key in catalog.keys { drafts[key, default: KeyInfo.Draft()].isBuiltin = true }
         }
         for message in builtinReference?.allMessages ?? [] {
-            if case .success(let pattern) = message.pattern { entry(message.key).builtinPattern = pattern }
+            if case .success(let pattern) = message.pattern { drafts[message.key, default: KeyInfo.Draft()].builtinPattern = pattern }
         }
         for message in byTag[input.reference]?.allMessages ?? [] {
-            entry(message.key).reference = ReferenceFacts(message)
+            drafts[message.key, default: KeyInfo.Draft()].reference = ReferenceFacts(message)
         }
-        for (_, value) in info {
-            if let sites = value.sites {
-                var names = Set(sites[0].arguments.keys)
-                for site in sites.dropFirst() { names.formIntersection(site.arguments.keys) }
-                value.provided = (names, names.sorted(), "its call site")
-            } else if let pattern = value.builtinPattern {
-                let names = Set(pattern.argumentNames)
-                value.provided = (names, names.sorted(), "jump-forms' call site")
-            }
-        }
+        let info = drafts.mapValues(KeyInfo.init)
         keyInfo = info
         let orderedKeys = byTag[input.reference]?.keys ?? []
         referenceKeys = orderedKeys
         referenceInfo = orderedKeys.map { info[$0]! }
+        unretainedReferenceInfo = referenceInfo.map { Unmanaged.passUnretained($0) }
         var positions: [String: Int] = [:]
         positions.reserveCapacity(orderedKeys.count)
         for (position, key) in orderedKeys.enumerated() { positions[key] = position }
@@ -401,21 +424,24 @@ struct CatalogCheck {
         var next = 0
         // Through a span each message is borrowed in place: a copy would retain its strings,
         // locations, offset map and pattern.
+        // The reference's infos are borrowed in place too: both threads read them, and a retain
+        // writes to a count the other core then has to fetch back.
         let messages = catalog.allMessages
         let span = messages.span
+        let infos = context.unretainedReferenceInfo
         for index in span.count * part / parts ..< span.count * (part + 1) / parts {
             let key = span[index].key
-            let info: Context.KeyInfo?
+            let position: Int
             if next < referenceKeys.count, referenceKeys[next] == key {
-                info = context.referenceInfo[next]
-                next += 1
-            } else if let position = context.referencePosition[key] {
-                info = context.referenceInfo[position]
-                next = position + 1
+                position = next
+            } else if let found = context.referencePosition[key] {
+                position = found
             } else {
-                info = context.keyInfo[key]
+                check(span[index], info: context.keyInfo[key])
+                continue
             }
-            check(span[index], info: info)
+            next = position + 1
+            infos[position]._withUnsafeGuaranteedRef { info in check(span[index], info: info) }
         }
         return sink.findings
     }
@@ -514,8 +540,15 @@ struct CatalogCheck {
     // MARK: messages
 
     func check(_ message: borrowing LocaleMessage, info: Context.KeyInfo?) {
+        // The reference's facts without a retain, as the info (see `run`).
+        guard !isReference, let facts = info?.unretainedReference else {
+            return check(message, info: info, reference: nil)
+        }
+        facts._withUnsafeGuaranteedRef { reference in check(message, info: info, reference: reference) }
+    }
+
+    private func check(_ message: borrowing LocaleMessage, info: Context.KeyInfo?, reference: Context.ReferenceFacts?) {
         let key = message.key
-        let reference = isReference ? nil : info?.reference
 
         let known = info?.known ?? false
         let obsolete = !known && judgesObsoleteKeys
@@ -568,8 +601,8 @@ struct CatalogCheck {
         let uses = hasArguments ? pattern.arguments : []
         let complete = checkArguments(message, uses, hasArguments: hasArguments, info: info, reference: reference)
         if hasArguments { checkPlurals(message, pattern) }
-        if let reference, let referencePattern = reference.pattern {
-            checkAgainstReference(message, pattern, reference, referencePattern, facts)
+        if let reference, reference.hasPattern {
+            checkAgainstReference(message, pattern, reference, facts)
         }
         // Formatting can fail only where a number is needed (`plural`, `selectordinal`,
         // `number`): a message whose arguments are all text, `select`, `date` or `time` with
@@ -758,7 +791,7 @@ struct CatalogCheck {
     }
 
     func checkAgainstReference(_ message: LocaleMessage, _ pattern: MessagePattern,
-                                        _ reference: Context.ReferenceFacts, _ referencePattern: MessagePattern, _ facts: TextFacts) {
+                                        _ reference: Context.ReferenceFacts, _ facts: TextFacts) {
         let text = message.text
         if Self.mayBeEqual(text, reference.text), text == reference.text {
             if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {

@@ -163,13 +163,20 @@ enum ExitKeepAlive {
 }
 
 /// Two pieces of work at the same time, for loading flows and locale files together. The first
-/// runs on Dispatch's pool, the second on the calling thread, so that the second may itself use
-/// `concurrentPerform` (which would run serially if nested in another one).
+/// runs on a serial queue of its own, the second on the calling thread, so that the second may
+/// itself use `concurrentPerform` (which would run serially if nested in another one).
+///
+/// A serial queue gets a thread even when the pool's are all busy (Dispatch's overcommitting
+/// root queue). On the global concurrent queue the first piece waited for a free thread, and
+/// with one CPU the calling thread (Swift concurrency's, a thread of that same pool) held the
+/// only one: `locales check` stalled for a second until Dispatch added a thread.
 enum Concurrently {
+    private static let queue = DispatchQueue(label: "jump-forms.concurrently")
+
     static func run<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
         let results = Results<A>()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { results.value = first() }
+        queue.async(group: group) { results.value = first() }
         let other = second()
         group.wait()
         return (results.value!, other)
