@@ -127,8 +127,18 @@ struct Context: Sendable {
     final class KeyInfo: Sendable {
         let known: Bool
         let sites: [CallSite]?
-        /// The distinct argument shapes the call sites give, for rendering.
-        let signatures: [[String: CatalogCheck.Sample]]
+        /// The distinct argument shapes the call sites give, for rendering: worked out on first
+        /// use, since few messages need rendering and a key such as `validation.required` has
+        /// a call site in every field.
+        var signatures: [[String: CatalogCheck.Sample]] {
+            signatureCache.withLock { cache in
+                if let cache { return cache }
+                let made = sites.map(Context.signatures) ?? []
+                cache = made
+                return made
+            }
+        }
+        private let signatureCache = Mutex<[[String: CatalogCheck.Sample]]?>(nil)
         /// What the call sites all provide (or jump-forms' own en-US text uses).
         let provided: (names: Set<String>, sorted: [String], source: String)?
         let isBuiltin: Bool
@@ -138,22 +148,23 @@ struct Context: Sendable {
         let unretainedReference: Unmanaged<ReferenceFacts>?
 
         /// What `Context.init` gathers about a key before its info is made.
-        struct Draft {
+        struct Draft: Sendable {
             var known = false
             var sites: [CallSite]?
             var isBuiltin = false
             var builtinPattern: MessagePattern?
-            var reference: ReferenceFacts?
+            /// The reference's message under the key, whose facts the info holds.
+            var referenceMessage: LocaleMessage?
         }
 
         init(_ draft: Draft) {
             known = draft.known
             sites = draft.sites
-            signatures = draft.sites.map(Context.signatures) ?? []
             isBuiltin = draft.isBuiltin
             builtinPattern = draft.builtinPattern
-            reference = draft.reference
-            unretainedReference = draft.reference.map { Unmanaged.passUnretained($0) }
+            let reference = draft.referenceMessage.map(ReferenceFacts.init)
+            self.reference = reference
+            unretainedReference = reference.map { Unmanaged.passUnretained($0) }
             if let sites = draft.sites {
                 var names = Set(sites[0].arguments.keys)
                 for site in sites.dropFirst() { names.formIntersection(site.arguments.keys) }
@@ -279,9 +290,18 @@ struct Context: Sendable {
             if case .success(let pattern) = message.pattern { drafts[message.key, default: KeyInfo.Draft()].builtinPattern = pattern }
         }
         for message in byTag[input.reference]?.allMessages ?? [] {
-            drafts[message.key, default: KeyInfo.Draft()].reference = ReferenceFacts(message)
+            drafts[message.key, default: KeyInfo.Draft()].referenceMessage = message
         }
-        let info = drafts.mapValues(KeyInfo.init)
+        // The infos (what the call sites provide, the reference's facts) are made on every
+        // core, in chunks: the other core would otherwise wait for them.
+        let entries = Array(drafts)
+        let chunk = max(64, entries.count / 16)
+        let chunks = ConcurrentMap.map(Array(stride(from: 0, to: entries.count, by: chunk))) { start in
+            entries[start ..< min(start + chunk, entries.count)].map { KeyInfo($0.value) }
+        }
+        var info: [String: KeyInfo] = [:]
+        info.reserveCapacity(entries.count)
+        for (entry, made) in zip(entries, chunks.joined()) { info[entry.key] = made }
         keyInfo = info
         let orderedKeys = byTag[input.reference]?.keys ?? []
         referenceKeys = orderedKeys
