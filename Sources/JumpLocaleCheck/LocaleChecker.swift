@@ -140,7 +140,7 @@ struct Context: Sendable {
         }
         private let signatureCache = Mutex<[[String: CatalogCheck.Sample]]?>(nil)
         /// What the call sites all provide (or jump-forms' own en-US text uses).
-        let provided: (names: Set<String>, sorted: [String], source: String)?
+        let provided: ProvidedArguments?
         let isBuiltin: Bool
         let builtinPattern: MessagePattern?
         let reference: ReferenceFacts?
@@ -157,24 +157,36 @@ struct Context: Sendable {
             var referenceMessage: LocaleMessage?
         }
 
-        init(_ draft: Draft) {
+        /// `referenceSource` names the reference's text in messages ("the en-US text").
+        init(_ draft: Draft, referenceSource: String) {
             known = draft.known
             sites = draft.sites
             isBuiltin = draft.isBuiltin
             builtinPattern = draft.builtinPattern
-            let reference = draft.referenceMessage.map(ReferenceFacts.init)
+            let reference = draft.referenceMessage.map { ReferenceFacts($0, source: referenceSource) }
             self.reference = reference
             unretainedReference = reference.map { Unmanaged.passUnretained($0) }
             if let sites = draft.sites {
                 var names = Set(sites[0].arguments.keys)
                 for site in sites.dropFirst() { names.formIntersection(site.arguments.keys) }
-                provided = (names, names.sorted(), "its call site")
+                provided = ProvidedArguments(names.sorted(), source: "its call site")
             } else if let pattern = draft.builtinPattern {
-                let names = Set(pattern.argumentNames)
-                provided = (names, names.sorted(), "jump-forms' call site")
+                provided = ProvidedArguments(Set(pattern.argumentNames).sorted(), source: "jump-forms' call site")
             } else {
                 provided = nil
             }
+        }
+    }
+
+    /// The arguments a message under a key may use (sorted), and what says so ("its call
+    /// site", "the en-US text"), for messages. One object: a check reads it with one retain.
+    final class ProvidedArguments: Sendable {
+        let names: [String]
+        let source: String
+
+        init(_ names: [String], source: String) {
+            self.names = names
+            self.source = source
         }
     }
 
@@ -187,8 +199,8 @@ struct Context: Sendable {
         /// Whether `pattern` is set, known without copying it.
         let hasPattern: Bool
         let argumentNames: [String]
-        let argumentSet: Set<String>
-        let argumentList: [String]
+        /// The arguments the text uses, as what a message may use when no call site says.
+        let provided: ProvidedArguments
         let tags: [String]
         let urls: [String]
         let numbers: [String]
@@ -197,7 +209,7 @@ struct Context: Sendable {
         let hasDoubleSpace: Bool
         let newlines: Int
 
-        init(_ message: LocaleMessage) {
+        init(_ message: LocaleMessage, source: String) {
             self.message = message
             let text = message.text
             self.text = text
@@ -206,8 +218,7 @@ struct Context: Sendable {
                 self.pattern = pattern
                 hasPattern = true
                 argumentNames = facts.hasBrace ? pattern.argumentNames : []
-                argumentSet = Set(argumentNames)
-                argumentList = argumentSet.sorted()
+                provided = ProvidedArguments(Set(argumentNames).sorted(), source: source)
                 let literal = TextScan.literalText(pattern)
                 tags = facts.hasTag ? TextScan.tags(in: literal) : []
                 urls = facts.mayHoldURL ? TextScan.urls(in: literal) : []
@@ -216,8 +227,7 @@ struct Context: Sendable {
                 pattern = nil
                 hasPattern = false
                 argumentNames = []
-                argumentSet = []
-                argumentList = []
+                provided = ProvidedArguments([], source: source)
                 tags = []
                 urls = []
                 numbers = []
@@ -295,9 +305,10 @@ struct Context: Sendable {
         // The infos (what the call sites provide, the reference's facts) are made on every
         // core, in chunks: the other core would otherwise wait for them.
         let entries = Array(drafts)
+        let referenceSource = "the \(input.reference) text"
         let chunk = max(64, entries.count / 16)
         let chunks = ConcurrentMap.map(Array(stride(from: 0, to: entries.count, by: chunk))) { start in
-            entries[start ..< min(start + chunk, entries.count)].map { KeyInfo($0.value) }
+            entries[start ..< min(start + chunk, entries.count)].map { KeyInfo($0.value, referenceSource: referenceSource) }
         }
         var info: [String: KeyInfo] = [:]
         info.reserveCapacity(entries.count)
@@ -366,11 +377,9 @@ struct Context: Sendable {
     }
 
     /// The arguments a key's call sites all provide; nil when nothing is known about them.
-    func providedArguments(_ info: KeyInfo?, useReference: Bool) -> (names: Set<String>, sorted: [String], source: String)? {
+    func providedArguments(_ info: KeyInfo?, useReference: Bool) -> ProvidedArguments? {
         if let provided = info?.provided { return provided }
-        if useReference, let reference = info?.reference, reference.pattern != nil {
-            return (reference.argumentSet, reference.argumentList, "the \(self.reference) text")
-        }
+        if useReference, let reference = info?.reference, reference.hasPattern { return reference.provided }
         return nil
     }
 }
@@ -718,7 +727,7 @@ struct CatalogCheck {
         guard let provided = context.providedArguments(info, useReference: !isReference) else { return true }
         // Messages have few arguments: searching the lists (`uses` has one entry per name)
         // beats hashing each name into the sets.
-        let providedList = provided.sorted
+        let providedList = provided.names
         var dropped: [String] = []
         if let reference {
             dropped = reference.argumentNames.filter { name in providedList.contains(name) && !uses.contains { $0.name == name } }
@@ -726,8 +735,8 @@ struct CatalogCheck {
         // Provided, but the reference does not use it (only known when the call site, not the
         // reference, says what is provided).
         var added: [MessageArgumentUse] = []
-        if let reference, reference.pattern != nil {
-            added = uses.filter { providedList.contains($0.name) && !reference.argumentList.contains($0.name) }
+        if let reference, reference.hasPattern {
+            added = uses.filter { providedList.contains($0.name) && !reference.provided.names.contains($0.name) }
         }
         var complete = true
         for use in uses where !providedList.contains(use.name) {

@@ -3,13 +3,13 @@ import CYAML
 /// Input handed to libyaml already decoded, so that its reader does no work.
 ///
 /// libyaml's reader decodes every character of UTF-8 input, checks it and encodes it again into
-/// a second buffer, 16 KiB at a time: a sixth of the CPU a large locale file costs. When the
-/// bytes are valid UTF-8 made only of characters YAML allows (what the reader would have
-/// accepted), they are the reader's output already. `install` copies them once into a buffer
-/// ending in NUL (as the reader ends its own at the end of input), counts their characters and
-/// marks the input as read to the end, so `yaml_parser_update_buffer` returns at once and the
-/// scanner sees the same characters, marks and offsets. Other input is left to the reader, which
-/// reports its problem as before.
+/// a second buffer, 16 KiB at a time (`yaml_parser_update_buffer` was 6% of the samples of
+/// `locales check`). When the bytes are valid UTF-8 made only of characters YAML allows (what
+/// the reader would have accepted), they are the reader's output already. `init` copies them
+/// once into a buffer ending in NUL (as the reader ends its own at the end of input), counts
+/// their characters and marks the input as read to the end, so `yaml_parser_update_buffer`
+/// returns at once and the scanner sees the same characters, marks and offsets. Other input is
+/// left to the reader, which reports its problem as before.
 struct DecodedInput {
     /// Zero bytes after the terminating NUL: the scanner's look-ahead past the end stays in the
     /// buffer (it looks at most four characters ahead).
