@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import Dispatch
 import JumpForms
@@ -163,24 +170,42 @@ enum ExitKeepAlive {
 }
 
 /// Two pieces of work at the same time, for loading flows and locale files together. The first
-/// runs on a serial queue of its own, the second on the calling thread, so that the second may
-/// itself use `concurrentPerform` (which would run serially if nested in another one).
+/// runs on Dispatch's pool, the second on the calling thread, so that the second may itself use
+/// `concurrentPerform` (which would run serially if nested in another one).
 ///
-/// A serial queue gets a thread even when the pool's are all busy (Dispatch's overcommitting
-/// root queue). On the global concurrent queue the first piece waited for a free thread, and
-/// with one CPU the calling thread (Swift concurrency's, a thread of that same pool) held the
-/// only one: `locales check` stalled for a second until Dispatch added a thread.
+/// With one CPU both run on the calling thread, one after the other. Dispatch then has one
+/// thread for its pool, and the calling thread (Swift concurrency's, from that same pool) holds
+/// it: the first piece waited for Dispatch's one-second monitor to add a thread (`taskset -c 0
+/// jump-forms locales check`: 1.01 s for six files). A thread of its own for the first piece
+/// (a serial queue) ended the wait but put three threads on two cores: 7 ms slower.
 enum Concurrently {
-    private static let queue = DispatchQueue(label: "jump-forms.concurrently")
-
     static func run<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
+        guard availableCPUs > 1 else {
+            let firstResult = first()
+            return (firstResult, second())
+        }
         let results = Results<A>()
         let group = DispatchGroup()
-        queue.async(group: group) { results.value = first() }
+        DispatchQueue.global().async(group: group) { results.value = first() }
         let other = second()
         group.wait()
         return (results.value!, other)
     }
+
+    /// The CPUs this process may run on: on Linux its affinity mask (`sched_getaffinity`, found
+    /// at run time: Glibc's module leaves GNU extensions out), as Dispatch counts them.
+    static let availableCPUs: Int = {
+        #if os(Linux)
+        typealias GetAffinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "sched_getaffinity") {
+            var mask = [UInt8](repeating: 0, count: 128)  // room for 1,024 CPUs
+            let status = mask.withUnsafeMutableBytes { unsafeBitCast(symbol, to: GetAffinity.self)(0, $0.count, $0.baseAddress!) }
+            let count = mask.reduce(0) { $0 + $1.nonzeroBitCount }
+            if status == 0, count > 0 { return count }
+        }
+        #endif
+        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }()
 
     /// Written by the first piece, read after `group.wait()`.
     private final class Results<A>: @unchecked Sendable {
