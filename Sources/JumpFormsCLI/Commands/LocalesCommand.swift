@@ -177,7 +177,7 @@ enum ExitKeepAlive {
 /// thread for its pool, and the calling thread (Swift concurrency's, from that same pool) holds
 /// it: the first piece waited for Dispatch's one-second monitor to add a thread (`taskset -c 0
 /// jump-forms locales check`: 1.01 s for six files). A thread of its own for the first piece
-/// (a serial queue) ended the wait but put three threads on two cores: 7 ms slower.
+/// (a serial queue) ended the wait but put three threads on two cores: 3-7 ms slower.
 enum Concurrently {
     static func run<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
         guard availableCPUs > 1 else {
