@@ -95,9 +95,11 @@ public enum RefreshSignature {
         return outerHash.finalize().withUnsafeBytes { Array($0) }
     }
 
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
     /// Standard Base64 (RFC 4648, with padding) as UTF-8 bytes.
     static func base64(_ bytes: [UInt8]) -> [UInt8] {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let alphabet = base64Alphabet
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0

@@ -110,10 +110,9 @@ struct Context: Sendable {
     /// mostly list the keys in the reference's order, so a message's info is found by
     /// comparing its key with the next expected one (a string comparison, no hashing).
     let referenceKeys: [String]
-    let referenceInfo: [KeyInfo]
-    /// `referenceInfo` unretained (it keeps them), for the check of each message: a retain
-    /// writes to a count that the other thread's retains write to as well.
-    let unretainedReferenceInfo: [Unmanaged<KeyInfo>]
+    /// Unretained (`keyInfo` keeps them), for the check of each message: a retain writes to a
+    /// count that the other thread's retains write to as well.
+    let referenceInfo: [Unmanaged<KeyInfo>]
     let referencePosition: [String: Int]
     /// Keys the flows use that the reference lacks.
     let usedOutsideReference: [String]
@@ -316,8 +315,7 @@ struct Context: Sendable {
         keyInfo = info
         let orderedKeys = byTag[input.reference]?.keys ?? []
         referenceKeys = orderedKeys
-        referenceInfo = orderedKeys.map { info[$0]! }
-        unretainedReferenceInfo = referenceInfo.map { Unmanaged.passUnretained($0) }
+        referenceInfo = orderedKeys.map { Unmanaged.passUnretained(info[$0]!) }
         var positions: [String: Int] = [:]
         positions.reserveCapacity(orderedKeys.count)
         for (position, key) in orderedKeys.enumerated() { positions[key] = position }
@@ -457,7 +455,7 @@ struct CatalogCheck {
         // them, and a retain writes to a count the other core then has to fetch back.
         let messages = catalog.allMessages
         let span = messages.span
-        let infos = context.unretainedReferenceInfo
+        let infos = context.referenceInfo
         for index in span.count * part / parts ..< span.count * (part + 1) / parts {
             let key = span[index].key
             let position: Int
@@ -535,7 +533,7 @@ struct CatalogCheck {
                     continue
                 }
                 guard !has(key) else { continue }
-                let info = context.referenceInfo[position]
+                let info = context.referenceInfo[position].takeUnretainedValue()
                 guard !context.hasFlows || info.known else { continue }
                 // jump-forms' own keys that its catalog translates for this locale.
                 if info.isBuiltin, builtinServes(key) { continue }

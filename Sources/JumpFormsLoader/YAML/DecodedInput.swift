@@ -26,8 +26,8 @@ struct DecodedInput {
         guard let characters = Self.characterCount(bytes) else { return nil }
         let capacity = bytes.count + 1 + Self.padding
         storage = .allocate(capacity: capacity)
-        storage.initialize(repeating: 0, count: capacity)
-        if let base = bytes.baseAddress { storage.update(from: base, count: bytes.count) }
+        if let base = bytes.baseAddress { storage.initialize(from: base, count: bytes.count) }
+        (storage + bytes.count).initialize(repeating: 0, count: capacity - bytes.count)
         savedBuffer = (parser.buffer.start, parser.buffer.end, parser.buffer.pointer, parser.buffer.last)
         parser.buffer.start = storage
         parser.buffer.pointer = storage
