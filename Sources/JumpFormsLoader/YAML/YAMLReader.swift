@@ -276,7 +276,7 @@ struct Composer<Sink: YAMLNodeSink> {
         var event = yaml_event_t()
         while !aborted {
             guard yaml_parser_parse(&parser, &event) == 1 else {
-                syntaxError(parser)
+                syntaxError(parser, buffer)
                 return
             }
             let done = event.type == YAML_STREAM_END_EVENT
@@ -286,10 +286,14 @@ struct Composer<Sink: YAMLNodeSink> {
         }
     }
 
-    mutating func syntaxError(_ parser: yaml_parser_t) {
+    mutating func syntaxError(_ parser: yaml_parser_t, _ buffer: UnsafeBufferPointer<UInt8>) {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
         let context = parser.context.map { String(cString: $0) }
-        let problemLocation = location(parser.problem_mark)
+        var problemLocation = location(parser.problem_mark)
+        // The reader's errors (a control character) come with a byte offset, not a mark.
+        if parser.error == YAML_READER_ERROR, parser.problem_offset < buffer.count {
+            problemLocation = YAMLReader.location(ofByte: parser.problem_offset, in: Array(buffer), path: path)
+        }
         let contextLocation = context == nil || parser.context_mark.line == parser.problem_mark.line
             && parser.context_mark.column == parser.problem_mark.column ? nil : location(parser.context_mark)
         readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation))
