@@ -37,8 +37,11 @@ def main():
     walls = {command: [] for command in commands}
     cpus = {command: [] for command in commands}
     for command in commands:
-        for _ in range(2):
-            once(command)
+        try:
+            for _ in range(2):
+                once(command)
+        except OSError as error:
+            sys.exit(f"compare-builds.py: cannot run '{command}': {error.strerror} ({error.filename})")
     for round_number in range(runs):
         order = commands if round_number % 2 == 0 else list(reversed(commands))
         for command in order:
