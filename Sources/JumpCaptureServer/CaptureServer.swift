@@ -198,12 +198,13 @@ struct CaptureDispatcher: RouterMiddleware {
     enum Route {
         case capture(CaptureOperation)
         case engageConfiguration, engageStart, engageToken, authInfo, signInComplete, verifyEmail, resetPassword, health
+        case signInDevice, oauthToken
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
         var takesHEAD: Bool {
             switch self {
-            case .engageStart, .verifyEmail, .authInfo: false
+            case .engageStart, .verifyEmail, .authInfo, .oauthToken: false
             default: true
             }
         }
@@ -225,10 +226,12 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/email/verify": return (.verifyEmail, [.get])
         case "/password/reset": return (.resetPassword, [.get, .post])
         case "/health": return (.health, [.get])
-        case "/openid/start", "/saml2/sso/start": return (.engageStart, [.get])
+        case "/signin/device": return (.signInDevice, [.get])
+        // POST only: the client secret, and the code or refresh token, stay out of URLs.
+        case "/oauth/token": return (.oauthToken, [.post])
         default:
-            let parts = path.split(separator: "/")
-            if parts.count == 2, parts[1] == "start" { return (.engageStart, [.get]) }
+            // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
+            if CaptureService.isEngageStartPath(path) { return (.engageStart, [.get]) }
             return nil
         }
     }
@@ -352,7 +355,7 @@ struct CaptureDispatcher: RouterMiddleware {
         do {
             switch route {
             case .capture(let operation): return try await service.handle(operation, parameters)
-            case .engageConfiguration: return service.mobileConfiguration()
+            case .engageConfiguration: return service.mobileConfiguration(ifNoneMatch: request.headers[.ifNoneMatch])
             case .engageStart: return try await service.engageStart(path: path, target: request.uri.description, parameters)
             case .engageToken: return try await service.exchangeNativeToken(parameters)
             case .authInfo: return try await service.authInfo(parameters)
@@ -360,6 +363,8 @@ struct CaptureDispatcher: RouterMiddleware {
             case .verifyEmail: return try await service.verifyEmail(parameters)
             case .resetPassword: return try await service.resetPassword(parameters, isPost: request.method == .post)
             case .health: return .ok
+            case .signInDevice: return try await service.signInDevice(parameters)
+            case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
             }
         } catch {
             logger.error("\(request.method.rawValue) \(path) failed: \(error)")
