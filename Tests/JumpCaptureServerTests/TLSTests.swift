@@ -223,7 +223,7 @@ import Glibc
 
     /// `jump-forms serve --tls` prints the URL (https) and `CA certificate: <path>` with how to
     /// trust it; a client trusting that file alone reads `/health`. The next start reuses the
-    /// CA. `--tls-cert/--tls-key` with a key others may read ends with status 2.
+    /// CA. `--tls-cert/--tls-key` serve those files, and with a key others may read end with status 2.
     @Test func serveTLSBinary() async throws {
         let project = try ServeProject()
         defer { project.remove() }
@@ -249,9 +249,34 @@ import Glibc
                                        "--tls-cert", authority.serverCertificatePath, "--tls-key", authority.serverKeyPath])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("chmod 600 \(authority.serverKeyPath)"), "\(refused.stderr)")
+        // The same files, private again, served as your own: no CA line.
+        chmod(authority.serverKeyPath, 0o600)
+        let own = try ServeProcess(["--port", "0", "--db", project.databasePath, "--tls-cert", authority.serverCertificatePath,
+                                    "--tls-key", authority.serverKeyPath], project: project)
+        defer { own.stop() }
+        let url = try Self.waitForHTTPSURL(own)
+        let health = try await Self.get(url + "/health", Self.client(trusting: try NIOSSLCertificate.fromPEMFile(caPath), minimum: .tlsv13))
+        #expect(health.status == 200)
+        #expect(!own.stdout.contains("CA certificate:"))
+        own.signal(SIGTERM)
+        #expect(own.waitForExit()?.status == 0, "\(own.stderr)")
         let alone = try project.run(["serve", "--tls-cert", authority.serverCertificatePath])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--tls-cert and --tls-key go together"), "\(alone.stderr)")
+    }
+
+    /// The https URL `serve` printed.
+    static func waitForHTTPSURL(_ serve: ServeProcess, timeout: Double = 20) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = serve.stdout
+            if let at = text.range(of: " at https://"), let end = text[at.upperBound...].firstIndex(of: "\n") {
+                return "https://" + text[at.upperBound..<end]
+            }
+            if !serve.child.isRunning { break }
+            usleep(20_000)
+        }
+        throw HarnessError.unexpected("serve printed no https URL; stdout: \(serve.stdout) stderr: \(serve.stderr)")
     }
 
     /// The https URL and the CA path `serve --tls` printed.
