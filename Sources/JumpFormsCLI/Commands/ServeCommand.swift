@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
         URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM (requests in flight get \
-        5 seconds to finish). Exit status 2 when it cannot listen or open the database. Data lives in a SQLite \
+        5 seconds to finish). Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
         file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
         standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
         --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
