@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import JumpCapture
 import JumpForms
 import Logging
@@ -46,27 +47,31 @@ public final class CaptureServer: Sendable {
     /// for the requests in flight; then the connections still open are closed.
     public static let shutdownGracePeriod: Duration = .seconds(5)
 
-    /// The Hummingbird application listening on `host:port` (0 picks a free port).
-    /// `onStart` receives the bound URL.
+    /// The Hummingbird application listening on `host:port` (0 picks a free port), over HTTPS
+    /// when `tls` is given. `onStart` receives the bound URL.
     public func application(host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                            requestTimeout: Duration = CaptureServer.defaultRequestTimeout,
+                            requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
                             onStart: @escaping @Sendable (String) async -> Void = { _ in })
         -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
         let limit = service.setup.settings.maximumRequestSize
+        let tlsConfiguration = tls?.configuration
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                CaptureHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
+                let http = CaptureHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
                     additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: TimeAmount(idleTimeout),
                     httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)), requestTimeout: TimeAmount(requestTimeout))
+                // HTTPS: Hummingbird's TLS channel (swift-nio-ssl) in front of the same HTTP/1 channel.
+                guard let tlsConfiguration else { return http }
+                return try TLSChannel(http, tlsConfiguration: tlsConfiguration)
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "jump-forms"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
-                let url = "http://\(Self.shown(host)):\(bound)"
+                let url = "\(tls == nil ? "http" : "https")://\(Self.shown(host)):\(bound)"
                 service.baseURL.withLock { $0 = url }
                 await onStart(url)
             },
@@ -74,12 +79,12 @@ public final class CaptureServer: Sendable {
         )
     }
 
-    /// Runs the server on `host:port` until SIGINT or SIGTERM, then stops gracefully: the
+    /// Runs the server on `host:port` (HTTPS with `tls`) until SIGINT or SIGTERM, then stops gracefully: the
     /// requests in flight finish (for at most `shutdownGracePeriod`). Throws
     /// `CaptureServerError.cannotListen` when it cannot bind.
-    public func run(host: String, port: Int, onStart: @escaping @Sendable (String) async -> Void) async throws {
+    public func run(host: String, port: Int, tls: ServerTLS? = nil, onStart: @escaping @Sendable (String) async -> Void) async throws {
         let started = Mutex(false)
-        let application = application(host: host, port: port) { url in
+        let application = application(host: host, port: port, tls: tls) { url in
             started.withLock { $0 = true }
             await onStart(url)
         }
@@ -157,15 +162,15 @@ public final class EmbeddedCaptureServer: Sendable {
         self.task = task
     }
 
-    /// Starts the server and returns once it accepts connections.
+    /// Starts the server (HTTPS with `tls`) and returns once it accepts connections.
     /// `idleTimeout`: how long a connection may send nothing before it is closed;
     /// `requestTimeout`: how long one request may take to arrive (`CaptureServer.defaultRequestTimeout`).
     public static func start(_ setup: CaptureServerSetup, host: String = "127.0.0.1", idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout,
+                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
                              logger: Logger = Logger(label: "jump-forms.embedded")) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let application = server.application(host: host, port: 0, idleTimeout: idleTimeout, requestTimeout: requestTimeout) { url in
+        let application = server.application(host: host, port: 0, idleTimeout: idleTimeout, requestTimeout: requestTimeout, tls: tls) { url in
             continuation.yield(url)
             continuation.finish()
         }
@@ -198,12 +203,13 @@ struct CaptureDispatcher: RouterMiddleware {
     enum Route {
         case capture(CaptureOperation)
         case engageConfiguration, engageStart, engageToken, authInfo, signInComplete, verifyEmail, resetPassword, health
+        case signInDevice, oauthToken
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
         var takesHEAD: Bool {
             switch self {
-            case .engageStart, .verifyEmail, .authInfo: false
+            case .engageStart, .verifyEmail, .authInfo, .oauthToken: false
             default: true
             }
         }
@@ -225,10 +231,12 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/email/verify": return (.verifyEmail, [.get])
         case "/password/reset": return (.resetPassword, [.get, .post])
         case "/health": return (.health, [.get])
-        case "/openid/start", "/saml2/sso/start": return (.engageStart, [.get])
+        case "/signin/device": return (.signInDevice, [.get])
+        // POST only: the client secret, and the code or refresh token, stay out of URLs.
+        case "/oauth/token": return (.oauthToken, [.post])
         default:
-            let parts = path.split(separator: "/")
-            if parts.count == 2, parts[1] == "start" { return (.engageStart, [.get]) }
+            // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
+            if CaptureService.isEngageStartPath(path) { return (.engageStart, [.get]) }
             return nil
         }
     }
@@ -352,7 +360,7 @@ struct CaptureDispatcher: RouterMiddleware {
         do {
             switch route {
             case .capture(let operation): return try await service.handle(operation, parameters)
-            case .engageConfiguration: return service.mobileConfiguration()
+            case .engageConfiguration: return service.mobileConfiguration(ifNoneMatch: request.headers[.ifNoneMatch])
             case .engageStart: return try await service.engageStart(path: path, target: request.uri.description, parameters)
             case .engageToken: return try await service.exchangeNativeToken(parameters)
             case .authInfo: return try await service.authInfo(parameters)
@@ -360,6 +368,8 @@ struct CaptureDispatcher: RouterMiddleware {
             case .verifyEmail: return try await service.verifyEmail(parameters)
             case .resetPassword: return try await service.resetPassword(parameters, isPost: request.method == .post)
             case .health: return .ok
+            case .signInDevice: return try await service.signInDevice(parameters)
+            case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
             }
         } catch {
             logger.error("\(request.method.rawValue) \(path) failed: \(error)")

@@ -6,65 +6,184 @@ import JumpForms
 extension CaptureService {
     static let engageTokenLifetime = 600
 
-    func mobileConfiguration() -> ServerReply {
+    /// The mobile configuration (`/openid/mobile_config_and_baseurl`), as both SDKs read it:
+    /// `baseurl` and `provider_info` (iOS requires both), `enabled_providers`,
+    /// `social_providers` (the providers of social *sharing*, which this double does not
+    /// serve: empty) and `hide_tagline`. Per provider: `friendly_name`, `url` (a start path
+    /// that names the provider, so that iOS 5.5, which adds no `openid_identifier` or
+    /// `saml_provider` to it, starts the right one), `requires_input` as the *string*
+    /// `"YES"`/`"NO"` (iOS compares it with `isEqualToString:`; Android takes either),
+    /// `input_prompt` when it is `"YES"` (iOS keeps its last two words), and a custom
+    /// provider's `openid_identifier` (+ `opx_blob`) or `saml_provider`. Every value is a string
+    /// or a list of strings: Android casts them (`JRDictionary.getAsString`).
+    ///
+    /// The answer carries an `ETag` (a digest of its bytes); `If-None-Match` naming it (or `*`)
+    /// answers 304 without a body, which Android sends with the tag it kept.
+    func mobileConfiguration(ifNoneMatch: String? = nil) -> ServerReply {
         let base = baseURL.withLock { $0 }
         var info: [(key: String, value: JSONValue)] = []
         for provider in flow.providers {
+            let prompt = provider.builtIn?.inputPrompt
             var entries: [(key: String, value: JSONValue)] = [
                 ("friendly_name", .string(friendlyName(provider))),
                 ("url", .string(startPath(provider))),
-                ("requires_input", .bool(provider.builtIn?.inputPrompt != nil)),
+                ("requires_input", .string(prompt == nil ? "NO" : "YES")),
             ]
-            if let prompt = provider.builtIn?.inputPrompt { entries.append(("input_prompt", .string(prompt))) }
-            if case .openID(let identifier, _) = provider.kind, let identifier {
-                entries.append(("openid_identifier", .string(identifier.value)))
+            if let prompt { entries.append(("input_prompt", .string(prompt))) }
+            switch provider.kind {
+            case .builtIn:
+                if let template = provider.builtIn.flatMap(Self.openIDTemplate) { entries.append(("openid_identifier", .string(template))) }
+            case .openID(let identifier, let blob):
+                if let identifier { entries.append(("openid_identifier", .string(identifier.value))) }
+                if let blob { entries.append(("opx_blob", .string(blob.value))) }
+            case .saml(let name):
+                if let name { entries.append(("saml_provider", .string(name.value))) }
             }
             info.append((provider.id.value, .object(entries)))
         }
         let enabled = JSONValue.array(flow.providers.map { .string($0.id.value) })
-        let social = JSONValue.array(flow.providers.filter { $0.builtIn != nil }.map { .string($0.id.value) })
-        return .json(["stat": "ok", "baseurl": .string(base), "provider_info": .object(info),
-                      "enabled_providers": enabled, "social_providers": social])
+        let body = JSONValue.object([("stat", "ok"), ("baseurl", .string(base)), ("provider_info", .object(info)),
+                                     ("enabled_providers", enabled), ("social_providers", []), ("hide_tagline", "NO")]).serialized()
+        let tag = "\"" + CaptureStore.hash(body).prefix(32) + "\""
+        var reply = ServerReply(status: .ok, contentType: ServerReply.jsonContentType, body: body)
+        if let ifNoneMatch, Self.entityTag(tag, matches: ifNoneMatch) {
+            reply = ServerReply(status: .notModified, contentType: ServerReply.jsonContentType, body: "")
+        }
+        reply.headers[.eTag] = tag
+        return reply
+    }
+
+    /// Whether an `If-None-Match` value names `tag` (weak comparison: `W/` is ignored) or is `*`.
+    static func entityTag(_ tag: String, matches header: String) -> Bool {
+        for part in header.split(separator: ",") {
+            var candidate = Substring(part.drop { $0 == " " || $0 == "\t" })
+            while candidate.last == " " || candidate.last == "\t" { candidate.removeLast() }
+            if candidate == "*" { return true }
+            if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
+            if candidate == tag { return true }
+        }
+        return false
+    }
+
+    /// The `openid_identifier` of a built-in provider that takes the user's input: the SDKs
+    /// put the input where `%@` stands.
+    static func openIDTemplate(_ provider: BuiltInProvider) -> String? {
+        switch provider {
+        case .openid: "%@"
+        case .blogger: "http://%@.blogspot.com/"
+        case .wordpress: "http://%@.wordpress.com/"
+        default: nil
+        }
     }
 
     func friendlyName(_ provider: ProviderDefinition) -> String {
         provider.name.map { setup.localizer.text($0.value, for: config.captureLocale.value) } ?? provider.builtIn?.friendlyName ?? provider.id.value
     }
 
+    /// The start path of a provider: `/<id>/start` for a built-in one,
+    /// `/openid/start/<id>` and `/saml2/sso/start/<id>` for custom ones.
     func startPath(_ provider: ProviderDefinition) -> String {
+        let id = FormEncoding.encodeComponent(provider.id.value)
         switch provider.kind {
-        case .builtIn: "/\(provider.id.value)/start"
-        case .openID: "/openid/start"
-        case .saml: "/saml2/sso/start"
+        case .builtIn: return "/\(id)/start"
+        case .openID: return "/openid/start/\(id)"
+        case .saml: return "/saml2/sso/start/\(id)"
         }
     }
 
-    /// The provider a start path and its query name: `/<id>/start`, or the custom provider
-    /// whose `openid_identifier` / `saml_provider` the query gives.
-    func provider(startPath path: String, _ parameters: RequestParameters) -> ProviderDefinition? {
-        switch path {
-        case "/openid/start":
-            return flow.providers.first {
-                if case .openID(let identifier, _) = $0.kind { return identifier?.value == parameters["openid_identifier"] }
-                return false
+    /// Whether a path is a provider start path (`startPath`, and the bare `/openid/start` and
+    /// `/saml2/sso/start` of custom providers the SDKs configure themselves).
+    static func isEngageStartPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/") else { return false }
+        let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        if parts.contains(where: \.isEmpty) { return false }
+        let saml = parts.count >= 3 && parts[0] == "saml2" && parts[1] == "sso" && parts[2] == "start"
+        switch parts.count {
+        case 2: return parts[1] == "start"
+        case 3: return (parts[0] == "openid" && parts[1] == "start") || saml
+        case 4: return saml
+        default: return false
+        }
+    }
+
+    /// What a start request names: one provider, custom providers to choose from (a bare
+    /// `/openid/start` or `/saml2/sso/start` when several could be meant), or nothing.
+    enum StartTarget {
+        case provider(ProviderDefinition)
+        case choice([ProviderDefinition])
+        case unknown(String)
+    }
+
+    /// The provider a start request names:
+    /// - `/<id>/start`: the flow's built-in provider `<id>`;
+    /// - `/openid/start/<id>`, `/saml2/sso/start/<id>` (the `url` of the mobile configuration):
+    ///   the custom provider `<id>` (an `openid_identifier` or `saml_provider` in the query is
+    ///   not needed, and not compared: Android adds the configured value unencoded);
+    /// - `/openid/start`: the custom OpenID provider whose identifier `openid_identifier`
+    ///   gives, else the built-in `openid` provider (the identifier is the user's), else, without
+    ///   `openid_identifier` (iOS 5.5 sends none for the custom providers an app configures
+    ///   itself), the flow's only custom OpenID provider, or a choice between several;
+    /// - `/saml2/sso/start`: likewise with `saml_provider` (no built-in one).
+    func startTarget(path: String, _ parameters: RequestParameters) -> StartTarget {
+        let parts = path.split(separator: "/").map(String.init)
+        let customOpenID = flow.providers.filter { if case .openID = $0.kind { return true } else { return false } }
+        let customSAML = flow.providers.filter { if case .saml = $0.kind { return true } else { return false } }
+        func named(_ id: String, among providers: [ProviderDefinition]) -> StartTarget {
+            providers.first { FormEncoding.encodeComponent($0.id.value) == id || $0.id.value == id }.map(StartTarget.provider)
+                ?? .unknown("This flow has no such provider: \(path).")
+        }
+        func bare(_ providers: [ProviderDefinition], parameter: String, value: (ProviderDefinition) -> String?,
+                  builtIn: ProviderDefinition?) -> StartTarget {
+            if let given = parameters[parameter] {
+                if let match = providers.first(where: { value($0) == given }) { return .provider(match) }
+                if let builtIn { return .provider(builtIn) }
+                return .unknown("This flow has no custom provider with \(parameter) \(given).")
             }
-        case "/saml2/sso/start":
-            return flow.providers.first {
-                if case .saml(let name) = $0.kind { return name?.value == parameters["saml_provider"] }
-                return false
+            if let builtIn { return .provider(builtIn) }
+            switch providers.count {
+            case 0: return .unknown("This flow has no provider for \(path).")
+            case 1: return .provider(providers[0])
+            default: return .choice(providers)
             }
+        }
+        switch parts.count {
+        case 2 where parts == ["openid", "start"]:
+            return bare(customOpenID, parameter: "openid_identifier", value: {
+                if case .openID(let identifier, _) = $0.kind { return identifier?.value } else { return nil }
+            }, builtIn: flow.providers.first { $0.builtIn == .openid })
+        case 2:
+            return named(parts[0], among: flow.providers.filter { $0.builtIn != nil })
+        case 3 where parts == ["saml2", "sso", "start"]:
+            return bare(customSAML, parameter: "saml_provider", value: {
+                if case .saml(let name) = $0.kind { return name?.value } else { return nil }
+            }, builtIn: nil)
+        case 3:
+            return named(parts[2], among: customOpenID)
+        case 4:
+            return named(parts[3], among: customSAML)
         default:
-            let id = path.dropFirst().split(separator: "/").first.map(String.init) ?? ""
-            return flow.providers.first { $0.id.value == id && $0.builtIn != nil }
+            return .unknown("This flow has no provider for \(path).")
         }
     }
 
     /// A provider's dialog: with one identity (or `identity=` naming one by identifier or
     /// email) it completes at once, redirecting to the token URL with a new Engage token;
-    /// with several it shows a page to choose from.
+    /// with several it shows a page to choose from. Without `token_url`, a dialog started with
+    /// `device=` (Android's default, token_profile) ends at `/signin/device?token=...`, any
+    /// other at `/signin/complete?token=...`.
     func engageStart(path: String, target: String, _ parameters: RequestParameters) async throws -> ServerReply {
-        guard let provider = provider(startPath: path, parameters) else {
-            return .html("Unknown provider", "<p>This flow has no provider for \(ServerReply.escape(path)).</p>", status: .notFound)
+        let provider: ProviderDefinition
+        switch startTarget(path: path, parameters) {
+        case .provider(let found):
+            provider = found
+        case .unknown(let message):
+            return .html("Unknown provider", "<p>\(ServerReply.escape(message))</p>", status: .notFound)
+        case .choice(let providers):
+            let query = target.firstIndex(of: "?").map { String(target[$0...]) } ?? ""
+            let links = providers.map { provider in
+                "<li><a href=\"\(ServerReply.escape(startPath(provider) + query))\">\(ServerReply.escape(friendlyName(provider)))</a></li>"
+            }
+            return .html("Choose a provider", "<ul>\n\(links.joined(separator: "\n"))\n</ul>")
         }
         if let tokenURL = parameters["token_url"], !tokenURLAllowed(tokenURL) {
             let whitelist = config.engageWhitelistedDomain?.value ?? "none"
@@ -94,18 +213,58 @@ extension CaptureService {
         guard let identity = chosen else { return .html("No test identity", "", status: .notFound) }
         let token = try await issueToken(for: identity)
         let base = baseURL.withLock { $0 }
-        let destination = parameters["token_url"] ?? base + "/signin/complete"
+        let destination = parameters["token_url"] ?? base + (parameters["device"] != nil ? "/signin/device" : "/signin/complete")
         return .redirect(destination + (destination.contains("?") ? "&" : "?") + "token=" + FormEncoding.encodeComponent(token))
+    }
+
+    /// `/signin/device?token=<t>[&auth_info=true]`: where Android's default dialog
+    /// (token_profile, `device=android`) ends; the SDK loads it again with `auth_info=true`
+    /// and reads `rpx_result`: `stat`, `token` and `auth_info` (`profile.identifier`,
+    /// `profile.displayName`...), then signs in to Capture with the token. The token is not
+    /// used up here. A token that is not valid answers `rpx_result` with `stat: fail` and an
+    /// `error` text (the SDK reads both).
+    func signInDevice(_ parameters: RequestParameters) async throws -> ServerReply {
+        func fail(_ message: String) -> ServerReply {
+            .json(["rpx_result": ["stat": "fail", "error": .string(message)]])
+        }
+        if let name = parameters.duplicate { return fail("the parameter '\(name)' is given more than once") }
+        guard let token = parameters["token"] else { return fail("token is missing") }
+        guard let grant = try await store.engageGrant(token), grant.expiresAt > now else {
+            return fail("the token is not valid, was used already, or has expired")
+        }
+        var result: [(key: String, value: JSONValue)] = [("stat", "ok"), ("token", .string(token))]
+        if parameters["auth_info"] == "true" {
+            result.append(("auth_info", ["stat": "ok", "profile": profile(of: grant)]))
+        }
+        return .json(["rpx_result": .object(result)])
     }
 
     /// Engage hands tokens only to the app's whitelisted domain: a token URL on the host of
     /// `engageWhitelistedDomain` (or a subdomain of it), or on a loopback address (where the
-    /// CLI and local apps listen). Without a whitelisted domain any http(s) URL is accepted.
+    /// CLI and local apps listen). An app's own scheme (`myapp://host/`, which iOS apps
+    /// whitelist: the SDK's WebView stops there without loading it) must name the whitelisted
+    /// scheme and host. Without a whitelisted domain any such URL is accepted.
     func tokenURLAllowed(_ text: String) -> Bool {
-        guard let url = ServerURL(text) else { return false }
-        if url.isLoopback { return true }
-        guard let whitelisted = config.engageWhitelistedDomain.flatMap({ ServerURL($0.value) }) else { return true }
-        return url.host == whitelisted.host || url.host.hasSuffix("." + whitelisted.host)
+        let whitelist = config.engageWhitelistedDomain?.value
+        if let url = ServerURL(text) {
+            if url.isLoopback { return true }
+            guard let whitelist else { return true }
+            guard let whitelisted = ServerURL(whitelist) else { return false }
+            return url.host == whitelisted.host || url.host.hasSuffix("." + whitelisted.host)
+        }
+        guard let target = Self.schemeAndHost(text) else { return false }
+        guard let whitelist else { return true }
+        return Self.schemeAndHost(whitelist).map { $0 == target } ?? false
+    }
+
+    /// The lower-cased scheme and host of `scheme://host[/...]`, nil for anything else.
+    static func schemeAndHost(_ text: String) -> (scheme: String, host: String)? {
+        guard let separator = text.firstRange(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
+        let host = text[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
+        guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { return nil }
+        return (scheme, host)
     }
 
     func issueToken(for identity: TestIdentity) async throws -> String {
@@ -116,11 +275,26 @@ extension CaptureService {
                                                             profile: profile, expiresAt: now + Self.engageTokenLifetime), now: now)
     }
 
-    /// `/signin/oauth_token?providername=p`: a native SDK token for an Engage token.
-    /// `provider` (the body's) may repeat `providername` (the query's), but not contradict it;
-    /// the provider must be one of the flow's built-in (native SDK) providers.
+    /// `/signin/oauth_token`: a native SDK credential for an Engage token, in the forms the SDKs
+    /// send it:
+    /// - `?providername=<p>` with `token` and `provider` in the body (Twitter adds
+    ///   `token_secret`; WeChat `openid` or `wechat.openid`);
+    /// - iOS's Sign in with Apple: `?id_token=<t>&provider=apple` in the query and
+    ///   `token=<t>&provider=apple` in the body (`provider` twice, with one value);
+    /// - Android's server auth code: `?providername=<p>` with `code`, `provider`,
+    ///   `redirect_uri` and `application_id`.
+    /// Each is checked against the test identities' `nativeToken`. `provider` may repeat
+    /// `providername` but not contradict it; the provider must be one of the flow's built-in
+    /// (native SDK) providers.
     func exchangeNativeToken(_ parameters: RequestParameters) async throws -> ServerReply {
-        if let name = parameters.duplicate { return .duplicate(name) }
+        var values: [String: Set<String>] = [:]
+        for pair in parameters.pairs { values[pair.name, default: []].insert(pair.value) }
+        let counts = Dictionary(parameters.pairs.map { ($0.name, 1) }, uniquingKeysWith: +)
+        // A repeated parameter is refused, except `provider` repeated with one value (iOS's
+        // Sign in with Apple sends it in the query and the body).
+        if let name = parameters.pairs.map(\.name).first(where: { counts[$0, default: 0] > 1 && ($0 != "provider" || values[$0, default: []].count > 1) }) {
+            return .duplicate(name)
+        }
         guard let provider = parameters["providername"] ?? parameters["provider"] else { return Self.engageFail(1, "providername is missing") }
         if let other = parameters["provider"], other != provider {
             return Self.engageFail(1, "provider '\(other)' does not match providername '\(provider)'")
@@ -129,10 +303,15 @@ extension CaptureService {
             let known = flow.providers.filter { $0.builtIn != nil }.map(\.id.value).joined(separator: ", ")
             return Self.engageFail(1, "unknown provider '\(provider)' (this app's native providers: \(known.isEmpty ? "none" : known))")
         }
-        guard let native = parameters["token"] else { return Self.engageFail(1, "token is missing") }
-        if provider == "twitter", parameters["token_secret"] == nil { return Self.engageFail(1, "twitter needs token_secret") }
+        if let token = parameters["token"], let idToken = parameters["id_token"], token != idToken {
+            return Self.engageFail(1, "id_token does not match token")
+        }
+        guard let native = parameters["token"] ?? parameters["id_token"] ?? parameters["code"] else {
+            return Self.engageFail(1, "token is missing (or id_token, or a server auth code in code)")
+        }
+        if provider == "twitter", parameters["code"] == nil, parameters["token_secret"] == nil { return Self.engageFail(1, "twitter needs token_secret") }
         guard let identity = setup.identities.first(where: { $0.provider == provider && $0.nativeToken == native }) else {
-            return Self.engageFail(2, "the \(provider) token is not valid")
+            return Self.engageFail(2, "the \(provider) \(parameters["token"] == nil && parameters["id_token"] == nil ? "code" : "token") is not valid")
         }
         return .json(["stat": "ok", "token": .string(try await issueToken(for: identity))])
     }
@@ -153,12 +332,18 @@ extension CaptureService {
         guard let grant = try await store.engageGrant(token), grant.expiresAt > now, try await store.useEngageTokens([token], now: now) else {
             return Self.engageFail(2, "the token is not valid, was used already, or has expired")
         }
+        return .json(["stat": "ok", "profile": profile(of: grant)])
+    }
+
+    /// The profile of `auth_info` (and of `/signin/device`): `providerName`, `identifier`,
+    /// `email`, `verifiedEmail`, `displayName`, `name`.
+    func profile(of grant: EngageGrant) -> JSONValue {
         var profile: [(key: String, value: JSONValue)] = [("providerName", .string(grant.provider)), ("identifier", .string(grant.identifier))]
         for key in ["email", "verifiedEmail", "displayName"] {
             if let value = grant.profile[key] { profile.append((key, value)) }
         }
         if let name = grant.profile["name"] { profile.append(("name", name)) }
-        return .json(["stat": "ok", "profile": .object(profile)])
+        return .object(profile)
     }
 
     static func engageFail(_ code: Int, _ message: String) -> ServerReply {

@@ -329,7 +329,10 @@ final class CaptureService: Sendable {
             ("is_new", .bool(isNew)), ("capture_user", try await publicRecord(user)),
         ]
         if parameters["response_type"] == "code_and_token" {
-            entries.append(("authorization_code", .string(CaptureStore.randomToken())))
+            // Stored (hashed) for `/oauth/token`, bound to the redirect URI this call named.
+            let code = try await store.issueAuthorizationCode(userID: user.id, redirectURI: parameters["redirect_uri"] ?? config.redirectUri?.value,
+                                                              lifetime: Self.authorizationCodeLifetime, now: now)
+            entries.append(("authorization_code", .string(code)))
         }
         return .json(.object(entries))
     }

@@ -198,6 +198,26 @@ final class CaptureStore: Sendable {
         migrator.registerMigration("6-code-locale") { db in
             try db.execute(sql: "ALTER TABLE codes ADD COLUMN locale TEXT")
         }
+        // `/oauth/token`: the authorization codes of `response_type=code_and_token` (single use,
+        // bound to the redirect URI of the call that made them) and the refresh tokens it hands
+        // out (single use too: each redemption rotates it). Both stored as SHA-256 hashes.
+        migrator.registerMigration("7-authorization-codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE authorization_codes (
+                    code_hash TEXT PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    redirect_uri TEXT,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX authorization_codes_expiry ON authorization_codes(expires_at);
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
+                """)
+        }
         return migrator
     }
 
@@ -228,7 +248,15 @@ final class CaptureStore: Sendable {
                        arguments: [now, now - refreshWindow])
         try db.execute(sql: "DELETE FROM engage_tokens WHERE expires_at <= ?", arguments: [now])
         try db.execute(sql: "DELETE FROM codes WHERE expires_at <= ?", arguments: [now])
+        // Expired authorization codes (and OAuth refresh tokens) stay an hour, so that a late
+        // redemption hears 415 (expired) rather than "not valid".
+        try db.execute(sql: "DELETE FROM authorization_codes WHERE expires_at <= ?", arguments: [now - expiredCodeMemory])
+        try db.execute(sql: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [now - expiredCodeMemory])
     }
+
+    /// How long an expired authorization code or OAuth refresh token is kept (to say it
+    /// expired rather than that it is not valid).
+    static let expiredCodeMemory = 3600
 
     // MARK: tokens
 
@@ -607,6 +635,79 @@ final class CaptureStore: Sendable {
             try Row.fetchOne(db, sql: "SELECT locale FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
                              arguments: [Self.hash(code), kind, now]).map { PendingCode(locale: $0["locale"]) }
         }
+    }
+
+    // MARK: OAuth authorization codes and refresh tokens (`/oauth/token`)
+
+    /// A new authorization code for `userID`, stored hashed with the redirect URI of the call
+    /// that made it (the one `/oauth/token` compares).
+    func issueAuthorizationCode(userID: Int64, redirectURI: String?, lifetime: Int, now: Int) async throws -> String {
+        let code = Self.randomToken()
+        try await pool.write { db in
+            try self.purgeIfDue(db, now: now)
+            try db.execute(sql: "INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, expires_at) VALUES (?, ?, ?, ?)",
+                           arguments: [Self.hash(code), userID, redirectURI, now + lifetime])
+        }
+        return code
+    }
+
+    /// What redeeming a code or a refresh token came to.
+    enum Redemption: Sendable, Equatable {
+        /// The new access token (lifetime `accessLifetime`) and refresh token.
+        case issued(accessToken: String, refreshToken: String, expiresAt: Int)
+        /// Unknown, or used already.
+        case invalid
+        /// The code expired (it is used up).
+        case expired
+        /// The redirect URI differs from the one the code was made for (the code stays usable).
+        case redirectMismatch
+    }
+
+    /// Redeems an authorization code: in one transaction the code is checked (unexpired, made
+    /// for `redirectURI`), used up, and an access token and a refresh token are issued.
+    func redeemAuthorizationCode(_ code: String, redirectURI: String, accessLifetime: Int, refreshLifetime: Int,
+                                 now: Int) async throws -> Redemption {
+        let hash = Self.hash(code)
+        return try await pool.write { db in
+            try self.purgeIfDue(db, now: now)
+            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, redirect_uri, expires_at FROM authorization_codes WHERE code_hash = ?",
+                                             arguments: [hash]) else { return .invalid }
+            let expiresAt: Int = row["expires_at"]
+            if expiresAt <= now {
+                try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
+                return .expired
+            }
+            if let expected: String = row["redirect_uri"], expected != redirectURI { return .redirectMismatch }
+            try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
+            return try Self.issueOAuthTokens(userID: row["user_id"], accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
+        }
+    }
+
+    /// Redeems a refresh token: used up, and a new access token and refresh token issued, in
+    /// one transaction (of two concurrent redemptions one wins).
+    func redeemRefreshToken(_ token: String, accessLifetime: Int, refreshLifetime: Int, now: Int) async throws -> Redemption {
+        let hash = Self.hash(token)
+        return try await pool.write { db in
+            try self.purgeIfDue(db, now: now)
+            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]) else {
+                return .invalid
+            }
+            try db.execute(sql: "DELETE FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
+            let expiresAt: Int = row["expires_at"]
+            if expiresAt <= now { return .expired }
+            return try Self.issueOAuthTokens(userID: row["user_id"], accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
+        }
+    }
+
+    private static func issueOAuthTokens(userID: Int64, accessLifetime: Int, refreshLifetime: Int, now: Int, _ db: Database) throws -> Redemption {
+        let access = randomToken()
+        let refresh = randomToken()
+        let expiresAt = now + accessLifetime
+        try db.execute(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, NULL, ?, ?)",
+                       arguments: [hash(access), userID, expiresAt, now])
+        try db.execute(sql: "INSERT INTO refresh_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)",
+                       arguments: [hash(refresh), userID, now + refreshLifetime])
+        return .issued(accessToken: access, refreshToken: refresh, expiresAt: expiresAt)
     }
 
     // MARK: outbox

@@ -24,6 +24,10 @@ public struct ServerSettings: Sendable, Hashable {
     /// The secret API key token-URL servers send to the Engage double's `auth_info`
     /// (`apiKey`; usually `${NAME}` from the environment). Without it `auth_info` is refused.
     public var apiKey: Located<String>?
+    /// The client's secret, which the app's server sends to `/oauth/token` with the client id
+    /// (`clientSecret`; usually `${NAME}` from the environment). Without it `/oauth/token`
+    /// refuses every client (402).
+    public var clientSecret: Located<String>?
 
     public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
                 database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,

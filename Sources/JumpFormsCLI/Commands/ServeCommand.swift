@@ -12,9 +12,12 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
         URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM (requests in flight get \
-        5 seconds to finish). Exit status 2 when it cannot listen or open the database. Data lives in a SQLite \
+        5 seconds to finish). Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
         file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
-        standard error at the level LOG_LEVEL names (trace ... critical; default warning).
+        standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
+        --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
+        that it makes once in the data folder (tls/ca.pem: trust it in the simulator or emulator, \
+        see docs/local-server.md); --tls-cert and --tls-key serve your own PEM files instead.
         """
     )
 
@@ -29,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
     var database: String?
+
+    @OptionGroup var tls: TLSOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
@@ -49,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
                 console.err("warning: LOG_LEVEL=\(named) is not a log level (\(levels)); logging at warning\n")
             }
         }
+        let served = try tls.prepare(dataDirectory: LocalServer.dataDirectory(environment), console: console)
         let server: CaptureServer
         do {
             server = try CaptureServer(setup: setup, logger: logger)
@@ -57,9 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            try await server.run(host: host, port: port) { url in
+            try await server.run(host: host, port: port, tls: served?.tls) { url in
                 console.out("jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
                 console.out("database: \(setup.databasePath)\n")
+                if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
             }
         } catch let error as CaptureServerError {
             console.err("\(error)\n")
@@ -68,6 +75,50 @@ struct ServeCommand: AsyncParsableCommand {
             console.err("the server stopped: \(error)\n")
             throw ExitCode(2)
         }
+    }
+}
+
+/// `serve`'s HTTPS options: `--tls` (the local CA's certificate), or `--tls-cert` and
+/// `--tls-key` (your own PEM files).
+struct TLSOptions: ParsableArguments {
+    @Flag(help: "Serve HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA (made once in the data folder).")
+    var tls = false
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("A PEM certificate (chain) to serve over HTTPS instead of the local CA's.", valueName: "path"))
+    var certificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert (mode 0600: a key others may read is refused).", valueName: "path"))
+    var key: String?
+
+    func validate() throws {
+        if (certificate == nil) != (key == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+    }
+
+    /// What the server serves HTTPS with (nil: HTTP), and the local CA when it is the CA's
+    /// certificate. A problem (a key others may read, a file that is not PEM) is said and
+    /// ends the command with status 2.
+    func prepare(dataDirectory: String, console: Console) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+        do {
+            if let certificate, let key {
+                return (try ServerTLS.load(certificatePath: certificate, keyPath: key), nil)
+            }
+            guard tls else { return nil }
+            let authority = LocalCertificateAuthority(folder: dataDirectory + "/tls")
+            return (try authority.prepare().tls, authority)
+        } catch {
+            console.err("cannot serve HTTPS: \(error)\n")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The lines `serve --tls` prints about the CA.
+    static func trustHint(_ authority: LocalCertificateAuthority) -> String {
+        """
+        CA certificate: \(authority.certificatePath)
+        trust it once: iOS simulator `xcrun simctl keychain booted add-root-cert \(authority.certificatePath)`; \
+        Android emulator: a network_security_config trusting it as a raw resource (docs/local-server.md, "HTTPS")
+
+        """
     }
 }
 

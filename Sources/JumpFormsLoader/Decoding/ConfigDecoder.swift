@@ -13,6 +13,7 @@ struct ConfigDecoder {
 
     enum ServerKey: String, CaseIterable {
         case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
+        case clientSecret
     }
 
     var decoder: NodeDecoder
@@ -68,7 +69,12 @@ struct ConfigDecoder {
         }
 
         let engageDomain = optionalURL(.engageDomain) ?? fallback("https://rpxnow.com")
-        let whitelisted = optionalURL(.engageWhitelistedDomain)
+        // An app's own scheme too (`myapp://host`, as the iOS samples whitelist): the SDK's
+        // WebView stops at `<whitelisted>/?token=` without loading it.
+        let whitelisted: Located<String>? = keyed[.engageWhitelistedDomain].flatMap { node in
+            guard let text = string(node, "'engageWhitelistedDomain'") else { return nil }
+            return url(text, "'engageWhitelistedDomain'", anyScheme: true) ? text : nil
+        }
         let redirect = optionalURL(.redirectUri)
         let config = ClientConfig(
             path: document.path,
@@ -120,6 +126,7 @@ struct ConfigDecoder {
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
+        settings.clientSecret = keyed[.clientSecret].flatMap { string($0, "'clientSecret'") }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
         }
@@ -162,12 +169,16 @@ struct ConfigDecoder {
         return Located(result, at: text.location)
     }
 
-    mutating func url(_ text: Located<String>, _ context: String) -> Bool {
+    /// Whether `text` is an absolute http(s) URL (with `anyScheme`, any `scheme://host`);
+    /// if not, the error is recorded.
+    mutating func url(_ text: Located<String>, _ context: String, anyScheme: Bool = false) -> Bool {
         let value = text.value
         let schemeEnd = value.firstRange(of: "://")
         let scheme = schemeEnd.map { value[..<$0.lowerBound].lowercased() }
         let host = schemeEnd.map { value[$0.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" } }
-        guard scheme == "http" || scheme == "https", let host, !host.isEmpty, !value.contains(" ") else {
+        let schemeAllowed = scheme == "http" || scheme == "https"
+            || (anyScheme && scheme.map { $0.first?.isLetter == true && $0.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } } == true)
+        guard schemeAllowed, let host, !host.isEmpty, !value.contains(" ") else {
             decoder.errors.append(.invalidURL(text.location, text: value, context: context))
             return false
         }

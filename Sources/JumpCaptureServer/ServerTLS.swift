@@ -1,0 +1,319 @@
+import Crypto
+import JumpCapture
+import NIOSSL
+import SwiftASN1
+import X509
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the server serves HTTPS with: a certificate chain and its private key, read from PEM
+/// files (`serve --tls-cert/--tls-key`, or the files `LocalCertificateAuthority` makes).
+///
+/// TLS 1.2 and 1.3 only. For TLS 1.2 the suites are ECDHE with AES-GCM or ChaCha20-Poly1305,
+/// among them the two of Android's OkHttp configuration that BoringSSL has
+/// (ECDHE-ECDSA-AES128-GCM-SHA256 with an ECDSA certificate such as the local CA's,
+/// ECDHE-RSA-AES128-GCM-SHA256 with an RSA one); its third, DHE-RSA-AES128-GCM-SHA256, is not
+/// in BoringSSL. TLS 1.3's suites are BoringSSL's fixed set. ALPN offers `http/1.1`.
+public struct ServerTLS: Sendable {
+    public let certificatePath: String
+    public let keyPath: String
+    let chain: [NIOSSLCertificate]
+    let key: NIOSSLPrivateKey
+
+    /// The TLS 1.2 suites served.
+    public static let cipherSuites: [NIOTLSCipher] = [
+        .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+    ]
+
+    /// Reads a certificate (chain) and its key from PEM files. A key file that its group or
+    /// other users may read is refused, as is a key that does not belong to the (first)
+    /// certificate.
+    public static func load(certificatePath: String, keyPath: String) throws(ServerTLSError) -> ServerTLS {
+        try PrivateKeyFile.checkMode(keyPath)
+        let certificateBytes = try ServerTLSError.reading(certificatePath)
+        let keyBytes = try ServerTLSError.reading(keyPath)
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMBytes(certificateBytes)
+        } catch {
+            throw .notPEM(path: certificatePath, what: "a certificate", reason: "\(error)")
+        }
+        guard !chain.isEmpty else { throw .notPEM(path: certificatePath, what: "a certificate", reason: "no CERTIFICATE block") }
+        let key: NIOSSLPrivateKey
+        do {
+            key = try NIOSSLPrivateKey(bytes: keyBytes, format: .pem)
+        } catch {
+            throw .notPEM(path: keyPath, what: "a private key", reason: "\(error)")
+        }
+        let tls = ServerTLS(certificatePath: certificatePath, keyPath: keyPath, chain: chain, key: key)
+        // BoringSSL checks that the key belongs to the certificate when the context is made.
+        do {
+            _ = try NIOSSLContext(configuration: tls.configuration)
+        } catch {
+            throw .unusable(certificatePath: certificatePath, keyPath: keyPath, reason: "\(error)")
+        }
+        return tls
+    }
+
+    /// The server's TLS configuration.
+    public var configuration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.maximumTLSVersion = .tlsv13
+        configuration.cipherSuiteValues = Self.cipherSuites
+        configuration.applicationProtocols = ["http/1.1"]
+        return configuration
+    }
+}
+
+/// Why the server cannot serve HTTPS, naming the file.
+public enum ServerTLSError: Error, Sendable, Hashable, CustomStringConvertible {
+    case cannotRead(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    /// A private key file its group or other users may read (`mode`, octal).
+    case keyReadableByOthers(path: String, mode: String)
+    case notPEM(path: String, what: String, reason: String)
+    /// The certificate and the key do not go together (or BoringSSL refuses them).
+    case unusable(certificatePath: String, keyPath: String, reason: String)
+    /// One of the local CA's two files is there and the other is not.
+    case authorityIncomplete(present: String, missing: String)
+    /// The local CA's certificate is no longer valid.
+    case authorityExpired(path: String)
+    case cannotIssue(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
+        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        case let .keyReadableByOthers(path, mode):
+            "\(path): the private key file may be read by other users (mode \(mode)); make it private: chmod 600 \(path)"
+        case let .notPEM(path, what, reason): "\(path): not \(what) in PEM form (\(reason))"
+        case let .unusable(certificate, key, reason): "\(certificate) and \(key) cannot serve TLS: \(reason)"
+        case let .authorityIncomplete(present, missing):
+            "the local CA is incomplete: \(present) exists but \(missing) does not; restore it, or delete the folder to make a new CA (which apps must trust again)"
+        case let .authorityExpired(path):
+            "the local CA \(path) has expired: delete its folder to make a new CA (which apps must trust again)"
+        case let .cannotIssue(reason): "cannot make a certificate: \(reason)"
+        }
+    }
+
+    static func reading(_ path: String) throws(ServerTLSError) -> [UInt8] {
+        let bytes: [UInt8]?
+        do {
+            bytes = try PrivateFile.read(path)
+        } catch {
+            throw .cannotRead(path: path, reason: error.reason)
+        }
+        guard let bytes else { throw .cannotRead(path: path, reason: "no such file") }
+        return bytes
+    }
+}
+
+/// Private key files: 0600, refused when others may read them.
+enum PrivateKeyFile {
+    /// Refuses a key file its group or others may read or write (as ssh does).
+    static func checkMode(_ path: String) throws(ServerTLSError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        let permissions = info.st_mode & 0o777
+        if permissions & 0o077 != 0 { throw .keyReadableByOthers(path: path, mode: "0" + String(permissions, radix: 8)) }
+    }
+
+    static func write(_ text: String, to path: String) throws(ServerTLSError) {
+        do {
+            try PrivateFile.write(Array(text.utf8), to: path)
+        } catch {
+            throw .cannotWrite(path: error.path, reason: error.reason)
+        }
+    }
+}
+
+/// The local certificate authority of `serve --tls`: made once in a folder (the data folder's
+/// `tls/`), with mode 0700 and 0600 files:
+///
+/// - `ca.pem`, `ca-key.pem`: the CA (P256, valid 10 years), which a device or simulator
+///   trusts once;
+/// - `localhost.pem`, `localhost-key.pem`: the server's certificate for `localhost`,
+///   `127.0.0.1` and `::1` (P256, valid 397 days: Apple refuses server certificates valid
+///   longer than 825 days, and public ones longer than 398), signed by the CA.
+///
+/// The CA is kept as long as its files are there; the server certificate is made again when
+/// it is missing, was not signed by this CA, lacks one of the names, or expires within 30
+/// days. Keys come from swift-crypto, certificates from swift-certificates.
+public struct LocalCertificateAuthority: Sendable {
+    public let folder: String
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    public var certificatePath: String { folder + "/ca.pem" }
+    public var keyPath: String { folder + "/ca-key.pem" }
+    public var serverCertificatePath: String { folder + "/localhost.pem" }
+    public var serverKeyPath: String { folder + "/localhost-key.pem" }
+
+    static let authorityLifetime: TimeInterval = 10 * 365 * 86_400
+    static let serverLifetime: TimeInterval = 397 * 86_400
+    /// A server certificate that expires sooner than this is made again.
+    static let renewal: TimeInterval = 30 * 86_400
+    /// Certificates are valid from an hour before they are made (a device's clock may lag).
+    static let backdating: TimeInterval = 3600
+
+    /// The names of the server certificate: DNS `localhost`, IP `127.0.0.1` and `::1`.
+    static let serverNames: [GeneralName] = [
+        .dnsName("localhost"),
+        .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+        .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1]))),
+    ]
+
+    /// What `prepare` did.
+    public struct Prepared: Sendable {
+        public var tls: ServerTLS
+        /// The CA was made now (else it was read from its files).
+        public var madeAuthority: Bool
+        /// The server certificate was made now.
+        public var madeServerCertificate: Bool
+    }
+
+    /// Reads the CA (making it the first time), makes the server certificate when it must,
+    /// and returns what the server serves.
+    public func prepare(now: Date = Date()) throws(ServerTLSError) -> Prepared {
+        let (authority, authorityKey, madeAuthority) = try loadOrMakeAuthority(now: now)
+        var madeServer = false
+        if try !serverCertificateIsCurrent(authority: authority, now: now) {
+            try makeServerCertificate(authority: authority, authorityKey: authorityKey, now: now)
+            madeServer = true
+        }
+        let tls = try ServerTLS.load(certificatePath: serverCertificatePath, keyPath: serverKeyPath)
+        return Prepared(tls: tls, madeAuthority: madeAuthority, madeServerCertificate: madeServer)
+    }
+
+    private func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    private func loadOrMakeAuthority(now: Date) throws(ServerTLSError) -> (Certificate, Certificate.PrivateKey, Bool) {
+        switch (exists(certificatePath), exists(keyPath)) {
+        case (false, false):
+            return try makeAuthority(now: now)
+        case (true, false):
+            throw .authorityIncomplete(present: certificatePath, missing: keyPath)
+        case (false, true):
+            throw .authorityIncomplete(present: keyPath, missing: certificatePath)
+        case (true, true):
+            try PrivateKeyFile.checkMode(keyPath)
+            let certificate = try Self.certificate(at: certificatePath)
+            let key = try Self.privateKey(at: keyPath)
+            guard key.publicKey == certificate.publicKey else {
+                throw .unusable(certificatePath: certificatePath, keyPath: keyPath, reason: "the key does not belong to the certificate")
+            }
+            guard certificate.notValidAfter > now else { throw .authorityExpired(path: certificatePath) }
+            return (certificate, key, false)
+        }
+    }
+
+    private func makeAuthority(now: Date) throws(ServerTLSError) -> (Certificate, Certificate.PrivateKey, Bool) {
+        let signingKey = P256.Signing.PrivateKey()
+        let key = Certificate.PrivateKey(signingKey)
+        do {
+            let name = try DistinguishedName {
+                OrganizationName("jump-forms")
+                CommonName("jump-forms local development CA")
+            }
+            let certificate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
+                notValidBefore: now - Self.backdating, notValidAfter: now + Self.authorityLifetime,
+                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                    SubjectKeyIdentifier(hash: key.publicKey)
+                },
+                issuerPrivateKey: key)
+            // The key first: a certificate without its key would read as an incomplete CA.
+            try PrivateKeyFile.write(signingKey.pemRepresentation, to: keyPath)
+            try PrivateKeyFile.write(certificate.serializeAsPEM().pemString + "\n", to: certificatePath)
+            return (certificate, key, true)
+        } catch let error as ServerTLSError {
+            throw error
+        } catch {
+            throw .cannotIssue(reason: "\(error)")
+        }
+    }
+
+    /// Whether the server certificate is there, signed by `authority`, names every server name,
+    /// is valid for 30 days more, and goes with its key.
+    private func serverCertificateIsCurrent(authority: Certificate, now: Date) throws(ServerTLSError) -> Bool {
+        guard exists(serverCertificatePath), exists(serverKeyPath) else { return false }
+        try PrivateKeyFile.checkMode(serverKeyPath)
+        guard let certificate = try? Self.certificate(at: serverCertificatePath),
+              let key = try? Self.privateKey(at: serverKeyPath) else { return false }
+        guard certificate.issuer == authority.subject, authority.publicKey.isValidSignature(certificate.signature, for: certificate),
+              key.publicKey == certificate.publicKey, certificate.notValidBefore <= now,
+              certificate.notValidAfter > now + Self.renewal else { return false }
+        let alternativeNames = try? certificate.extensions.subjectAlternativeNames
+        let names = alternativeNames.map { Array($0) } ?? []
+        return Self.serverNames.allSatisfy(names.contains)
+    }
+
+    private func makeServerCertificate(authority: Certificate, authorityKey: Certificate.PrivateKey, now: Date) throws(ServerTLSError) {
+        let signingKey = P256.Signing.PrivateKey()
+        let key = Certificate.PrivateKey(signingKey)
+        do {
+            let authorityKeyID = try authority.extensions.subjectKeyIdentifier?.keyIdentifier
+            let certificate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
+                notValidBefore: now - Self.backdating, notValidAfter: min(now + Self.serverLifetime, authority.notValidAfter),
+                issuer: authority.subject,
+                subject: try DistinguishedName {
+                    OrganizationName("jump-forms")
+                    CommonName("localhost")
+                },
+                signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    Critical(KeyUsage(digitalSignature: true))
+                    try ExtendedKeyUsage([.serverAuth])
+                    SubjectAlternativeNames(Self.serverNames)
+                    SubjectKeyIdentifier(hash: key.publicKey)
+                    if let authorityKeyID { AuthorityKeyIdentifier(keyIdentifier: authorityKeyID) }
+                },
+                issuerPrivateKey: authorityKey)
+            try PrivateKeyFile.write(signingKey.pemRepresentation, to: serverKeyPath)
+            try PrivateKeyFile.write(certificate.serializeAsPEM().pemString + "\n", to: serverCertificatePath)
+        } catch let error as ServerTLSError {
+            throw error
+        } catch {
+            throw .cannotIssue(reason: "\(error)")
+        }
+    }
+
+    static func certificate(at path: String) throws(ServerTLSError) -> Certificate {
+        let bytes = try ServerTLSError.reading(path)
+        do {
+            return try Certificate(pemEncoded: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw .notPEM(path: path, what: "a certificate", reason: "\(error)")
+        }
+    }
+
+    static func privateKey(at path: String) throws(ServerTLSError) -> Certificate.PrivateKey {
+        let bytes = try ServerTLSError.reading(path)
+        do {
+            return try Certificate.PrivateKey(pemEncoded: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw .notPEM(path: path, what: "a private key", reason: "\(error)")
+        }
+    }
+}
