@@ -13,11 +13,8 @@ struct PluralReplayTests {
     /// The ids of a plural as both SDKs read them: integers (iOS `integerValue` for the
     /// element's path `/photos#<id>`, JRPhotosElement.m:136; Android `hasIds` wants an Integer
     /// or Long, CaptureJsonUtils.java:91-99).
-    static func ids(_ plural: JSONValue?, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> [Int] {
-        func fail(_ text: String) -> ReplayError {
-            Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-            return ReplayError(text)
-        }
+    static func ids(_ plural: JSONValue?) throws -> [Int] {
+        func fail(_ text: String) -> ReplayError { ReplayError(text) }
         guard let elements = plural?.arrayValue else { throw fail("the SDKs read the plural as an array, got \(plural?.description ?? "nothing")") }
         return try elements.map {
             guard case .number(let number)? = $0["id"], let id = Int(number) else { throw fail("the SDKs need each element's `id` as a JSON integer: \($0)") }

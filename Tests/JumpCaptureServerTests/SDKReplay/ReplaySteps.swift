@@ -20,13 +20,11 @@ struct Account: Sendable {
 enum Arrange {
     static let password = "correct horse battery"
 
-    static func register(_ server: ReplayServer, email: String, displayName: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> Account {
-        try await register(url: server.url, config: server.config, flow: server.flow, client: SDKWire.client, email: email, displayName: displayName,
-                           sourceLocation: sourceLocation)
+    static func register(_ server: ReplayServer, email: String, displayName: String) async throws -> Account {
+        try await register(url: server.url, config: server.config, flow: server.flow, client: SDKWire.client, email: email, displayName: displayName)
     }
 
-    static func register(url: String, config: ClientConfig, flow: Flow, client: HTTPClient, email: String, displayName: String,
-                         sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> Account {
+    static func register(url: String, config: ClientConfig, flow: Flow, client: HTTPClient, email: String, displayName: String) async throws -> Account {
         let secret = IOSApp.newRefreshSecret()
         let pairs: [(name: String, value: String)] = [
             ("client_id", config.captureClientId.value), ("locale", "en-US"), ("response_type", "token"),
@@ -44,9 +42,7 @@ enum Arrange {
         let body = String(buffer: try await response.body.collect(upTo: 1 << 22))
         guard let json = try? JSONValue.parse(body), json["stat"] == .string("ok"), let token = json["access_token"]?.stringValue,
               let record = json["capture_user"] else {
-            let text = "arranging: the registration of \(email) (jump-forms client style) failed: HTTP \(response.status.code) \(body)"
-            Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-            throw ReplayError(text)
+            throw ReplayError("arranging: the registration of \(email) (jump-forms client style) failed: HTTP \(response.status.code) \(body)")
         }
         return Account(email: email, password: password, accessToken: token, refreshSecret: secret, record: record)
     }
@@ -56,24 +52,20 @@ enum Arrange {
 enum Check {
     /// The record of a session, read with `/entity` as the jump-forms client reads it today
     /// (with `client_id`, which the server accepts before and after issue 21).
-    static func record(_ server: ReplayServer, _ accessToken: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    static func record(_ server: ReplayServer, _ accessToken: String) async throws -> JSONValue {
         let json = try await post(server.url + "/entity", ["access_token": accessToken, "client_id": server.config.captureClientId.value])
         guard json["stat"] == .string("ok"), let record = json["result"], record.objectValue != nil else {
-            let text = "checking: /entity did not answer the record: \(json)"
-            Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-            throw ReplayError(text)
+            throw ReplayError("checking: /entity did not answer the record: \(json)")
         }
         return record
     }
 
     /// What a token URL's server learns from Engage: `POST /api/v2/auth_info` with the app's
     /// secret API key (server-side, never in an SDK).
-    static func authInfo(_ base: String, token: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    static func authInfo(_ base: String, token: String) async throws -> JSONValue {
         let json = try await post(base + "/api/v2/auth_info", ["apiKey": ReplayProject.apiKey, "token": token])
         guard json["stat"] == .string("ok"), let profile = json["profile"] else {
-            let text = "checking: auth_info did not answer a profile for token \(token): \(json)"
-            Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-            throw ReplayError(text)
+            throw ReplayError("checking: auth_info did not answer a profile for token \(token): \(json)")
         }
         return profile
     }
@@ -94,15 +86,13 @@ enum Check {
 /// the redirect that ends the dialog.
 enum Dialog {
     /// Returns the `Location` the dialog ends on.
-    static func run(_ start: SDKRequest, on server: String, identity: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> String {
+    static func run(_ start: SDKRequest, on server: String, identity: String) async throws -> String {
         var answer = try await SDKWire.send(start, to: server)
         if answer.status == 200, answer.body.contains("identity=") {
             // The double's chooser: the user taps the identity's link (an href, HTML-escaped).
             let wanted = "identity=" + FormEncoding.encodeComponent(identity)
             guard let link = links(in: answer.body).first(where: { $0.contains(wanted) }) else {
-                let text = "\(start.sdk.rawValue) \(start.source): the dialog's page has no link for \(identity): \(answer)"
-                Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-                throw ReplayError(text)
+                throw ReplayError("\(start.sdk.rawValue) \(start.source): the dialog's page has no link for \(identity): \(answer)")
             }
             var click = start
             click.source = "the user's choice on the dialog's page"
@@ -110,9 +100,7 @@ enum Dialog {
             answer = try await SDKWire.send(click, to: server)
         }
         guard (300..<400).contains(answer.status), let location = answer.headers.first(name: "location") else {
-            let text = "\(start.sdk.rawValue) \(start.source): the dialog did not end on a redirect\n  request: \(start)\n  answer: \(answer)"
-            Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-            throw ReplayError(text)
+            throw ReplayError("\(start.sdk.rawValue) \(start.source): the dialog did not end on a redirect\n  request: \(start)\n  answer: \(answer)")
         }
         return location
     }

@@ -54,6 +54,15 @@ struct SDKEncodingTests {
         #expect(SDKJSON.text(["value": "https://img.example.com/a.jpg", "n": nil, "t": true]) == #"{"value":"https:\/\/img.example.com\/a.jpg","n":null,"t":true}"#)
     }
 
+    @Test("the HTTPS harness reads serve --tls's start lines: the https URL and the CA certificate path")
+    func tlsStartLines() throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "echo 'jump-forms serving flow standard at https://127.0.0.1:40123'; "
+                + "echo 'CA certificate: /tmp/jump data/ca.pem' >&2; sleep 5"])
+        defer { child.kill9() }
+        let (url, ca) = try TLSReplayServer.waitForStart(child, timeout: 5)
+        #expect(url == "https://127.0.0.1:40123" && ca == "/tmp/jump data/ca.pem")
+    }
+
     @Test("the replays put their bytes on the wire as transcribed: target, body, Content-Type absent or present")
     func bytesOnTheWire() async throws {
         let listener = try LoopbackServer { _ in .init(body: #"{"stat":"ok"}"#) }

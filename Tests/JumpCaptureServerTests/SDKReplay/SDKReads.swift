@@ -2,8 +2,9 @@ import JumpForms
 import Testing
 
 /// What an SDK reads back from an answer: the keys its code looks up and the JSON types it
-/// casts them to. A failed read is recorded with the SDK source that reads it and the
-/// server's whole answer, then thrown (the SDK's flow cannot go on either).
+/// casts them to. A read the SDK cannot make is thrown (the SDK's flow cannot go on either),
+/// with the SDK source that reads it, the request and the server's whole answer; a read it
+/// survives but gets wrong is recorded as an issue.
 struct SDKReader {
     let answer: SDKAnswer
     let sourceLocation: Testing.SourceLocation
@@ -15,11 +16,14 @@ struct SDKReader {
 
     var sdk: SDK { answer.request.sdk }
 
-    @discardableResult
+    /// The error to throw when the SDK cannot go on.
     func fail(_ message: String) -> ReplayError {
-        let text = "\(sdk.rawValue) \(message)\n  request: \(answer.request)\n  answer: \(answer)"
-        Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
-        return ReplayError(text)
+        ReplayError("\(sdk.rawValue) \(message)\n  request: \(answer.request)\n  answer: \(answer)")
+    }
+
+    /// Records a read the SDK gets wrong without stopping.
+    func note(_ message: String) {
+        Issue.record(Comment(rawValue: fail(message).description), sourceLocation: sourceLocation)
     }
 
     /// The JSON object the SDK parses. iOS parses the body whatever the status
@@ -53,9 +57,9 @@ struct SDKReader {
         let json = try object()
         guard json["stat"] != .string("ok") else { throw fail("expects Capture error \(expected), got stat ok") }
         guard case .number(let number)? = json["code"], Int(number) == expected else {
-            throw fail("expects error code \(expected) as a JSON number")
+            throw fail("expects Capture error \(expected) (`code` a JSON number)")
         }
-        if json["error"]?.stringValue == nil { fail("reads `error` as a string") }
+        if json["error"]?.stringValue == nil { note("reads `error` as a string") }
         return json
     }
 
@@ -85,10 +89,10 @@ struct SDKReader {
         case .bool(let flag)?: isNew = flag
         case .number(let number)?: isNew = Int(number) != 0
         case nil: break
-        default: fail("reads `is_new` as an NSNumber (JRCapture.m:452)")
+        default: note("reads `is_new` as an NSNumber (JRCapture.m:452)")
         }
         if let code = json["authorization_code"], code.stringValue == nil {
-            fail("reads `authorization_code` as a string (JRCapture.m:451, Jump.java:680)")
+            note("reads `authorization_code` as a string (JRCapture.m:451, Jump.java:680)")
         }
         try linkedProfiles(of: user)
         return SignedIn(accessToken: token, user: user, isNew: isNew, answer: json)
