@@ -77,7 +77,9 @@ struct AndroidApp: Sendable {
         SDKRequest(sdk: .android, source: source, method: .GET, target: target, headers: Self.platformHeaders + headers, body: nil)
     }
 
-    /// `getFormFields` (CaptureFlowUtils.java:53-105): a `HashSet` of the form's fields.
+    /// `getFormFields` (CaptureFlowUtils.java:53-105): a `HashSet` of the form's fields. The SDK
+    /// adds them in the order of a `HashMap` of the flow's fields; here they go in the form's
+    /// order, which changes the result only between fields whose hashes share a bin.
     func formFields(_ form: String, from record: JSONValue) -> JavaHashSet<JavaPair> {
         JavaHashSet((flow?.formFields(form, from: record, sdk: .android) ?? []).map { JavaPair($0.0, $0.1) }, hashCode: JavaHash.pair)
     }

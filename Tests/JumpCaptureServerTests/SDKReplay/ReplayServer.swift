@@ -133,6 +133,16 @@ final class ReplayServer: Sendable {
     func send(_ request: SDKRequest) async throws -> SDKAnswer {
         try await SDKWire.send(request, to: url)
     }
+
+    /// A provider's start path as both SDKs take it: `provider_info.<provider>.url` of the
+    /// mobile configuration (JRSessionData.m:344, 1135; JRProvider.java:203).
+    func providerPath(_ provider: String) async throws -> String {
+        let answer = try await send(iOS.mobileConfiguration())
+        guard let path = answer.json?["provider_info"]?[provider]?["url"]?.stringValue else {
+            throw ReplayError("the mobile configuration gives no url for \(provider): \(answer)")
+        }
+        return path
+    }
 }
 
 /// Starts one `ReplayServer` for the suite it is attached to, runs the suite's tests, and

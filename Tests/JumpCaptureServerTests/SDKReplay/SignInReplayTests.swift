@@ -106,7 +106,8 @@ struct SignInReplayTests {
         let iOS = server.iOS
         // The dialog (JRSessionData.m:1103-1142) ends at `<whitelisted domain>/?token=`; the web view
         // takes the token from the URL's query (JRWebViewController.m:509-515, 560-570).
-        let location = try await Dialog.run(iOS.startURL(providerPath: "/google/start"), on: server.url, identity: person.identifier)
+        let google = try await server.providerPath("google")
+        let location = try await Dialog.run(iOS.startURL(providerPath: google), on: server.url, identity: person.identifier)
         #expect(location.hasPrefix(iOS.dialogEndPrefix), "\(location)")
         let token = try #require(SDKWire.query(location)["token"], "no token in \(location)")
         // No thin_registration: a new identity is not registered (JRWebViewController.m:389 takes 310 and 380 as answers).
@@ -125,7 +126,7 @@ struct SignInReplayTests {
         let entity = try await server.send(iOS.entity(accessToken: accessToken, source: "JRCapture.m:863-864")).read().entityResult()
         #expect(entity["email"] == person.email.map(JSONValue.string))
         // The next sign-in with the same provider goes through.
-        let again = try await Dialog.run(iOS.startURL(providerPath: "/google/start"), on: server.url, identity: person.identifier)
+        let again = try await Dialog.run(iOS.startURL(providerPath: google), on: server.url, identity: person.identifier)
         let second = try #require(SDKWire.query(again)["token"], "no token in \(again)")
         let signedIn = try await server.send(iOS.webViewSignIn(token: second)).read().signedIn()
         #expect(!signedIn.isNew)
@@ -136,7 +137,7 @@ struct SignInReplayTests {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.androidDevice
         let android = server.android
-        let location = try await Dialog.run(android.startURL(providerPath: "/google/start"), on: server.url, identity: person.identifier)
+        let location = try await Dialog.run(android.startURL(providerPath: try await server.providerPath("google")), on: server.url, identity: person.identifier)
         #expect(location.hasPrefix(android.mobileEndpointPrefix), "token_profile dialogs end at \(android.mobileEndpointPrefix): \(location)")
         guard location.hasPrefix(android.mobileEndpointPrefix) else { return }
         let rpx = try EngageReplayTests.readRPXResult(try await server.send(android.mobileEndpoint(location)))
