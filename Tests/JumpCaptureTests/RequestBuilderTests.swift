@@ -48,6 +48,8 @@ import TestSupport
             ("engage-token", engage.nativeTokenExchange(provider: "facebook", token: "fb-token")),
             ("engage-token-twitter", engage.nativeTokenExchange(provider: "twitter", token: "tw-token", tokenSecret: "tw-secret")),
             ("token-url", engage.tokenURLPost(tokenURL: ServerURL("https://example.com")!, path: "/token", token: "engage-token-1")),
+            ("revoke", b.revokeToken("access-1")),
+            ("revoke-refresh-token", b.revokeToken("refresh-1", hint: "refresh_token")),
         ]
     }
 

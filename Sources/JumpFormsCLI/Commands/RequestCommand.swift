@@ -38,7 +38,7 @@ struct RequestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The access token (default: the signed-in session's).", valueName: "token"))
     var accessToken: String?
 
-    @Option(help: ArgumentHelp("An Engage token (social sign-in, social registration, link, token exchange).", valueName: "token"))
+    @Option(help: ArgumentHelp("An Engage token (social sign-in, social registration, link, token exchange); for revoke, the token to revoke (default: the access token).", valueName: "token"))
     var token: String?
 
     @Option(help: ArgumentHelp("The merge token of a merge flow.", valueName: "token"))
@@ -170,6 +170,14 @@ struct RequestCommand: ParsableCommand {
                 let url = try required(tokenURL, "--token-url")
                 guard let server = ServerURL(url) else { throw ValidationError("--token-url must be an http(s) URL") }
                 request = client.engageBuilder.tokenURLPost(tokenURL: server, token: try required(token, "--token"))
+            case .revokeToken:
+                // --token: any token (an access token or a refresh token), sent without a hint;
+                // else the access token (--access-token, or the session's).
+                if let token {
+                    request = builder.revokeToken(token, hint: nil)
+                } else {
+                    request = builder.revokeToken(try accessTokenValue())
+                }
             }
         } catch let error as RequestError {
             if case .invalidValues(let failure) = error {
