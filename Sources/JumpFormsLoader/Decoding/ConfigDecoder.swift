@@ -14,6 +14,7 @@ struct ConfigDecoder {
     enum ServerKey: String, CaseIterable {
         case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
         case clientSecret
+        case refreshLifetime, privilegedSessionMaxAge
     }
 
     var decoder: NodeDecoder
@@ -123,6 +124,8 @@ struct ConfigDecoder {
         if let value = bounded(.bcryptCost, 4...31) { settings.bcryptCost = value }
         if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
         if let value = bounded(.commitDelay, 0...100_000) { settings.commitDelay = value }
+        if let value = bounded(.refreshLifetime, 60...31_536_000) { settings.refreshLifetime = value }
+        if let value = bounded(.privilegedSessionMaxAge, 1...86_400) { settings.privilegedSessionMaxAge = value }
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
