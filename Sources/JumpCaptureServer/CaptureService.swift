@@ -51,7 +51,8 @@ final class CaptureService: Sendable {
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
-        self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay))
+        self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay),
+                                      refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,
@@ -88,6 +89,7 @@ final class CaptureService: Sendable {
         case .readRecord: return base.union(["access_token", "attribute_name"])
         case .updateObject, .replacePlural: return base.union(["access_token", "attribute_name", "value", "attributes"])
         case .engageMobileConfig, .engageTokenExchange, .tokenURLPost: return base
+        case .revokeToken: return base.union(["token", "token_type_hint", "client_secret"])
         }
     }
 

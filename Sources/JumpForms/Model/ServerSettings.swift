@@ -28,6 +28,14 @@ public struct ServerSettings: Sendable, Hashable {
     /// (`clientSecret`; usually `${NAME}` from the environment). Without it `/oauth/token`
     /// refuses every client (402).
     public var clientSecret: Located<String>?
+    /// Seconds a session can be refreshed for, counted from its sign-in (`refreshLifetime`,
+    /// default 2592000: 30 days). Refreshing does not extend it; then the user signs in again.
+    public var refreshLifetime: Int = 2_592_000
+    /// Seconds after a sign-in during which its session may set a password on an account that
+    /// has none (a social-only account), as Ory Kratos' `privileged_session_max_age`
+    /// (`privilegedSessionMaxAge`, default 300). Later the server answers 403 and the user
+    /// signs in again first.
+    public var privilegedSessionMaxAge: Int = 300
 
     public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
                 database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,
