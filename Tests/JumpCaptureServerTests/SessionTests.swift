@@ -116,6 +116,22 @@ import TestSupport
         }
     }
 
+    /// A verification email voids the one sent before (registration's): only the newest link works.
+    @Test func onlyTheNewestVerificationLinkWorks() async throws {
+        try await withServer { server in
+            let (session, _) = try await server.register()
+            let older = try await Self.link(server, "verify_email", "/email/verify")
+            let resend = try server.builder().resendVerification(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
+            #expect(try await server.send(resend).isOK)
+            let newer = try await Self.link(server, "verify_email", "/email/verify")
+            #expect(older != newer)
+            #expect(try await server.raw(.GET, "/email/verify?code=" + older).status == 404)
+            #expect(try await server.record(session.accessToken)["emailVerified"] == nil)
+            #expect(try await server.raw(.GET, "/email/verify?code=" + newer).status == 200)
+            #expect(try await server.record(session.accessToken)["emailVerified"] != nil)
+        }
+    }
+
     // MARK: /oauth/revoke
 
     @Test func revokeEndsAnAccessTokenAndItsRefreshChainAtOnce() async throws {
