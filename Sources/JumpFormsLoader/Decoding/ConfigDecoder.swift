@@ -9,6 +9,7 @@ struct ConfigDecoder {
         case captureTraditionalRegistrationFormName, captureSocialRegistrationFormName, forgottenPasswordFormName
         case editProfileFormName, resendEmailVerificationFormName, changePasswordFormName
         case engageAppId, engageDomain, engageWhitelistedDomain, redirectUri, flow, responseType, server
+        case captureFlowDomain
     }
 
     enum ServerKey: String, CaseIterable {
@@ -70,6 +71,7 @@ struct ConfigDecoder {
         let engageDomain = optionalURL(.engageDomain) ?? fallback("https://rpxnow.com")
         let whitelisted = optionalURL(.engageWhitelistedDomain)
         let redirect = optionalURL(.redirectUri)
+        let flowDomain = optionalURL(.captureFlowDomain)
         let config = ClientConfig(
             path: document.path,
             captureDomain: domain ?? Located(.embedded, at: start),
@@ -98,6 +100,7 @@ struct ConfigDecoder {
         var result = config
         result.writtenKeys = Set(keyed.entries.keys.map(\.rawValue))
         if let node = keyed[.server] { result.server = server(node) }
+        result.captureFlowDomain = flowDomain
         return result
     }
 
