@@ -113,11 +113,13 @@ public struct FlowVersionDownloader: Sendable {
         self.client = client ?? Self.sharedClient
     }
 
-    /// Made on first use, for the life of the process, on the shared SwiftNIO event loops.
-    static let sharedClient = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .enabled(limit: .size(maximumSize)))
-    )
+    /// Made on first use, for the life of the process, on the shared SwiftNIO event loops. A
+    /// refused connection is reported at once, not retried until the deadline.
+    static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .enabled(limit: .size(maximumSize)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// The document's `version`.
     public func version(of source: FlowDocumentSource) async throws(FlowDocumentError) -> String {

@@ -151,8 +151,8 @@ public struct RequestBuilder: Sendable {
     /// split into a 4-digit year and 2-digit month and day, checkboxes as JSON `true`/`false`,
     /// passwords secret. A field without a value is not sent: the SDKs fill forms from the
     /// record and leave out an unset attribute (JRCaptureUser+Extras.m:180-204,
-    /// CaptureFlowUtils.java:159-192), so an unset checkbox is not sent, while one set to
-    /// false is sent as `false`; an empty date is not sent either (iOS sends no parts for
+    /// CaptureFlowUtils.java:159-192), so an unset (or cleared) checkbox is not sent, while one
+    /// set to false is sent as `false`; an empty date is not sent either (iOS sends no parts for
     /// it, Android cannot parse it).
     public func fieldParameters(_ form: FormModel, _ values: FormValues) -> [RequestParameter] {
         var parameters: [RequestParameter] = []
@@ -176,7 +176,8 @@ public struct RequestBuilder: Sendable {
                     parameters.append(RequestParameter("\(field.name)[dateselect_day]", Self.padded(date.day, 2)))
                 }
             case .checkbox:
-                parameters.append(RequestParameter(field.name, value == "true" ? "true" : "false"))
+                // A cleared checkbox is unset, not false.
+                if !FormValues.isBlank(value) { parameters.append(RequestParameter(field.name, value == "true" ? "true" : "false")) }
             default:
                 parameters.append(RequestParameter(field.name, value, secret: secret))
             }

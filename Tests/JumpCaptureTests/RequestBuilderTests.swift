@@ -137,6 +137,9 @@ import TestSupport
         let unset = try builder.register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         #expect(unset.parameter("optIn") == nil)
         #expect(!unset.parameters.contains { $0.name.hasPrefix("birthdate") })
+        values["optIn"] = ""
+        #expect(try builder.register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today).parameter("optIn") == nil,
+                "a cleared checkbox is unset")
         values["optIn"] = "false"
         let unchecked = try builder.register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         #expect(unchecked.parameter("optIn") == "false")
