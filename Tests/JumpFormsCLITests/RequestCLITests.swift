@@ -324,6 +324,20 @@ import TestSupport
                                         + "%2Fprofiles%2F123&access_token=********&flow=standard&flow_version=2024-01-15.1\n"), "\(result.stdout)")
     }
 
+    /// `captureFlowDomain` is a URL with its scheme (as Android's JumpConfig takes it), located
+    /// when it is not one.
+    @Test func aFlowDomainThatIsNotAURLIsLocated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try Self.remoteConfig(in: folder, domain: "https://capture.example.com", [
+            ("captureFlowVersion: HEAD", "captureFlowVersion: HEAD\ncaptureFlowDomain: flows.example.com"),
+        ])
+        let result = try run(["request", "signin", "--config", config] + Self.signInValues)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("jump.yaml:9:20: error[JF213]"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     /// A document that cannot be had stops the call (exit 1) naming the URL: the SDKs cannot
     /// sign in without it either.
     @Test func aFailedDownloadExitsOneNamingTheURL() throws {
