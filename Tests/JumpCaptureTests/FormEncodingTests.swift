@@ -48,6 +48,25 @@ import Testing
         #expect(names("a=%C3") == nil)
     }
 
+    /// Names go raw, as both SDKs write them: Android `val.first.concat("=")`
+    /// (ApiConnection.java:70-79), iOS `appendFormat:@"%@=%@", key, ...`
+    /// (NSDictionary+JRQueryParams.m, JRConnectionManager.m:45-59 escapes values only).
+    @Test func namesAreRawAsTheSDKsSendThem() {
+        #expect(FormEncoding.encode([(name: "birthdate[dateselect_year]", value: "1990"), (name: "phone[home]", value: "+48 1")])
+                == "birthdate[dateselect_year]=1990&phone[home]=%2B48+1")
+        #expect(FormEncoding.encodeName("a-b_c.d~*!$'()[]/:@,;?") == "a-b_c.d~*!$'()[]/:@,;?")
+        // What would end or change a name is still escaped, so any name round-trips.
+        #expect(FormEncoding.encodeName("a b&c=d+e%f#g\u{1}é") == "a%20b%26c%3Dd%2Be%25f%23g%01%C3%A9")
+    }
+
+    @Test func namesRoundTrip() async {
+        await propertyCheck(count: 1000, input: Self.text) { name in
+            let encoded = FormEncoding.encodeName(name)
+            #expect(FormEncoding.decode(Substring(encoded)) == name)
+            #expect(encoded.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0 != "&" && $0 != "=" && $0 != "+" && $0 != "#" })
+        }
+    }
+
     @Test func knownEncodings() {
         #expect(FormEncoding.encode("a b&c=d+e*~é") == "a+b%26c%3Dd%2Be*%7E%C3%A9")
         #expect(FormEncoding.encodeComponent("a b~") == "a%20b~")

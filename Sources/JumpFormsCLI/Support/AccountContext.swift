@@ -48,6 +48,7 @@ final class AccountContext {
     let sessionStore: FileSessionStore
     private(set) var embedded: EmbeddedCaptureServer?
     private var connected = false
+    private var flowVersionResolved = false
     private(set) var setup: CaptureSetup
     /// Test identities of the local server (embedded or on loopback), for the Engage walk.
     private(set) var identities: [TestIdentity] = []
@@ -89,12 +90,22 @@ final class AccountContext {
             let server = try await EmbeddedCaptureServer.start(serverSetup, logger: logger)
             embedded = server
             console.err(words("jumpForms.cli.localServer", ["path": .string(serverSetup.databasePath)]) + "\n")
-            setup = try CaptureSetup(workspace: workspace, environment: environment, captureURL: server.url, console: console)
+            guard let url = ServerURL(server.url) else { throw ValidationError("not a server URL: \(server.url)") }
+            setup = setup.with(capture: url)
         case .url(let url):
             if let server = ServerURL(url), server.isLoopback {
                 identities = (try? LocalServer.setup(workspace, databaseOverride: nil, environment: environment, console: console).identities) ?? []
             }
         }
+    }
+
+    /// Against a remote Capture, downloads the flow document once, for the `flow_version` the
+    /// SDKs send (`CaptureSetup.withDownloadedFlowVersion`). Called by the first request that
+    /// carries one, so that commands that send none (`whoami`) download nothing.
+    func resolveFlowVersion() async throws {
+        guard !flowVersionResolved else { return }
+        flowVersionResolved = true
+        setup = try await setup.withDownloadedFlowVersion(console: console)
     }
 
     func close() async {
@@ -217,8 +228,10 @@ final class AccountContext {
     /// Sends a request (or prints it on a dry run: nil) and decodes the answer.
     func send(_ request: CaptureRequest, engageToken: String? = nil) async throws -> Result<CaptureSuccess, CaptureError>? {
         try await connect()
-        var request = request
-        request.server = builder.capture  // built before the embedded server had its address
+        if request.parameter("flow_version") != nil { try await resolveFlowVersion() }
+        // Built before the embedded server had its address, or before the flow document's
+        // version was known.
+        let request = request.resolved(server: builder.capture, flowVersion: builder.flowVersion)
         if options.dryRun {
             console.out(RequestPrinter.http(request, showSecrets: options.showSecrets))
             return nil

@@ -9,6 +9,7 @@ struct ConfigDecoder {
         case captureTraditionalRegistrationFormName, captureSocialRegistrationFormName, forgottenPasswordFormName
         case editProfileFormName, resendEmailVerificationFormName, changePasswordFormName
         case engageAppId, engageDomain, engageWhitelistedDomain, redirectUri, flow, responseType, server
+        case captureFlowDomain
     }
 
     enum ServerKey: String, CaseIterable {
@@ -76,6 +77,7 @@ struct ConfigDecoder {
             return url(text, "'engageWhitelistedDomain'", anyScheme: true) ? text : nil
         }
         let redirect = optionalURL(.redirectUri)
+        let flowDomain = optionalURL(.captureFlowDomain)
         let config = ClientConfig(
             path: document.path,
             captureDomain: domain ?? Located(.embedded, at: start),
@@ -104,6 +106,7 @@ struct ConfigDecoder {
         var result = config
         result.writtenKeys = Set(keyed.entries.keys.map(\.rawValue))
         if let node = keyed[.server] { result.server = server(node) }
+        result.captureFlowDomain = flowDomain
         return result
     }
 
