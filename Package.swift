@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "JumpForms",
                 "JumpCapture",
+                "JumpSchema",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -166,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
-                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
+                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,8 +1,10 @@
 import JumpForms
 
 /// `application/x-www-form-urlencoded` as the WHATWG URL standard serializes it (what
-/// browsers send): bytes outside `A-Z a-z 0-9 * - . _` are percent-encoded (UTF-8), spaces as
-/// `+`. Decoding accepts `+` and `%20` for a space.
+/// browsers send, and Android's URLEncoder): bytes outside `A-Z a-z 0-9 * - . _` are
+/// percent-encoded (UTF-8), spaces as `+`. Decoding accepts `+` and `%20` for a space, any byte
+/// left raw (the iOS SDK keeps `/ : @ , ; ! $ ' ( ) * ~` raw and sends tokens and attribute
+/// paths unescaped), and empty pairs (the iOS SDK's hand-built bodies start with `&`).
 public enum FormEncoding {
     public static func encode(_ text: String) -> String {
         percentEncode(text, spaceAsPlus: true) { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
@@ -76,7 +78,8 @@ public enum FormEncoding {
         pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
-    /// Ordered pairs from a body or query; nil when a pair is malformed.
+    /// Ordered pairs from a body or query; nil when a pair is malformed. Empty pairs (`&&`, a
+    /// leading or trailing `&`) are skipped.
     public static func decode(pairs text: String) -> [(name: String, value: String)]? {
         guard !text.isEmpty else { return [] }
         // On the UTF-8 bytes: `&` and `=` are ASCII, so no splitting into characters.

@@ -161,6 +161,8 @@ struct RequestCommand: ParsableCommand {
                 request = builder.updateObject(accessToken: try accessTokenValue(), attribute: attribute, value: try jsonValue())
             case .replacePlural:
                 request = builder.replacePlural(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"), value: try jsonValue())
+            case .deleteAttribute:
+                request = builder.deleteAttribute(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"))
             case .engageMobileConfig:
                 request = client.engageBuilder.mobileConfiguration()
             case .engageTokenExchange:

@@ -30,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
     var database: String?
 
+    @Option(help: ArgumentHelp("The Capture entity-type schema (JSON) records follow (default: server.schema in jump.yaml).", valueName: "file"))
+    var schema: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
     }
@@ -38,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
-        let setup = try LocalServer.setup(workspace, databaseOverride: database, environment: environment, console: console)
+        let setup = try LocalServer.setup(workspace, databaseOverride: database, schemaOverride: schema, environment: environment, console: console)
         var logger = Logger(label: "jump-forms.serve")
         logger.logLevel = .warning
         if let named = environment["LOG_LEVEL"], !named.isEmpty {

@@ -13,6 +13,7 @@ struct ConfigDecoder {
 
     enum ServerKey: String, CaseIterable {
         case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
+        case schema, maximumRecordSize
     }
 
     var decoder: NodeDecoder
@@ -120,6 +121,8 @@ struct ConfigDecoder {
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
+        settings.schema = keyed[.schema].flatMap { string($0, "'schema'") }
+        if let value = bounded(.maximumRecordSize, 1024...(3 << 20)) { settings.maximumRecordSize = value }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
         }
