@@ -248,7 +248,7 @@ import TestSupport
                                                         refreshSecret: .generate(), today: server.today)
                 .setting("redirect_uri", "http://android.library")
             let session = try #require(try await server.send(android).signedIn)
-            let link = server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("google"))
+            let link = server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("google", identity: "marta.keller@example.com"))
                 .setting("redirect_uri", "http://android.library")
             #expect(try await server.send(link).isOK)
         }
