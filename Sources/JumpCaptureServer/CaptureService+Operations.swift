@@ -195,6 +195,9 @@ extension CaptureService {
                     return .error(361, "identifier_already_in_use", "the identity belongs to another account")
                 } catch StoreConflict.engageTokenUsed {
                     return Self.engageTokenRefused
+                } catch let conflict as StoreConflict {
+                    if let refused = refusal(conflict, userID: 0) { return refused }
+                    throw conflict
                 }
             }
         }

@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// `/entity.update` and `/entity.replace` keep the record model: plurals are lists of objects
-/// with ids, written whole by entity.replace only; attribute names and keys name one attribute.
+/// with ids, replaced whole by entity.replace, appended to or written element by element by
+/// entity.update; attribute names and keys name one attribute.
 @Suite(.timeLimit(.minutes(1))) struct RecordWriteShapeTests {
     static let writable = ["/aboutMe", "/primaryAddress", "/photos"].map { Located($0, at: ServerFixtures.here) }
 
