@@ -94,6 +94,7 @@ let package = Package(
             dependencies: [
                 "JumpForms",
                 "JumpCapture",
+                "JumpSchema",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -176,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
-                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
+                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

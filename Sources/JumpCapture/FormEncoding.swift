@@ -5,7 +5,9 @@ import JumpForms
 /// are percent-encoded (UTF-8), spaces as `+`. Parameter names are written as both SDKs write
 /// them: raw (`birthdate[dateselect_year]`, not `%5B...%5D`; ApiConnection.java:70-79,
 /// NSDictionary+JRQueryParams.m), escaping only what would change their meaning. Decoding
-/// accepts `+` and `%20` for a space.
+/// accepts `+` and `%20` for a space, any byte left raw (the iOS SDK keeps
+/// `/ : @ , ; ! $ ' ( ) * ~` raw and sends tokens and attribute paths unescaped), and empty
+/// pairs (the iOS SDK's hand-built bodies start with `&`).
 public enum FormEncoding {
     public static func encode(_ text: String) -> String {
         percentEncode(text, spaceAsPlus: true) { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
@@ -91,7 +93,8 @@ public enum FormEncoding {
         pairs.map { encodeName($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
-    /// Ordered pairs from a body or query; nil when a pair is malformed.
+    /// Ordered pairs from a body or query; nil when a pair is malformed. Empty pairs (`&&`, a
+    /// leading or trailing `&`) are skipped.
     public static func decode(pairs text: String) -> [(name: String, value: String)]? {
         guard !text.isEmpty else { return [] }
         // On the UTF-8 bytes: `&` and `=` are ASCII, so no splitting into characters.

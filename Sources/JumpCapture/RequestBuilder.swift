@@ -346,4 +346,14 @@ public struct RequestBuilder: Sendable {
             RequestParameter("value", value.serialized()),
         ])
     }
+
+    /// `entity.delete` of one attribute: a plural element (`/photos#3`), a plural, an object
+    /// or a value. As the Android SDK sends it (ApidDelete): `attribute_name` and the access
+    /// token alone, no `client_id`.
+    public func deleteAttribute(accessToken: String, attribute: String) -> CaptureRequest {
+        request(.deleteAttribute, [
+            RequestParameter("attribute_name", attribute),
+            RequestParameter("access_token", accessToken, secret: true),
+        ])
+    }
 }

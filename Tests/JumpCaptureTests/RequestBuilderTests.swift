@@ -44,6 +44,7 @@ import TestSupport
             ("entity-update", b.updateObject(accessToken: "access-1", attribute: "/primaryAddress", value: ["city": "Kraków", "zip": "31-147"])),
             ("entity-update-root", b.updateObject(accessToken: "access-1", attribute: nil, value: ["displayName": "ana"])),
             ("entity-replace", b.replacePlural(accessToken: "access-1", attribute: "/photos", value: [["type": "large", "value": "https://example.com/a.png"]])),
+            ("entity-delete", b.deleteAttribute(accessToken: "access-1", attribute: "/photos#2")),
             ("engage-config", engage.mobileConfiguration()),
             ("engage-token", engage.nativeTokenExchange(provider: "facebook", token: "fb-token")),
             ("engage-token-twitter", engage.nativeTokenExchange(provider: "twitter", token: "tw-token", tokenSecret: "tw-secret")),

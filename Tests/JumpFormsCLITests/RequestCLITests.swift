@@ -42,6 +42,7 @@ import TestSupport
         ("read-record", access),
         ("entity-update", access + ["--attribute", "/primaryAddress", "--value", #"{"city": "Kraków"}"#]),
         ("entity-replace", access + ["--attribute", "/photos", "--value", #"[{"type": "large", "value": "a.png"}]"#]),
+        ("entity-delete", access + ["--attribute", "/photos#2"]),
         ("engage-config", []),
         ("engage-token", ["--provider", "twitter", "--token", "ENGAGE-TOKEN-S3cret", "--token-secret", "TOKEN-SECRET-S3cret"]),
         ("token-url", ["--token-url", "https://example.com/token", "--token", "ENGAGE-TOKEN-S3cret"]),

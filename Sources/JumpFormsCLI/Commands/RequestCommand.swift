@@ -185,6 +185,8 @@ struct RequestCommand: AsyncParsableCommand {
                 request = builder.updateObject(accessToken: try accessTokenValue(), attribute: attribute, value: try jsonValue())
             case .replacePlural:
                 request = builder.replacePlural(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"), value: try jsonValue())
+            case .deleteAttribute:
+                request = builder.deleteAttribute(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"))
             case .engageMobileConfig:
                 request = client.engageBuilder.mobileConfiguration()
             case .engageTokenExchange:

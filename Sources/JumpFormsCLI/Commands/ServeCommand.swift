@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var tls: TLSOptions
 
+    @Option(help: ArgumentHelp("The Capture entity-type schema (JSON) records follow (default: server.schema in jump.yaml).", valueName: "file"))
+    var schema: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
     }
@@ -43,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
-        let setup = try LocalServer.setup(workspace, databaseOverride: database, environment: environment, console: console)
+        let setup = try LocalServer.setup(workspace, databaseOverride: database, schemaOverride: schema, environment: environment, console: console)
         var logger = Logger(label: "jump-forms.serve")
         logger.logLevel = .warning
         if let named = environment["LOG_LEVEL"], !named.isEmpty {

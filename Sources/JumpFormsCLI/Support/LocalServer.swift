@@ -3,6 +3,7 @@ import JumpCapture
 import JumpCaptureServer
 import JumpForms
 import JumpFormsLoader
+import JumpSchema
 
 /// Builds the local server's setup from a workspace: the flow, its texts, the test
 /// identities and the database path.
@@ -29,8 +30,10 @@ enum LocalServer {
         return String(file[..<slash]) + "/" + path
     }
 
-    /// The setup, or a thrown exit after printing the identities file's problems.
-    static func setup(_ workspace: Workspace, databaseOverride: String?, environment: [String: String], console: Console) throws -> CaptureServerSetup {
+    /// The setup, or a thrown exit after printing the identities file's or the schema's
+    /// problems. `schemaOverride`: `serve --schema`, else `server.schema` (relative to jump.yaml).
+    static func setup(_ workspace: Workspace, databaseOverride: String?, schemaOverride: String? = nil, environment: [String: String],
+                      console: Console) throws -> CaptureServerSetup {
         guard let config = workspace.project.config else {
             throw ValidationError("the server needs jump.yaml (the client configuration): pass --config FILE")
         }
@@ -45,7 +48,33 @@ enum LocalServer {
             }
             identities = loaded.identities
         }
+        let schema = try self.schema(config, override: schemaOverride, sources: workspace.project.sources, console: console)
         return CaptureServerSetup(config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
-                                  databasePath: databasePath(config, override: databaseOverride, environment: environment))
+                                  databasePath: databasePath(config, override: databaseOverride, environment: environment), schema: schema)
+    }
+
+    /// The entity-type schema the server's records follow: `--schema`, else `server.schema`
+    /// (relative to jump.yaml), else none. A file with errors is reported (JF100 for one that
+    /// cannot be read, with the place jump.yaml names it; JF4xx for its contents) and stops
+    /// the command (exit 2).
+    static func schema(_ config: ClientConfig, override: String?, sources: SourceFiles, console: Console) throws -> EntitySchema? {
+        let named = config.server.schema
+        guard let path = override ?? named.map({ relative($0.value, to: config.path) }) else { return nil }
+        let loaded = SchemaLoader.schema(path: path)
+        if loaded.diagnostics.containsErrors {
+            var diagnostics = loaded.diagnostics
+            var all = sources
+            all.merge(loaded.sources)
+            if override == nil, let named {
+                diagnostics = diagnostics.map { diagnostic in
+                    var diagnostic = diagnostic
+                    diagnostic.related.append(Diagnostic.Related("the schema is named by server.schema here", at: named.location))
+                    return diagnostic
+                }
+            }
+            console.err(DiagnosticRenderer(sources: all, useColor: console.colorErr).render(diagnostics))
+            throw ExitCode(2)
+        }
+        return loaded.value
     }
 }

@@ -15,6 +15,7 @@ struct ConfigDecoder {
     enum ServerKey: String, CaseIterable {
         case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
         case clientSecret
+        case schema, maximumRecordSize
     }
 
     var decoder: NodeDecoder
@@ -130,6 +131,8 @@ struct ConfigDecoder {
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
         settings.clientSecret = keyed[.clientSecret].flatMap { string($0, "'clientSecret'") }
+        settings.schema = keyed[.schema].flatMap { string($0, "'schema'") }
+        if let value = bounded(.maximumRecordSize, 1024...(3 << 20)) { settings.maximumRecordSize = value }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
         }
