@@ -198,6 +198,8 @@ struct CaptureDispatcher: RouterMiddleware {
     enum Route {
         case capture(CaptureOperation)
         case engageConfiguration, engageStart, engageToken, authInfo, signInComplete, verifyEmail, resetPassword, health
+        /// `/widget_data/flows/<app>/<flow>/<version>/<locale>.json` (FlowDocumentRoute.swift).
+        case flowDocument
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
@@ -229,6 +231,7 @@ struct CaptureDispatcher: RouterMiddleware {
         default:
             let parts = path.split(separator: "/")
             if parts.count == 2, parts[1] == "start" { return (.engageStart, [.get]) }
+            if FlowDocumentRoute.matches(path) { return (.flowDocument, [.get]) }
             return nil
         }
     }
@@ -237,8 +240,8 @@ struct CaptureDispatcher: RouterMiddleware {
         let reply = await answer(request)
         var headers = reply.headers
         headers[.contentType] = reply.contentType
-        headers[.cacheControl] = "no-store"
-        let body = ByteBuffer(string: reply.body)
+        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
+        let body = reply.bytes.map { ByteBuffer(bytes: $0) } ?? ByteBuffer(string: reply.body)
         guard request.method != .head else {
             // HEAD: the headers of the GET, its Content-Length included, without its body.
             headers[.contentLength] = String(body.readableBytes)
@@ -360,6 +363,7 @@ struct CaptureDispatcher: RouterMiddleware {
             case .verifyEmail: return try await service.verifyEmail(parameters)
             case .resetPassword: return try await service.resetPassword(parameters, isPost: request.method == .post)
             case .health: return .ok
+            case .flowDocument: return FlowDocumentRoute.answer(path: path, headers: request.headers, setup: service.setup)
             }
         } catch {
             logger.error("\(request.method.rawValue) \(path) failed: \(error)")

@@ -33,6 +33,8 @@ public enum CaptureFlowDocumentReader {
         public var keyedTexts: [KeyedText] = []
         /// Where the document starts (its first byte).
         public var start: SourceLocation
+        /// Whether the file is a JSON object (else only its diagnostics count).
+        public var isReadable = false
         public var diagnostics: [Diagnostic] = []
 
         init(path: String) {
@@ -132,6 +134,7 @@ private struct DocumentReader {
     }
 
     mutating func read(_ bytes: [UInt8]) {
+        if let tag = CaptureFlowDocumentReader.locale(fromPath: path) { document.locale = Located(tag, at: document.start) }
         let root: JSONNode
         do {
             root = try JSONNode.parse(bytes, file: path)
@@ -142,6 +145,7 @@ private struct DocumentReader {
             return
         }
         guard let members = object(root, "a flow document") else { return }
+        document.isReadable = true
         let keyed = self.keyed(members, known: CaptureFlowDocument.Key.allCases.map(\.rawValue), context: "the document", dropping: true)
         if let node = keyed["version"] {
             document.version = string(node, "'version'")
@@ -151,9 +155,6 @@ private struct DocumentReader {
         }
         if let node = keyed[CaptureFlowDocument.Key.jumpForms.rawValue] { readExtension(node) }
         document.flowNameFromPath = CaptureFlowDocumentReader.flowName(fromPath: path, version: document.version?.value)
-        if document.locale == nil, let tag = CaptureFlowDocumentReader.locale(fromPath: path) {
-            document.locale = Located(tag, at: document.start)
-        }
         var schemaPaths: [Member] = []
         if let info = keyed[CaptureFlowDocument.Key.schemaInfo.rawValue], let infoMembers = object(info, "'schema_info'") {
             let infoKeyed = self.keyed(infoMembers, known: CaptureFlowDocument.SchemaInfoKey.allCases.map(\.rawValue), context: "'schema_info'", dropping: true)
@@ -631,6 +632,8 @@ private struct Combiner {
 
     mutating func combine(name: String?, defaultLocale: LocaleTag?, fallbackCatalogs: [LocaleCatalog]) -> CaptureFlowDocumentReader.Result {
         diagnostics = documents.flatMap(\.diagnostics)
+        // A file that is no JSON object has said all there is to say.
+        documents = documents.filter(\.isReadable)
         guard let first = documents.first else { return .init(flow: nil, catalogs: [], diagnostics: diagnostics) }
 
         // The flow's name, version and locales.
