@@ -176,8 +176,7 @@ private struct DocumentReader {
     /// What a JSON syntax error most likely is, when the start of the file tells.
     static func syntaxHint(_ bytes: [UInt8]) -> String? {
         let start = String(decoding: bytes.prefix(64), as: UTF8.self).drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }.lowercased()
-        if start.hasPrefix("<") { return "the file is HTML or XML (an error page?), not a flow document" }
-        if start.hasPrefix("flow:") || start.hasPrefix("#") { return "the file looks like a YAML flow: give it as flows/NAME.yaml" }
+        if start.hasPrefix("flow:") || start.hasPrefix("#") { return "the file looks like a YAML flow file: name it NAME.yaml" }
         return nil
     }
 
