@@ -60,6 +60,17 @@ import TestSupport
         #expect(document["fields"]?["addressCity"]?["schemaId"] == "primaryAddress.city")
         #expect(document["schema_info"]?["paths"]?["addressCity"] == "primaryAddress.city")
         #expect(document["schema_info"]?["paths"]?["currentPassword"] == nil)
+        #expect(document["fields"]?["currentPassword"]?["schemaId"] == nil)
+        // The SDKs send a form's fields from the record through their schemaId: the
+        // confirmation borrows its match's, so that both SDKs send it (Android's debug builds
+        // stop on a field without one: JRCaptureUser+Extras.m:147-150, CaptureFlowUtils.java:75).
+        #expect(document["fields"]?["newPasswordConfirm"]?["schemaId"] == "password")
+        #expect(document["fields"]?["newPasswordConfirm"]?["matchSchemaId"] == true)
+        #expect(document["schema_info"]?["paths"]?["newPasswordConfirm"] == "password")
+        let registration = try #require(document["fields"]?["registrationForm"]?["fields"]?.arrayValue)
+        for name in registration.compactMap(\.stringValue) {
+            #expect(document["fields"]?[name]?["schemaId"] != nil, "\(name) has no schemaId: the SDKs would not send it")
+        }
         // Texts rendered for the locale, messages with the field's label and the rule's value.
         #expect(document["fields"]?["emailAddress"]?["label"] == "Adresse e-mail")
         let rules = try #require(document["fields"]?["newPassword"]?["validation"]?.arrayValue)
