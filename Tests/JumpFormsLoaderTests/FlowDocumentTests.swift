@@ -236,6 +236,43 @@ import TestSupport
         }
     }
 
+    /// Damaged documents (seeded cuts, copies and replaced bytes of a golden one) never crash
+    /// the reader, the lint or the renderer, and every diagnostic is placed inside its file.
+    @Test func damagedDocumentsAreReportedNeverCrash() throws {
+        let folder = try TemporaryFolder("flow-document-damage")
+        defer { folder.remove() }
+        let original = Array(try Self.document(LocaleTag("en-US")!).utf8)
+        let pieces: [[UInt8]] = [Array("{".utf8), Array("}".utf8), Array("\"".utf8), Array(",".utf8), Array("[]".utf8),
+                                 Array("null".utf8), Array("\"type\": 1".utf8), Array("\\u00".utf8), [0xFF], [0xE2, 0x80]]
+        var random = SplitMix(seed: 21)
+        for round in 0..<150 {
+            var bytes = original
+            for _ in 0...random.next(3) {
+                let start = random.next(bytes.count)
+                let length = min(random.next(40), bytes.count - start)
+                switch random.next(3) {
+                case 0: bytes.removeSubrange(start..<start + length)
+                case 1: bytes.insert(contentsOf: bytes[start..<start + length], at: random.next(bytes.count))
+                default: bytes.replaceSubrange(start..<start + length, with: pieces[random.next(pieces.count)])
+                }
+            }
+            let path = try folder.write("standard/2024-01-15.1/en-US-\(round).json", Data(bytes))
+            let project = ProjectLoader(environment: [:]).load(paths: [path])
+            let findings = project.lint()
+            _ = DiagnosticRenderer(sources: project.sources).render(findings)
+            let lines = bytes.count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            for finding in findings {
+                if let location = finding.location {
+                    #expect(location.file == path && location.line >= 1 && location.line <= lines && location.column >= 1,
+                            "round \(round): \(finding)")
+                }
+            }
+            if let flow = project.primaryFlow, project.diagnostics.isEmpty {
+                _ = try? CaptureFlowDocument.text(flow.flow, localizer: flow.localizer(), locale: LocaleTag("en-US")!)
+            }
+        }
+    }
+
     // MARK: bad documents
 
     static let invalidCases = Repository.folders(in: "\(fixtures)/invalid")

@@ -410,8 +410,8 @@ private struct DocumentReader {
         var rules: [ValidationRule] = []
         if let node = keyed["validation"], let items = array(node, "the validation of \(context)") {
             var serverSide = false
-            for (index, item) in items.enumerated() {
-                switch rule(item, index: index, field: name.value, taken: rules) {
+            for item in items {
+                switch rule(item, field: name.value, taken: rules) {
                 case .rule(let rule): rules.append(rule)
                 case .serverSide: serverSide = true
                 case .none: break
@@ -500,7 +500,7 @@ private struct DocumentReader {
         case serverSide
     }
 
-    mutating func rule(_ node: JSONNode, index: Int, field: String, taken: [ValidationRule]) -> RuleRead? {
+    mutating func rule(_ node: JSONNode, field: String, taken: [ValidationRule]) -> RuleRead? {
         let context = "a rule of field '\(field)'"
         guard let members = object(node, context) else { return nil }
         let keyed = self.keyed(members, known: CaptureFlowDocument.RuleKey.allCases.map(\.rawValue), context: context, dropping: true)
@@ -778,10 +778,9 @@ private struct Combiner {
     /// Each text a document says with its message key reads as that message renders for the
     /// document's locale (else it was edited by hand: JF607, the message wins).
     mutating func checkTexts(flow: Flow, localizer: Localizer) {
-        let renderer = CaptureFlowDocument.TextRenderer.self
         for document in documents where !document.keyedTexts.isEmpty {
             guard let locale = document.locale?.value else { continue }
-            let texts = renderer.init(localizer: localizer, locale: locale)
+            let texts = CaptureFlowDocument.TextRenderer(localizer: localizer, locale: locale)
             for keyed in document.keyedTexts {
                 guard let field = flow.field(named: keyed.field) else { continue }
                 let expected: String?
