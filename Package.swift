@@ -44,6 +44,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // The system zlib (Debian: zlib1g-dev): the local server gzips the flow documents it serves.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // The model: flows, forms, locales, ICU messages, CLDR plurals, the rule engine, lint.
         // Plain Sendable values; no YAML, no I/O.
         .target(
@@ -95,6 +97,7 @@ let package = Package(
                 "JumpForms",
                 "JumpCapture",
                 "JumpSchema",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),

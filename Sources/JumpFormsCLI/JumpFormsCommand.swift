@@ -18,7 +18,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
             LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self,
-            ServeCommand.self, OutboxCommand.self,
+            ServeCommand.self, OutboxCommand.self, FlowCommand.self,
         ]
     )
 

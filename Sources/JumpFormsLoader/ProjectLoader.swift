@@ -8,6 +8,8 @@ public struct LoadedFlow: Sendable {
     public var catalogs: [LocaleCatalog]
     /// False when the flow file had read, compose or decode errors: parts of it are missing.
     public var isComplete: Bool
+    /// The locales of the Capture flow documents the flow was read from (none for a flow file).
+    public var documentLocales: [LocaleTag] = []
 
     public init(flow: Flow, localesDirectory: String, catalogs: [LocaleCatalog], isComplete: Bool = true) {
         self.flow = flow
@@ -51,6 +53,12 @@ public struct ProjectLoader: Sendable {
     /// Whether a flow brings its locales folder (true). `locales check` turns it off to load
     /// the folder itself, at the same time as the flow.
     public var loadsLocaleFolders = true
+    /// The flow name of the Capture flow documents loaded (`flow import --name`), over what
+    /// they say (see `loadFlowDocuments`).
+    public var flowDocumentName: String?
+    /// The default locale of the flow Capture flow documents make (`flow import
+    /// --default-locale`), over what they say.
+    public var flowDocumentDefaultLocale: LocaleTag?
 
     public init(limits: LoaderLimits = .default, environment: [String: String] = [:]) {
         self.limits = limits
@@ -100,6 +108,9 @@ public struct ProjectLoader: Sendable {
         var flowPaths = Set<String>()
         var catalogsByDirectory: [String: [LocaleCatalog]] = [:]
         var localeFiles: [(path: String, read: ProjectLoader.ReadFile)] = []
+        /// Capture flow documents (`.json`), made into flows at the end (the documents of one
+        /// flow together).
+        var flowDocuments: [String] = []
 
         init(loader: ProjectLoader) {
             self.loader = loader
@@ -107,6 +118,10 @@ public struct ProjectLoader: Sendable {
 
         /// Reads a file and decodes it as what its name and top-level keys say it is.
         mutating func loadFile(_ path: String, as expected: FileKind? = nil, read: ReadFile? = nil) {
+            if ProjectLoader.isFlowDocument(path) {
+                if flowPaths.insert(FileAccess.normalize(path)).inserted { flowDocuments.append(path) }
+                return
+            }
             let errorsBefore = project.diagnostics.filter { $0.severity == .error }.count
             let read = read ?? loader.readFile(path)
             read.record(into: &project)
@@ -163,6 +178,9 @@ public struct ProjectLoader: Sendable {
 
         /// Locale files named directly that no flow's folder already brought; then sorting.
         mutating func finish() {
+            if !flowDocuments.isEmpty {
+                project.flows += loader.loadFlowDocuments(flowDocuments, config: project.config, into: &project)
+            }
             for file in localeFiles where catalogsByDirectory[FileAccess.normalize(FileAccess.directory(of: file.path))] == nil {
                 var decoded = loader.decodeLocale(file.path, file.read)
                 decoded.read = ReadFile(path: file.path)     // recorded when the file was read
