@@ -115,7 +115,7 @@ final class AccountContext {
 
     /// A status message, on standard error (standard output carries only data).
     func say(_ key: String, _ arguments: [String: MessageArgument] = [:]) {
-        console.err(words(key, arguments) + "\n")
+        console.err(escaping: words(key, arguments) + "\n")
     }
 
     /// `field: message`, punctuated by the locale.
@@ -151,7 +151,7 @@ final class AccountContext {
                 for entry in localizer.messages(for: report.violations, in: form) {
                     for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
                 }
-                console.err(out)
+                console.err(escaping: out)
                 throw ExitCode(1)
             }
             return (prefilled, nil)
@@ -205,7 +205,7 @@ final class AccountContext {
             for (index, choice) in choices.enumerated() {
                 out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(choice)]) + "\n"
             }
-            terminal.show(out + "> ")
+            terminal.show(TerminalText.escaped(out, keepingLineBreaks: true) + "> ")
             guard let line = terminal.readLine() else { throw ExitCode(1) }
             if let number = Int(line.trimmingSpaces()), (1...choices.count).contains(number) { return number - 1 }
             console.err(words(PromptWords.invalidChoice, ["count": .int(choices.count)]) + "\n")
@@ -227,7 +227,7 @@ final class AccountContext {
         do {
             answer = try await transport.send(request)
         } catch {
-            console.err("\(error)\n")
+            console.err(escaping: "\(error)\n")
             throw ExitCode(2)
         }
         return decoder.decode(request.operation, status: answer.status, body: answer.body, engageToken: engageToken)
@@ -236,7 +236,7 @@ final class AccountContext {
     /// Prints a refusal the command does not handle itself and exits 1.
     func fail(_ error: CaptureError) throws -> Never {
         if case .invalidFields(let invalid) = error { try refuse(invalid.fields, formMessages: invalid.formMessages) }
-        console.err(words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
+        console.err(escaping: words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
         throw ExitCode(1)
     }
 
@@ -246,13 +246,13 @@ final class AccountContext {
         for entry in messages {
             for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
         }
-        console.err(out)
+        console.err(escaping: out)
         throw ExitCode(1)
     }
 
     /// An answer of a kind the operation never gives.
     func unexpected(_ success: CaptureSuccess) throws -> Never {
-        console.err("unexpected answer from the server: \(success)\n")
+        console.err(escaping: "unexpected answer from the server: \(success)\n")
         throw ExitCode(2)
     }
 

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpForms
 import Synchronization
 
 /// Where the CLI writes: standard output for data, standard error for diagnostics about the
@@ -30,6 +31,17 @@ struct Console {
 
     func err(_ text: String) {
         Self.write(text, to: 2)
+    }
+
+    /// Writes text from outside (a record, a server's message, an email) to standard output,
+    /// its control characters escaped (`TerminalText`); line feeds stay line breaks.
+    func out(escaping text: String) {
+        Self.write(TerminalText.escaped(text, keepingLineBreaks: true), to: 1)
+    }
+
+    /// Writes text from outside to standard error, its control characters escaped.
+    func err(escaping text: String) {
+        Self.write(TerminalText.escaped(text, keepingLineBreaks: true), to: 2)
     }
 
     /// Writes all of `text` to a file descriptor, retrying short writes.
