@@ -101,7 +101,7 @@ package enum AtomicFile {
                 }
                 existing = info
             case S_IFDIR:
-                throw FileFailure(path: path, reason: "it is a folder")
+                throw FileFailure(path: path, reason: String(cString: strerror(EISDIR)))
             case S_IFIFO, S_IFCHR:
                 try writeDirectly(bytes, to: path)
                 return

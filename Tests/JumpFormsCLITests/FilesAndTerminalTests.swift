@@ -177,6 +177,9 @@ import TestSupport
             if request.target.hasPrefix("/entity") {
                 return .init(body: #"{"stat":"ok","result":\#(record)}"#)
             }
+            if request.target.hasPrefix("/oauth/forgot_password_native") {
+                return .init(body: #"{"stat":"error","code":390,"error":"invalid_form_fields","error_description":\#(text),"invalid_fields":{"signInEmailAddress":[\#(text)],"elsewhere":[\#(text)]}}"#)
+            }
             return .init(body: #"{"stat":"error","code":200,"error":"invalid_argument","error_description":\#(text)}"#)
         }
     }
@@ -208,6 +211,12 @@ import TestSupport
         #expect(refresh.status == 1, "\(refresh.stderr)")
         #expect(Self.controls(refresh.stderr).isEmpty, "\(Self.controls(refresh.stderr))")
         #expect(refresh.stderr.contains(#"\u{1B}]0;owned\u{7}"#), "\(refresh.stderr)")
+
+        // A refusal of fields (390): the server's messages for each field and for the form.
+        let forgot = try project.run(["forgot-password", "--non-interactive", "--set", "signInEmailAddress=ana@example.com"])
+        #expect(forgot.status == 1, "\(forgot.stderr)")
+        #expect(Self.controls(forgot.stderr).isEmpty, "\(Self.controls(forgot.stderr))")
+        #expect(forgot.stderr.components(separatedBy: #"\u{1B}]0;owned\u{7}"#).count == 3, "\(forgot.stderr)")
     }
 
     /// The outbox's emails (here a project's own texts with escape sequences in them) are

@@ -42,7 +42,8 @@ extension AccountContext {
                 continue
             }
             if case .failure(.invalidFields(let invalid))? = result, interactive, var current = session {
-                current.reject(invalid.fields, formMessages: invalid.formMessages)
+                // The server's messages show in the prompts: escaped (`TerminalText`).
+                current.reject(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
                 values = try prompt(&current)
                 session = current
                 continue

@@ -21,7 +21,7 @@ struct ShowCommand: ParsableCommand {
         let workspace = try project.load(console: console)
         let model = try workspace.form(form)
         switch format {
-        case .text: console.out(escaping: FormRenderer.text(model))
+        case .text: console.out(FormRenderer.text(model))
         case .json: console.out(FormRenderer.json(model, localizer: workspace.localizer).serialized(pretty: true) + "\n")
         }
     }

@@ -50,7 +50,7 @@ struct ValidateCommand: ParsableCommand {
             for deferred in report.deferred {
                 out += "left to the server: \(deferred.field) (\(deferred.rule.rawValue)\(deferred.reason == .clientSideDisabled ? ", clientSide: false" : ""))\n"
             }
-            console.out(escaping: out)
+            console.out(out)
         case .json:
             let json: JSONValue = [
                 "form": .string(form),

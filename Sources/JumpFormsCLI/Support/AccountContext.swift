@@ -115,7 +115,7 @@ final class AccountContext {
 
     /// A status message, on standard error (standard output carries only data).
     func say(_ key: String, _ arguments: [String: MessageArgument] = [:]) {
-        console.err(escaping: words(key, arguments) + "\n")
+        console.err(words(key, arguments.escapedForTerminal) + "\n")
     }
 
     /// `field: message`, punctuated by the locale.
@@ -151,7 +151,7 @@ final class AccountContext {
                 for entry in localizer.messages(for: report.violations, in: form) {
                     for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
                 }
-                console.err(escaping: out)
+                console.err(out)
                 throw ExitCode(1)
             }
             return (prefilled, nil)
@@ -203,9 +203,9 @@ final class AccountContext {
         while true {
             var out = words(PromptWords.heading, ["text": .string(title), "instruction": .string(words(PromptWords.chooseOne))]) + "\n"
             for (index, choice) in choices.enumerated() {
-                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(choice)]) + "\n"
+                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(TerminalText.escaped(choice))]) + "\n"
             }
-            terminal.show(TerminalText.escaped(out, keepingLineBreaks: true) + "> ")
+            terminal.show(out + "> ")
             guard let line = terminal.readLine() else { throw ExitCode(1) }
             if let number = Int(line.trimmingSpaces()), (1...choices.count).contains(number) { return number - 1 }
             console.err(words(PromptWords.invalidChoice, ["count": .int(choices.count)]) + "\n")
@@ -235,8 +235,10 @@ final class AccountContext {
 
     /// Prints a refusal the command does not handle itself and exits 1.
     func fail(_ error: CaptureError) throws -> Never {
-        if case .invalidFields(let invalid) = error { try refuse(invalid.fields, formMessages: invalid.formMessages) }
-        console.err(escaping: words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
+        if case .invalidFields(let invalid) = error {
+            try refuse(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
+        }
+        console.err(words("jumpForms.cli.refused", ["message": .string(TerminalText.escaped(error.description))]) + "\n")
         throw ExitCode(1)
     }
 
@@ -246,7 +248,7 @@ final class AccountContext {
         for entry in messages {
             for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
         }
-        console.err(escaping: out)
+        console.err(out)
         throw ExitCode(1)
     }
 

@@ -61,6 +61,25 @@ struct Console {
     }
 }
 
+extension Dictionary where Key == String, Value == MessageArgument {
+    /// A message's arguments with their texts escaped (`TerminalText`). The message's own words
+    /// come from the project's locale files and print as written (a pseudo-locale's bidi
+    /// controls too); the emails, names and server texts that fill it in come from outside.
+    var escapedForTerminal: [String: MessageArgument] {
+        mapValues { argument in
+            if case .string(let text) = argument { return .string(TerminalText.escaped(text)) }
+            return argument
+        }
+    }
+}
+
+extension FieldMessages {
+    /// A server's messages about a field, escaped for the terminal.
+    var escapedForTerminal: FieldMessages {
+        FieldMessages(field: TerminalText.escaped(field), messages: messages.map { TerminalText.escaped($0) })
+    }
+}
+
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }

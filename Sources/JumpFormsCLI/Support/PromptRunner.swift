@@ -59,9 +59,9 @@ struct PromptRunner {
 
     var clearWord: String { word(PromptWords.clearWord) }
 
-    /// `  ✗ message` and a line break (a server's message, shown escaped).
+    /// `  ✗ message` and a line break (a server's messages come escaped).
     func failure(_ message: String) -> String {
-        paint("  ✗ \(TerminalText.escaped(message))", "1;31") + "\n"
+        paint("  ✗ \(message)", "1;31") + "\n"
     }
 
     /// `text (hint)`, punctuated by the locale.
