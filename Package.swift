@@ -204,11 +204,11 @@ let package = Package(
         .executableTarget(
             name: "jump-bench",
             // mimalloc: measures in-process what jump-forms does, with its allocator.
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport", mimalloc]
+            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "JumpFiles", "DevToolSupport", mimalloc]
         ),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.
-        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader", "DevToolSupport"]),
+        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader", "JumpFiles", "DevToolSupport"]),
         .executableTarget(name: "fuzz-icu", dependencies: ["JumpForms", "DevToolSupport"]),
         // What jump-bench and the fuzz targets share: whole-file reads, standard error, and the
         // fuzz targets' replay mode and libFuzzer entry.

@@ -37,6 +37,10 @@ public struct LoadedProject: Sendable {
     /// Every file the load tried to read, those it could not read (too large, unreadable) too.
     public var files = Set<String>()
     public var diagnostics: [Diagnostic] = []
+    /// What the diagnostics must not show (values from the environment, contents of files
+    /// outside the project): `diagnostics` and `lint()` apply it; apply it to any other
+    /// diagnostic about these files before showing it.
+    public var withheld = Withheld()
 
     public init() {}
 
@@ -79,6 +83,7 @@ public struct ProjectLoader: Sendable {
     /// problem: every file is read and every diagnostic collected.
     public func load(paths: [String]) -> LoadedProject {
         var run = Run(loader: self)
+        run.named = Set(paths.map(FileAccess.normalize))
         for path in paths {
             switch FileAccess.kind(of: path) {
             case .missing:
@@ -111,6 +116,10 @@ public struct ProjectLoader: Sendable {
         /// Capture flow documents (`.json`), made into flows at the end (the documents of one
         /// flow together).
         var flowDocuments: [String] = []
+        /// The paths named on the command line (shown in full wherever they are).
+        var named = Set<String>()
+        /// While a jump.yaml's flow loads: that jump.yaml's folder (the project).
+        var projectFolder: String?
 
         init(loader: ProjectLoader) {
             self.loader = loader
@@ -140,6 +149,7 @@ public struct ProjectLoader: Sendable {
             var decoder = ConfigDecoder(path: path, environment: loader.environment)
             let config = decoder.decode(document)
             project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
+            project.withheld.expansions += decoder.expansions
             guard let config else { return }
             if project.config == nil { project.config = config }
             let flowPath = FileAccess.join(FileAccess.directory(of: path), config.flow.value)
@@ -150,7 +160,15 @@ public struct ProjectLoader: Sendable {
                                                       hint: nearest.map { "did you mean '\($0)'? ('flow' is relative to jump.yaml)" } ?? "'flow' is relative to jump.yaml"))
                 return
             }
-            if !flowPaths.contains(FileAccess.normalize(flowPath)) { loadFile(flowPath, as: .flow) }
+            if !flowPaths.contains(FileAccess.normalize(flowPath)) {
+                let folder = FileAccess.directory(of: path)
+                if !named.contains(FileAccess.normalize(flowPath)), let root = Withheld.outside(flowPath, project: folder) {
+                    project.withheld.outsideFiles[FileAccess.normalize(flowPath)] = root
+                }
+                projectFolder = folder
+                loadFile(flowPath, as: .flow)
+                projectFolder = nil
+            }
         }
 
         mutating func loadFlow(_ path: String, _ document: YAMLDocument, readCleanly: Bool, decoded: DecodedFlow? = nil) {
@@ -160,6 +178,9 @@ public struct ProjectLoader: Sendable {
             project.diagnostics += decoded.errors.map(\.diagnostic)
             guard let flow else { return }
             let directory = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: path), flow.localesDirectory.value))
+            if let projectFolder, !named.contains(directory), let root = Withheld.outside(directory, project: projectFolder) {
+                project.withheld.outsideFolders[directory] = root
+            }
             if catalogsByDirectory[directory] == nil {
                 if FileAccess.kind(of: directory) == .directory {
                     catalogsByDirectory[directory] = loader.loadsLocaleFolders ? loader.loadLocales(in: directory, into: &project) : []
@@ -186,6 +207,12 @@ public struct ProjectLoader: Sendable {
                 decoded.read = ReadFile(path: file.path)     // recorded when the file was read
                 decoded.record(into: &project)
                 if let catalog = decoded.catalog { project.looseCatalogs.append(catalog) }
+            }
+            let withheld = project.withheld
+            if !withheld.isEmpty {
+                project.diagnostics = withheld.apply(to: project.diagnostics)
+                // No line of a file outside the project is ever quoted.
+                project.sources.remove { withheld.projectFolder(outside: $0) != nil }
             }
             project.diagnostics = project.diagnostics.sortedByLocation()
         }

@@ -62,20 +62,20 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try CaptureServer(setup: setup, logger: logger)
         } catch {
-            console.err("cannot open the database \(setup.databasePath): \(error)\n")
+            console.err(escaping: "cannot open the database \(setup.databasePath): \(error)\n")
             throw ExitCode(2)
         }
         do {
             try await server.run(host: host, port: port, tls: served?.tls) { url in
-                console.out("jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
-                console.out("database: \(setup.databasePath)\n")
+                console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
+                console.out(escaping: "database: \(setup.databasePath)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
             }
         } catch let error as CaptureServerError {
-            console.err("\(error)\n")
+            console.err(escaping: "\(error)\n")
             throw ExitCode(2)
         } catch {
-            console.err("the server stopped: \(error)\n")
+            console.err(escaping: "the server stopped: \(error)\n")
             throw ExitCode(2)
         }
     }
@@ -145,16 +145,19 @@ struct OutboxCommand: AsyncParsableCommand {
         let environment = Environment.current
         let workspace = try project.load(console: console)
         guard let config = workspace.project.config else { throw ValidationError("outbox needs jump.yaml: pass --config FILE") }
-        let path = LocalServer.databasePath(config, override: database, environment: environment)
+        let path = try LocalServer.checkedDatabasePath(config, override: database, environment: environment)
         guard FileExists.file(path) else {
             throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
         }
         let messages = try await Outbox.messages(databasePath: path)
         switch format {
         case .text:
-            if messages.isEmpty { console.out("the outbox of \(path) is empty\n") }
+            if messages.isEmpty { console.out(escaping: "the outbox of \(path) is empty\n") }
+            // The emails hold what users typed (names, addresses): shown escaped, each line of
+            // the body indented.
             for message in messages {
-                console.out("#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(message.body)\n")
+                let body = message.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+                console.out(escaping: "#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(body)\n")
             }
         case .json:
             console.out(JSONValue.array(messages.map {

@@ -126,7 +126,7 @@ final class AccountContext {
 
     /// A status message, on standard error (standard output carries only data).
     func say(_ key: String, _ arguments: [String: MessageArgument] = [:]) {
-        console.err(words(key, arguments) + "\n")
+        console.err(words(key, arguments.escapedForTerminal) + "\n")
     }
 
     /// `field: message`, punctuated by the locale.
@@ -214,7 +214,7 @@ final class AccountContext {
         while true {
             var out = words(PromptWords.heading, ["text": .string(title), "instruction": .string(words(PromptWords.chooseOne))]) + "\n"
             for (index, choice) in choices.enumerated() {
-                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(choice)]) + "\n"
+                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(TerminalText.escaped(choice))]) + "\n"
             }
             terminal.show(out + "> ")
             guard let line = terminal.readLine() else { throw ExitCode(1) }
@@ -240,7 +240,7 @@ final class AccountContext {
         do {
             answer = try await transport.send(request)
         } catch {
-            console.err("\(error)\n")
+            console.err(escaping: "\(error)\n")
             throw ExitCode(2)
         }
         return decoder.decode(request.operation, status: answer.status, body: answer.body, engageToken: engageToken)
@@ -248,8 +248,10 @@ final class AccountContext {
 
     /// Prints a refusal the command does not handle itself and exits 1.
     func fail(_ error: CaptureError) throws -> Never {
-        if case .invalidFields(let invalid) = error { try refuse(invalid.fields, formMessages: invalid.formMessages) }
-        console.err(words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
+        if case .invalidFields(let invalid) = error {
+            try refuse(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
+        }
+        console.err(words("jumpForms.cli.refused", ["message": .string(TerminalText.escaped(error.description))]) + "\n")
         throw ExitCode(1)
     }
 
@@ -265,7 +267,7 @@ final class AccountContext {
 
     /// An answer of a kind the operation never gives.
     func unexpected(_ success: CaptureSuccess) throws -> Never {
-        console.err("unexpected answer from the server: \(success)\n")
+        console.err(escaping: "unexpected answer from the server: \(success)\n")
         throw ExitCode(2)
     }
 

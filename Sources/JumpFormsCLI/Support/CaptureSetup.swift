@@ -97,7 +97,7 @@ extension Workspace {
     /// lacks), else a usage error with its description.
     func refusal(_ error: RequestError, console: Console) -> any Error {
         guard let diagnostic = error.diagnostic else { return ValidationError(error.description) }
-        console.err(DiagnosticRenderer(sources: project.sources, useColor: console.colorErr).render([diagnostic]))
+        console.err(DiagnosticRenderer(sources: project.sources, useColor: console.colorErr).render([project.withheld.apply(to: diagnostic)]))
         return ExitCode(2)
     }
 }

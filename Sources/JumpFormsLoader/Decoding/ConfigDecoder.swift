@@ -20,6 +20,9 @@ struct ConfigDecoder {
 
     var decoder: NodeDecoder
     let environment: [String: String]
+    /// The values that took text from the environment, which diagnostics never show
+    /// (`Withheld`).
+    var expansions: [Withheld.Expansion] = []
 
     init(path: String, environment: [String: String]) {
         decoder = NodeDecoder(path: path)
@@ -145,6 +148,7 @@ struct ConfigDecoder {
         guard text.value.contains("${") else { return text }
         var result = ""
         var rest = Substring(text.value)
+        var given: [(name: String, value: String)] = []
         while let open = rest.firstRange(of: "${") {
             result += rest[..<open.lowerBound]
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
@@ -161,6 +165,7 @@ struct ConfigDecoder {
             }()
             if let value = environment[String(name)], !value.isEmpty {
                 result += value
+                given.append((String(name), value))
             } else if let defaultValue {
                 result += defaultValue
             } else {
@@ -172,6 +177,9 @@ struct ConfigDecoder {
             rest = rest[rest.index(after: close)...]
         }
         result += rest
+        if !given.isEmpty {
+            expansions.append(Withheld.Expansion(location: text.location, written: text.value, value: result, variables: given))
+        }
         return Located(result, at: text.location)
     }
 
