@@ -100,16 +100,20 @@ struct TLSOptions: ParsableArguments {
     /// What the server serves HTTPS with (nil: HTTP), and the local CA when it is the CA's
     /// certificate. A problem (a key others may read, a file that is not PEM) is said and
     /// ends the command with status 2.
-    func prepare(dataDirectory: String, console: Console) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+    func prepare(dataDirectory: String?, console: Console) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+        guard tls || certificate != nil else { return nil }
+        if certificate == nil, dataDirectory == nil {
+            console.err("cannot serve HTTPS: no home folder to keep the local CA in (set HOME or XDG_DATA_HOME, or give --tls-cert and --tls-key)\n")
+            throw ExitCode(2)
+        }
         do {
             if let certificate, let key {
                 return (try ServerTLS.load(certificatePath: certificate, keyPath: key), nil)
             }
-            guard tls else { return nil }
-            let authority = LocalCertificateAuthority(folder: dataDirectory + "/tls")
+            let authority = LocalCertificateAuthority(folder: (dataDirectory ?? "") + "/tls")
             return (try authority.prepare().tls, authority)
         } catch {
-            console.err("cannot serve HTTPS: \(error)\n")
+            console.err(escaping: "cannot serve HTTPS: \(error)\n")
             throw ExitCode(2)
         }
     }
