@@ -77,6 +77,35 @@ enum StoreConflict: Error, Sendable, Hashable {
     case identityTaken
     /// The Engage token was used already (or has expired): each one completes one operation.
     case engageTokenUsed
+    /// The record a write would leave is larger than the server stores (`RecordLimits`): its
+    /// size and the limit, in bytes of JSON text.
+    case recordTooLarge(size: Int, limit: Int)
+    /// The record a write would leave nests deeper than the server stores.
+    case recordTooDeep(depth: Int, limit: Int)
+    /// The stored record is not JSON the server can read (written by an older version): it is
+    /// left as it is, and no write replaces it. The reader's reason.
+    case undecodableRecord(String)
+}
+
+/// What every write leaves a record within, so that the server (and a client with the same
+/// JSON reader) can read it back: at most `maximumSize` bytes of JSON text (the
+/// `maximumRecordSize` setting) and at most `maximumDepth` levels of nesting.
+struct RecordLimits: Sendable, Hashable {
+    /// Well inside the JSON reader's 512 levels, with room for the answers that wrap a record.
+    static let maximumDepth = 100
+
+    var maximumSize: Int
+
+    /// The refusal of a record text (and its value) a write would leave; nil when it fits. A
+    /// record already over the size limit may still shrink: only a write that makes it larger
+    /// than `previousSize` is refused.
+    func problem(text: String, record: JSONValue, previousSize: Int = 0) -> StoreConflict? {
+        let size = text.utf8.count
+        if size > maximumSize, size > previousSize { return .recordTooLarge(size: size, limit: maximumSize) }
+        let depth = record.nestingDepth
+        if depth > Self.maximumDepth { return .recordTooDeep(depth: depth, limit: Self.maximumDepth) }
+        return nil
+    }
 }
 
 /// The server's SQLite file, through GRDB: a `DatabasePool` in WAL mode with
@@ -109,6 +138,8 @@ final class CaptureStore: Sendable {
     /// The record paths whose values are kept unique, and how they compare (the flow's
     /// `unique` fields): their keys are stored in `unique_values` (CaptureStore+UniqueKeys).
     let uniquePaths: [String: LookAlike.Comparison]
+    /// What a write may leave a record as.
+    let recordLimits: RecordLimits
 
     /// The default of `refreshLifetime` (30 days): a session can be refreshed for this long
     /// after its sign-in; then its row is deleted. A token without a refresh secret is deleted
@@ -117,12 +148,15 @@ final class CaptureStore: Sendable {
 
     /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for;
     /// `commitDelay`: how long concurrent refreshes may gather into one commit (`GroupCommit`);
+    /// `maximumRecordSize`: the largest record a write may leave (`RecordLimits`);
     /// `refreshLifetime`: how long after its sign-in a session can be refreshed;
     /// `uniquePaths`: the record paths kept unique, whose keys are brought up to date here (nil:
     /// a store that writes no records, such as the outbox's reader, leaves them as they are).
-    init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero, refreshLifetime: Int = refreshWindow,
+    init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero,
+         maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
          uniquePaths: [String: LookAlike.Comparison]? = nil) throws {
         self.path = path
+        self.recordLimits = RecordLimits(maximumSize: maximumRecordSize)
         self.refreshLifetime = refreshLifetime
         self.uniquePaths = uniquePaths ?? [:]
         var configuration = Configuration()
@@ -239,11 +273,15 @@ final class CaptureStore: Sendable {
                 CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
                 """)
         }
+        migrator.registerMigration("8-element-ids") { db in
+            // The next plural element id of the record: ids are never given twice.
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN next_element_id INTEGER NOT NULL DEFAULT 1")
+        }
         // Sessions: when each refresh chain started (its sign-in), which refreshes keep and
         // `refreshLifetime` counts from; the `/oauth/token` grant (`chain`) an access token and
         // its refresh tokens share, so that revoking one ends the others. Rows from before
         // start at their last rotation (access tokens) or their issue (refresh tokens).
-        migrator.registerMigration("8-session-chains") { db in
+        migrator.registerMigration("9-session-chains") { db in
             try db.execute(sql: """
                 ALTER TABLE access_tokens ADD COLUMN signed_in_at INTEGER;
                 ALTER TABLE access_tokens ADD COLUMN chain TEXT;
@@ -259,7 +297,7 @@ final class CaptureStore: Sendable {
         }
         // Look-alikes: the email's key (`LookAlike.folded`) under a unique index, and the keys
         // of the flow's other `unique` values (filled at start-up for the flow's paths).
-        migrator.registerMigration("9-normalized-unique") { db in
+        migrator.registerMigration("10-normalized-unique") { db in
             try db.execute(sql: """
                 ALTER TABLE users ADD COLUMN email_key TEXT;
                 CREATE TABLE unique_values (
@@ -426,8 +464,22 @@ final class CaptureStore: Sendable {
     }
 
     /// A stored record's JSON text as a value (the server wrote it; an empty record if not JSON).
+    /// Reads only: a write decodes with `decodedRecord`, which refuses such a record.
     static func record(fromText text: String?) -> JSONValue {
         text.flatMap { try? JSONValue.parse($0) } ?? [:]
+    }
+
+    /// A stored record's JSON text as a value, for a write: a text the reader refuses (a
+    /// record an older version stored too deep) throws `StoreConflict.undecodableRecord`, so
+    /// that no write replaces the record with what it could not read.
+    static func decodedRecord(_ text: String) throws -> JSONValue {
+        do {
+            let record = try JSONValue.parse(text)
+            guard case .object = record else { throw StoreConflict.undecodableRecord("it is \(record.kindDescription), not an object") }
+            return record
+        } catch let error as JSONParseError {
+            throw StoreConflict.undecodableRecord(error.message)
+        }
     }
 
     func user(id: Int64) async throws -> StoredUser? {
@@ -521,7 +573,10 @@ final class CaptureStore: Sendable {
                 try db.execute(sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
                 let id = db.lastInsertedRowID
-                let full = stamped.setting("id", .integer(Int(id))).serialized()
+                let value = stamped.setting("id", .integer(Int(id)))
+                let full = value.serialized()
+                // Thrown inside the transaction: the row is not kept.
+                if let problem = self.recordLimits.problem(text: full, record: value) { throw problem }
                 try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full, id])
                 try self.storeUniqueKeys(userID: id, record: stamped, emailNormalized: email, db)
                 if let identity {
@@ -540,6 +595,19 @@ final class CaptureStore: Sendable {
     /// Changes a user's record (and password) in one transaction, checking unique values.
     func updateUser(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
                     change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+        try await editRecord(id: id, unique: unique, now: now, passwordHash: passwordHash) { record, _ in change(record) }
+    }
+
+    /// `updateUser` for the entity calls: the change also gets the record's element ids, to
+    /// number new plural elements (the next id is kept with the record), and may throw (the
+    /// transaction is rolled back).
+    ///
+    /// Every write leaves a record the server can read back: one over `recordLimits` is
+    /// refused (`StoreConflict.recordTooLarge`, `.recordTooDeep`), and a stored record that
+    /// cannot be decoded is never replaced (`.undecodableRecord`; a password alone may still
+    /// change, when the change leaves an empty record as it is).
+    func editRecord(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
+                    change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
         do {
             return try await updateUserRow(id: id, unique: unique, now: now, passwordHash: passwordHash, change: change)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -550,19 +618,34 @@ final class CaptureStore: Sendable {
     }
 
     private func updateUserRow(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String??,
-                               change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+                               change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
         try await pool.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
             let taken = try self.conflicts(unique, excluding: id, db)
             if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
             var user = Self.user(from: row)
             let timestamp = Timestamps.capture(now)
-            let record = change(user.record).setting("lastUpdated", .string(timestamp))
-            user.recordText = record.serialized()
+            let stored: JSONValue
+            do {
+                stored = try Self.decodedRecord(user.recordText)
+            } catch StoreConflict.undecodableRecord(let reason) {
+                // The password alone may change; the record stays as it is.
+                var scratch = ElementIDs(next: 1)
+                guard case .some(let hash) = passwordHash, try change([:], &scratch) == [:] else { throw StoreConflict.undecodableRecord(reason) }
+                user.passwordHash = hash
+                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+                return user
+            }
+            let next: Int = row["next_element_id"] ?? 1
+            var ids = ElementIDs(next: max(next, stored.largestElementID + 1))
+            let record = try change(stored, &ids).setting("lastUpdated", .string(timestamp))
+            let text = record.serialized()
+            if let problem = self.recordLimits.problem(text: text, record: record, previousSize: user.recordText.utf8.count) { throw problem }
+            user.recordText = text
             user.emailNormalized = record["email"]?.stringValue.map(normalizeEmail)
             if case .some(let hash) = passwordHash { user.passwordHash = hash }
-            try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ? WHERE id = ?",
-                           arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, id])
+            try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ?, next_element_id = ? WHERE id = ?",
+                           arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, ids.next, id])
             try self.storeUniqueKeys(userID: id, record: record, emailNormalized: user.emailNormalized, db)
             return user
         }

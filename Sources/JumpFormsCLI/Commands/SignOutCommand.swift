@@ -21,14 +21,14 @@ struct SignOutCommand: AsyncParsableCommand {
             let session: Session?
             do { session = try context.sessionStore.load() } catch {
                 // An unreadable session file is forgotten all the same.
-                context.console.err("\(error)\n")
+                context.console.err(escaping: "\(error)\n")
                 session = nil
             }
             if let session {
                 guard try await SessionEnd.revoke(session, context) else { return }
             }
             do { try context.sessionStore.clear() } catch {
-                context.console.err("\(error)\n")
+                context.console.err(escaping: "\(error)\n")
                 throw ExitCode(2)
             }
             context.say("jumpForms.cli.signedOut")
@@ -84,7 +84,7 @@ enum SessionEnd {
     /// Explains a refusal for want of a recent sign-in, and (on a terminal) offers to sign in
     /// again with a provider linked to the account; returns once signed in again, else exits 1.
     static func signInAgain(_ context: AccountContext, because error: CaptureError) async throws {
-        context.console.err(context.words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
+        context.console.err(context.words("jumpForms.cli.refused", ["message": .string(error.description)].escapedForTerminal) + "\n")
         let session = try context.requireSession()
         let linked = session.record["profiles"]?.arrayValue?.compactMap { $0["domain"]?.stringValue } ?? []
         let provider = context.workspace.flow.providers.first { definition in
@@ -92,7 +92,7 @@ enum SessionEnd {
         }
         let name = provider.map(context.friendlyName) ?? linked.first ?? "?"
         context.say("jumpForms.cli.signInAgain", ["provider": .string(name), "command": .string(provider.map { "jump-forms signin --provider \($0.id.value)" } ?? "jump-forms signin")])
-        guard let provider, context.confirm(context.words("jumpForms.cli.offerSignInAgain", ["provider": .string(name)])) else { throw ExitCode(1) }
+        guard let provider, context.confirm(context.words("jumpForms.cli.offerSignInAgain", ["provider": .string(name)].escapedForTerminal)) else { throw ExitCode(1) }
         let grant = try await EngageWalk(context: context).token(for: provider, identity: nil)
         let secret = RefreshSecret.generate()
         switch try await context.send(context.builder.socialSignIn(token: grant.token, refreshSecret: secret), engageToken: grant.token) {
