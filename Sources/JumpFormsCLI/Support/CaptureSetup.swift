@@ -85,7 +85,7 @@ struct CaptureSetup {
         let local = workspace.flow.version
         if local.value != version {
             console.err("\(local.location): warning: the flow's version '\(local.value)' differs from the flow document's "
-                + "'\(TerminalText.escaped(version))' (\(source.url)); requests send that version as flow_version, as the SDKs do\n")
+                + "'\(TerminalText.escaped(version))' (\(source.url)); requests send flow_version '\(TerminalText.escaped(version))', as the SDKs do\n")
         }
         return with(flowVersion: version)
     }
