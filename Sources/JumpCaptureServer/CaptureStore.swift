@@ -169,6 +169,10 @@ final class CaptureStore: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
         if let uniquePaths { try pool.write { db in try Self.refreshUniqueKeys(uniquePaths, db) } }
+        // What the migrations and the key refill wrote goes into the database file now (a
+        // passive checkpoint: it waits for nobody), so that serving starts from an empty WAL
+        // and the checkpointer's marks count the server's own commits.
+        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
         checkpointer = WALCheckpointer(path: path, pages: checkpointPages)
         pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
         sessions = SessionReader(path: path)
