@@ -236,6 +236,12 @@ final class AccountContext {
     /// Prints a refusal the command does not handle itself and exits 1.
     func fail(_ error: CaptureError) throws -> Never {
         if case .invalidFields(let invalid) = error { try refuse(invalid.fields, formMessages: invalid.formMessages) }
+        if let seconds = error.serverError?.retryAfter {
+            // 510: too many attempts (or the server is busy); the wait, in the user's words.
+            console.err((seconds >= 120 ? words("jumpForms.cli.retryAfterMinutes", ["minutes": .int((seconds + 59) / 60)])
+                                        : words("jumpForms.cli.retryAfter", ["seconds": .int(seconds)])) + "\n")
+            throw ExitCode(1)
+        }
         console.err(words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
         throw ExitCode(1)
     }
