@@ -122,45 +122,69 @@ import Glibc
         }
     }
 
+    /// Sends a keep-alive `GET /health` on `fd` and reads its answer: once it is back the
+    /// server has the connection, idle since that answer.
+    static func health(_ fd: Int32) -> Bool {
+        RawHTTP.send(fd, Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: received, as: UTF8.self).hasSuffix(#"{"stat":"ok"}"#) {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return false }
+            received += chunk[0..<count]
+        }
+        return true
+    }
+
     /// At the connection cap, the longest-idle connection makes room for a new client; when
     /// every connection is busy, the new one is closed at once; a freed place serves again.
+    /// The order of idleness comes from answered requests, not from waiting.
     @Test func theConnectionCapEvictsIdleSocketsAndRefusesWhenAllAreBusy() async throws {
         try await withServer(configure: { $0.server.maximumConnections = 4 }) { server in
             let port = try #require(server.url.port)
-            // Four idle sockets fill the server.
+            // Four idle sockets fill the server, idle since their answers, oldest first.
             var idle: [Int32] = []
-            for _ in 0..<4 {
-                idle.append(try RawHTTP.connect(port: port))
-                try await Task.sleep(for: .milliseconds(20))
-            }
             defer { idle.forEach { close($0) } }
-            try await Task.sleep(for: .milliseconds(200))
-            // A new client is served: the oldest idle socket is closed for it.
+            for _ in 0..<4 {
+                let fd = try RawHTTP.connect(port: port)
+                idle.append(fd)
+                #expect(try await Self.blocking { Self.health(fd) })
+            }
+            // A new client is served: the oldest idle socket is closed for it, the others stay.
             let served = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(served.status == 200, "\(served.head)")
             let first = idle[0]
             #expect(try await Self.blocking { Self.closedByServer(first, within: 2000) }, "the oldest idle socket is still open")
+            let second = idle[1]
+            #expect(try await Self.blocking { Self.health(second) }, "an idle socket that was not the oldest was closed")
             // Four sockets in the middle of a request: busy, none is closed for a new one.
             var busy: [Int32] = []
             defer { busy.forEach { close($0) } }
-            for _ in 0..<4 {
-                let fd = try RawHTTP.connect(port: port)
+            for fd in idle.dropFirst() {
                 RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n".utf8))
-                busy.append(fd)
-                try await Task.sleep(for: .milliseconds(20))
             }
-            try await Task.sleep(for: .milliseconds(200))
+            let fourth = try RawHTTP.connect(port: port)
+            busy.append(fourth)
+            #expect(try await Self.blocking { Self.health(fourth) })
+            RawHTTP.send(fourth, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n".utf8))
+            // The server reads those partial heads on its event loop: give it a moment (this
+            // waits for the loop, not for a timeout; the request timeout is 60 s).
+            try await Task.sleep(for: .milliseconds(300))
             let start = ContinuousClock.now
             let refused = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(refused.status == 0 && refused.body.isEmpty, "\(refused)")
             #expect(Self.seconds(since: start) < 3)
-            for fd in busy {
+            for fd in idle.dropFirst() + busy {
                 #expect(!(try await Self.blocking { Self.closedByServer(fd, within: 100) }), "a busy connection was closed")
             }
-            // A place frees: served again.
-            close(busy.removeFirst())
-            try await Task.sleep(for: .milliseconds(300))
-            let again = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            // A place frees (the server sees the close): served again.
+            let freed = busy.removeFirst()
+            shutdown(freed, Int32(SHUT_RDWR))
+            close(freed)
+            var again = RawHTTP.Answer(status: 0, head: "", body: "")
+            for _ in 0..<300 where again.status != 200 {
+                again = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            }
             #expect(again.status == 200, "\(again.head)")
         }
     }
