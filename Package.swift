@@ -44,6 +44,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // The system zlib (Debian: zlib1g-dev): the local server gzips the flow documents it serves.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // The model: flows, forms, locales, ICU messages, CLDR plurals, the rule engine, lint.
         // Plain Sendable values; no YAML, no I/O.
         .target(
@@ -94,6 +96,8 @@ let package = Package(
             dependencies: [
                 "JumpForms",
                 "JumpCapture",
+                "JumpSchema",
+                "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -176,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
-                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "TestSupport",
+                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -200,11 +204,11 @@ let package = Package(
         .executableTarget(
             name: "jump-bench",
             // mimalloc: measures in-process what jump-forms does, with its allocator.
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "DevToolSupport", mimalloc]
+            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "JumpFiles", "DevToolSupport", mimalloc]
         ),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
         // inputs named on their command line.
-        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader", "DevToolSupport"]),
+        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader", "JumpFiles", "DevToolSupport"]),
         .executableTarget(name: "fuzz-icu", dependencies: ["JumpForms", "DevToolSupport"]),
         // What jump-bench and the fuzz targets share: whole-file reads, standard error, and the
         // fuzz targets' replay mode and libFuzzer entry.

@@ -17,6 +17,7 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
     case readRecord = "read-record"
     case updateObject = "entity-update"
     case replacePlural = "entity-replace"
+    case deleteAttribute = "entity-delete"
     case engageMobileConfig = "engage-config"
     case engageTokenExchange = "engage-token"
     case tokenURLPost = "token-url"
@@ -37,6 +38,7 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
         case .readRecord: "/entity"
         case .updateObject: "/entity.update"
         case .replacePlural: "/entity.replace"
+        case .deleteAttribute: "/entity.delete"
         case .engageMobileConfig: "/openid/mobile_config_and_baseurl"
         case .engageTokenExchange: "/signin/oauth_token"
         case .tokenURLPost: ""
@@ -60,6 +62,7 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
         case .readRecord: "read the signed-in user's record"
         case .updateObject: "update an object of the record (entity.update)"
         case .replacePlural: "replace a plural of the record (entity.replace)"
+        case .deleteAttribute: "delete a plural element or clear an attribute of the record (entity.delete)"
         case .engageMobileConfig: "fetch Engage's provider configuration"
         case .engageTokenExchange: "exchange a native provider token for an Engage token"
         case .tokenURLPost: "post an Engage token to the app's token URL"
@@ -74,7 +77,8 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
 
     /// Whether the call needs the signed-in user's access token.
     public var needsAccessToken: Bool {
-        [.updateProfile, .changePassword, .refreshAccessToken, .linkAccount, .unlinkAccount, .readRecord, .updateObject, .replacePlural]
+        [.updateProfile, .changePassword, .refreshAccessToken, .linkAccount, .unlinkAccount, .readRecord, .updateObject, .replacePlural,
+         .deleteAttribute]
             .contains(self)
     }
 

@@ -86,21 +86,28 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A request ready to send: the operation, the HTTP head, and the form parameters (the body of
-/// a POST, the query of a GET).
+/// a POST, the query of a GET or of a POST whose parameters go in its URL).
 public struct CaptureRequest: Sendable {
     public var operation: CaptureOperation
     public var server: ServerURL
     public var method: HTTPRequest.Method
-    /// The path after the server's base path, without query.
+    /// The path after the server's base path; it may hold a query of its own
+    /// (`/signin/oauth_token?providername=google`), which the parameters of the URL follow.
     public var path: String
     public var parameters: [RequestParameter]
+    /// A POST whose parameters are appended to its URL, with an empty body and no
+    /// `Content-Type` (iOS's token-URL post, JRSessionData.m:1538-1544). A GET always sends
+    /// them in its URL.
+    public var parametersInURL: Bool
 
-    public init(operation: CaptureOperation, server: ServerURL, method: HTTPRequest.Method = .post, path: String, parameters: [RequestParameter]) {
+    public init(operation: CaptureOperation, server: ServerURL, method: HTTPRequest.Method = .post, path: String,
+                parameters: [RequestParameter], parametersInURL: Bool = false) {
         self.operation = operation
         self.server = server
         self.method = method
         self.path = path
         self.parameters = parameters
+        self.parametersInURL = parametersInURL
     }
 
     /// The parameter named `name`.
@@ -108,37 +115,64 @@ public struct CaptureRequest: Sendable {
         parameters.first { $0.name == name }?.value
     }
 
+    /// Whether the parameters go in the URL (a GET, or `parametersInURL`) rather than a body.
+    public var sendsParametersInURL: Bool { method == .get || parametersInURL }
+
     /// The `application/x-www-form-urlencoded` text of the parameters.
     public func encodedParameters(maskingSecrets: Bool = false) -> String {
         FormEncoding.encode(parameters.map { (name: $0.name, value: maskingSecrets && $0.isSecret ? RequestPrinter.mask : $0.value) })
     }
 
-    /// The full path with the query of a GET.
+    /// The full path, with the parameters appended when they go in the URL (after `&` when
+    /// the path has a query already).
     public func target(maskingSecrets: Bool = false) -> String {
         let full = server.basePath + path
-        if method == .get, !parameters.isEmpty { return full + "?" + encodedParameters(maskingSecrets: maskingSecrets) }
-        return full
+        guard sendsParametersInURL, !parameters.isEmpty else { return full }
+        return full + (full.contains("?") ? "&" : "?") + encodedParameters(maskingSecrets: maskingSecrets)
     }
 
-    /// The body bytes (empty for a GET).
+    /// The body bytes (empty when the parameters go in the URL).
     public var body: [UInt8] {
-        method == .get ? [] : Array(encodedParameters().utf8)
+        sendsParametersInURL ? [] : Array(encodedParameters().utf8)
     }
 
-    /// The HTTP head (swift-http-types).
+    /// The HTTP head (swift-http-types). A POST with its parameters in the URL has no
+    /// `Content-Type` (as iOS sends it) and `Content-Length: 0`.
     public var head: HTTPRequest {
         var fields = HTTPFields()
         fields[.accept] = "application/json"
         fields[.userAgent] = "jump-forms/\(JumpCaptureVersion.current)"
         if method != .get {
-            fields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8"
+            if !sendsParametersInURL { fields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8" }
             fields[.contentLength] = String(body.count)
         }
         return HTTPRequest(method: method, scheme: server.scheme, authority: server.authority, path: target(), headerFields: fields)
     }
 
-    /// The full URL (query included for a GET).
+    /// The full URL (with the parameters when they go in it).
     public var url: String { "\(server.scheme)://\(server.authority)\(target())" }
+
+    /// The request as sent once the client knows where Capture runs and which flow version
+    /// it serves: requests are built before the embedded server has its port, and before the
+    /// flow document is downloaded. The server is replaced, and with it a `redirect_uri`
+    /// that is the old server's URL (the default, as iOS sends it); a `flow_version`
+    /// parameter takes `flowVersion` when one is given.
+    public func resolved(server newServer: ServerURL, flowVersion: String? = nil) -> CaptureRequest {
+        var request = self
+        let oldURL = server.description
+        request.server = newServer
+        for index in request.parameters.indices {
+            switch request.parameters[index].name {
+            case "redirect_uri" where request.parameters[index].value == oldURL:
+                request.parameters[index].value = newServer.description
+            case "flow_version":
+                if let flowVersion { request.parameters[index].value = flowVersion }
+            default:
+                break
+            }
+        }
+        return request
+    }
 }
 
 /// The version jump-forms reports in its User-Agent.
@@ -157,14 +191,15 @@ public enum RequestPrinter {
     public static func http(_ request: CaptureRequest, showSecrets: Bool = false) -> String {
         let masked = !showSecrets && request.parameters.contains(where: \.isSecret)
         let head = request.head
-        let body = request.method == .get ? "" : request.encodedParameters(maskingSecrets: masked)
+        let body = request.sendsParametersInURL ? "" : request.encodedParameters(maskingSecrets: masked)
         var out = "\(head.method.rawValue) \(request.target(maskingSecrets: masked)) HTTP/1.1\n"
         out += "Host: \(request.server.authority)\n"
         for field in head.headerFields where field.name != .contentLength {
             out += "\(headerName(field.name.canonicalName)): \(field.value)\n"
         }
         if request.method != .get {
-            out += masked ? "Content-Length: (not shown: secrets in the body are masked)\n" : "Content-Length: \(request.body.count)\n"
+            out += masked && !request.sendsParametersInURL ? "Content-Length: (not shown: secrets in the body are masked)\n"
+                : "Content-Length: \(request.body.count)\n"
         }
         out += "\n"
         if !body.isEmpty { out += body + "\n" }
@@ -180,7 +215,7 @@ public enum RequestPrinter {
         let masked = !showSecrets
         var out = "curl -sS -X \(request.method.rawValue)"
         out += " -H 'Accept: application/json'"
-        if request.method == .get {
+        if request.sendsParametersInURL {
             out += " " + quote("\(request.server.scheme)://\(request.server.authority)\(request.target(maskingSecrets: masked))")
             return out + "\n"
         }

@@ -9,6 +9,17 @@ public enum EngageReturn: Sendable, Hashable {
     case device(String)
 }
 
+/// How the Engage token reaches the app's token URL. The SDKs differ; both are offered.
+public enum TokenPlacement: String, Sendable, Hashable, CaseIterable {
+    /// `token=<token>` as the form body of the POST (Android, JRSession.java:1169-1178). The
+    /// default: the token is a credential, and a body stays out of the access logs and
+    /// proxies that record URLs; it is also what a token URL reading POST form fields expects.
+    case body
+    /// `&token=<token>` appended to the token URL (`?token=` when it has no query), the POST
+    /// with an empty body and no `Content-Type` (iOS, JRSessionData.m:1538-1544).
+    case query
+}
+
 /// A URL the user opens in a browser to start a provider's sign-in dialog.
 public struct EngageStartURL: Sendable, Hashable {
     public var provider: String
@@ -28,10 +39,13 @@ public struct EngageRequestBuilder: Sendable {
         self.engage = engage
     }
 
-    /// `GET <engageDomain>/openid/mobile_config_and_baseurl?appId=<id>&device=<device>`
+    /// `GET <engageDomain>/openid/mobile_config_and_baseurl?appId=<id>&device=android&app_name=jump-forms&version=<v>`:
+    /// Android's parameters (JRSession.java:92-93, 820-829), the app being jump-forms. iOS
+    /// sends `device=iphone` with `appName` and `version` (JRSessionData.m:730-758).
     public func mobileConfiguration(device: String = "android") -> CaptureRequest {
         CaptureRequest(operation: .engageMobileConfig, server: engage, method: .get, path: CaptureOperation.engageMobileConfig.path,
-                       parameters: [RequestParameter("appId", config.engageAppId?.value ?? ""), RequestParameter("device", device)])
+                       parameters: [RequestParameter("appId", config.engageAppId?.value ?? ""), RequestParameter("device", device),
+                                    RequestParameter("app_name", "jump-forms"), RequestParameter("version", JumpCaptureVersion.current)])
     }
 
     /// The start URL of a provider's dialog. Built-in providers start at `/<provider>/start`
@@ -82,8 +96,13 @@ public struct EngageRequestBuilder: Sendable {
     }
 
     /// Posts an Engage token to the app's own token URL (which calls `auth_info` with its API
-    /// key; the key never ships in a client).
-    public func tokenURLPost(tokenURL: ServerURL, path: String = "", token: String) -> CaptureRequest {
-        CaptureRequest(operation: .tokenURLPost, server: tokenURL, path: path, parameters: [RequestParameter("token", token, secret: true)])
+    /// key; the key never ships in a client). `path` is what follows the token URL's base
+    /// (its path's end and query, `?app=1`): with `.query` the token is appended after it.
+    /// - Parameter placement: `.body` (Android's form, the default) or `.query` (iOS's).
+    public func tokenURLPost(tokenURL: ServerURL, path: String = "", token: String, placement: TokenPlacement = .body) -> CaptureRequest {
+        // A request target starts with `/`, also for a token URL without a path.
+        let path = tokenURL.basePath.isEmpty && !path.hasPrefix("/") ? "/" + path : path
+        return CaptureRequest(operation: .tokenURLPost, server: tokenURL, path: path, parameters: [RequestParameter("token", token, secret: true)],
+                              parametersInURL: placement == .query)
     }
 }

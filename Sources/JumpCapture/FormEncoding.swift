@@ -1,11 +1,27 @@
 import JumpForms
 
 /// `application/x-www-form-urlencoded` as the WHATWG URL standard serializes it (what
-/// browsers send): bytes outside `A-Z a-z 0-9 * - . _` are percent-encoded (UTF-8), spaces as
-/// `+`. Decoding accepts `+` and `%20` for a space.
+/// browsers send, and what Android's `URLEncoder` sends): bytes outside `A-Z a-z 0-9 * - . _`
+/// are percent-encoded (UTF-8), spaces as `+`. Parameter names are written as both SDKs write
+/// them: raw (`birthdate[dateselect_year]`, not `%5B...%5D`; ApiConnection.java:70-79,
+/// NSDictionary+JRQueryParams.m), escaping only what would change their meaning. Decoding
+/// accepts `+` and `%20` for a space, any byte left raw (the iOS SDK keeps
+/// `/ : @ , ; ! $ ' ( ) * ~` raw and sends tokens and attribute paths unescaped), and empty
+/// pairs (the iOS SDK's hand-built bodies start with `&`).
 public enum FormEncoding {
     public static func encode(_ text: String) -> String {
         percentEncode(text, spaceAsPlus: true) { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
+    }
+
+    /// A parameter name as the SDKs send it: raw, except the bytes that would end or change it
+    /// in a body or a query (`%`, `&`, `=`, `+`, `#`, space, control characters and non-ASCII
+    /// bytes), which are percent-encoded. Every name a flow can produce (letters, digits, `_`,
+    /// `-`, `[sub]`) is sent as written.
+    public static func encodeName(_ text: String) -> String {
+        percentEncode(text, spaceAsPlus: false) { byte in
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "=")
+                && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "#")
+        }
     }
 
     /// RFC 3986 query-component encoding (unreserved `A-Z a-z 0-9 - . _ ~` kept, space as
@@ -71,12 +87,14 @@ public enum FormEncoding {
         }
     }
 
-    /// `a=1&b=2` from ordered pairs.
+    /// `a=1&b=2` from ordered pairs: names as `encodeName(_:)` writes them, values as
+    /// `encode(_:)`.
     public static func encode(_ pairs: [(name: String, value: String)]) -> String {
-        pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+        pairs.map { encodeName($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
-    /// Ordered pairs from a body or query; nil when a pair is malformed.
+    /// Ordered pairs from a body or query; nil when a pair is malformed. Empty pairs (`&&`, a
+    /// leading or trailing `&`) are skipped.
     public static func decode(pairs text: String) -> [(name: String, value: String)]? {
         guard !text.isEmpty else { return [] }
         // On the UTF-8 bytes: `&` and `=` are ASCII, so no splitting into characters.

@@ -51,25 +51,34 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Builds the exact Capture and Engage requests of the protocol reference from the client
-/// configuration, the flow and the user's values. Forms are interpreted once, when the builder
-/// is made; values are checked by the rule engine before any request is built.
+/// Builds the Capture requests the JUMP SDKs send (iOS 5.5, Android 7.3.0: each call below
+/// names the SDK lines it follows) from the client configuration, the flow and the user's
+/// values. Forms are interpreted once, when the builder is made; values are checked by the
+/// rule engine before any request is built. Where the SDKs disagree, docs/client.md says
+/// which one is followed.
 public struct RequestBuilder: Sendable {
     public let config: ClientConfig
     public let flow: Flow
     public let localizer: Localizer
     public let locale: LocaleTag
     public let capture: ServerURL
+    /// The `flow_version` sent: the downloaded flow document's `version` against a remote
+    /// Capture (as the SDKs send it: JRCaptureData.m:236-242, Jump.java:1104-1108), the flow's
+    /// own `version` otherwise.
+    public let flowVersion: String
     private let forms: [String: FormModel]
 
     /// - Parameters:
     ///   - capture: where Capture is (the configured domain, or the embedded server's URL).
-    public init(config: ClientConfig, flow: Flow, localizer: Localizer, locale: LocaleTag, capture: ServerURL) {
+    ///   - flowVersion: the `flow_version` to send (`FlowDocumentDownloader` gets it from the
+    ///     flow document); by default the flow's own `version`.
+    public init(config: ClientConfig, flow: Flow, localizer: Localizer, locale: LocaleTag, capture: ServerURL, flowVersion: String? = nil) {
         self.config = config
         self.flow = flow
         self.localizer = localizer
         self.locale = locale
         self.capture = capture
+        self.flowVersion = flowVersion ?? flow.version.value
         let interpreter = FormInterpreter(flow: flow, localizer: localizer)
         var forms: [String: FormModel] = [:]
         for form in flow.forms {
@@ -87,18 +96,33 @@ public struct RequestBuilder: Sendable {
 
     // MARK: common parameters
 
+    /// The flow's name as sent in `flow` (and in the flow document's URL).
+    public var flowName: String { config.captureFlowName?.value ?? flow.name.value }
+
+    /// `redirect_uri`: the configured one, else the Capture base URL, as iOS sends it
+    /// (JRCaptureData.m:244-248; Android's default is `http://android.library`, Jump.java:210-214).
+    /// The SDKs always send one.
+    public var redirectUri: String { config.redirectUri?.value ?? capture.description }
+
+    /// What the call asks for: sign-in and registration calls ask for `code_and_token` when
+    /// `responseType` says so (the SDKs do when the app takes codes); forgot-password, resend
+    /// and link always ask for `token`.
+    enum ResponseType {
+        case configured, token
+    }
+
     /// `client_id`, `locale`, `flow`, `flow_version`, and unless left out `redirect_uri` and
     /// `response_type`.
-    func common(redirect: Bool = true) -> [RequestParameter] {
+    func common(redirect: Bool = true, responseType: ResponseType = .configured) -> [RequestParameter] {
         var parameters = [
             RequestParameter("client_id", config.captureClientId.value),
             RequestParameter("locale", locale.identifier),
-            RequestParameter("flow", config.captureFlowName?.value ?? flow.name.value),
-            RequestParameter("flow_version", flow.version.value),
+            RequestParameter("flow", flowName),
+            RequestParameter("flow_version", flowVersion),
         ]
         if redirect {
-            if let redirectUri = config.redirectUri { parameters.append(RequestParameter("redirect_uri", redirectUri.value)) }
-            parameters.append(RequestParameter("response_type", config.responseType.value))
+            parameters.append(RequestParameter("redirect_uri", redirectUri))
+            parameters.append(RequestParameter("response_type", responseType == .token ? "token" : config.responseType.value))
         }
         return parameters
     }
@@ -124,7 +148,12 @@ public struct RequestBuilder: Sendable {
     }
 
     /// The form's fields as parameters: field names, `field[sub]` for schemaId maps, dateselect
-    /// split into year, month and day, checkboxes as JSON `true`/`false`, passwords secret.
+    /// split into a 4-digit year and 2-digit month and day, checkboxes as JSON `true`/`false`,
+    /// passwords secret. A field without a value is not sent: the SDKs fill forms from the
+    /// record and leave out an unset attribute (JRCaptureUser+Extras.m:180-204,
+    /// CaptureFlowUtils.java:159-192), so an unset (or cleared) checkbox is not sent, while one
+    /// set to false is sent as `false`; an empty date is not sent either (iOS sends no parts for
+    /// it, Android cannot parse it).
     public func fieldParameters(_ form: FormModel, _ values: FormValues) -> [RequestParameter] {
         var parameters: [RequestParameter] = []
         for field in form.fields {
@@ -136,26 +165,30 @@ public struct RequestBuilder: Sendable {
                 }
                 continue
             }
-            guard let value = values[field.name] ?? field.defaultValue else {
-                if field.type == .checkbox { parameters.append(RequestParameter(field.name, "false")) }
-                continue
-            }
+            guard let value = values[field.name] ?? field.defaultValue else { continue }
             switch field.type {
             case .dateselect:
+                // Zero-padded, as both SDKs send them (JRCaptureUser+Extras.m:196-201 splits the
+                // stored yyyy-MM-dd; CaptureFlowUtils.java:185-190 formats %04d, %02d, %02d).
                 if let date = CivilDate(iso: value) {
-                    parameters.append(RequestParameter("\(field.name)[dateselect_year]", String(date.year)))
-                    parameters.append(RequestParameter("\(field.name)[dateselect_month]", String(date.month)))
-                    parameters.append(RequestParameter("\(field.name)[dateselect_day]", String(date.day)))
-                } else if value.isEmpty {
-                    parameters.append(RequestParameter(field.name, ""))
+                    parameters.append(RequestParameter("\(field.name)[dateselect_year]", Self.padded(date.year, 4)))
+                    parameters.append(RequestParameter("\(field.name)[dateselect_month]", Self.padded(date.month, 2)))
+                    parameters.append(RequestParameter("\(field.name)[dateselect_day]", Self.padded(date.day, 2)))
                 }
             case .checkbox:
-                parameters.append(RequestParameter(field.name, value == "true" ? "true" : "false"))
+                // A cleared checkbox is unset, not false.
+                if !FormValues.isBlank(value) { parameters.append(RequestParameter(field.name, value == "true" ? "true" : "false")) }
             default:
                 parameters.append(RequestParameter(field.name, value, secret: secret))
             }
         }
         return parameters
+    }
+
+    /// `number` in decimal digits, zero-padded to `width`.
+    static func padded(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     /// A form-based request: validated, then the common parameters, `form`, the fields and
@@ -169,7 +202,8 @@ public struct RequestBuilder: Sendable {
 
     // MARK: operations
 
-    /// Traditional sign-in with the sign-in form (email or username, by the form's fields).
+    /// Traditional sign-in with the sign-in form (email or username, by the form's fields):
+    /// JRCaptureApidInterface.m:571-591, Capture.java:63-93.
     public func signIn(_ values: FormValues, refreshSecret: RefreshSecret, mergeToken: String? = nil,
                        today: CivilDate) throws(RequestError) -> CaptureRequest {
         var extras = [RequestParameter("refresh_secret", refreshSecret.value, secret: true)]
@@ -177,7 +211,8 @@ public struct RequestBuilder: Sendable {
         return try formRequest(.signIn, values, today: today, extras: extras)
     }
 
-    /// Sign-in with an Engage token; `thin_registration` from the configuration.
+    /// Sign-in with an Engage token; `thin_registration` from the configuration (Capture.java:152-181,
+    /// and iOS's token-URL variant, JRCaptureData.m:180-214, sends the same set).
     public func socialSignIn(token: String, refreshSecret: RefreshSecret, mergeToken: String? = nil) -> CaptureRequest {
         var parameters = common() + [
             RequestParameter("token", token, secret: true),
@@ -189,12 +224,13 @@ public struct RequestBuilder: Sendable {
         return request(.socialSignIn, parameters)
     }
 
+    /// Traditional registration: JRCapture.m:753-806, Capture.java:200-242.
     public func register(_ values: FormValues, refreshSecret: RefreshSecret, today: CivilDate) throws(RequestError) -> CaptureRequest {
         try formRequest(.register, values, today: today, extras: [RequestParameter("refresh_secret", refreshSecret.value, secret: true)])
     }
 
     /// Two-step social registration: the social registration form with the Engage token of the
-    /// sign-in that answered 310.
+    /// sign-in that answered 310 (the same calls as `register`, with `token`).
     public func socialRegister(_ values: FormValues, token: String, refreshSecret: RefreshSecret,
                                today: CivilDate) throws(RequestError) -> CaptureRequest {
         try formRequest(.socialRegister, values, today: today, extras: [
@@ -209,11 +245,15 @@ public struct RequestBuilder: Sendable {
         return field
     }
 
+    /// Forgot-password and resend-verification: the form's identifying field only, and
+    /// `response_type=token` whatever `responseType` says, as both SDKs send it
+    /// (JRCapture.m:573-582, JRCaptureUIRequestBuilder.m `standardParameters`;
+    /// Capture.java:246-264, 294-310).
     func identifyingRequest(_ operation: CaptureOperation, _ values: FormValues, today: CivilDate) throws(RequestError) -> CaptureRequest {
         let form = try form(for: operation)
         try validate(values, form: form, today: today)
         let field = try identifyingField(of: form)
-        return request(operation, common() + [
+        return request(operation, common(responseType: .token) + [
             RequestParameter("form", form.name),
             RequestParameter(field.name, values[field.name] ?? ""),
         ])
@@ -227,7 +267,8 @@ public struct RequestBuilder: Sendable {
         try identifyingRequest(.resendVerification, values, today: today)
     }
 
-    /// The edit-profile form, with the access token (no `redirect_uri`/`response_type`).
+    /// The edit-profile form, with the access token (no `redirect_uri`/`response_type`):
+    /// JRCapture.m:867-904, Capture.java:353-374.
     public func updateProfile(_ values: FormValues, accessToken: String, today: CivilDate) throws(RequestError) -> CaptureRequest {
         try formRequest(.updateProfile, values, today: today, redirect: false,
                         extras: [RequestParameter("access_token", accessToken, secret: true)])
@@ -240,60 +281,79 @@ public struct RequestBuilder: Sendable {
     }
 
     /// A new access token, signed with the refresh secret at `epochSeconds` (now by default).
+    /// iOS's parameters in iOS's order, `flow` and `flow_version` always (JRCapture.m:509-518;
+    /// Android sends them only when both are known, CaptureRecord.java:377-392).
     public func refreshAccessToken(accessToken: String, refreshSecret: RefreshSecret, epochSeconds: Int = RefreshSignature.now) -> CaptureRequest {
         let date = RefreshSignature.dateString(epochSeconds: epochSeconds)
         return request(.refreshAccessToken, [
+            RequestParameter("access_token", accessToken, secret: true),
+            RequestParameter("signature", RefreshSignature.sign(accessToken: accessToken, date: date, secret: refreshSecret), secret: true),
+            RequestParameter("date", date),
             RequestParameter("client_id", config.captureClientId.value),
             RequestParameter("locale", locale.identifier),
-            RequestParameter("access_token", accessToken, secret: true),
-            RequestParameter("date", date),
-            RequestParameter("signature", RefreshSignature.sign(accessToken: accessToken, date: date, secret: refreshSecret), secret: true),
+            RequestParameter("flow", flowName),
+            RequestParameter("flow_version", flowVersion),
         ])
     }
 
+    /// Adds the identity of an Engage token to the signed-in account: JRCapture.m:1032-1041,
+    /// Capture.java:607-617. `response_type` is `token` (iOS; Android repeats the last
+    /// sign-in's, and neither reads a code from the answer).
     public func linkAccount(accessToken: String, token: String) -> CaptureRequest {
-        request(.linkAccount, common() + [
+        request(.linkAccount, common(responseType: .token) + [
             RequestParameter("access_token", accessToken, secret: true),
             RequestParameter("token", token, secret: true),
         ])
     }
 
+    /// Removes an identity: the SDKs' parameters in their order, no `redirect_uri` or
+    /// `response_type` (JRCapture.m:1085-1092, Capture.java:635-642).
     public func unlinkAccount(accessToken: String, identifier: String) -> CaptureRequest {
-        request(.unlinkAccount, common() + [
-            RequestParameter("access_token", accessToken, secret: true),
+        request(.unlinkAccount, [
+            RequestParameter("client_id", config.captureClientId.value),
+            RequestParameter("locale", locale.identifier),
             RequestParameter("identifier_to_remove", identifier),
+            RequestParameter("access_token", accessToken, secret: true),
+            RequestParameter("flow", flowName),
+            RequestParameter("flow_version", flowVersion),
         ])
     }
 
-    /// The record, or one attribute of it (`/primaryAddress`).
+    /// The record, or one attribute of it (`/primaryAddress`). The access token alone
+    /// authenticates: no `client_id` (JRCaptureApidInterface.m:217-227, Capture.java:652-657).
     public func readRecord(accessToken: String, attribute: String? = nil) -> CaptureRequest {
-        var parameters = [
-            RequestParameter("client_id", config.captureClientId.value),
-            RequestParameter("access_token", accessToken, secret: true),
-        ]
+        var parameters = [RequestParameter("access_token", accessToken, secret: true)]
         if let attribute { parameters.append(RequestParameter("attribute_name", attribute)) }
         return request(.readRecord, parameters)
     }
 
-    /// `entity.update` of an object (`attribute` nil for the root). The new value goes in
-    /// `value` (the Android SDK's name; the local server also accepts iOS's `attributes`).
+    /// `entity.update` of an object (`attribute` nil for the root), without `client_id`. The
+    /// new value goes in `value`, as Android sends it (ApidUpdate.java:54-65; the local server
+    /// also accepts iOS's hand-built `attributes` body).
     public func updateObject(accessToken: String, attribute: String?, value: JSONValue) -> CaptureRequest {
-        var parameters = [
-            RequestParameter("client_id", config.captureClientId.value),
-            RequestParameter("access_token", accessToken, secret: true),
-        ]
+        var parameters = [RequestParameter("access_token", accessToken, secret: true)]
         if let attribute { parameters.append(RequestParameter("attribute_name", attribute)) }
         parameters.append(RequestParameter("value", value.serialized()))
         return request(.updateObject, parameters)
     }
 
-    /// `entity.replace` of a plural: the whole list is sent.
+    /// `entity.replace` of a plural: the whole list is sent, without `client_id`
+    /// (ApidReplace.java).
     public func replacePlural(accessToken: String, attribute: String, value: JSONValue) -> CaptureRequest {
         request(.replacePlural, [
-            RequestParameter("client_id", config.captureClientId.value),
             RequestParameter("access_token", accessToken, secret: true),
             RequestParameter("attribute_name", attribute),
             RequestParameter("value", value.serialized()),
+        ])
+    }
+
+    /// `entity.delete` of one attribute: a plural element (`/photos#3`), a plural, an object
+    /// or a value. As the Android SDK sends it (ApidDelete): `attribute_name` and the access
+    /// token alone, no `client_id`.
+    public func deleteAttribute(accessToken: String, attribute: String) -> CaptureRequest {
+        request(.deleteAttribute, [
+            RequestParameter("attribute_name", attribute),
+            RequestParameter("access_token", accessToken, secret: true),
         ])
     }
 }

@@ -82,26 +82,31 @@ public struct FileSessionStore: SessionStore {
     public let path: String
     public let keyPath: String
     let keyOverride: String?
+    /// No folder for the files: neither HOME, the password database nor XDG_*_HOME names one.
+    let homeless: Bool
 
     /// - Parameters:
     ///   - name: distinguishes sessions of different clients (e.g. the client id).
     public init(name: String, environment: [String: String]) {
-        let home = environment["HOME"] ?? "/tmp"
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+        // HOME comes from the password database when it is not set, never from a guess.
+        let state = HomeFolder.xdg("XDG_STATE_HOME", default: ".local/state", environment)
+        let config = HomeFolder.xdg("XDG_CONFIG_HOME", default: ".config", environment)
         let safe = String(name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }.prefix(64))
-        self.path = "\(state)/jump-forms/session-\(safe.isEmpty ? "default" : safe).sealed"
-        self.keyPath = "\(config)/jump-forms/session.key"
+        self.path = state.map { "\($0)/jump-forms/session-\(safe.isEmpty ? "default" : safe).sealed" } ?? ""
+        self.keyPath = config.map { "\($0)/jump-forms/session.key" } ?? ""
         self.keyOverride = environment["JUMP_FORMS_SESSION_KEY"]
+        self.homeless = state == nil || (config == nil && keyOverride == nil)
     }
 
     public init(path: String, keyPath: String) {
         self.path = path
         self.keyPath = keyPath
         self.keyOverride = nil
+        self.homeless = false
     }
 
     public func load() throws(SessionStoreError) -> Session? {
+        try requireHome()
         let sealed: [UInt8]
         do {
             guard let read = try PrivateFile.read(path) else { return nil }
@@ -127,6 +132,7 @@ public struct FileSessionStore: SessionStore {
     }
 
     public func save(_ session: Session) throws(SessionStoreError) {
+        try requireHome()
         guard let key = try key(create: true) else { throw .io(path: keyPath, reason: "no session key") }
         let plain = Array(session.json.serialized().utf8)
         do {
@@ -143,7 +149,12 @@ public struct FileSessionStore: SessionStore {
     }
 
     public func clear() throws(SessionStoreError) {
+        try requireHome()
         if unlink(path) != 0, errno != ENOENT { throw .io(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    private func requireHome() throws(SessionStoreError) {
+        if homeless { throw .io(path: "~", reason: HomeFolder.unknownReason) }
     }
 
     func key(create: Bool) throws(SessionStoreError) -> SymmetricKey? {
@@ -156,7 +167,7 @@ public struct FileSessionStore: SessionStore {
         do {
             return create ? try PrivateFile.key(at: keyPath) : try PrivateFile.existingKey(at: keyPath)
         } catch {
-            throw .unreadable(path: error.path, reason: error.reason)
+            throw .io(path: error.path, reason: error.reason)
         }
     }
 }
@@ -195,65 +206,61 @@ public struct PrivateFileError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String { "\(path): \(reason)" }
 }
 
-/// Files only the user may read: created with mode 0600 in folders with mode 0700, written
-/// to a temporary name and renamed, so a crash never leaves half a file.
+/// Files only the user may read (the session, the session key, the local server's key):
+/// written with mode 0600 in folders made with mode 0700, through `AtomicFile` (a temporary
+/// file made as `mkstemp` does, flushed and renamed), and refused, on reading and writing,
+/// when others could read or replace them (`PrivateAccess`: the folder must be writable by no
+/// one else, the file private to its owner), as ssh refuses such keys.
 public enum PrivateFile {
     static func failure(_ path: String) -> PrivateFileError {
         PrivateFileError(path: path, reason: String(cString: strerror(errno)))
     }
 
+    static func converted(_ failure: FileFailure) -> PrivateFileError {
+        PrivateFileError(path: failure.path, reason: failure.reason)
+    }
+
     /// The file's bytes, or nil when it does not exist.
     public static func read(_ path: String) throws(PrivateFileError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw failure(path)
+        do {
+            return try PrivateAccess.read(path)
+        } catch {
+            throw converted(error)
         }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(path)
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            if bytes.count > 16 << 20 { throw PrivateFileError(path: path, reason: "file too large") }
-        }
-        return bytes
     }
 
     /// Writes the whole file atomically with mode 0600, synced to disk before it replaces the
-    /// old one.
+    /// old one (the folders above it are made with mode 0700). Certificates and keys of the
+    /// server are written with it too.
     public static func write(_ bytes: [UInt8], to path: String) throws(PrivateFileError) {
-        try makeDirectories(for: path)
         do {
-            try AtomicFile.write(bytes, to: path, mode: 0o600, ignoringUmask: true, sync: true)
+            try AtomicFile.writePrivate(bytes, to: path)
         } catch {
-            throw PrivateFileError(path: error.path, reason: error.reason)
+            throw converted(error)
         }
     }
 
-    /// Creates an empty file with mode 0600 (and the folders above it, 0700) unless it exists.
+    /// Creates an empty file with mode 0600 (and the folders above it, 0700) unless it exists;
+    /// the folder is checked as for every private file (no one else may write in it).
     /// SQLite gives a database's `-wal` and `-shm` files the mode of the database file.
     public static func create(_ path: String) throws(PrivateFileError) {
         try makeDirectories(for: path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor < 0 {
             if errno == EEXIST { return }
             throw failure(path)
         }
         close(descriptor)
+        AtomicFile.syncFolder(PathText.folder(of: path))
     }
 
-    /// Creates the folders above `path` (mode 0700).
+    /// Creates the folders above `path` that are missing (mode 0700) and checks the one that
+    /// holds it.
     public static func makeDirectories(for path: String) throws(PrivateFileError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/").dropLast() {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0, errno != EEXIST { throw failure(current) }
+        do {
+            try PrivateAccess.makeFolder(PathText.folder(of: path))
+        } catch {
+            throw converted(error)
         }
     }
 
@@ -271,8 +278,4 @@ public enum PrivateFile {
         try write(key.withUnsafeBytes { Array($0) }, to: path)
         return key
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

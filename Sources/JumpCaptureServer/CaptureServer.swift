@@ -208,6 +208,8 @@ struct CaptureDispatcher: RouterMiddleware {
         case capture(CaptureOperation)
         case engageConfiguration, engageStart, engageToken, authInfo, signInComplete, verifyEmail, resetPassword, health
         case signInDevice, oauthToken
+        /// `/widget_data/flows/<app>/<flow>/<version>/<locale>.json` (FlowDocumentRoute.swift).
+        case flowDocument
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
@@ -241,6 +243,7 @@ struct CaptureDispatcher: RouterMiddleware {
         default:
             // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
             if CaptureService.isEngageStartPath(path) { return (.engageStart, [.get]) }
+            if FlowDocumentRoute.matches(path) { return (.flowDocument, [.get]) }
             return nil
         }
     }
@@ -249,8 +252,8 @@ struct CaptureDispatcher: RouterMiddleware {
         let reply = await answer(request, client: context.remoteAddress)
         var headers = reply.headers
         headers[.contentType] = reply.contentType
-        headers[.cacheControl] = "no-store"
-        let body = ByteBuffer(string: reply.body)
+        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
+        let body = reply.bytes.map { ByteBuffer(bytes: $0) } ?? ByteBuffer(string: reply.body)
         guard request.method != .head else {
             // HEAD: the headers of the GET, its Content-Length included, without its body.
             headers[.contentLength] = String(body.readableBytes)
@@ -391,6 +394,7 @@ struct CaptureDispatcher: RouterMiddleware {
             case .health: return .ok
             case .signInDevice: return try await service.signInDevice(parameters)
             case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
+            case .flowDocument: return FlowDocumentRoute.answer(path: path, headers: request.headers, setup: service.setup)
             }
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy

@@ -18,15 +18,17 @@ extension CaptureService {
         case .linkAccount: return try await link(parameters)
         case .unlinkAccount: return try await unlink(parameters)
         case .readRecord: return try await readRecord(parameters)
-        case .updateObject: return try await writeRecord(parameters, replace: false)
-        case .replacePlural: return try await writeRecord(parameters, replace: true)
+        case .updateObject: return try await writeRecord(parameters, kind: .update)
+        case .replacePlural: return try await writeRecord(parameters, kind: .replace)
+        case .deleteAttribute: return try await writeRecord(parameters, kind: .delete)
         case .engageMobileConfig, .engageTokenExchange, .tokenURLPost:
             return .error(404, "not_found", "not a Capture operation")
         }
     }
 
-    /// The common checks: client id, flow, flow version, redirect URI, unknown and duplicate
-    /// parameters. Nil when they pass.
+    /// The common checks: client id, flow, flow version, unknown and duplicate parameters. Nil
+    /// when they pass. `redirect_uri` is taken as the SDKs send it (iOS: the Capture base URL,
+    /// Android: `http://android.library`): Capture compares it only in `/oauth/token`.
     func validateParameters(_ operation: CaptureOperation, _ parameters: RequestParameters, form: FormModel?) -> ServerReply? {
         if let name = parameters.duplicate {
             return .duplicate(name)
@@ -37,16 +39,18 @@ extension CaptureService {
             let hint = Suggestion.hint(for: unknown, among: accepted).map { " (\($0))" } ?? ""
             return .invalid(unknown, "unknown parameter for \(operation.path)\(hint)")
         }
-        guard let client = parameters["client_id"] else { return .missing("client_id") }
-        guard client == config.captureClientId.value else { return .error(402, "invalid_client", "client_id is not a client of this server") }
+        // The record calls are authenticated by the access token alone (the SDKs send no
+        // client_id there); a client_id sent anyway must be this server's.
+        if let client = parameters["client_id"] {
+            guard client == config.captureClientId.value else { return .error(402, "invalid_client", "client_id is not a client of this server") }
+        } else if !operation.isRecordCall {
+            return .missing("client_id")
+        }
         if let name = parameters["flow"], name != (config.captureFlowName?.value ?? flow.name.value) {
             return .invalid("flow", "this server serves flow '\(config.captureFlowName?.value ?? flow.name.value)'")
         }
         if let version = parameters["flow_version"], version != flow.version.value, version != "HEAD" {
             return .invalid("flow_version", "this server serves version '\(flow.version.value)' of the flow")
-        }
-        if let redirect = parameters["redirect_uri"], let expected = config.redirectUri?.value, redirect != expected {
-            return .error(420, "redirect_uri_mismatch", "redirect_uri does not match the client's redirect URI")
         }
         if let type = parameters["response_type"], type != "token", type != "code_and_token" {
             return .invalid("response_type", "must be token or code_and_token")
@@ -190,6 +194,9 @@ extension CaptureService {
                     return .error(361, "identifier_already_in_use", "the identity belongs to another account")
                 } catch StoreConflict.engageTokenUsed {
                     return Self.engageTokenRefused
+                } catch let conflict as StoreConflict {
+                    if let refused = refusal(conflict, userID: 0) { return refused }
+                    throw conflict
                 }
             }
         }
@@ -259,6 +266,10 @@ extension CaptureService {
             return .error(361, "identifier_already_in_use", "the identity belongs to another account")
         } catch StoreConflict.engageTokenUsed {
             return Self.engageTokenRefused
+        } catch let conflict as StoreConflict {
+            // The record's limits (`server.maximumRecordSize`).
+            if let refused = refusal(conflict, userID: 0) { return refused }
+            throw conflict
         }
     }
 
@@ -349,6 +360,9 @@ extension CaptureService {
             }
         } catch StoreConflict.notUnique(let fields) {
             return notUnique(fields, form: form, locale: locale)
+        } catch let conflict as StoreConflict {
+            if let refused = refusal(conflict, userID: user.id) { return refused }
+            throw conflict
         }
         return .ok
     }
@@ -414,231 +428,5 @@ extension CaptureService {
         case .lastIdentity:
             return .error(200, "invalid_argument", "identifier_to_remove: it is the last way to sign in to this account, which has no password")
         }
-    }
-
-    // MARK: entity
-
-    func readRecord(_ parameters: RequestParameters) async throws -> ServerReply {
-        if let refused = validateParameters(.readRecord, parameters, form: nil) { return refused }
-        let user: StoredUser
-        let identities: [StoredIdentity]?
-        switch try await authorized(parameters, identities: true) {
-        case .failure(let error): return error.reply
-        case .success(let value): (user, identities) = (value.0, value.2)
-        }
-        guard let attribute = parameters["attribute_name"], attribute != "/" else {
-            return ServerReply(status: .ok, contentType: ServerReply.jsonContentType,
-                               body: #"{"stat":"ok","result":"# + (try await publicRecordText(user, identities: identities)) + "}")
-        }
-        let record = try await publicRecord(user, identities: identities)
-        let path = Self.dotPath(attribute)
-        if let value = record.value(atPath: path) { return .json(["stat": "ok", "result": value]) }
-        // An attribute the record could hold (a flow field's, or one of the write list) but
-        // does not: null, as Capture answers for an attribute of the schema that is not set.
-        guard isAttribute(path, of: record) else {
-            return .error(223, "unknown_attribute", "the record has no attribute \(attribute)")
-        }
-        return .json(["stat": "ok", "result": .null])
-    }
-
-    /// Whether a path the record does not hold names an attribute: one a flow field describes
-    /// (a value or an object of them), or one in the write-with-token list, and not a part of
-    /// a value the record holds (`/aboutMe/x`).
-    func isAttribute(_ path: String, of record: JSONValue) -> Bool {
-        var current: JSONValue? = record
-        walk: for part in path.split(separator: ".") {
-            switch current {
-            case .object?: current = current?[String(part)]
-            case nil, .null?: break walk
-            default: return false
-            }
-        }
-        switch recordAttributes.shape(of: path) {
-        case .value, .object: return true
-        case .insideValue: return false
-        case .unknown: return writable(RecordAttributes.attribute(path.split(separator: ".")))
-        }
-    }
-
-    static func dotPath(_ attribute: String) -> String {
-        attribute.split(separator: "/").joined(separator: ".")
-    }
-
-    /// The attribute paths a token may write: `writeWithToken`, else the edit-profile form's.
-    var writablePaths: Set<String> {
-        if let list = setup.settings.writeWithToken { return Set(list.map(\.value)) }
-        let form = flow.form(named: config.editProfileFormName.value)
-        var paths = Set<String>()
-        for name in form?.fields.map(\.value) ?? [] {
-            for path in flow.field(named: name)?.schemaId?.paths ?? [] where path.value != "password" {
-                paths.insert("/" + (path.value.split(separator: ".").first.map(String.init) ?? path.value))
-            }
-        }
-        return paths
-    }
-
-    func writable(_ path: String) -> Bool {
-        let paths = writablePaths
-        var current = path
-        while !current.isEmpty {
-            if paths.contains(current) { return true }
-            guard let slash = current.lastIndex(of: "/"), slash != current.startIndex else { break }
-            current = String(current[..<slash])
-        }
-        return paths.contains(current)
-    }
-
-    /// `entity.update` merges an object; `entity.replace` replaces a plural whole. Attributes
-    /// outside the write-with-token list get 223. A written value a flow field describes (by its
-    /// schema path) must have the field's JSON type (200) and pass the field's rules (390,
-    /// localized by `locale`, listing taken `unique` values too), `unique` alone 361.
-    func writeRecord(_ parameters: RequestParameters, replace: Bool) async throws -> ServerReply {
-        if let refused = validateParameters(replace ? .replacePlural : .updateObject, parameters, form: nil) { return refused }
-        let user: StoredUser
-        switch try await authorized(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let value): user = value.0
-        }
-        let record = user.record
-        guard let text = parameters["value"] ?? parameters["attributes"] else { return .missing("value") }
-        let value: JSONValue
-        do { value = try JSONValue.parse(text) } catch { return .invalid("value", "not JSON: \(error)") }
-        let attribute = parameters["attribute_name"] ?? ""
-        if let problem = RecordWriteShape.attributeProblem(attribute) { return .invalid("attribute_name", problem) }
-        let patch: JSONValue
-        let change: @Sendable (JSONValue) -> JSONValue
-        if replace {
-            guard !attribute.isEmpty, attribute != "/" else { return .missing("attribute_name") }
-            guard case .array(let items) = value else { return .invalid("value", "entity.replace takes a list") }
-            guard writable(attribute), !RecordChanges.reservedAttributes.contains(String(attribute.dropFirst())) else {
-                return .error(223, "unknown_attribute", "\(attribute) cannot be written with an access token")
-            }
-            if let refused = notAPlural(Self.dotPath(attribute), record: record) { return refused }
-            if let problem = RecordWriteShape.pluralProblem(replace: items, at: attribute, record: record)
-                ?? RecordWriteShape.keyProblem(in: value, at: attribute) {
-                return .invalid("value", problem)
-            }
-            let numbered = JSONValue.array(items.enumerated().map { index, item in item.setting("id", .integer(index + 1)) })
-            let path = Self.dotPath(attribute)
-            patch = JSONValue.object([]).setting(path: path, numbered)
-            change = { $0.setting(path: path, numbered) }
-        } else {
-            guard case .object(let entries) = value else { return .invalid("value", "entity.update takes an object") }
-            let base = attribute == "/" ? "" : attribute
-            for (key, item) in entries {
-                let path = base + "/" + key
-                if base.isEmpty, RecordChanges.reservedAttributes.contains(key) || key == "password" || key == "profiles" {
-                    return .error(223, "unknown_attribute", "/\(key) is set by the server")
-                }
-                guard writable(path) else { return .error(223, "unknown_attribute", "\(path) cannot be written with an access token") }
-                if case .array = item, isObject(Self.dotPath(path), record: record) {
-                    return .invalid("value", "\(path) is an object: entity.update takes an object for it, not a list")
-                }
-            }
-            // Keys name attributes one by one, and plurals are written whole by entity.replace only.
-            if let problem = RecordWriteShape.keyProblem(in: value, at: base)
-                ?? RecordWriteShape.pluralProblem(update: value, at: base, record: record) {
-                return .invalid("value", problem)
-            }
-            patch = base.isEmpty ? value : JSONValue.object([]).setting(path: Self.dotPath(base), value)
-            change = { Self.merge(entries, at: base, into: $0) }
-        }
-        if let refused = try checkWrite(patch, record: change(record), locale: locale(parameters), userID: user.id) { return refused }
-        do {
-            _ = try await store.updateUser(id: user.id, unique: uniqueChecks(patch), now: now, change: change)
-        } catch StoreConflict.notUnique(let fields) {
-            return uniqueViolation(fields)
-        }
-        return .ok
-    }
-
-    /// The values of a write that flow fields describe: their JSON types (200) and the fields'
-    /// rules (390), run on the record as the write leaves it (so `match` and `alongWith` see
-    /// the other fields). When a rule fails, the 390 lists the `unique` values another record
-    /// than `userID`'s holds too, as the forms' does. Nil when the write may go through.
-    func checkWrite(_ patch: JSONValue, record: JSONValue, locale: LocaleTag, userID: Int64) throws -> ServerReply? {
-        let written: [String]
-        switch recordAttributes.writtenFields(patch) {
-        case .failure(.wrongType(let attribute, let expected, let got)):
-            return .invalid("value", "\(attribute) takes \(expected), not \(got)")
-        case .success(let result):
-            written = result.fields
-        }
-        if written.isEmpty { return nil }
-        let interpreter = FormInterpreter(flow: flow, localizer: setup.localizer)
-        guard let form = try? interpreter.model(fields: written, named: "entity", locale: locale) else { return nil }
-        // Other fields the rules refer to (`match`, `alongWith`) take their values from the record.
-        let others = form.fields.flatMap { $0.rules.compactMap { rule -> String? in
-            guard rule.kind == .match || rule.kind == .alongWith, case .text(let other) = rule.value else { return nil }
-            return written.contains(other) ? nil : other
-        } }
-        let context = (try? interpreter.model(fields: written + others, named: "entity", locale: locale)) ?? form
-        return try checkWithUnique(FormValues(record: record, form: context), form: form, locale: locale, excluding: userID).reply
-    }
-
-    /// The 200 for `entity.replace` on an attribute that is not a plural: one a flow field
-    /// describes as a value or an object, or one the record holds as something else than a list.
-    func notAPlural(_ path: String, record: JSONValue) -> ServerReply? {
-        let attribute = RecordAttributes.attribute(path.split(separator: "."))
-        switch recordAttributes.shape(of: path) {
-        case .value, .insideValue:
-            return .invalid("attribute_name", "\(attribute) is not a plural: entity.replace replaces lists, entity.update writes values")
-        case .object:
-            return .invalid("attribute_name", "\(attribute) is an object: entity.replace replaces lists, entity.update writes objects")
-        case .unknown:
-            switch record.value(atPath: path) {
-            case nil, .null?, .array?: return nil
-            case .object?: return .invalid("attribute_name", "\(attribute) is an object: entity.replace replaces lists, entity.update writes objects")
-            default: return .invalid("attribute_name", "\(attribute) is not a plural: entity.replace replaces lists, entity.update writes values")
-            }
-        }
-    }
-
-    /// Whether the flow or the record says an attribute is an object.
-    func isObject(_ path: String, record: JSONValue) -> Bool {
-        if recordAttributes.shape(of: path) == .object { return true }
-        if case .object? = record.value(atPath: path) { return true }
-        return false
-    }
-
-    /// `entity.update`'s merge: an object value merges into an object, anything else replaces.
-    static func merge(_ entries: [(key: String, value: JSONValue)], at base: String, into record: JSONValue) -> JSONValue {
-        var record = record
-        for (key, item) in entries {
-            let path = Self.dotPath(base + "/" + key)
-            if case .object(let inner) = item, case .object = record.value(atPath: path) ?? .null {
-                for (innerKey, innerValue) in inner { record = record.setting(path: path + "." + innerKey, innerValue) }
-            } else {
-                record = record.setting(path: path, item)
-            }
-        }
-        return record
-    }
-
-    /// The values of a write that the flow says are `unique` (its fields' schema paths), and
-    /// the email, which the database keeps unique: checked inside the write's transaction.
-    func uniqueChecks(_ patch: JSONValue) -> [CaptureStore.UniqueCheck] {
-        var checks: [CaptureStore.UniqueCheck] = []
-        var paths = Set<String>()
-        for field in flow.fields {
-            guard field.validation.contains(where: { $0.kind == .unique }), case .path(let path)? = field.schemaId,
-                  paths.insert(path.value).inserted else { continue }
-            if let value = patch.value(atPath: path.value)?.stringValue, !FormValues.isBlank(value) {
-                checks.append((field.name, path.value, value))
-            }
-        }
-        if !paths.contains("email"), let email = patch["email"]?.stringValue, !FormValues.isBlank(email) {
-            checks.append(("email", "email", email))
-        }
-        return checks
-    }
-
-    /// 361: a write gave a unique attribute a value another record holds.
-    func uniqueViolation(_ fields: [String]) -> ServerReply {
-        let paths = fields.map { name -> String in
-            guard case .path(let path)? = flow.field(named: name)?.schemaId else { return "/" + name }
-            return "/" + path.value.split(separator: ".").joined(separator: "/")
-        }
-        return .error(361, "unique_violation", "another record already has this value of \(paths.joined(separator: ", "))")
     }
 }

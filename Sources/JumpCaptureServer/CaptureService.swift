@@ -1,6 +1,7 @@
 import HTTPTypes
 import JumpCapture
 import JumpForms
+import JumpSchema
 import Logging
 import NIOPosix
 import Synchronization
@@ -17,15 +18,20 @@ public struct CaptureServerSetup: Sendable {
     public var databasePath: String
     /// Seconds since 1970; tests move it.
     public var clock: @Sendable () -> Int
+    /// The entity-type schema records follow (`server.schema`, `serve --schema`): the entity
+    /// calls check attributes, types, lengths and constraints against it. Without one, the
+    /// flow's fields describe records.
+    public var schema: EntitySchema?
 
     public init(config: ClientConfig, flow: Flow, localizer: Localizer, identities: [TestIdentity] = [], databasePath: String,
-                clock: @escaping @Sendable () -> Int = { RefreshSignature.now }) {
+                clock: @escaping @Sendable () -> Int = { RefreshSignature.now }, schema: EntitySchema? = nil) {
         self.config = config
         self.flow = flow
         self.localizer = localizer
         self.identities = identities
         self.databasePath = databasePath
         self.clock = clock
+        self.schema = schema
     }
 
     var settings: ServerSettings { config.server }
@@ -46,17 +52,20 @@ final class CaptureService: Sendable {
     /// account does not exist so that the answer takes the same time.
     let timingHash: String
     /// The record attributes the flow's fields describe (the edit-profile form's first, then
-    /// the registration form's): what `/entity.update` and `/entity.replace` check writes against.
+    /// the registration form's): what the entity calls check writes against without a schema.
     let recordAttributes: RecordAttributes
     /// Slows password guessing (`SignInThrottle`), bounds the bcrypt work (`PasswordWork`) and
     /// the emails an address gets (`EmailRateLimit`).
     let throttle: SignInThrottle
     let passwordWork: PasswordWork
     let emailLimit: EmailRateLimit
+    /// What the entity calls check reads and writes against: the schema, else the flow.
+    let recordModel: RecordModel
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
-        self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay))
+        self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay),
+                                      maximumRecordSize: setup.settings.maximumRecordSize)
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
@@ -64,6 +73,7 @@ final class CaptureService: Sendable {
         self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow)
         self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,
                                                                                    setup.config.captureTraditionalRegistrationFormName.value])
+        self.recordModel = setup.schema.map(RecordModel.schema) ?? .flow(recordAttributes)
     }
 
     /// At most this many (form, locale) models are kept.
@@ -94,7 +104,8 @@ final class CaptureService: Sendable {
         case .linkAccount: return base.union(["access_token", "token"])
         case .unlinkAccount: return base.union(["access_token", "identifier_to_remove"])
         case .readRecord: return base.union(["access_token", "attribute_name"])
-        case .updateObject, .replacePlural: return base.union(["access_token", "attribute_name", "value", "attributes"])
+        case .updateObject, .replacePlural: return base.union(["access_token", "attribute_name", "value", "attributes", "include_record"])
+        case .deleteAttribute: return base.union(["access_token", "attribute_name", "include_record"])
         case .engageMobileConfig, .engageTokenExchange, .tokenURLPost: return base
         }
     }

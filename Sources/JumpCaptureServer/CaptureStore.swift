@@ -71,6 +71,35 @@ enum StoreConflict: Error, Sendable, Hashable {
     case identityTaken
     /// The Engage token was used already (or has expired): each one completes one operation.
     case engageTokenUsed
+    /// The record a write would leave is larger than the server stores (`RecordLimits`): its
+    /// size and the limit, in bytes of JSON text.
+    case recordTooLarge(size: Int, limit: Int)
+    /// The record a write would leave nests deeper than the server stores.
+    case recordTooDeep(depth: Int, limit: Int)
+    /// The stored record is not JSON the server can read (written by an older version): it is
+    /// left as it is, and no write replaces it. The reader's reason.
+    case undecodableRecord(String)
+}
+
+/// What every write leaves a record within, so that the server (and a client with the same
+/// JSON reader) can read it back: at most `maximumSize` bytes of JSON text (the
+/// `maximumRecordSize` setting) and at most `maximumDepth` levels of nesting.
+struct RecordLimits: Sendable, Hashable {
+    /// Well inside the JSON reader's 512 levels, with room for the answers that wrap a record.
+    static let maximumDepth = 100
+
+    var maximumSize: Int
+
+    /// The refusal of a record text (and its value) a write would leave; nil when it fits. A
+    /// record already over the size limit may still shrink: only a write that makes it larger
+    /// than `previousSize` is refused.
+    func problem(text: String, record: JSONValue, previousSize: Int = 0) -> StoreConflict? {
+        let size = text.utf8.count
+        if size > maximumSize, size > previousSize { return .recordTooLarge(size: size, limit: maximumSize) }
+        let depth = record.nestingDepth
+        if depth > Self.maximumDepth { return .recordTooDeep(depth: depth, limit: Self.maximumDepth) }
+        return nil
+    }
 }
 
 /// The server's SQLite file, through GRDB: a `DatabasePool` in WAL mode with
@@ -98,6 +127,8 @@ final class CaptureStore: Sendable {
     let refreshable = RefreshableTokens()
     /// WAL checkpoints, off the commit path.
     let checkpointer: WALCheckpointer
+    /// What a write may leave a record as.
+    let recordLimits: RecordLimits
 
     /// An access token may be refreshed for this long after it expires (30 days); then it is
     /// deleted. A token without a refresh secret is deleted when it expires.
@@ -105,8 +136,10 @@ final class CaptureStore: Sendable {
 
     /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for;
     /// `commitDelay`: how long concurrent refreshes may gather into one commit (`GroupCommit`).
-    init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero) throws {
+    init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero,
+         maximumRecordSize: Int = ServerSettings().maximumRecordSize) throws {
         self.path = path
+        self.recordLimits = RecordLimits(maximumSize: maximumRecordSize)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -217,6 +250,10 @@ final class CaptureStore: Sendable {
                 );
                 CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
                 """)
+        }
+        migrator.registerMigration("8-element-ids") { db in
+            // The next plural element id of the record: ids are never given twice.
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN next_element_id INTEGER NOT NULL DEFAULT 1")
         }
         return migrator
     }
@@ -361,8 +398,22 @@ final class CaptureStore: Sendable {
     }
 
     /// A stored record's JSON text as a value (the server wrote it; an empty record if not JSON).
+    /// Reads only: a write decodes with `decodedRecord`, which refuses such a record.
     static func record(fromText text: String?) -> JSONValue {
         text.flatMap { try? JSONValue.parse($0) } ?? [:]
+    }
+
+    /// A stored record's JSON text as a value, for a write: a text the reader refuses (a
+    /// record an older version stored too deep) throws `StoreConflict.undecodableRecord`, so
+    /// that no write replaces the record with what it could not read.
+    static func decodedRecord(_ text: String) throws -> JSONValue {
+        do {
+            let record = try JSONValue.parse(text)
+            guard case .object = record else { throw StoreConflict.undecodableRecord("it is \(record.kindDescription), not an object") }
+            return record
+        } catch let error as JSONParseError {
+            throw StoreConflict.undecodableRecord(error.message)
+        }
     }
 
     func user(id: Int64) async throws -> StoredUser? {
@@ -453,7 +504,10 @@ final class CaptureStore: Sendable {
                 try db.execute(sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
                                arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
                 let id = db.lastInsertedRowID
-                let full = stamped.setting("id", .integer(Int(id))).serialized()
+                let value = stamped.setting("id", .integer(Int(id)))
+                let full = value.serialized()
+                // Thrown inside the transaction: the row is not kept.
+                if let problem = self.recordLimits.problem(text: full, record: value) { throw problem }
                 try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full, id])
                 if let identity {
                     try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
@@ -471,6 +525,19 @@ final class CaptureStore: Sendable {
     /// Changes a user's record (and password) in one transaction, checking unique values.
     func updateUser(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
                     change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+        try await editRecord(id: id, unique: unique, now: now, passwordHash: passwordHash) { record, _ in change(record) }
+    }
+
+    /// `updateUser` for the entity calls: the change also gets the record's element ids, to
+    /// number new plural elements (the next id is kept with the record), and may throw (the
+    /// transaction is rolled back).
+    ///
+    /// Every write leaves a record the server can read back: one over `recordLimits` is
+    /// refused (`StoreConflict.recordTooLarge`, `.recordTooDeep`), and a stored record that
+    /// cannot be decoded is never replaced (`.undecodableRecord`; a password alone may still
+    /// change, when the change leaves an empty record as it is).
+    func editRecord(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
+                    change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
         do {
             return try await updateUserRow(id: id, unique: unique, now: now, passwordHash: passwordHash, change: change)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -481,19 +548,34 @@ final class CaptureStore: Sendable {
     }
 
     private func updateUserRow(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String??,
-                               change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+                               change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
         try await pool.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
             let taken = try Self.conflicts(unique, excluding: id, db)
             if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
             var user = Self.user(from: row)
             let timestamp = Timestamps.capture(now)
-            let record = change(user.record).setting("lastUpdated", .string(timestamp))
-            user.recordText = record.serialized()
+            let stored: JSONValue
+            do {
+                stored = try Self.decodedRecord(user.recordText)
+            } catch StoreConflict.undecodableRecord(let reason) {
+                // The password alone may change; the record stays as it is.
+                var scratch = ElementIDs(next: 1)
+                guard case .some(let hash) = passwordHash, try change([:], &scratch) == [:] else { throw StoreConflict.undecodableRecord(reason) }
+                user.passwordHash = hash
+                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+                return user
+            }
+            let next: Int = row["next_element_id"] ?? 1
+            var ids = ElementIDs(next: max(next, stored.largestElementID + 1))
+            let record = try change(stored, &ids).setting("lastUpdated", .string(timestamp))
+            let text = record.serialized()
+            if let problem = self.recordLimits.problem(text: text, record: record, previousSize: user.recordText.utf8.count) { throw problem }
+            user.recordText = text
             user.emailNormalized = record["email"]?.stringValue.map(normalizeEmail)
             if case .some(let hash) = passwordHash { user.passwordHash = hash }
-            try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ? WHERE id = ?",
-                           arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, id])
+            try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ?, next_element_id = ? WHERE id = ?",
+                           arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, ids.next, id])
             return user
         }
     }

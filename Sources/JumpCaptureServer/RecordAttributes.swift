@@ -2,11 +2,12 @@ import JumpForms
 
 /// The record attributes the flow's fields describe: which field writes each schema path (the
 /// fields of the preferred forms first, then the flow's others, passwords left out), and so which
-/// attributes are strings, booleans or objects. `/entity.update` and `/entity.replace` check
-/// their writes against it: a written value gets its field's JSON type and rules.
+/// attributes are strings, booleans or objects. Without an entity-type schema (`server.schema`),
+/// the record calls check their writes against it (`RecordModel.flow`): a written value gets its
+/// field's JSON type and rules.
 ///
-/// The server has no entity-type schema, so an attribute no field describes has the shape the
-/// record gives it (a list is a plural, an object an object), or any shape when it is not set.
+/// An attribute no field describes has the shape the record gives it (a list is a plural, an
+/// object an object), or any shape when it is not set.
 struct RecordAttributes: Sendable {
     /// A field that writes one schema path: the field, and the name its value has in the
     /// field's form values (`field`, or `field[sub]` for a schemaId map).

@@ -8,6 +8,8 @@ struct ServerReply: Sendable {
     var body: String
     /// Headers besides the content type (`Location`, `Allow`).
     var headers: HTTPFields = [:]
+    /// The body as bytes, sent instead of `body` when set (a gzipped flow document).
+    var bytes: [UInt8]?
 
     static let jsonContentType = "application/json; charset=utf-8"
 

@@ -1,3 +1,4 @@
+import JumpForms
 import ArgumentParser
 import Logging
 
@@ -18,7 +19,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
             LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self,
-            ServeCommand.self, OutboxCommand.self,
+            ServeCommand.self, OutboxCommand.self, FlowCommand.self,
         ]
     )
 
@@ -37,7 +38,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             command = try parseAsRoot(arguments)
         } catch {
             if exitCode(for: error) == .validationFailure {
-                Console.write(fullMessage(for: error) + "\n", to: 2)
+                Console.write(TerminalText.escaped(fullMessage(for: error), keepingLineBreaks: true) + "\n", to: 2)
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)
@@ -49,11 +50,13 @@ public struct JumpFormsCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                Console.write("Error: " + message(for: error) + "\n", to: 2)
-                exit(withError: ExitCode(2))
-            }
-            exit(withError: error)
+            // An error's message may carry a server's or a file's text: printed escaped
+            // (`TerminalText`). `ExitCode` was explained already; help and version print as
+            // ArgumentParser prints them.
+            let code = exitCode(for: error)
+            if error is ExitCode || code == .success { exit(withError: error) }
+            Console.write("Error: " + TerminalText.escaped(message(for: error), keepingLineBreaks: true) + "\n", to: 2)
+            exit(withError: ExitCode(code == .validationFailure ? 2 : code.rawValue))
         }
     }
 }

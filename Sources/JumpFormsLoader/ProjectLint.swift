@@ -5,7 +5,7 @@ extension LoadedProject {
     /// sorted by place. A flow whose file had read or decode errors is not linted (its model is
     /// incomplete, so lint would only echo those errors); its locale files still are.
     public func lint() -> [Diagnostic] {
-        var findings = diagnostics
+        var findings: [Diagnostic] = []
         let builtinKeys = BuiltinCatalog.keys
         var lintedDirectories = Set<String>()
         var keysOfFolder: [String: Set<String>] = [:]
@@ -30,6 +30,8 @@ extension LoadedProject {
             findings += linter.lint()
         }
         findings += CatalogLinter.lint(looseCatalogs)
+        // The load's diagnostics are shown as `withheld` says already; the findings now too.
+        findings = diagnostics + withheld.apply(to: findings)
         // Flows sharing a folder may report the same finding: keep each once, in order.
         var seen = Set<Diagnostic>()
         return findings.filter { seen.insert($0).inserted }.sortedByLocation()

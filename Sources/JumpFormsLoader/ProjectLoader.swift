@@ -8,6 +8,8 @@ public struct LoadedFlow: Sendable {
     public var catalogs: [LocaleCatalog]
     /// False when the flow file had read, compose or decode errors: parts of it are missing.
     public var isComplete: Bool
+    /// The locales of the Capture flow documents the flow was read from (none for a flow file).
+    public var documentLocales: [LocaleTag] = []
 
     public init(flow: Flow, localesDirectory: String, catalogs: [LocaleCatalog], isComplete: Bool = true) {
         self.flow = flow
@@ -35,6 +37,10 @@ public struct LoadedProject: Sendable {
     /// Every file the load tried to read, those it could not read (too large, unreadable) too.
     public var files = Set<String>()
     public var diagnostics: [Diagnostic] = []
+    /// What the diagnostics must not show (values from the environment, contents of files
+    /// outside the project): `diagnostics` and `lint()` apply it; apply it to any other
+    /// diagnostic about these files before showing it.
+    public var withheld = Withheld()
 
     public init() {}
 
@@ -51,6 +57,12 @@ public struct ProjectLoader: Sendable {
     /// Whether a flow brings its locales folder (true). `locales check` turns it off to load
     /// the folder itself, at the same time as the flow.
     public var loadsLocaleFolders = true
+    /// The flow name of the Capture flow documents loaded (`flow import --name`), over what
+    /// they say (see `loadFlowDocuments`).
+    public var flowDocumentName: String?
+    /// The default locale of the flow Capture flow documents make (`flow import
+    /// --default-locale`), over what they say.
+    public var flowDocumentDefaultLocale: LocaleTag?
 
     public init(limits: LoaderLimits = .default, environment: [String: String] = [:]) {
         self.limits = limits
@@ -71,6 +83,7 @@ public struct ProjectLoader: Sendable {
     /// problem: every file is read and every diagnostic collected.
     public func load(paths: [String]) -> LoadedProject {
         var run = Run(loader: self)
+        run.named = Set(paths.map(FileAccess.normalize))
         for path in paths {
             switch FileAccess.kind(of: path) {
             case .missing:
@@ -100,6 +113,13 @@ public struct ProjectLoader: Sendable {
         var flowPaths = Set<String>()
         var catalogsByDirectory: [String: [LocaleCatalog]] = [:]
         var localeFiles: [(path: String, read: ProjectLoader.ReadFile)] = []
+        /// Capture flow documents (`.json`), made into flows at the end (the documents of one
+        /// flow together).
+        var flowDocuments: [String] = []
+        /// The paths named on the command line (shown in full wherever they are).
+        var named = Set<String>()
+        /// While a jump.yaml's flow loads: that jump.yaml's folder (the project).
+        var projectFolder: String?
 
         init(loader: ProjectLoader) {
             self.loader = loader
@@ -107,6 +127,10 @@ public struct ProjectLoader: Sendable {
 
         /// Reads a file and decodes it as what its name and top-level keys say it is.
         mutating func loadFile(_ path: String, as expected: FileKind? = nil, read: ReadFile? = nil) {
+            if ProjectLoader.isFlowDocument(path) {
+                if flowPaths.insert(FileAccess.normalize(path)).inserted { flowDocuments.append(path) }
+                return
+            }
             let errorsBefore = project.diagnostics.filter { $0.severity == .error }.count
             let read = read ?? loader.readFile(path)
             read.record(into: &project)
@@ -125,6 +149,7 @@ public struct ProjectLoader: Sendable {
             var decoder = ConfigDecoder(path: path, environment: loader.environment)
             let config = decoder.decode(document)
             project.diagnostics += decoder.decoder.errors.map(\.diagnostic)
+            project.withheld.expansions += decoder.expansions
             guard let config else { return }
             if project.config == nil { project.config = config }
             let flowPath = FileAccess.join(FileAccess.directory(of: path), config.flow.value)
@@ -135,7 +160,15 @@ public struct ProjectLoader: Sendable {
                                                       hint: nearest.map { "did you mean '\($0)'? ('flow' is relative to jump.yaml)" } ?? "'flow' is relative to jump.yaml"))
                 return
             }
-            if !flowPaths.contains(FileAccess.normalize(flowPath)) { loadFile(flowPath, as: .flow) }
+            if !flowPaths.contains(FileAccess.normalize(flowPath)) {
+                let folder = FileAccess.directory(of: path)
+                if !named.contains(FileAccess.normalize(flowPath)), let root = Withheld.outside(flowPath, project: folder) {
+                    project.withheld.outsideFiles[FileAccess.normalize(flowPath)] = root
+                }
+                projectFolder = folder
+                loadFile(flowPath, as: .flow)
+                projectFolder = nil
+            }
         }
 
         mutating func loadFlow(_ path: String, _ document: YAMLDocument, readCleanly: Bool, decoded: DecodedFlow? = nil) {
@@ -145,6 +178,9 @@ public struct ProjectLoader: Sendable {
             project.diagnostics += decoded.errors.map(\.diagnostic)
             guard let flow else { return }
             let directory = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: path), flow.localesDirectory.value))
+            if let projectFolder, !named.contains(directory), let root = Withheld.outside(directory, project: projectFolder) {
+                project.withheld.outsideFolders[directory] = root
+            }
             if catalogsByDirectory[directory] == nil {
                 if FileAccess.kind(of: directory) == .directory {
                     catalogsByDirectory[directory] = loader.loadsLocaleFolders ? loader.loadLocales(in: directory, into: &project) : []
@@ -163,11 +199,20 @@ public struct ProjectLoader: Sendable {
 
         /// Locale files named directly that no flow's folder already brought; then sorting.
         mutating func finish() {
+            if !flowDocuments.isEmpty {
+                project.flows += loader.loadFlowDocuments(flowDocuments, config: project.config, into: &project)
+            }
             for file in localeFiles where catalogsByDirectory[FileAccess.normalize(FileAccess.directory(of: file.path))] == nil {
                 var decoded = loader.decodeLocale(file.path, file.read)
                 decoded.read = ReadFile(path: file.path)     // recorded when the file was read
                 decoded.record(into: &project)
                 if let catalog = decoded.catalog { project.looseCatalogs.append(catalog) }
+            }
+            let withheld = project.withheld
+            if !withheld.isEmpty {
+                project.diagnostics = withheld.apply(to: project.diagnostics)
+                // No line of a file outside the project is ever quoted.
+                project.sources.remove { withheld.projectFolder(outside: $0) != nil }
             }
             project.diagnostics = project.diagnostics.sortedByLocation()
         }

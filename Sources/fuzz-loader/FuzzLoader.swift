@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import DevToolSupport
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 
@@ -33,10 +34,13 @@ enum FuzzLoader {
         return path
     }()
 
+    /// Through `AtomicFile`, as every file jump-forms writes, without flushing (scratch files).
     static func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) {
-        guard let file = fopen(path, "wb") else { fatalError("cannot write \(path)") }
-        if bytes.count > 0 { _ = fwrite(bytes.baseAddress, 1, bytes.count, file) }
-        fclose(file)
+        do {
+            try AtomicFile.write(Array(bytes), to: path, mode: 0o600, durable: false)
+        } catch {
+            fatalError("cannot write \(path): \(error.reason)")
+        }
     }
 
     /// Lines as libyaml counts them (an upper bound): it breaks lines at LF, at CR, and at

@@ -323,10 +323,7 @@ func benchmarkBomb(iterations: Int, scratch: String) -> BombResult {
     }
     // The same file through the loader, from disk.
     let path = scratch + "/bomb.yaml"
-    if let file = fopen(path, "wb") {
-        _ = fputs(aliasBomb, file)
-        fclose(file)
-    }
+    try? writeFile(aliasBomb, to: path)
     var loaderTimes: [Double] = []
     for _ in 0..<iterations {
         let start = nowMilliseconds()

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpFiles
 import JumpForms
 
 /// The deterministic corpus of the load + lint benchmark: flows whose fields carry every kind
@@ -572,13 +573,13 @@ struct CorpusError: Error, CustomStringConvertible {
 }
 
 /// Writes a corpus file (both corpus generators' files).
+/// Through `AtomicFile`, as every file jump-forms writes, without flushing (a scratch corpus).
 func writeFile(_ text: String, to path: String) throws(CorpusError) {
-    guard let file = fopen(path, "wb") else { throw CorpusError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    defer { fclose(file) }
-    var bytes = Array(text.utf8)
-    let count = bytes.count
-    let written = bytes.withUnsafeMutableBytes { fwrite($0.baseAddress, 1, count, file) }
-    if written != count { throw CorpusError("short write to \(path)") }
+    do {
+        try AtomicFile.write(Array(text.utf8), to: path, mode: 0o644, durable: false)
+    } catch {
+        throw CorpusError("cannot write \(path): \(error.reason)")
+    }
 }
 
 func zeroPad(_ number: Int, _ width: Int) -> String {

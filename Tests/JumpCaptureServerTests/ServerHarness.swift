@@ -4,6 +4,7 @@ import JumpCapture
 import JumpCaptureServer
 import JumpForms
 import JumpFormsLoader
+import JumpSchema
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -102,14 +103,14 @@ struct TestServer: Sendable {
 
     static func start(configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
                       idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                      requestTimeout: Duration = CaptureServer.defaultRequestTimeout) async throws -> TestServer {
+                      requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil) async throws -> TestServer {
         let folder = try TemporaryFolder("jump-server-test")
         var config = ServerFixtures.config
         configure(&config)
         let clock = TestClock(ServerFixtures.start)
         let setup = CaptureServerSetup(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
                                        identities: identities, databasePath: folder.path + "/capture.sqlite",
-                                       clock: { clock.now })
+                                       clock: { clock.now }, schema: schema)
         let embedded = try await EmbeddedCaptureServer.start(setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: ServerFixtures.quietLogger)
         return TestServer(embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
                           transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
@@ -240,10 +241,10 @@ enum HarnessError: Error, CustomStringConvertible {
 /// Runs `body` against a fresh server and always stops the server.
 func withServer<T: Sendable>(configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
                              idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout,
+                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil,
                              _ body: (TestServer) async throws -> T) async throws -> T {
     let server = try await TestServer.start(configure: configure, identities: identities, idleTimeout: idleTimeout,
-                                            requestTimeout: requestTimeout)
+                                            requestTimeout: requestTimeout, schema: schema)
     do {
         let value = try await body(server)
         await server.stop()

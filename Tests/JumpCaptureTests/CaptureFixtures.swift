@@ -15,8 +15,8 @@ enum CaptureFixtures {
     /// 2025-06-15 10:30:00 UTC
     static let epoch = 1_749_983_400
 
-    static func builder(locale: LocaleTag = locale) -> RequestBuilder {
-        RequestBuilder(config: config, flow: loaded.flow, localizer: loaded.localizer(), locale: locale, capture: capture)
+    static func builder(locale: LocaleTag = locale, flowVersion: String? = nil) -> RequestBuilder {
+        RequestBuilder(config: config, flow: loaded.flow, localizer: loaded.localizer(), locale: locale, capture: capture, flowVersion: flowVersion)
     }
 
     static var engage: EngageRequestBuilder {

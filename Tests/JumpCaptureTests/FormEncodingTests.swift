@@ -48,6 +48,42 @@ import Testing
         #expect(names("a=%C3") == nil)
     }
 
+    /// Names go raw, as both SDKs write them: Android `val.first.concat("=")`
+    /// (ApiConnection.java:70-79), iOS `appendFormat:@"%@=%@", key, ...`
+    /// (NSDictionary+JRQueryParams.m, JRConnectionManager.m:45-59 escapes values only).
+    @Test func namesAreRawAsTheSDKsSendThem() {
+        #expect(FormEncoding.encode([(name: "birthdate[dateselect_year]", value: "1990"), (name: "phone[home]", value: "+48 1")])
+                == "birthdate[dateselect_year]=1990&phone[home]=%2B48+1")
+        #expect(FormEncoding.encodeName("a-b_c.d~*!$'()[]/:@,;?") == "a-b_c.d~*!$'()[]/:@,;?")
+        // What would end or change a name is still escaped, so any name round-trips.
+        #expect(FormEncoding.encodeName("a b&c=d+e%f#g\u{1}é") == "a%20b%26c%3Dd%2Be%25f%23g%01%C3%A9")
+    }
+
+    @Test func namesRoundTrip() async {
+        await propertyCheck(count: 1000, input: Self.text) { name in
+            let encoded = FormEncoding.encodeName(name)
+            #expect(FormEncoding.decode(Substring(encoded)) == name)
+            #expect(encoded.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0 != "&" && $0 != "=" && $0 != "+" && $0 != "#" })
+        }
+    }
+
+    /// The SDKs' bodies. iOS builds entity.update and entity.replace by hand: a leading `&`,
+    /// values escaped with URLQueryAllowed minus `?+=&` (so `/ : @ , ; ! $ ' ( ) * ~` stay raw,
+    /// space is `%20`), the token and the attribute path raw (JRCaptureApidInterface.m:246-294,
+    /// JRConnectionManager.m:45-59). Android's URLEncoder writes a space as `+`.
+    @Test func theSDKsBodiesDecode() throws {
+        let json = #"{"aboutMe":"J'aime (1+1=2) & a/b: c@d, e; f! $g *h ~i ?"}"#
+        let ios = "&attributes=%7B%22aboutMe%22:%22J'aime%20(1%2B1%3D2)%20%26%20a/b:%20c@d,%20e;%20f!%20$g%20*h%20~i%20%3F%22%7D"
+            + "&access_token=0123abcd&include_record=true&attribute_name=/photos#3"
+        let pairs = try #require(FormEncoding.decode(pairs: ios))
+        #expect(pairs.map(\.name) == ["attributes", "access_token", "include_record", "attribute_name"])
+        #expect(pairs[0].value == json)
+        #expect(pairs[3].value == "/photos#3")
+        let android = "value=%7B%22aboutMe%22%3A%22J%27aime+%281%2B1%3D2%29+%26+a%2Fb%3A+c%40d%2C+e%3B+f%21+%24g+*h+%7Ei+%3F%22%7D&access_token=0123abcd"
+        #expect(FormEncoding.decode(pairs: android)?.first?.value == json)
+        #expect(FormEncoding.encode([("value", json), ("access_token", "0123abcd")]) == android, "FormEncoding.encode is URLEncoder's")
+    }
+
     @Test func knownEncodings() {
         #expect(FormEncoding.encode("a b&c=d+e*~é") == "a+b%26c%3Dd%2Be*%7E%C3%A9")
         #expect(FormEncoding.encodeComponent("a b~") == "a%20b~")

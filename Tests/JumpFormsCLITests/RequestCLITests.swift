@@ -42,6 +42,7 @@ import TestSupport
         ("read-record", access),
         ("entity-update", access + ["--attribute", "/primaryAddress", "--value", #"{"city": "Kraków"}"#]),
         ("entity-replace", access + ["--attribute", "/photos", "--value", #"[{"type": "large", "value": "a.png"}]"#]),
+        ("entity-delete", access + ["--attribute", "/photos#2"]),
         ("engage-config", []),
         ("engage-token", ["--provider", "twitter", "--token", "ENGAGE-TOKEN-S3cret", "--token-secret", "TOKEN-SECRET-S3cret"]),
         ("token-url", ["--token-url", "https://example.com/token", "--token", "ENGAGE-TOKEN-S3cret"]),
@@ -83,7 +84,7 @@ import TestSupport
         #expect(result.stdout.contains("\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\n"))
         #expect(result.stdout.contains("\nContent-Length: (not shown: secrets in the body are masked)\n"))
         let curl = try run(["request", "engage-config", "--format", "curl", "--capture-url", "https://example.us.janraincapture.com"])
-        #expect(curl.stdout.contains("'https://rpxnow.com/openid/mobile_config_and_baseurl?appId=localengageappid000&device=android'"))
+        #expect(curl.stdout.contains("'https://rpxnow.com/openid/mobile_config_and_baseurl?appId=localengageappid000&device=android&app_name=jump-forms&version=0.1.0'"))
     }
 
     @Test func jsonFormatIsMachineReadable() throws {
@@ -139,10 +140,11 @@ import TestSupport
 
         let masked = try run(["request", "refresh", "--refresh-secret", Self.refreshSecret] + Self.access)
         #expect(masked.status == 0, "\(masked.stderr)")
-        #expect(masked.stdout.contains("access_token=********&date="))
-        #expect(masked.stdout.contains("&signature=********"))
+        // iOS's parameters in iOS's order (JRCapture.m:509-518).
+        #expect(masked.stdout.contains("\naccess_token=********&signature=********&date="), "\(masked.stdout)")
+        #expect(masked.stdout.contains("&client_id=localdev0123456789abcdefghijklmn&locale=en-US&flow=standard&flow_version=2024-01-15.1\n"))
         let shown = try run(["request", "refresh", "--show-secrets", "--refresh-secret", Self.refreshSecret] + Self.access)
-        #expect(shown.stdout.contains("access_token=ACCESS-TOKEN-S3cret&date="))
+        #expect(shown.stdout.contains("access_token=ACCESS-TOKEN-S3cret&signature="))
         #expect(!shown.stdout.contains("signature=********"))
 
         // Sign-in sends the given secret.
@@ -180,8 +182,9 @@ import TestSupport
     }
 
     @Test func aPlainValueForAMapFieldIsRefusedNamingItsParts() throws {
-        let common = ["request", "register", "--config", Self.fixtureConfig, "--set", "email=ana@example.com", "--set", "username=ana_r",
-                      "--set", "password=PASSWORD-S3cret"]
+        // A remote Capture without captureAppId: the flow version is given, nothing downloaded.
+        let common = ["request", "register", "--config", Self.fixtureConfig, "--flow-version", "7", "--set", "email=ana@example.com",
+                      "--set", "username=ana_r", "--set", "password=PASSWORD-S3cret"]
         let plain = try run(common + ["--set", "phone=+48 12 000 00 00"])
         #expect(plain.status == 2)
         #expect(plain.stderr.contains("field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value"),
@@ -189,7 +192,8 @@ import TestSupport
         #expect(plain.stdout.isEmpty)
         let parts = try run(common + ["--set", "phone[home]=+48 12 000 00 00", "--set", "phone[work]=+48 22"])
         #expect(parts.status == 0, "\(parts.stderr)")
-        #expect(parts.stdout.contains("&phone%5Bhome%5D=%2B48+12+000+00+00&phone%5Bwork%5D=%2B48+22"))
+        // Names raw, as both SDKs write them (ApiConnection.java:74, NSDictionary+JRQueryParams.m).
+        #expect(parts.stdout.contains("&phone[home]=%2B48+12+000+00+00&phone[work]=%2B48+22"), "\(parts.stdout)")
     }
 
     @Test func editedRecordsBecomeTheCallsTheSchemaCallsFor() throws {
@@ -235,6 +239,167 @@ import TestSupport
         let bad = try run(["request", "entity-update", "--record", record, "--edited", broken] + Self.access)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("broken.json:1:11: --edited is not valid JSON"), "\(bad.stderr)")
+    }
+
+    // MARK: the flow document's version against a remote Capture
+
+    static let documentFolder = "Tests/JumpCaptureTests/Fixtures/flow-document"
+
+    /// A test double of the flow CDN on 127.0.0.1: the fixture document (version
+    /// 2024-02-01.3), gzipped when asked, at any path; `version` replaces it.
+    static func flowServer(version: String? = nil, status: Int = 200) throws -> LoopbackServer {
+        let plain = try #require(FileManager.default.contents(atPath: Repository.path("\(documentFolder)/en-US.json")))
+        let gzipped = try #require(FileManager.default.contents(atPath: Repository.path("\(documentFolder)/en-US.json.gz")))
+        return try LoopbackServer { request in
+            guard status == 200 else { return .init(status: status, contentType: "text/html", body: "<h1>\(status)</h1>") }
+            if let version { return .init(body: #"{"version": "\#(version)", "fields": {}}"#) }
+            var reply = LoopbackServer.Reply(body: "")
+            if request.headers["accept-encoding"] == "gzip" {
+                reply.bodyBytes = Array(gzipped)
+                reply.headers = [("Content-Encoding", "gzip")]
+            } else {
+                reply.bodyBytes = Array(plain)
+            }
+            return reply
+        }
+    }
+
+    /// The repository's jump.yaml with `captureDomain` at `domain` (and the flow by its full
+    /// path), with `replacing` applied.
+    static func remoteConfig(in folder: TemporaryFolder, domain: String, _ replacing: [(String, String)] = []) throws -> String {
+        var text = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "flow: flows/standard.yaml", with: "flow: \(Repository.path("flows/standard.yaml"))")
+            .replacingOccurrences(of: "captureDomain: embedded", with: "captureDomain: \(domain)")
+        for (old, new) in replacing { text = text.replacingOccurrences(of: old, with: new) }
+        return try folder.write("jump.yaml", text)
+    }
+
+    static let signInValues = ["--set", "signInEmailAddress=ana.ruiz@example.com", "--set", "currentPassword=PASSWORD-S3cret"]
+
+    /// Against a remote Capture the flow document is downloaded (GET, gzip: JRCaptureData.m:300-319,
+    /// Jump.java:1001-1029) and its version sent (JRCaptureApidInterface.m:588, Capture.java:89);
+    /// the local flow's other version is reported at its place.
+    @Test func aRemoteCaptureGetsTheDownloadedFlowVersion() throws {
+        let server = try Self.flowServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try Self.remoteConfig(in: folder, domain: server.url)
+        let result = try run(["request", "signin", "--config", config] + Self.signInValues)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("&flow=standard&flow_version=2024-02-01.3&"), "\(result.stdout)")
+        let url = "\(server.url)/widget_data/flows/localapp/standard/HEAD/en-US.json"
+        #expect(result.stderr == "\(Repository.path("flows/standard.yaml")):3:10: warning: the flow's version '2024-01-15.1' differs from "
+                + "the flow document's '2024-02-01.3' (\(url)); requests send flow_version '2024-02-01.3', as the SDKs do\n")
+        let received = try #require(server.requests.first)
+        #expect(server.requests.count == 1, "one download, no sign-in sent")
+        #expect(received.method == "GET" && received.target == "/widget_data/flows/localapp/standard/HEAD/en-US.json")
+        #expect(received.headers["accept-encoding"] == "gzip")
+        #expect(Self.leaks(result.stdout + result.stderr).isEmpty)
+
+        // The account commands send the same (a dry run prints it; the download is real).
+        let dryRun = try run(["signin", "--config", config, "--dry-run", "--non-interactive"] + Self.signInValues)
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("&flow_version=2024-02-01.3&"), "\(dryRun.stdout)")
+        #expect(dryRun.stderr.contains("warning: the flow's version '2024-01-15.1' differs"))
+        #expect(server.requests.count == 2)
+    }
+
+    /// `captureFlowVersion` selects the document (JRCaptureData.m:302, Jump.java:1002) on
+    /// `captureFlowDomain` (JumpConfig.java:234, Jump.java:1006-1010); the same version warns nothing.
+    @Test func captureFlowVersionAndDomainSelectTheDocument() throws {
+        let server = try Self.flowServer(version: "2024-01-15.1")
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try Self.remoteConfig(in: folder, domain: "https://capture.example.com", [
+            ("captureFlowVersion: HEAD", "captureFlowVersion: 2024-01-15.1\ncaptureFlowDomain: \(server.url)/cdn"),
+        ])
+        let result = try run(["request", "unlink", "--config", config, "--identifier", "https://www.google.com/profiles/123"] + Self.access)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "the versions agree: \(result.stderr)")
+        #expect(server.requests.map(\.target) == ["/cdn/widget_data/flows/localapp/standard/2024-01-15.1/en-US.json"])
+        #expect(result.stdout.hasPrefix("POST /oauth/unlink_account_native HTTP/1.1\nHost: capture.example.com\n"))
+        // Unlink: the SDKs' set, no redirect_uri/response_type (JRCapture.m:1085-1092, Capture.java:635-642).
+        #expect(result.stdout.hasSuffix("\nclient_id=localdev0123456789abcdefghijklmn&locale=en-US&identifier_to_remove=https%3A%2F%2Fwww.google.com"
+                                        + "%2Fprofiles%2F123&access_token=********&flow=standard&flow_version=2024-01-15.1\n"), "\(result.stdout)")
+    }
+
+    /// `captureFlowDomain` is a URL with its scheme (as Android's JumpConfig takes it), located
+    /// when it is not one.
+    @Test func aFlowDomainThatIsNotAURLIsLocated() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try Self.remoteConfig(in: folder, domain: "https://capture.example.com", [
+            ("captureFlowVersion: HEAD", "captureFlowVersion: HEAD\ncaptureFlowDomain: flows.example.com"),
+        ])
+        let result = try run(["request", "signin", "--config", config] + Self.signInValues)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("jump.yaml:9:20: error[JF213]"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// A document that cannot be had stops the call (exit 1) naming the URL: the SDKs cannot
+    /// sign in without it either.
+    @Test func aFailedDownloadExitsOneNamingTheURL() throws {
+        let server = try Self.flowServer(status: 404)
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try Self.remoteConfig(in: folder, domain: server.url)
+        let result = try run(["request", "register", "--config", config, "--today", "2025-06-15"] + Self.registration)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        let url = "\(server.url)/widget_data/flows/localapp/standard/HEAD/en-US.json"
+        #expect(result.stderr.hasPrefix("error: \(url) answered HTTP 404, not the flow document\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("(or pass --flow-version VERSION)"))
+
+        // Without captureAppId there is no URL to download from: a usage error naming the key.
+        let noApp = try Self.remoteConfig(in: folder, domain: server.url, [("captureAppId: localapp\n", "")])
+        let missing = try run(["request", "signin", "--config", noApp] + Self.signInValues)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("captureAppId is not set"), "\(missing.stderr)")
+        #expect(server.requests.count == 1)
+    }
+
+    /// `--flow-version` sends a given version and downloads nothing; calls without
+    /// `flow_version` (entity calls, Engage) never download.
+    @Test func aGivenFlowVersionOrNoneDownloadsNothing() throws {
+        let server = try Self.flowServer()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let config = try Self.remoteConfig(in: folder, domain: server.url)
+        let given = try run(["request", "link", "--config", config, "--flow-version", "2023-12-01.9", "--token", "ENGAGE-TOKEN-S3cret"] + Self.access)
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stdout.contains("&flow_version=2023-12-01.9"))
+        let record = try run(["request", "read-record", "--config", config] + Self.access)
+        #expect(record.status == 0, "\(record.stderr)")
+        // No client_id on /entity (JRCaptureApidInterface.m:217-227, Capture.java:652-657).
+        #expect(record.stdout.hasSuffix("\naccess_token=********\n"), "\(record.stdout)")
+        #expect(server.requests.isEmpty)
+        let empty = try run(["request", "link", "--config", config, "--flow-version", "", "--token", "t"] + Self.access)
+        #expect(empty.status == 2)
+    }
+
+    /// The token-URL post: Android's body by default (JRSession.java:1169-1178), iOS's URL form
+    /// with `--token-in query` (JRSessionData.m:1538-1544), the token masked either way.
+    @Test func tokenURLTakesBothForms() throws {
+        let body = try run(["request", "token-url", "--token-url", "https://app.example.com/token?x=1", "--token", "ENGAGE-TOKEN-S3cret"])
+        #expect(body.status == 0, "\(body.stderr)")
+        #expect(body.stdout.hasPrefix("POST /token?x=1 HTTP/1.1\n"))
+        #expect(body.stdout.hasSuffix("\ntoken=********\n"))
+        let query = try run(["request", "token-url", "--token-in", "query", "--token-url", "https://app.example.com/token?x=1",
+                             "--token", "ENGAGE-TOKEN-S3cret"])
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(query.stdout == "POST /token?x=1&token=******** HTTP/1.1\nHost: app.example.com\nAccept: application/json\n"
+                + "User-Agent: jump-forms/0.1.0\nContent-Length: 0\n\n", "\(query.stdout)")
+        let shown = try run(["request", "token-url", "--token-in", "query", "--show-secrets", "--format", "curl",
+                             "--token-url", "https://app.example.com/token", "--token", "ENGAGE-TOKEN-S3cret"])
+        #expect(shown.stdout.contains("'https://app.example.com/token?token=ENGAGE-TOKEN-S3cret'"), "\(shown.stdout)")
+        let misplaced = try run(["request", "signin", "--token-in", "query"] + Self.signInValues)
+        #expect(misplaced.status == 2)
+        #expect(misplaced.stderr.contains("--token-in goes with token-url"))
     }
 
     @Test func providersListsEveryKindAsTextAndJSON() throws {

@@ -185,6 +185,34 @@ import TestSupport
         #expect(!loaded.writtenKeys.contains("captureSignInFormName"))
     }
 
+    /// `server.schema` keeps its place (for the diagnostics of the file it names) and
+    /// `maximumRecordSize` its number; both are optional.
+    @Test func theRecordSettingsOfTheServer() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let minimal = "Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal"
+        try folder.write("flow.yaml", try String(contentsOfFile: Repository.path(minimal + "/flow.yaml"), encoding: .utf8))
+        try folder.write("locales/en-US.yaml", try String(contentsOfFile: Repository.path(minimal + "/locales/en-US.yaml"), encoding: .utf8))
+        let config = try folder.write("jump.yaml", """
+        captureDomain: embedded
+        captureClientId: abc123
+        captureLocale: en-US
+        flow: flow.yaml
+        server:
+          schema: ${SCHEMA:-schemas/user.json}
+          maximumRecordSize: 2048
+        """)
+        let project = ProjectLoader(environment: [:]).load(paths: [config])
+        #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
+        let server = try #require(project.config?.server)
+        #expect(server.schema?.value == "schemas/user.json")
+        #expect(server.schema?.location.line == 6)
+        #expect(server.schema?.location.column == 11)
+        #expect(server.maximumRecordSize == 2048)
+        #expect(ServerSettings().schema == nil)
+        #expect(ServerSettings().maximumRecordSize == 1 << 20)
+    }
+
     @Test func theExampleProjectIsLintClean() {
         let project = ProjectLoader(environment: [:]).load(paths: [Repository.path("jump.yaml")])
         let findings = project.lint()

@@ -22,6 +22,8 @@ public final class LoopbackServer: @unchecked Sendable {
         public var delay: Double
         /// More header fields (`Location` of a redirect).
         public var headers: [(name: String, value: String)]
+        /// Bytes sent instead of `body` (a gzip body).
+        public var bodyBytes: [UInt8]?
 
         public init(status: Int = 200, contentType: String = "application/json", body: String, delay: Double = 0,
                     headers: [(name: String, value: String)] = []) {
@@ -126,7 +128,7 @@ public final class LoopbackServer: @unchecked Sendable {
         lock.unlock()
         let reply = respond(request)
         if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
-        let body = Array(reply.body.utf8)
+        let body = reply.bodyBytes ?? Array(reply.body.utf8)
         let extra = reply.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
         let response = "HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
         let bytes = Array(response.utf8) + body

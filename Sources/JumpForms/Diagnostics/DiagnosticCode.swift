@@ -125,6 +125,17 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case interchangeUnsupported = "JF532"
     case interchangeArgument = "JF533"
 
+    // MARK: flow documents (Capture's flow JSON: `flow import`, `--flow FILE.json`, `flow export`)
+    case flowDocumentSyntax = "JF600"
+    case flowDocumentWrongKind = "JF601"
+    case flowDocumentMissingKey = "JF602"
+    case flowDocumentUnknownValue = "JF603"
+    case flowDocumentDropped = "JF604"
+    case flowDocumentsDisagree = "JF605"
+    case flowDocumentDuplicateKey = "JF606"
+    case flowDocumentTextMismatch = "JF607"
+    case fieldAndFormShareName = "JF608"
+
     /// The phase that reports the code.
     public enum Phase: String, Sendable, CaseIterable {
         case read, decode, lint
@@ -132,6 +143,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case schema
         /// `jump-forms locales`: locale file checks and interchange formats (codes with rule ids).
         case locales
+        /// Capture's flow documents (JSON): reading one as a flow, writing one from a flow.
+        case flowDocument = "flow document"
     }
 
     public var phase: Phase {
@@ -140,6 +153,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case "2": .decode
         case "4": .schema
         case "5": .locales
+        case "6": .flowDocument
         default: .lint
         }
     }
@@ -150,7 +164,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         return switch self {
         case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
              .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .emptyRuleList,
-             .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored:
+             .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored,
+             .flowDocumentDropped, .flowDocumentTextMismatch:
             .warning
         default:
             .error
@@ -207,7 +222,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .invalidURL: Entry(title: "invalid URL", explanation: "The value must be an absolute URL (`https://...`), or `embedded` for `captureDomain`.", example: "captureDomain: example.com"),
         .duplicateIdentity: Entry(title: "test identity listed twice", explanation: "Two entries of identities.yaml have the same provider and identifier; the Engage double could not tell them apart.", example: "- { provider: google, identifier: \"1001\" }\n- { provider: google, identifier: \"1001\" }"),
         .emptyList: Entry(title: "list is empty", explanation: "The list must hold at least one item.", example: "forms: { signInForm: { fields: [] } }"),
-        .valueOutOfRange: Entry(title: "value out of range", explanation: "The number is outside the range the key allows (the `server:` settings of jump.yaml: `accessTokenLifetime` 1...31536000, `bcryptCost` 4...31, `maximumRequestSize` 1024...16777216, `commitDelay` 0...100000, `signInFailureLimit` and `clientFailureLimit` 0...1000000, `signInWait` and `signInMaximumWait` 1...86400, `signInFailureReset`, `clientFailureReset` and `emailWindow` 1...31536000, `emailsPerAddress` 1...1000, `maximumConnections` 2...1000000, `passwordHashQueue` 0...100000). The message names the range.", example: "server: { bcryptCost: 3 }"),
+        .valueOutOfRange: Entry(title: "value out of range", explanation: "The number is outside the range the key allows (the `server:` settings of jump.yaml: `accessTokenLifetime` 1...31536000, `bcryptCost` 4...31, `maximumRequestSize` 1024...16777216, `commitDelay` 0...100000, `maximumRecordSize` 1024...3145728, `signInFailureLimit` and `clientFailureLimit` 0...1000000, `signInWait` and `signInMaximumWait` 1...86400, `signInFailureReset`, `clientFailureReset` and `emailWindow` 1...31536000, `emailsPerAddress` 1...1000, `maximumConnections` 2...1000000, `passwordHashQueue` 0...100000). The message names the range.", example: "server: { bcryptCost: 3 }"),
         .unknownFileKind: Entry(title: "not a file jump-forms reads", explanation: "A YAML file given to `lint` (or found in a folder given to it) is neither a flow (`flow`, `fields`, `forms` ...), a locale file (`locale`, `messages`), a client configuration (`jump.yaml`, `capture...` keys) nor an identities file (`identities`). One diagnostic names the keys it has; check the file's name and keys, or leave it out of the paths given to `lint`.", example: "services: { web: { image: nginx } }"),
 
         .undefinedField: Entry(title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.", example: "fields: [emailAdress]"),
@@ -261,6 +276,16 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .lengthExceedsAttribute: Entry(title: "field allows values longer than the attribute holds", explanation: "The field's `maxLength` is above the attribute's `length`: values in between pass the form and are refused by the server. Lower `maxLength`.", example: "{ rule: maxLength, value: 500 } on an attribute of length 100"),
         .constraintNotChecked: Entry(title: "field does not check an attribute constraint", explanation: "The attribute accepts only email addresses (`email-address`), letters (`alphabetic`) or letters and digits (`alphanumeric`), and the field does not check it (an `email` field, or a `format` rule), so the server refuses what the form let through.", example: "a text field on an email-address attribute"),
         .accessPathIgnored: Entry(title: "access-schema path makes nothing writable", explanation: "A path of the access schema names an attribute inside a plural (plurals are written whole with `entity.replace`: list the plural itself), one the server sets (`id`, `uuid`, `created`, `lastUpdated`, attributes of type `id`), or a password attribute (written through the forms, not part of the generated model). The path is left out, so the generated documentation and `writableAttributePaths` do not count it.", example: "[\"/photos/value\", \"/id\"]"),
+
+        .flowDocumentSyntax: Entry(title: "flow document is not valid JSON", explanation: "A Capture flow document (`flow import`, `--flow FILE.json`, a `flow:` of jump.yaml ending in `.json`) is JSON; the parser stopped at this place, and the message names what it expected. An empty file, an HTML error page or a truncated download ends here too.", example: "{\"version\": \"1\", \"fields\": {"),
+        .flowDocumentWrongKind: Entry(title: "wrong kind of value in a flow document", explanation: "An object, a list, a string, a number or a boolean was expected and something else was found: the document is an object; `fields` an object of fields and forms; a field an object with a string `type`; a form's `fields` a list of field names; `validation` and `options` lists of objects; labels, tips, placeholders and messages strings (see the section \"Capture flow documents\" of docs/flow-format.md).", example: "{\"version\": \"1\", \"fields\": {\"signInForm\": {\"fields\": \"email\"}}}"),
+        .flowDocumentMissingKey: Entry(title: "required key missing in a flow document", explanation: "The document has no `version` or `fields`, a field has no `type`, a rule no `rule` or `message`, an option no `value`; or nothing says the document's flow or locale: documents `flow export` writes say both (`jumpForms.flow`, `jumpForms.locale`), Capture's own are named by their CDN path (`<flow>/<version>/<locale>.json`), or `flow import --name` gives the flow.", example: "{\"fields\": {}}"),
+        .flowDocumentUnknownValue: Entry(title: "unknown field type or rule in a flow document", explanation: "The field type or validation rule is not one jump-forms knows (field types: text, email, password, dateselect, select, radio, checkbox, textarea, hidden; rules: Capture's, plus `pattern` and `maxYears`). The hint names the closest one. Capture's `clientFunctionName` and `serverRegexSetting` are known and dropped with a warning (JF604) instead.", example: "{\"type\": \"emial\", \"schemaId\": \"email\"}"),
+        .flowDocumentDropped: Entry(title: "part of a flow document dropped", explanation: "The document holds something the flow format has no place for (Capture keys such as `socialProfileData`, `emptyMeansNull` or a form's `features`, the rules `clientFunctionName` and `serverRegexSetting`, unknown top-level keys). The flow is made without it; the hint names the closest known key when the key looks like a typo. See \"What each format holds\" in docs/flow-format.md.", example: "{\"type\": \"text\", \"socialProfileData\": \"profile.displayName\"}"),
+        .flowDocumentsDisagree: Entry(title: "flow documents of one flow disagree", explanation: "The documents given together are the locales of one flow: they must have the same flow name and `version`, each a locale of its own, and the same fields, forms, types, schema paths, options and rules; only their texts differ. A message the documents carry (`jumpForms.messages`) must say the same in each. The first document's place is named too.", example: "flow import standard/v1/en-US.json standard/v2/fr-FR.json"),
+        .flowDocumentDuplicateKey: Entry(title: "key written twice in a flow document object", explanation: "The same key appears twice in one JSON object; JSON parsers would silently keep one of them (and a field or form written twice would hide the first). Both places are named.", example: "{\"fields\": {\"email\": {...}, \"email\": {...}}}"),
+        .flowDocumentTextMismatch: Entry(title: "text differs from the message it was made from", explanation: "A document `flow export` wrote carries each text's message (`labelKey`, `messageKey`, ... and `jumpForms.messages`); this text no longer reads as its message renders, so it was edited by hand. The message is kept: change it in `jumpForms.messages` (or in the locale file after import), or drop the key so that the text becomes the message.", example: "\"label\": \"E-mail\", \"labelKey\": \"fields.emailAddress.label\" (whose message says \"Email address\")"),
+        .fieldAndFormShareName: Entry(title: "a field and a form share a name", explanation: "A flow keeps fields and forms apart, but Capture's flow document holds both in one map (`fields`): a field and a form of the same name cannot both be written, so `flow export` and the server's flow document refuse the flow. Rename one of them.", example: "fields: { signInForm: {...} }\nforms: { signInForm: {...} }"),
     ]
     // swiftlint:enable line_length
 }

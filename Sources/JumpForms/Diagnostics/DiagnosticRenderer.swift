@@ -15,6 +15,11 @@ public struct SourceFiles: Sendable {
         files[path] = bytes
     }
 
+    /// Forgets the files whose path `shouldRemove` accepts (their lines are never quoted).
+    public mutating func remove(where shouldRemove: (String) -> Bool) {
+        files = files.filter { !shouldRemove($0.key) }
+    }
+
     public mutating func merge(_ other: SourceFiles) {
         files.merge(other.files) { _, new in new }
     }
@@ -64,20 +69,20 @@ public struct DiagnosticRenderer: Sendable {
 
     public func render(_ diagnostic: Diagnostic) -> String {
         var out = ""
-        let place = diagnostic.location.map { paint("\($0): ", .bold) } ?? ""
+        let place = diagnostic.location.map { paint(TerminalText.escaped("\($0): "), .bold) } ?? ""
         let severity = paint(
             "\(diagnostic.severity.rawValue)[\(diagnostic.code.displayName)]",
             diagnostic.severity == .error ? .red : diagnostic.severity == .warning ? .yellow : .cyan
         )
-        out += "\(place)\(severity): \(paint(Self.escapingControls(diagnostic.message), .bold))\n"
+        out += "\(place)\(severity): \(paint(TerminalText.escaped(diagnostic.message), .bold))\n"
         if let location = diagnostic.location {
             out += excerpt(at: location)
         }
         if let hint = diagnostic.hint {
-            out += "  = \(paint("hint", .cyan)): \(Self.escapingControls(hint))\n"
+            out += "  = \(paint("hint", .cyan)): \(TerminalText.escaped(hint))\n"
         }
         for related in diagnostic.related {
-            out += "\(paint("\(related.location): ", .bold))\(paint("note", .cyan)): \(Self.escapingControls(related.message))\n"
+            out += "\(paint(TerminalText.escaped("\(related.location): "), .bold))\(paint("note", .cyan)): \(TerminalText.escaped(related.message))\n"
             out += excerpt(at: related.location)
         }
         return out
@@ -108,8 +113,8 @@ public struct DiagnosticRenderer: Sendable {
             if scalar == "\t" {
                 width = 1
                 shown.append(" ")
-            } else if Self.isControl(scalar) {
-                let escaped = Self.escaped(scalar)
+            } else if TerminalText.isControl(scalar) {
+                let escaped = TerminalText.escaped(scalar)
                 width = escaped.count
                 shown += escaped
             } else {
@@ -137,31 +142,6 @@ public struct DiagnosticRenderer: Sendable {
 
     private func paint(_ text: String, _ style: Style) -> String {
         useColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
-    }
-
-    /// `text` with the control characters of `isControl` written as `\u{1B}`: file content
-    /// quoted in a message (a key, a value) cannot move the cursor, recolour or reorder the
-    /// terminal's text.
-    public static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) { out += escaped(scalar) } else { out.unicodeScalars.append(scalar) }
-        }
-        return out
-    }
-
-    static func escaped(_ scalar: Unicode.Scalar) -> String {
-        "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-    }
-
-    /// C0 and C1 controls but the tab, and the bidirectional controls (embeddings, overrides,
-    /// isolates, marks).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if v == 0x09 { return false }
-        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
-            || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
     }
 
     /// Terminal cells a scalar takes: 2 for East Asian wide and full-width characters,

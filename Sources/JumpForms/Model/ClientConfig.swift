@@ -48,6 +48,10 @@ public struct ClientConfig: Sendable {
     public var writtenKeys: Set<String> = []
     /// Addition: `server:`, the local server's settings.
     public var server = ServerSettings()
+    /// `captureFlowDomain` (Android's JumpConfig key; iOS calls it `downloadFlowUrl`): where the
+    /// flow document is downloaded from against a remote Capture. Nil: the SDKs' CDN
+    /// (`FlowDocumentSource.defaultDomain`), or the Capture server itself when it is on loopback.
+    public var captureFlowDomain: Located<String>?
 
     public init(
         path: String,

@@ -28,6 +28,12 @@ public struct ServerSettings: Sendable, Hashable {
     /// (`clientSecret`; usually `${NAME}` from the environment). Without it `/oauth/token`
     /// refuses every client (402).
     public var clientSecret: Located<String>?
+    /// The Capture entity-type schema records follow (`schema`, relative to jump.yaml; either
+    /// form `generate model` reads). Without one, the flow's fields describe records.
+    public var schema: Located<String>?
+    /// The largest record a write may leave, in bytes of its stored JSON text
+    /// (`maximumRecordSize`, default 1 MiB; 1024...3145728).
+    public var maximumRecordSize: Int = 1 << 20
 
     // Guessing and flooding (docs/local-server.md, "Security").
 

@@ -42,7 +42,8 @@ extension AccountContext {
                 continue
             }
             if case .failure(.invalidFields(let invalid))? = result, interactive, var current = session {
-                current.reject(invalid.fields, formMessages: invalid.formMessages)
+                // The server's messages show in the prompts: escaped (`TerminalText`).
+                current.reject(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
                 values = try prompt(&current)
                 session = current
                 continue
@@ -121,7 +122,7 @@ struct SignInCommand: AsyncParsableCommand {
             if let newProvider { context.say("jumpForms.cli.merged", ["newProvider": .string(newProvider)]) }
             context.say("jumpForms.cli.signedIn", ["email": .string(context.email(of: signedIn.record))])
         case .failure(.badCredentials(let error))?:
-            context.console.err(error.description + "\n")
+            context.console.err(escaping: error.description + "\n")
             let form = try context.formModel(.signIn)
             if let field = form.fields.first(where: { $0.type == .email }), let email = values[field.name],
                context.confirm(context.words("jumpForms.cli.offerReset", ["email": .string(email)])) {
@@ -380,7 +381,9 @@ struct WhoAmICommand: AsyncParsableCommand {
     /// `path: value` lines, nested objects and plurals indented.
     static func text(_ record: JSONValue, indent: String = "") -> String {
         var out = ""
-        for (key, value) in record.objectValue ?? [] {
+        for (name, value) in record.objectValue ?? [] {
+            // A record's names and texts are the server's: shown escaped (`TerminalText`).
+            let key = TerminalText.escaped(name)
             switch value {
             case .object:
                 out += "\(indent)\(key):\n" + text(value, indent: indent + "  ")
@@ -404,7 +407,9 @@ struct WhoAmICommand: AsyncParsableCommand {
     /// A value on one line; the further lines of a multi-line text start with `continuation`.
     static func scalar(_ value: JSONValue, continuation: String) -> String {
         switch value {
-        case .string(let text): text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + continuation)
+        case .string(let text):
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+                .joined(separator: "\n" + continuation)
         case .null: "—"
         default: value.serialized()
         }
@@ -420,7 +425,7 @@ struct SignOutCommand: AsyncParsableCommand {
         // Signing out sends nothing: a dry run leaves the session as it is.
         guard !options.dryRun else { return }
         do { try context.sessionStore.clear() } catch {
-            context.console.err("\(error)\n")
+            context.console.err(escaping: "\(error)\n")
             throw ExitCode(2)
         }
         context.say("jumpForms.cli.signedOut")

@@ -70,7 +70,7 @@ struct GenerateModelCommand: ParsableCommand {
                 console.out("wrote \(path)\n")
             }
         } catch {
-            console.err("error: \(error)\n")
+            console.err(escaping: "error: \(error)\n")
             throw ExitCode(2)
         }
     }

@@ -49,7 +49,7 @@ struct LintCommand: ParsableCommand {
         var schemaSources = SourceFiles()
         if let schema {
             let checked = project.schemaFindings(schemaPath: schema)
-            findings = (findings + checked.findings).sortedByLocation()
+            findings = (findings + project.withheld.apply(to: checked.findings)).sortedByLocation()
             schemaSources = checked.sources
         }
         switch format {

@@ -20,7 +20,7 @@ struct ProvidersCommand: ParsableCommand {
         let workspace = try project.load(console: console)
         let setup = try CaptureSetup(workspace: workspace, environment: environment, captureURL: nil, console: console)
         let returnTo: EngageReturn = setup.config.engageWhitelistedDomain.map { .tokenURL($0.value) } ?? .device("android")
-        let installation = Installation.identifier(environment)
+        let installation = try Installation.identifier(environment)
         let rows = workspace.flow.providers.map { provider -> (name: String, id: String, kind: String, url: String) in
             let start = setup.engageBuilder.startURL(for: provider, returnTo: returnTo, installationID: installation)
             let name = provider.name.map { workspace.localizer.text($0.value, for: workspace.locale) }
@@ -29,10 +29,12 @@ struct ProvidersCommand: ParsableCommand {
         }
         switch format {
         case .text:
-            let width = rows.map(\.name.count).max() ?? 0
+            // Names and ids are shown escaped (`TerminalText`), padded as shown.
+            let names = rows.map { TerminalText.escaped($0.name) }
+            let width = names.map(\.count).max() ?? 0
             var out = ""
-            for row in rows {
-                out += "\(row.name.padding(toLength: width))  \(row.id) (\(row.kind))\n    \(row.url)\n"
+            for (row, name) in zip(rows, names) {
+                out += "\(name.padding(toLength: width))  \(TerminalText.escaped(row.id)) (\(row.kind))\n    \(TerminalText.escaped(row.url))\n"
             }
             console.out(out)
         case .json:

@@ -5,7 +5,7 @@ import JumpFormsLoader
 import JumpSchema
 
 /// `jump-forms request OPERATION`: prints exactly what would be sent, and sends nothing.
-struct RequestCommand: ParsableCommand {
+struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
         abstract: "Print the exact Capture or Engage request an operation sends (nothing is sent).",
@@ -17,7 +17,10 @@ struct RequestCommand: ParsableCommand {
         entity-update and entity-replace send --value as given, or, with --edited, every call \
         that turns the stored record (--record, default the session's) into the edited one: \
         objects updated, plurals replaced, what the server sets never sent, the schema \
-        (--schema) deciding what each attribute is (docs/schema.md).
+        (--schema) deciding what each attribute is (docs/schema.md). \
+        Against a remote Capture (captureDomain a URL, or --capture-url), the calls that send \
+        flow_version send the version of the flow document they download first, as the SDKs \
+        do (docs/client.md); --flow-version sends a given one and downloads nothing.
         """
     )
 
@@ -74,6 +77,14 @@ struct RequestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The app's token URL (token-url).", valueName: "url"))
     var tokenURL: String?
 
+    @Option(name: .customLong("token-in"),
+            help: ArgumentHelp("Where token-url puts the token: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an empty body, as iOS sends it).",
+                               valueName: "body|query"))
+    var tokenPlacement: TokenPlacement = .body
+
+    @Option(help: ArgumentHelp("The flow_version to send, instead of the version of the flow document downloaded from a remote Capture's flow domain.", valueName: "version"))
+    var flowVersion: String?
+
     @Option(help: ArgumentHelp("Send to this Capture URL instead of jump.yaml's captureDomain.", valueName: "url"))
     var captureURL: String?
 
@@ -94,13 +105,26 @@ struct RequestCommand: ParsableCommand {
         }
         if edited != nil, value != nil { throw ValidationError("give --value or --edited, not both") }
         if edited == nil, record != nil || schema != nil { throw ValidationError("--record and --schema go with --edited") }
+        if tokenPlacement != .body, operation != .tokenURLPost { throw ValidationError("--token-in goes with token-url") }
+        if let flowVersion, flowVersion.isEmpty { throw ValidationError("--flow-version takes a version, got an empty one") }
     }
 
-    func run() throws {
+    /// The operations whose request carries `flow_version`.
+    static let sendsFlowVersion: Set<CaptureOperation> = [
+        .signIn, .socialSignIn, .register, .socialRegister, .forgotPassword, .resendVerification, .updateProfile, .changePassword,
+        .refreshAccessToken, .linkAccount, .unlinkAccount,
+    ]
+
+    func run() async throws {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
-        let client = try CaptureSetup(workspace: workspace, environment: environment, captureURL: captureURL, console: console)
+        var client = try CaptureSetup(workspace: workspace, environment: environment, captureURL: captureURL, console: console)
+        if let flowVersion {
+            client = client.with(flowVersion: flowVersion)
+        } else if Self.sendsFlowVersion.contains(operation) {
+            client = try await client.withDownloadedFlowVersion(console: console, hint: " (or pass --flow-version VERSION)")
+        }
         let day = today.flatMap(CivilDate.init(iso:)) ?? .today
         let builder = client.builder
         func required(_ value: String?, _ option: String) throws -> String {
@@ -161,6 +185,8 @@ struct RequestCommand: ParsableCommand {
                 request = builder.updateObject(accessToken: try accessTokenValue(), attribute: attribute, value: try jsonValue())
             case .replacePlural:
                 request = builder.replacePlural(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"), value: try jsonValue())
+            case .deleteAttribute:
+                request = builder.deleteAttribute(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"))
             case .engageMobileConfig:
                 request = client.engageBuilder.mobileConfiguration()
             case .engageTokenExchange:
@@ -169,7 +195,10 @@ struct RequestCommand: ParsableCommand {
             case .tokenURLPost:
                 let url = try required(tokenURL, "--token-url")
                 guard let server = ServerURL(url) else { throw ValidationError("--token-url must be an http(s) URL") }
-                request = client.engageBuilder.tokenURLPost(tokenURL: server, token: try required(token, "--token"))
+                // The URL's query stays; the token follows it (query) or goes in the body.
+                let query = url.firstIndex(of: "?").map { String(url[$0...].prefix { $0 != "#" }) } ?? ""
+                request = client.engageBuilder.tokenURLPost(tokenURL: server, path: query, token: try required(token, "--token"),
+                                                            placement: tokenPlacement)
             }
         } catch let error as RequestError {
             if case .invalidValues(let failure) = error {
@@ -242,6 +271,8 @@ struct RequestCommand: ParsableCommand {
         }
     }
 }
+
+extension TokenPlacement: ExpressibleByArgument {}
 
 extension CaptureOperation: ExpressibleByArgument {
     public init?(argument: String) {

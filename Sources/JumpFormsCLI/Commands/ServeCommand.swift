@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var tls: TLSOptions
 
+    @Option(help: ArgumentHelp("The Capture entity-type schema (JSON) records follow (default: server.schema in jump.yaml).", valueName: "file"))
+    var schema: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
     }
@@ -43,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
-        let setup = try LocalServer.setup(workspace, databaseOverride: database, environment: environment, console: console)
+        let setup = try LocalServer.setup(workspace, databaseOverride: database, schemaOverride: schema, environment: environment, console: console)
         var logger = Logger(label: "jump-forms.serve")
         logger.logLevel = .warning
         if let named = environment["LOG_LEVEL"], !named.isEmpty {
@@ -59,20 +62,20 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try CaptureServer(setup: setup, logger: logger)
         } catch {
-            console.err("cannot open the database \(setup.databasePath): \(error)\n")
+            console.err(escaping: "cannot open the database \(setup.databasePath): \(error)\n")
             throw ExitCode(2)
         }
         do {
             try await server.run(host: host, port: port, tls: served?.tls) { url in
-                console.out("jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
-                console.out("database: \(setup.databasePath)\n")
+                console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
+                console.out(escaping: "database: \(setup.databasePath)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
             }
         } catch let error as CaptureServerError {
-            console.err("\(error)\n")
+            console.err(escaping: "\(error)\n")
             throw ExitCode(2)
         } catch {
-            console.err("the server stopped: \(error)\n")
+            console.err(escaping: "the server stopped: \(error)\n")
             throw ExitCode(2)
         }
     }
@@ -97,16 +100,20 @@ struct TLSOptions: ParsableArguments {
     /// What the server serves HTTPS with (nil: HTTP), and the local CA when it is the CA's
     /// certificate. A problem (a key others may read, a file that is not PEM) is said and
     /// ends the command with status 2.
-    func prepare(dataDirectory: String, console: Console) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+    func prepare(dataDirectory: String?, console: Console) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+        guard tls || certificate != nil else { return nil }
+        if certificate == nil, dataDirectory == nil {
+            console.err("cannot serve HTTPS: no home folder to keep the local CA in (set HOME or XDG_DATA_HOME, or give --tls-cert and --tls-key)\n")
+            throw ExitCode(2)
+        }
         do {
             if let certificate, let key {
                 return (try ServerTLS.load(certificatePath: certificate, keyPath: key), nil)
             }
-            guard tls else { return nil }
-            let authority = LocalCertificateAuthority(folder: dataDirectory + "/tls")
+            let authority = LocalCertificateAuthority(folder: (dataDirectory ?? "") + "/tls")
             return (try authority.prepare().tls, authority)
         } catch {
-            console.err("cannot serve HTTPS: \(error)\n")
+            console.err(escaping: "cannot serve HTTPS: \(error)\n")
             throw ExitCode(2)
         }
     }
@@ -142,16 +149,19 @@ struct OutboxCommand: AsyncParsableCommand {
         let environment = Environment.current
         let workspace = try project.load(console: console)
         guard let config = workspace.project.config else { throw ValidationError("outbox needs jump.yaml: pass --config FILE") }
-        let path = LocalServer.databasePath(config, override: database, environment: environment)
+        let path = try LocalServer.checkedDatabasePath(config, override: database, environment: environment)
         guard FileExists.file(path) else {
             throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
         }
         let messages = try await Outbox.messages(databasePath: path)
         switch format {
         case .text:
-            if messages.isEmpty { console.out("the outbox of \(path) is empty\n") }
+            if messages.isEmpty { console.out(escaping: "the outbox of \(path) is empty\n") }
+            // The emails hold what users typed (names, addresses): shown escaped, each line of
+            // the body indented.
             for message in messages {
-                console.out("#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(message.body)\n")
+                let body = message.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+                console.out(escaping: "#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(body)\n")
             }
         case .json:
             console.out(JSONValue.array(messages.map {

@@ -48,6 +48,7 @@ final class AccountContext {
     let sessionStore: FileSessionStore
     private(set) var embedded: EmbeddedCaptureServer?
     private var connected = false
+    private var flowVersionResolved = false
     private(set) var setup: CaptureSetup
     /// Test identities of the local server (embedded or on loopback), for the Engage walk.
     private(set) var identities: [TestIdentity] = []
@@ -89,12 +90,22 @@ final class AccountContext {
             let server = try await EmbeddedCaptureServer.start(serverSetup, logger: logger)
             embedded = server
             console.err(words("jumpForms.cli.localServer", ["path": .string(serverSetup.databasePath)]) + "\n")
-            setup = try CaptureSetup(workspace: workspace, environment: environment, captureURL: server.url, console: console)
+            guard let url = ServerURL(server.url) else { throw ValidationError("not a server URL: \(server.url)") }
+            setup = setup.with(capture: url)
         case .url(let url):
             if let server = ServerURL(url), server.isLoopback {
                 identities = (try? LocalServer.setup(workspace, databaseOverride: nil, environment: environment, console: console).identities) ?? []
             }
         }
+    }
+
+    /// Against a remote Capture, downloads the flow document once, for the `flow_version` the
+    /// SDKs send (`CaptureSetup.withDownloadedFlowVersion`). Called by the first request that
+    /// carries one, so that commands that send none (`whoami`) download nothing.
+    func resolveFlowVersion() async throws {
+        guard !flowVersionResolved else { return }
+        flowVersionResolved = true
+        setup = try await setup.withDownloadedFlowVersion(console: console)
     }
 
     func close() async {
@@ -115,7 +126,7 @@ final class AccountContext {
 
     /// A status message, on standard error (standard output carries only data).
     func say(_ key: String, _ arguments: [String: MessageArgument] = [:]) {
-        console.err(words(key, arguments) + "\n")
+        console.err(words(key, arguments.escapedForTerminal) + "\n")
     }
 
     /// `field: message`, punctuated by the locale.
@@ -203,7 +214,7 @@ final class AccountContext {
         while true {
             var out = words(PromptWords.heading, ["text": .string(title), "instruction": .string(words(PromptWords.chooseOne))]) + "\n"
             for (index, choice) in choices.enumerated() {
-                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(choice)]) + "\n"
+                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(TerminalText.escaped(choice))]) + "\n"
             }
             terminal.show(out + "> ")
             guard let line = terminal.readLine() else { throw ExitCode(1) }
@@ -217,8 +228,10 @@ final class AccountContext {
     /// Sends a request (or prints it on a dry run: nil) and decodes the answer.
     func send(_ request: CaptureRequest, engageToken: String? = nil) async throws -> Result<CaptureSuccess, CaptureError>? {
         try await connect()
-        var request = request
-        request.server = builder.capture  // built before the embedded server had its address
+        if request.parameter("flow_version") != nil { try await resolveFlowVersion() }
+        // Built before the embedded server had its address, or before the flow document's
+        // version was known.
+        let request = request.resolved(server: builder.capture, flowVersion: builder.flowVersion)
         if options.dryRun {
             console.out(RequestPrinter.http(request, showSecrets: options.showSecrets))
             return nil
@@ -227,7 +240,7 @@ final class AccountContext {
         do {
             answer = try await transport.send(request)
         } catch {
-            console.err("\(error)\n")
+            console.err(escaping: "\(error)\n")
             throw ExitCode(2)
         }
         return decoder.decode(request.operation, status: answer.status, body: answer.body, engageToken: engageToken)
@@ -235,14 +248,16 @@ final class AccountContext {
 
     /// Prints a refusal the command does not handle itself and exits 1.
     func fail(_ error: CaptureError) throws -> Never {
-        if case .invalidFields(let invalid) = error { try refuse(invalid.fields, formMessages: invalid.formMessages) }
+        if case .invalidFields(let invalid) = error {
+            try refuse(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
+        }
         if let seconds = error.serverError?.retryAfter {
             // 510: too many attempts (or the server is busy); the wait, in the user's words.
             console.err((seconds >= 120 ? words("jumpForms.cli.retryAfterMinutes", ["minutes": .int((seconds + 59) / 60)])
                                         : words("jumpForms.cli.retryAfter", ["seconds": .int(seconds)])) + "\n")
             throw ExitCode(1)
         }
-        console.err(words("jumpForms.cli.refused", ["message": .string(error.description)]) + "\n")
+        console.err(words("jumpForms.cli.refused", ["message": .string(TerminalText.escaped(error.description))]) + "\n")
         throw ExitCode(1)
     }
 
@@ -258,7 +273,7 @@ final class AccountContext {
 
     /// An answer of a kind the operation never gives.
     func unexpected(_ success: CaptureSuccess) throws -> Never {
-        console.err("unexpected answer from the server: \(success)\n")
+        console.err(escaping: "unexpected answer from the server: \(success)\n")
         throw ExitCode(2)
     }
 

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpForms
 import Synchronization
 
 /// Where the CLI writes: standard output for data, standard error for diagnostics about the
@@ -32,6 +33,17 @@ struct Console {
         Self.write(text, to: 2)
     }
 
+    /// Writes text from outside (a record, a server's message, an email) to standard output,
+    /// its control characters escaped (`TerminalText`); line feeds stay line breaks.
+    func out(escaping text: String) {
+        Self.write(TerminalText.escaped(text, keepingLineBreaks: true), to: 1)
+    }
+
+    /// Writes text from outside to standard error, its control characters escaped.
+    func err(escaping text: String) {
+        Self.write(TerminalText.escaped(text, keepingLineBreaks: true), to: 2)
+    }
+
     /// Writes all of `text` to a file descriptor, retrying short writes.
     static func write(_ text: String, to descriptor: Int32) {
         var bytes = Array(text.utf8)
@@ -46,6 +58,25 @@ struct Console {
             }
             offset += written
         }
+    }
+}
+
+extension Dictionary where Key == String, Value == MessageArgument {
+    /// A message's arguments with their texts escaped (`TerminalText`). The message's own words
+    /// come from the project's locale files and print as written (a pseudo-locale's bidi
+    /// controls too); the emails, names and server texts that fill it in come from outside.
+    var escapedForTerminal: [String: MessageArgument] {
+        mapValues { argument in
+            if case .string(let text) = argument { return .string(TerminalText.escaped(text)) }
+            return argument
+        }
+    }
+}
+
+extension FieldMessages {
+    /// A server's messages about a field, escaped for the terminal.
+    var escapedForTerminal: FieldMessages {
+        FieldMessages(field: TerminalText.escaped(field), messages: messages.map { TerminalText.escaped($0) })
     }
 }
 

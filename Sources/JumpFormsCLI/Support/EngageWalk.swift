@@ -42,7 +42,7 @@ struct EngageWalk {
             engage = url
         }
         let builder = EngageRequestBuilder(config: context.config, engage: engage)
-        var start = builder.startURL(for: provider, returnTo: .tokenURL(listener.url),
+        var start = try builder.startURL(for: provider, returnTo: .tokenURL(listener.url),
                                      installationID: Installation.identifier(context.environment)).url
         var email: String?
         if context.isLocal {
@@ -58,7 +58,7 @@ struct EngageWalk {
             context.say("jumpForms.cli.waiting")
         }
         guard let token = await listener.token(timeoutSeconds: context.isLocal ? 30 : 300) else {
-            context.console.err("no token arrived from \(context.friendlyName(provider))\n")
+            context.console.err(escaping: "no token arrived from \(context.friendlyName(provider))\n")
             throw ExitCode(1)
         }
         return Grant(token: token, email: email)
@@ -69,7 +69,7 @@ struct EngageWalk {
         let candidates = context.identities.filter { $0.provider == provider.id.value }
         if let wanted { return wanted }
         guard !candidates.isEmpty else {
-            context.console.err("identities.yaml has no test identity for \(provider.id.value)\n")
+            context.console.err(escaping: "identities.yaml has no test identity for \(provider.id.value)\n")
             throw ExitCode(2)
         }
         let names = candidates.map { [$0.displayName, $0.email].compactMap { $0 }.joined(separator: " — ") }

@@ -1,4 +1,5 @@
-import JumpCapture
+import ArgumentParser
+import JumpFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,32 +8,41 @@ import Darwin
 
 /// Per-installation facts kept under the XDG state directory.
 enum Installation {
-    /// The state folder: `$XDG_STATE_HOME/jump-forms` or `~/.local/state/jump-forms`.
-    static func stateDirectory(_ environment: [String: String]) -> String {
-        let home = environment["HOME"] ?? "/tmp"
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
-        return state + "/jump-forms"
+    /// The state folder: `$XDG_STATE_HOME/jump-forms` or `~/.local/state/jump-forms` (the home
+    /// folder from HOME, else from the password database); nil when there is no home folder.
+    static func stateDirectory(_ environment: [String: String]) -> String? {
+        HomeFolder.xdg("XDG_STATE_HOME", default: ".local/state", environment).map { $0 + "/jump-forms" }
     }
 
-    /// A random UUID made once and kept (Engage's `installation_id`).
-    static func identifier(_ environment: [String: String]) -> String {
-        let path = stateDirectory(environment) + "/installation-id"
-        if let file = fopen(path, "r") {
-            defer { fclose(file) }
-            var buffer = [CChar](repeating: 0, count: 64)
-            if fgets(&buffer, 64, file) != nil {
-                let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    .filter { !$0.isNewline }
-                if text.count == 36 { return text }
-            }
+    /// A random UUID made once and kept (Engage's `installation_id`) in `installation-id`.
+    /// The state folder is made with mode 0700 and refused when others can write in it (see
+    /// `PrivateAccess`); the file is written through `AtomicFile`.
+    static func identifier(_ environment: [String: String]) throws -> String {
+        guard let folder = stateDirectory(environment) else {
+            throw ValidationError("cannot keep the installation id: \(HomeFolder.unknownReason)")
         }
-        let identifier = randomUUID()
-        mkdirs(stateDirectory(environment))
-        if let file = fopen(path, "w") {
-            fputs(identifier + "\n", file)
-            fclose(file)
+        let path = folder + "/installation-id"
+        do {
+            try PrivateAccess.makeFolder(folder)
+            if let text = try read(path), text.count == 36 { return text }
+            let identifier = randomUUID()
+            try AtomicFile.write(Array((identifier + "\n").utf8), to: path, mode: 0o644)
+            return identifier
+        } catch {
+            throw ValidationError("cannot keep the installation id: \(error)")
         }
-        return identifier
+    }
+
+    /// The first line of the file (no link followed), or nil when there is none.
+    private static func read(_ path: String) throws(FileFailure) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw FileFailure(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        let bytes = try PrivateAccess.readAll(descriptor, path: path, limit: 4096)
+        return String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self)
     }
 
     static func randomUUID() -> String {
@@ -41,13 +51,5 @@ enum Installation {
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = bytes.map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
-    }
-
-    static func mkdirs(_ path: String) {
-        var current = ""
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            mkdir(current, 0o700)
-        }
     }
 }

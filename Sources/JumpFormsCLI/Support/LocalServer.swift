@@ -1,26 +1,36 @@
 import ArgumentParser
 import JumpCapture
 import JumpCaptureServer
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
+import JumpSchema
 
 /// Builds the local server's setup from a workspace: the flow, its texts, the test
 /// identities and the database path.
 enum LocalServer {
-    /// `$XDG_DATA_HOME/jump-forms` or `~/.local/share/jump-forms`.
-    static func dataDirectory(_ environment: [String: String]) -> String {
-        let home = environment["HOME"] ?? "/tmp"
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-        return data + "/jump-forms"
+    /// `$XDG_DATA_HOME/jump-forms` or `~/.local/share/jump-forms` (the home folder from HOME,
+    /// else from the password database); nil when there is no home folder.
+    static func dataDirectory(_ environment: [String: String]) -> String? {
+        HomeFolder.xdg("XDG_DATA_HOME", default: ".local/share", environment).map { $0 + "/jump-forms" }
     }
 
     /// The database: `--db`, else `server.database` (relative to jump.yaml), else
-    /// `<data dir>/<client id>.sqlite`.
+    /// `<data dir>/<client id>.sqlite`. Without a home folder the last is `$HOME/…`, which
+    /// `checkedDatabasePath` refuses.
     static func databasePath(_ config: ClientConfig, override: String?, environment: [String: String]) -> String {
         if let override { return override }
         if let database = config.server.database?.value { return relative(database, to: config.path) }
         let name = String(config.captureClientId.value.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
-        return dataDirectory(environment) + "/\(name.isEmpty ? "capture" : name).sqlite"
+        return (dataDirectory(environment) ?? "$HOME/.local/share/jump-forms") + "/\(name.isEmpty ? "capture" : name).sqlite"
+    }
+
+    /// `databasePath`, or a usage error when it would be in a home folder there is none of.
+    static func checkedDatabasePath(_ config: ClientConfig, override: String?, environment: [String: String]) throws -> String {
+        if override == nil, config.server.database == nil, dataDirectory(environment) == nil {
+            throw ValidationError("no folder for the database: \(HomeFolder.unknownReason), or pass --db")
+        }
+        return databasePath(config, override: override, environment: environment)
     }
 
     static func relative(_ path: String, to file: String) -> String {
@@ -29,8 +39,10 @@ enum LocalServer {
         return String(file[..<slash]) + "/" + path
     }
 
-    /// The setup, or a thrown exit after printing the identities file's problems.
-    static func setup(_ workspace: Workspace, databaseOverride: String?, environment: [String: String], console: Console) throws -> CaptureServerSetup {
+    /// The setup, or a thrown exit after printing the identities file's or the schema's
+    /// problems. `schemaOverride`: `serve --schema`, else `server.schema` (relative to jump.yaml).
+    static func setup(_ workspace: Workspace, databaseOverride: String?, schemaOverride: String? = nil, environment: [String: String],
+                      console: Console) throws -> CaptureServerSetup {
         guard let config = workspace.project.config else {
             throw ValidationError("the server needs jump.yaml (the client configuration): pass --config FILE")
         }
@@ -45,7 +57,33 @@ enum LocalServer {
             }
             identities = loaded.identities
         }
+        let schema = try self.schema(config, override: schemaOverride, sources: workspace.project.sources, console: console)
         return CaptureServerSetup(config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
-                                  databasePath: databasePath(config, override: databaseOverride, environment: environment))
+                                  databasePath: try checkedDatabasePath(config, override: databaseOverride, environment: environment), schema: schema)
+    }
+
+    /// The entity-type schema the server's records follow: `--schema`, else `server.schema`
+    /// (relative to jump.yaml), else none. A file with errors is reported (JF100 for one that
+    /// cannot be read, with the place jump.yaml names it; JF4xx for its contents) and stops
+    /// the command (exit 2).
+    static func schema(_ config: ClientConfig, override: String?, sources: SourceFiles, console: Console) throws -> EntitySchema? {
+        let named = config.server.schema
+        guard let path = override ?? named.map({ relative($0.value, to: config.path) }) else { return nil }
+        let loaded = SchemaLoader.schema(path: path)
+        if loaded.diagnostics.containsErrors {
+            var diagnostics = loaded.diagnostics
+            var all = sources
+            all.merge(loaded.sources)
+            if override == nil, let named {
+                diagnostics = diagnostics.map { diagnostic in
+                    var diagnostic = diagnostic
+                    diagnostic.related.append(Diagnostic.Related("the schema is named by server.schema here", at: named.location))
+                    return diagnostic
+                }
+            }
+            console.err(DiagnosticRenderer(sources: all, useColor: console.colorErr).render(diagnostics))
+            throw ExitCode(2)
+        }
+        return loaded.value
     }
 }

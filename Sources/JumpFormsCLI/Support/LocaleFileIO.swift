@@ -58,7 +58,7 @@ enum LocaleFileIO {
             return
         }
         do {
-            try AtomicFile.write(bytes, to: path, mode: 0o666, sync: true)
+            try AtomicFile.write(bytes, to: path, mode: 0o666)
         } catch {
             throw cannotWrite(path, reason: error.reason)
         }

@@ -7,7 +7,7 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The client configuration.", valueName: "jump.yaml"))
     var config: String?
 
-    @Option(help: ArgumentHelp("A flow file (instead of the one jump.yaml names).", valueName: "flow.yaml"))
+    @Option(help: ArgumentHelp("A flow file, or a Capture flow document (.json), instead of the one jump.yaml names.", valueName: "flow.yaml"))
     var flow: String?
 
     @Option(help: ArgumentHelp("The locale (BCP 47) of texts and messages; default: jump.yaml's captureLocale, else the flow's defaultLocale.", valueName: "tag"))
@@ -48,7 +48,9 @@ struct ProjectOptions: ParsableArguments {
             console.err("cannot continue: the files above have errors (run 'jump-forms lint' for every finding)\n")
             throw ExitCode(2)
         }
-        let tag = locale.flatMap(LocaleTag.init) ?? project.config?.captureLocale.value ?? loaded.flow.defaultLocale.value
+        // A single Capture flow document speaks its own locale unless asked otherwise.
+        let documentLocale = loaded.documentLocales.count == 1 ? loaded.documentLocales.first : nil
+        let tag = locale.flatMap(LocaleTag.init) ?? project.config?.captureLocale.value ?? documentLocale ?? loaded.flow.defaultLocale.value
         let workspace = Workspace(project: project, loaded: loaded, locale: tag)
         if locale != nil, let used = workspace.localizer.bestCatalog(for: tag)?.tag.value, !tag.truncations.contains(used) {
             // No file along the asked locale's own chain (xx-YY, xx): say which one speaks instead.

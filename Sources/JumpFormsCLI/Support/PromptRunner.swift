@@ -59,7 +59,7 @@ struct PromptRunner {
 
     var clearWord: String { word(PromptWords.clearWord) }
 
-    /// `  ✗ message` and a line break.
+    /// `  ✗ message` and a line break (a server's messages come escaped).
     func failure(_ message: String) -> String {
         paint("  ✗ \(message)", "1;31") + "\n"
     }
@@ -94,10 +94,11 @@ struct PromptRunner {
         if let tip = prompt.tip, prompt.messages.isEmpty { out += paint("  \(tip)", "2") + "\n" }
         var head = paint(prompt.label, "1")
         if !prompt.isRequired { head = withHint(head, word(PromptWords.optional)) }
-        var current = prompt.current
+        // The current value may be a stored record's: shown escaped.
+        var current = prompt.current.map { TerminalText.escaped($0) }
         switch prompt.kind {
         case .choice(let options):
-            current = options.first { $0.value == prompt.current }?.label ?? prompt.current
+            current = options.first { $0.value == prompt.current }?.label ?? current
             out += withBrackets(word(PromptWords.heading, ["text": .string(head), "instruction": .string(word(PromptWords.chooseOne))]), current) + "\n"
             for (index, option) in options.enumerated() {
                 let marker = option.value == prompt.current ? "*" : " "
@@ -113,7 +114,7 @@ struct PromptRunner {
             guard let line = terminal.readSecret(prompt: out + question(withHint(head, word(PromptWords.hiddenInput)))) else { throw EndOfInput() }
             return line
         case .multiline:
-            current = prompt.current?.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ⏎ ")
+            current = prompt.current?.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: " ⏎ ")
             out += withBrackets(withHint(head, word(PromptWords.multilineHint)), current) + "\n"
         case .text, .email:
             if let placeholder = prompt.placeholder, prompt.current == nil { head = withHint(head, paint(placeholder, "2")) }
@@ -142,7 +143,7 @@ struct PromptRunner {
         var out = "\n" + paint(review.title, "1") + "\n"
         for message in review.messages { out += failure(message) }
         for (index, line) in review.lines.enumerated() {
-            let value = line.shown.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ⏎ ")
+            let value = line.shown.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: " ⏎ ")
             out += "  " + word(PromptWords.reviewLine, ["number": .string(String(index + 1)), "label": .string(line.label), "value": .string(value)]) + "\n"
         }
         terminal.show(out + Self.spaced(word(PromptWords.reviewAction)))

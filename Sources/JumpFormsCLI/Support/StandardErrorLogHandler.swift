@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpForms
 import Logging
 
 /// The CLI's log handler: one line per message on standard error, in swift-log's
@@ -48,8 +49,10 @@ struct StandardErrorLogHandler: LogHandler {
         for (key, value) in all.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(value)"
         }
-        line += " [\(event.source)] \(event.message)\n"
-        return line
+        line += " [\(event.source)] \(event.message)"
+        // Messages and metadata carry what clients sent (an email, a header): escaped, so a
+        // log line can neither drive the terminal nor forge another line.
+        return TerminalText.escaped(line) + "\n"
     }
 
     /// Local time, ISO 8601 to the second with the UTC offset (as `StreamLogHandler` writes it).

@@ -9,17 +9,22 @@ struct ConfigDecoder {
         case captureTraditionalRegistrationFormName, captureSocialRegistrationFormName, forgottenPasswordFormName
         case editProfileFormName, resendEmailVerificationFormName, changePasswordFormName
         case engageAppId, engageDomain, engageWhitelistedDomain, redirectUri, flow, responseType, server
+        case captureFlowDomain
     }
 
     enum ServerKey: String, CaseIterable {
         case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
         case clientSecret
+        case schema, maximumRecordSize
         case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
         case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
     }
 
     var decoder: NodeDecoder
     let environment: [String: String]
+    /// The values that took text from the environment, which diagnostics never show
+    /// (`Withheld`).
+    var expansions: [Withheld.Expansion] = []
 
     init(path: String, environment: [String: String]) {
         decoder = NodeDecoder(path: path)
@@ -78,6 +83,7 @@ struct ConfigDecoder {
             return url(text, "'engageWhitelistedDomain'", anyScheme: true) ? text : nil
         }
         let redirect = optionalURL(.redirectUri)
+        let flowDomain = optionalURL(.captureFlowDomain)
         let config = ClientConfig(
             path: document.path,
             captureDomain: domain ?? Located(.embedded, at: start),
@@ -106,6 +112,7 @@ struct ConfigDecoder {
         var result = config
         result.writtenKeys = Set(keyed.entries.keys.map(\.rawValue))
         if let node = keyed[.server] { result.server = server(node) }
+        result.captureFlowDomain = flowDomain
         return result
     }
 
@@ -139,6 +146,8 @@ struct ConfigDecoder {
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
         settings.clientSecret = keyed[.clientSecret].flatMap { string($0, "'clientSecret'") }
+        settings.schema = keyed[.schema].flatMap { string($0, "'schema'") }
+        if let value = bounded(.maximumRecordSize, 1024...(3 << 20)) { settings.maximumRecordSize = value }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
         }
@@ -151,6 +160,7 @@ struct ConfigDecoder {
         guard text.value.contains("${") else { return text }
         var result = ""
         var rest = Substring(text.value)
+        var given: [(name: String, value: String)] = []
         while let open = rest.firstRange(of: "${") {
             result += rest[..<open.lowerBound]
             guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
@@ -167,6 +177,7 @@ struct ConfigDecoder {
             }()
             if let value = environment[String(name)], !value.isEmpty {
                 result += value
+                given.append((String(name), value))
             } else if let defaultValue {
                 result += defaultValue
             } else {
@@ -178,6 +189,9 @@ struct ConfigDecoder {
             rest = rest[rest.index(after: close)...]
         }
         result += rest
+        if !given.isEmpty {
+            expansions.append(Withheld.Expansion(location: text.location, written: text.value, value: result, variables: given))
+        }
         return Located(result, at: text.location)
     }
 
