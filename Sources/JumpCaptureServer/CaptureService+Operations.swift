@@ -104,12 +104,18 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): form = value
         }
-        let values = Self.values(of: form, parameters)
-        if let reply = check(values, form: form, locale: locale).reply { return reply }
         guard let identifierField = form.fields.first(where: { $0.type.canIdentify }),
               let passwordField = form.fields.first(where: { $0.type == .password }) else {
             return .invalid("form", "'\(form.name)' has no identifier and password fields")
         }
+        var values = Self.values(of: form, parameters)
+        // Without the flow document the SDKs send `user` and `password`: the form's two fields.
+        for (field, legacy) in [(identifierField, "user"), (passwordField, "password")] where field.name != legacy {
+            guard let value = parameters[legacy] else { continue }
+            if values[field.name] != nil { return .invalid(legacy, "give '\(field.name)' or '\(legacy)', not both") }
+            values[field.name] = value
+        }
+        if let reply = check(values, form: form, locale: locale).reply { return reply }
         let identifier = values[identifierField.name] ?? ""
         let password = values[passwordField.name] ?? ""
         let user: StoredUser?

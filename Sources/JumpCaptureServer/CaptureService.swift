@@ -94,7 +94,9 @@ final class CaptureService: Sendable {
     static func accepted(_ operation: CaptureOperation) -> Set<String> {
         let base = Set(common)
         switch operation {
-        case .signIn: return base.union(["form", "refresh_secret", "merge_token"])
+        // `user` and `password`: what both SDKs send before they have the flow document
+        // (JRCaptureApidInterface.m:606-612, Capture.java:79).
+        case .signIn: return base.union(["form", "refresh_secret", "merge_token", "user", "password"])
         case .socialSignIn: return base.union(["token", "thin_registration", "registration_form", "refresh_secret", "merge_token"])
         case .register: return base.union(["form", "refresh_secret"])
         case .socialRegister: return base.union(["form", "token", "refresh_secret"])
@@ -264,9 +266,9 @@ final class CaptureService: Sendable {
     // MARK: records and tokens
 
     /// The record as clients see it: with `profiles` from the linked identities, without the
-    /// password.
+    /// password, and with a schema every attribute it has (`RecordModel.completed`).
     func publicRecord(_ user: StoredUser, identities known: [StoredIdentity]? = nil) async throws -> JSONValue {
-        user.record.setting("profiles", Self.profiles(try await identities(of: user, known: known)))
+        recordModel.completed(user.record).setting("profiles", Self.profiles(try await identities(of: user, known: known)))
     }
 
     /// `publicRecord(...).serialized()`, spliced from the stored text when it can be: the
@@ -274,6 +276,7 @@ final class CaptureService: Sendable {
     /// `setting` appends it). A record whose text names `"profiles"` anywhere is parsed instead.
     func publicRecordText(_ user: StoredUser, identities known: [StoredIdentity]? = nil) async throws -> String {
         let profiles = Self.profiles(try await identities(of: user, known: known))
+        if recordModel.isSchema { return recordModel.completed(user.record).setting("profiles", profiles).serialized() }
         return Self.splice(profiles: profiles, into: user.recordText) ?? user.record.setting("profiles", profiles).serialized()
     }
 

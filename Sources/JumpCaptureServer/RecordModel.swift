@@ -63,6 +63,41 @@ enum RecordModel: Sendable {
                 writable.filter { $0.constraints.contains(.locallyUnique) }.map(\.name.value))
     }
 
+    /// The record as Capture answers it. With a schema: every attribute the schema has, `null`
+    /// for a value not set, an object with all its attributes, `[]` for a plural, each plural
+    /// element completed the same way (passwords never): Android edits only keys the record it
+    /// was given holds (CaptureJsonUtils.java:217-225, 246-257). Without one: as stored.
+    func completed(_ record: JSONValue) -> JSONValue {
+        guard case .schema(let schema) = self else { return record }
+        return Self.completed(record, attributes: schema.attributes)
+    }
+
+    private static func completed(_ value: JSONValue, attributes: [AttributeDefinition]) -> JSONValue {
+        guard case .object(var entries) = value else { return value }
+        for attribute in attributes where !attribute.type.value.isPassword {
+            guard let index = entries.firstIndex(where: { $0.key == attribute.name.value }) else {
+                entries.append((attribute.name.value, empty(attribute)))
+                continue
+            }
+            switch (attribute.type.value, entries[index].value) {
+            case (.object, .null): entries[index].value = empty(attribute)
+            case (.object, let object): entries[index].value = completed(object, attributes: attribute.attributes)
+            case (.plural, .array(let elements)): entries[index].value = .array(elements.map { completed($0, attributes: attribute.attributes) })
+            default: break
+            }
+        }
+        return .object(entries)
+    }
+
+    /// An attribute with nothing set: `[]` for a plural, an object of empty attributes, else `null`.
+    private static func empty(_ attribute: AttributeDefinition) -> JSONValue {
+        switch attribute.type.value {
+        case .plural: .array([])
+        case .object: .object(attribute.attributes.filter { !$0.type.value.isPassword }.map { ($0.name.value, empty($0)) })
+        default: .null
+        }
+    }
+
     static func attribute(_ names: [String], in schema: EntitySchema) -> AttributeDefinition? {
         var level = schema.attributes
         var found: AttributeDefinition?

@@ -1,5 +1,6 @@
 import Crypto
 import JumpCapture
+import JumpFiles
 import NIOSSL
 import SwiftASN1
 import X509
@@ -40,8 +41,8 @@ public struct ServerTLS: Sendable {
     /// certificate.
     public static func load(certificatePath: String, keyPath: String) throws(ServerTLSError) -> ServerTLS {
         try PrivateKeyFile.checkMode(keyPath)
-        let certificateBytes = try ServerTLSError.reading(certificatePath)
-        let keyBytes = try ServerTLSError.reading(keyPath)
+        let certificateBytes = try ServerTLSError.reading(certificatePath, isKey: false)
+        let keyBytes = try ServerTLSError.reading(keyPath, isKey: true)
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMBytes(certificateBytes)
@@ -107,10 +108,12 @@ public enum ServerTLSError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func reading(_ path: String) throws(ServerTLSError) -> [UInt8] {
+    /// The bytes of a PEM file: a key as a private file (no link, no folder others may write),
+    /// a certificate as any file.
+    static func reading(_ path: String, isKey: Bool) throws(ServerTLSError) -> [UInt8] {
         let bytes: [UInt8]?
         do {
-            bytes = try PrivateFile.read(path)
+            bytes = isKey ? try PrivateAccess.read(path) : try PrivateAccess.readPublic(path)
         } catch {
             throw .cannotRead(path: path, reason: error.reason)
         }
@@ -300,7 +303,7 @@ public struct LocalCertificateAuthority: Sendable {
     }
 
     static func certificate(at path: String) throws(ServerTLSError) -> Certificate {
-        let bytes = try ServerTLSError.reading(path)
+        let bytes = try ServerTLSError.reading(path, isKey: false)
         do {
             return try Certificate(pemEncoded: String(decoding: bytes, as: UTF8.self))
         } catch {
@@ -309,7 +312,7 @@ public struct LocalCertificateAuthority: Sendable {
     }
 
     static func privateKey(at path: String) throws(ServerTLSError) -> Certificate.PrivateKey {
-        let bytes = try ServerTLSError.reading(path)
+        let bytes = try ServerTLSError.reading(path, isKey: true)
         do {
             return try Certificate.PrivateKey(pemEncoded: String(decoding: bytes, as: UTF8.self))
         } catch {

@@ -71,6 +71,17 @@ package enum PrivateAccess {
         return try readAll(descriptor, path: path, limit: limit)
     }
 
+    /// The bytes of a file anyone may read (a certificate): nil when there is none.
+    package static func readPublic(_ path: String, limit: Int = 16 << 20) throws(FileFailure) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw FileFailure.system(path)
+        }
+        defer { close(descriptor) }
+        return try readAll(descriptor, path: path, limit: limit)
+    }
+
     /// The bytes of an open file, refusing more than `limit`.
     package static func readAll(_ descriptor: Int32, path: String, limit: Int) throws(FileFailure) -> [UInt8] {
         var bytes: [UInt8] = []

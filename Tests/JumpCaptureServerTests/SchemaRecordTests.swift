@@ -54,7 +54,7 @@ import TestSupport
     }
 
     /// 223 for an attribute outside the schema, whatever the write list says; unset
-    /// attributes of the schema read as null; 234 for what the server sets.
+    /// attributes of the schema read as null (objects as their attributes, plurals as []); 234 for what the server sets.
     @Test func attributesOutsideTheSchemaAre223() async throws {
         try await Self.withSchemaServer { server in
             let token = try await server.register().result.accessToken
@@ -64,7 +64,13 @@ import TestSupport
             #expect(nickname.error?.serverError?.body["attribute_name"] == "/nickname")
             #expect(try await Self.update(server, token, ["primaryAddress": ["planet": "Mars"]]).code == 223)
             #expect(try await server.readRecord(token, attribute: "/nickname").code == 223)
-            #expect(try await server.readRecord(token, attribute: "/primaryAddress") == .success(.record(.null)))
+            // An object never set reads as its attributes, each null, as Capture answers it.
+            let address = try await server.readRecord(token, attribute: "/primaryAddress")
+            if case .success(.record(let value)) = address {
+                #expect(value["city"] == .null && value["zip"] == .null, "\(value)")
+            } else {
+                Issue.record("/primaryAddress: \(address)")
+            }
             #expect(try await server.readRecord(token, attribute: "/primaryAddress/city") == .success(.record(.null)))
             for reserved: JSONValue in [["uuid": "x"], ["profiles": []], ["password": "secret"]] {
                 let result = try await Self.update(server, token, reserved)
@@ -100,7 +106,7 @@ import TestSupport
             }
             let record = try await server.record(token)
             #expect(record["givenName"] == "Ana")
-            #expect(record["photos"] == nil)
+            #expect(record["photos"] == [], "a plural never written reads as []: \(record)")
             // What fits goes through.
             #expect(try await Self.update(server, token, ["birthday": "1990-02-28", "lastLogin": "2025-06-15 10:30:00.000000 +0000",
                                                           "gender": "female", "optIn": ["status": false], "email": "ana@example.org"]).isOK)

@@ -165,6 +165,7 @@ import TestSupport
     // MARK: the terminal
 
     static let hostile = "ana\u{1B}[2J\u{1B}]0;owned\u{07}\r\u{202E}evil\u{9B}31m"
+    static let hostileVersion = "v1\u{1B}]0;version\u{07}"
 
     /// A Capture server that answers with records and errors full of control characters.
     static func hostileServer() throws -> LoopbackServer {
@@ -176,6 +177,10 @@ import TestSupport
             }
             if request.target.hasPrefix("/entity") {
                 return .init(body: #"{"stat":"ok","result":\#(record)}"#)
+            }
+            // The flow document the client reads `flow_version` from, with a hostile version.
+            if request.target.hasPrefix("/widget_data/flows/") {
+                return .init(body: #"{"version":\#(JSONValue.string(hostileVersion).serialized()),"fields":{}}"#)
             }
             if request.target.hasPrefix("/oauth/forgot_password_native") {
                 return .init(body: #"{"stat":"error","code":390,"error":"invalid_form_fields","error_description":\#(text),"invalid_fields":{"signInEmailAddress":[\#(text)],"elsewhere":[\#(text)]}}"#)
@@ -194,6 +199,8 @@ import TestSupport
         #expect(signIn.status == 0, "\(signIn.stdout)\(signIn.stderr)")
         #expect(Self.controls(signIn.stderr).isEmpty, "\(Self.controls(signIn.stderr))")
         #expect(signIn.stderr.contains(#"ana\u{1B}[2J\u{1B}]0;owned\u{7}\u{D}\u{202E}evil\u{9B}31m"#), "\(signIn.stderr)")
+        // The flow document's version, in the warning that it differs from the flow's.
+        #expect(signIn.stderr.contains(#"'v1\u{1B}]0;version\u{7}'"#), "\(signIn.stderr)")
 
         let text = try project.run(["whoami", "--non-interactive"])
         #expect(text.status == 0, "\(text.stderr)")

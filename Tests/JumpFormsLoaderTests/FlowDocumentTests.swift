@@ -62,10 +62,9 @@ import TestSupport
         #expect(document["schema_info"]?["paths"]?["currentPassword"] == nil)
         #expect(document["fields"]?["currentPassword"]?["schemaId"] == nil)
         // The SDKs send a form's fields from the record through their schemaId: the
-        // confirmation borrows its match's, so that both SDKs send it (Android's debug builds
+        // confirmation has the password's, so that both SDKs send it (Android's debug builds
         // stop on a field without one: JRCaptureUser+Extras.m:147-150, CaptureFlowUtils.java:75).
         #expect(document["fields"]?["newPasswordConfirm"]?["schemaId"] == "password")
-        #expect(document["fields"]?["newPasswordConfirm"]?["matchSchemaId"] == true)
         #expect(document["schema_info"]?["paths"]?["newPasswordConfirm"] == "password")
         let registration = try #require(document["fields"]?["registrationForm"]?["fields"]?.arrayValue)
         for name in registration.compactMap(\.stringValue) {

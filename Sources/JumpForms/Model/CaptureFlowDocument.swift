@@ -14,10 +14,9 @@
 /// document's locale, the default locale, the providers and the ICU messages behind the texts.
 ///
 /// The SDKs fill a form from the record, field by field, through each field's `schemaId`: a
-/// field without one is never sent (and Android's debug builds stop on it). A confirmation field
-/// (no `schemaId`, a `match` rule naming a field that has one) is therefore given the matched
-/// field's `schemaId`, as Capture's own flows give their password confirmations, and
-/// `matchSchemaId: true` says the flow field has none.
+/// field without one is never sent (and Android's debug builds stop on it). A password
+/// confirmation therefore needs the password's `schemaId` in the flow, as Capture's own flows
+/// give it (flows/standard.yaml does).
 ///
 /// The output is deterministic: fields in flow order, then forms in flow order; keys in a fixed
 /// order; messages in order of first use. Golden files compare it byte for byte.
@@ -32,7 +31,7 @@ public enum CaptureFlowDocument {
     /// The keys of a field entry (Capture's, then the flow format's additions).
     public enum FieldKey: String, CaseIterable, Sendable {
         case type, schemaId, label, placeholder, tip, options, validation
-        case labelKey, placeholderKey, tipKey, `default`, matchSchemaId
+        case labelKey, placeholderKey, tipKey, `default`
     }
 
     /// The keys of a form entry.
@@ -98,9 +97,8 @@ public enum CaptureFlowDocument {
         var seen = Set<String>()
         var paths: [(key: String, value: JSONValue)] = []
         for field in flow.fields where seen.insert(field.name).inserted {
-            let borrowed = field.schemaId == nil ? Self.matchedSchemaID(of: field, in: flow) : nil
-            entries.append((field.name, Self.field(field, texts: texts, borrowedSchemaId: borrowed)))
-            if let schemaId = field.schemaId ?? borrowed { paths.append((field.name, Self.schemaID(schemaId))) }
+            entries.append((field.name, Self.field(field, texts: texts)))
+            if let schemaId = field.schemaId { paths.append((field.name, Self.schemaID(schemaId))) }
         }
         for form in flow.forms where seen.insert(form.name).inserted {
             entries.append((form.name, [FormKey.fields.rawValue: .array(form.fields.map { .string($0.value) })]))
@@ -118,22 +116,9 @@ public enum CaptureFlowDocument {
         try encode(flow, localizer: localizer, locale: locale).serialized(pretty: true) + "\n"
     }
 
-    /// The `schemaId` of the field a confirmation field's `match` rule names, if it has one.
-    static func matchedSchemaID(of field: FieldDefinition, in flow: Flow) -> SchemaID? {
-        for rule in field.validation where rule.kind == .match {
-            if case .text(let other) = rule.value, let schemaId = flow.field(named: other)?.schemaId { return schemaId }
-        }
-        return nil
-    }
-
-    static func field(_ field: FieldDefinition, texts: TextRenderer, borrowedSchemaId: SchemaID? = nil) -> JSONValue {
+    static func field(_ field: FieldDefinition, texts: TextRenderer) -> JSONValue {
         var entries: [(key: String, value: JSONValue)] = [(FieldKey.type.rawValue, .string(field.type.value.rawValue))]
-        if let schemaId = field.schemaId {
-            entries.append((FieldKey.schemaId.rawValue, Self.schemaID(schemaId)))
-        } else if let borrowedSchemaId {
-            entries.append((FieldKey.schemaId.rawValue, Self.schemaID(borrowedSchemaId)))
-            entries.append((FieldKey.matchSchemaId.rawValue, true))
-        }
+        if let schemaId = field.schemaId { entries.append((FieldKey.schemaId.rawValue, Self.schemaID(schemaId))) }
         for (slot, keySlot, message) in [(FieldKey.label, FieldKey.labelKey, field.label), (.placeholder, .placeholderKey, field.placeholder),
                                          (.tip, .tipKey, field.tip)] {
             guard let message else { continue }

@@ -121,8 +121,6 @@ private struct DocumentReader {
     /// Messages made from texts (documents without `jumpForms.messages`).
     var madeMessages: [LocaleMessage] = []
     var madeKeys = Set<String>()
-    /// Fields whose `schemaId` is their matched field's (`matchSchemaId: true`): the flow field has none.
-    var borrowedSchemaIds = Set<String>()
 
     init(path: String) {
         document = CaptureFlowDocumentReader.Document(path: path)
@@ -375,12 +373,7 @@ private struct DocumentReader {
             }
             return Located(type, at: text.location)
         }
-        var schemaId = keyed["schemaId"].flatMap { schemaID($0, context) }
-        if let node = keyed["matchSchemaId"], bool(node, "'matchSchemaId' of \(context)") == true {
-            // Given for the SDKs (see CaptureFlowDocument): not the field's own.
-            schemaId = nil
-            borrowedSchemaIds.insert(name.value)
-        }
+        let schemaId = keyed["schemaId"].flatMap { schemaID($0, context) }
         func slot(_ textKey: CaptureFlowDocument.FieldKey, _ keyKey: CaptureFlowDocument.FieldKey,
                   _ slot: CaptureFlowDocumentReader.KeyedText.Slot) -> Located<String>? {
             guard let text = keyed[textKey.rawValue].flatMap({ string($0, "the \(textKey.rawValue) of \(context)") }) else { return nil }
@@ -600,7 +593,7 @@ private struct DocumentReader {
     /// disagrees with the field's `schemaId`, or names no field, is dropped with a warning.
     mutating func applySchemaPaths(_ paths: [Member]) {
         let fieldIndex = Dictionary(document.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for entry in paths where !borrowedSchemaIds.contains(entry.key.value) {
+        for entry in paths {
             guard let index = fieldIndex[entry.key.value] else {
                 if !document.forms.contains(where: { $0.name == entry.key.value }) {
                     report(.flowDocumentDropped, "'schema_info.paths' names '\(entry.key.value)', which is no field of the document: dropped",

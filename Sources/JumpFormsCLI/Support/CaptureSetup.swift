@@ -78,14 +78,14 @@ struct CaptureSetup {
         do {
             version = try await downloader.version(of: source)
         } catch {
-            console.err("error: \(error)\nrequests send the flow document's version as flow_version, as the SDKs do: check captureFlowDomain, "
+            console.err("error: \(TerminalText.escaped(String(describing: error)))\nrequests send the flow document's version as flow_version, as the SDKs do: check captureFlowDomain, "
                 + "captureAppId, captureFlowName, captureFlowVersion and captureLocale in \(config.path)\(hint)\n")
             throw ExitCode(1)
         }
         let local = workspace.flow.version
         if local.value != version {
-            console.err("\(local.location): warning: the flow's version '\(local.value)' differs from the flow document's '\(version)' "
-                + "(\(source.url)); requests send flow_version '\(version)', as the SDKs do\n")
+            console.err("\(local.location): warning: the flow's version '\(local.value)' differs from the flow document's "
+                + "'\(TerminalText.escaped(version))' (\(source.url)); requests send flow_version '\(TerminalText.escaped(version))', as the SDKs do\n")
         }
         return with(flowVersion: version)
     }

@@ -14,8 +14,11 @@ struct AccountReplayTests {
         let iOS = server.iOS
         let record = NewUser.record(email: "register.ios@replay.example.com", displayName: "register_ios")
         let request = iOS.register(record, refreshSecret: IOSApp.newRefreshSecret())
-        // toFormFieldsForForm (JRCaptureUser+Extras.m:132-171) skips fields without a schemaId.
-        #expect(request.bodyParameters["birthdate[dateselect_month]"] == "04" && request.bodyParameters["newPasswordConfirm"] == nil)
+        // toFormFieldsForForm (JRCaptureUser+Extras.m:132-171) sends each field of the form by
+        // its schemaId: the confirmation shares the password's (flows/standard.yaml), so it is
+        // the password again.
+        #expect(request.bodyParameters["birthdate[dateselect_month]"] == "04")
+        #expect(request.bodyParameters["newPasswordConfirm"] != nil && request.bodyParameters["newPasswordConfirm"] == request.bodyParameters["newPassword"])
         let registered = try await server.send(request).read()
         // handleRegistrationResponse (JRCapture.m:808-832) reads `access_token` alone...
         let accessToken = try registered.string("access_token", in: try registered.ok(), "JRCapture.m:820")
@@ -30,7 +33,8 @@ struct AccountReplayTests {
         let server = try ReplayServer.get()
         let record = NewUser.record(email: "register.android@replay.example.com", displayName: "register_android")
         let request = server.android.register(record, refreshSecret: AndroidApp.newRefreshSecret())
-        #expect(request.bodyParameters["birthdate[dateselect_day]"] == "01" && request.bodyParameters["newPasswordConfirm"] == nil)
+        #expect(request.bodyParameters["birthdate[dateselect_day]"] == "01")
+        #expect(request.bodyParameters["newPasswordConfirm"] != nil && request.bodyParameters["newPasswordConfirm"] == request.bodyParameters["newPassword"])
         let signedIn = try await server.send(request).read().signedIn()
         #expect(signedIn.isNew)
         #expect(signedIn.user["email"] == .string("register.android@replay.example.com"))

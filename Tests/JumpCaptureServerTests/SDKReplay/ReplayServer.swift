@@ -2,6 +2,7 @@ import Foundation
 import JumpCapture
 import JumpCaptureServer
 import JumpForms
+import JumpSchema
 import JumpFormsLoader
 import Testing
 import TestSupport
@@ -108,8 +109,16 @@ final class ReplayServer: Sendable {
         do {
             let (config, loaded, identities) = try project.load()
             let clock = TestClock(ServerFixtures.start)
-            let setup = CaptureServerSetup(config: config, flow: loaded.flow, localizer: loaded.localizer(), identities: identities,
+            var setup = CaptureServerSetup(config: config, flow: loaded.flow, localizer: loaded.localizer(), identities: identities,
                                            databasePath: project.databasePath, clock: { clock.now })
+            // `server.schema` as `serve` reads it (LocalServer.schema): an absolute path here.
+            if let named = config.server.schema {
+                let schema = SchemaLoader.schema(path: named.value)
+                guard let value = schema.value, !schema.diagnostics.containsErrors else {
+                    throw ReplayError("the schema \(named.value) was refused:\n" + DiagnosticRenderer(sources: schema.sources).render(schema.diagnostics))
+                }
+                setup.schema = value
+            }
             let embedded = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
             return ReplayServer(project: project, embedded: embedded, config: config, flow: loaded.flow, clock: clock)
         } catch {

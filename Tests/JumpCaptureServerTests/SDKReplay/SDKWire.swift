@@ -66,13 +66,13 @@ enum SDKWire {
     /// intercepts); decompresses gzip, as NSURLSession and OkHttp do without being asked.
     static let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                    configuration: .init(redirectConfiguration: .disallow,
-                                                        timeout: .init(connect: .seconds(5), read: .seconds(15)),
+                                                        timeout: .init(connect: .seconds(15), read: .seconds(15)),
                                                         decompression: .enabled(limit: .ratio(200))))
 
     /// The same without decompression: to see what the server put on the wire.
     static let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                       configuration: .init(redirectConfiguration: .disallow,
-                                                           timeout: .init(connect: .seconds(5), read: .seconds(15))))
+                                                           timeout: .init(connect: .seconds(15), read: .seconds(15))))
 
     static func send(_ request: SDKRequest, to base: String, client: HTTPClient = SDKWire.client) async throws -> SDKAnswer {
         var outgoing = HTTPClientRequest(url: base + request.target)
