@@ -22,6 +22,7 @@ import Darwin
 /// Every answer is Capture-style JSON, errors included: unknown paths (404), wrong methods
 /// (405, with `Allow`), a query string and body over `maximumRequestSize` (413, default 64 KiB),
 /// requests the HTTP parser refuses (400, or 431 for a request line or headers over 80 KiB),
+/// an HTTP/1.1 request without one `Host` (400), a `Content-Encoding` other than `identity` (415),
 /// malformed bodies, unknown or repeated parameters, and any internal failure (500, without
 /// internals; the cause is logged).
 public final class CaptureServer: Sendable {
@@ -33,8 +34,9 @@ public final class CaptureServer: Sendable {
         self.service = try CaptureService(setup: setup, logger: logger)
     }
 
-    /// How long a connection may send nothing (while idle, or in the middle of a request)
-    /// before the server closes it.
+    /// How long a connection may send nothing while the server is not answering it before the
+    /// server closes it: quietly between requests, with a 408 in the middle of one
+    /// (`RequestDeadlineHandler`, which counts bytes, not HTTP parts).
     public static let defaultIdleTimeout: Duration = .seconds(30)
 
     /// How long one request may take to arrive, from its first byte to its end (request line,
@@ -53,17 +55,19 @@ public final class CaptureServer: Sendable {
                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
                             onStart: @escaping @Sendable (String) async -> Void = { _ in })
         -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: CaptureRequestContext.self)
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
         let limit = service.setup.settings.maximumRequestSize
+        let connections = ConnectionLimit(maximum: service.setup.settings.maximumConnections)
         let tlsConfiguration = tls?.configuration
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 let http = CaptureHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                    additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: TimeAmount(idleTimeout),
-                    httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)), requestTimeout: TimeAmount(requestTimeout))
+                    additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: nil,
+                    httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)), idleTimeout: TimeAmount(idleTimeout),
+                    requestTimeout: TimeAmount(requestTimeout), connections: connections)
                 // HTTPS: Hummingbird's TLS channel (swift-nio-ssl) in front of the same HTTP/1 channel.
                 guard let tlsConfiguration else { return http }
                 return try TLSChannel(http, tlsConfiguration: tlsConfiguration)
@@ -196,7 +200,7 @@ public final class EmbeddedCaptureServer: Sendable {
 /// Routes every request itself: the operations are data (`CaptureOperation.path`), so one
 /// table serves Capture, the Engage double, the email links and the health route.
 struct CaptureDispatcher: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = CaptureRequestContext
     let service: CaptureService
     let logger: Logger
 
@@ -245,7 +249,7 @@ struct CaptureDispatcher: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let reply = await answer(request)
+        let reply = await answer(request, client: context.remoteAddress)
         var headers = reply.headers
         headers[.contentType] = reply.contentType
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
@@ -282,6 +286,14 @@ struct CaptureDispatcher: RouterMiddleware {
         return codings == ["chunked"] ? nil : values.joined(separator: ", ")
     }
 
+    /// The `Content-Encoding` field values when they name any coding but `identity` (nil when
+    /// there is none).
+    static func unsupportedContentCodings(_ values: [String]) -> String? {
+        guard !values.isEmpty else { return nil }
+        let codings = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingSpaces.lowercased() }
+        return codings.allSatisfy { $0 == "identity" } ? nil : values.joined(separator: ", ")
+    }
+
     /// Why a body's `Content-Type` is not one the server reads (form-encoded UTF-8), or nil.
     static func formContentTypeProblem(_ type: String) -> String? {
         // What clients send nearly always: no parameters, lower case (no splitting needed).
@@ -302,7 +314,8 @@ struct CaptureDispatcher: RouterMiddleware {
         return nil
     }
 
-    func answer(_ request: Request) async -> ServerReply {
+    /// `client`: the address of the connection (the sign-in throttle counts failures by it).
+    func answer(_ request: Request, client: SocketAddress? = nil) async -> ServerReply {
         let path = request.uri.path
         guard let (route, routeMethods) = Self.route(path) else {
             return .error(404, "not_found", "no such endpoint: \(path)", status: .notFound)
@@ -331,6 +344,13 @@ struct CaptureDispatcher: RouterMiddleware {
         // compressed body as if it were plain.
         if let codings = Self.unsupportedTransferCodings(request.headers[values: .transferEncoding]) {
             return Self.closing(.error(400, "bad_request", "unsupported Transfer-Encoding '\(codings)': only chunked is read", status: .badRequest))
+        }
+        // A compressed body would be read as if it were plain: 415, and the codings the server reads.
+        if let coding = Self.unsupportedContentCodings(request.headers[values: .contentEncoding]) {
+            var reply = Self.closing(.error(415, "unsupported_content_encoding", "unsupported Content-Encoding '\(coding)': send the body unencoded",
+                                            status: .unsupportedMediaType))
+            reply.headers[.acceptEncoding] = "identity"
+            return reply
         }
         if request.method == .post {
             let room = limit - query.utf8.count
@@ -362,7 +382,8 @@ struct CaptureDispatcher: RouterMiddleware {
         let parameters = RequestParameters(pairs: pairs)
         do {
             switch route {
-            case .capture(let operation): return try await service.handle(operation, parameters)
+            case .capture(let operation):
+                return try await service.handle(operation, parameters, client: CaptureService.checksPasswords(operation) ? client?.ipAddress : nil)
             case .engageConfiguration: return service.mobileConfiguration(ifNoneMatch: request.headers[.ifNoneMatch])
             case .engageStart: return try await service.engageStart(path: path, target: request.uri.description, parameters)
             case .engageToken: return try await service.exchangeNativeToken(parameters)
@@ -375,6 +396,8 @@ struct CaptureDispatcher: RouterMiddleware {
             case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
             case .flowDocument: return FlowDocumentRoute.answer(path: path, headers: request.headers, setup: service.setup)
             }
+        } catch is PasswordWork.Busy {
+            return CaptureService.passwordWorkBusy
         } catch {
             logger.error("\(request.method.rawValue) \(path) failed: \(error)")
             return .error(500, "internal_error", "the server could not complete the request", status: .internalServerError)
@@ -388,5 +411,17 @@ private extension Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return self[first...last]
+    }
+}
+
+/// Hummingbird's basic request context, with the address of the client's connection.
+struct CaptureRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The connection's remote address (nil when unknown).
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
 }

@@ -243,28 +243,16 @@ extension CaptureService {
     /// `engageWhitelistedDomain` (or a subdomain of it), or on a loopback address (where the
     /// CLI and local apps listen). An app's own scheme (`myapp://host/`, which iOS apps
     /// whitelist: the SDK's WebView stops there without loading it) must name the whitelisted
-    /// scheme and host. Without a whitelisted domain any such URL is accepted.
+    /// scheme and host. Without a whitelisted domain any URL with a host is accepted. Both URLs
+    /// are read as a browser reads them (`BrowserURL`, the WHATWG URL parser): the host the
+    /// redirect really goes to is the one compared.
     func tokenURLAllowed(_ text: String) -> Bool {
-        let whitelist = config.engageWhitelistedDomain?.value
-        if let url = ServerURL(text) {
-            if url.isLoopback { return true }
-            guard let whitelist else { return true }
-            guard let whitelisted = ServerURL(whitelist) else { return false }
-            return url.host == whitelisted.host || url.host.hasSuffix("." + whitelisted.host)
-        }
-        guard let target = Self.schemeAndHost(text) else { return false }
-        guard let whitelist else { return true }
-        return Self.schemeAndHost(whitelist).map { $0 == target } ?? false
-    }
-
-    /// The lower-cased scheme and host of `scheme://host[/...]`, nil for anything else.
-    static func schemeAndHost(_ text: String) -> (scheme: String, host: String)? {
-        guard let separator = text.firstRange(of: "://") else { return nil }
-        let scheme = text[..<separator.lowerBound].lowercased()
-        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else { return nil }
-        let host = text[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
-        guard !host.isEmpty, !host.contains(where: \.isWhitespace) else { return nil }
-        return (scheme, host)
+        guard let url = BrowserURL(text), let host = url.host, !host.isEmpty else { return false }
+        if url.isHTTP, url.isLoopback { return true }
+        guard let whitelist = config.engageWhitelistedDomain?.value else { return true }
+        guard let whitelisted = BrowserURL(whitelist) else { return false }
+        if url.isHTTP { return whitelisted.isHTTP && url.hostIsWithin(whitelisted) }
+        return url.scheme == whitelisted.scheme && url.hostIsWithin(whitelisted)
     }
 
     func issueToken(for identity: TestIdentity) async throws -> String {

@@ -4,15 +4,16 @@ import JumpForms
 extension CaptureService {
     /// Answers one Capture operation. The parameters were already checked against the
     /// operation's accepted names (`validateParameters`).
-    func handle(_ operation: CaptureOperation, _ parameters: RequestParameters) async throws -> ServerReply {
+    /// `client`: the client's IP address (the sign-in throttle counts failures by it).
+    func handle(_ operation: CaptureOperation, _ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         switch operation {
-        case .signIn: return try await signIn(parameters)
+        case .signIn: return try await signIn(parameters, client: client)
         case .socialSignIn: return try await socialSignIn(parameters)
         case .register: return try await register(parameters)
         case .socialRegister: return try await socialRegister(parameters)
         case .forgotPassword: return try await forgotPassword(parameters)
         case .resendVerification: return try await resendVerification(parameters)
-        case .updateProfile, .changePassword: return try await updateProfile(parameters)
+        case .updateProfile, .changePassword: return try await updateProfile(parameters, client: client)
         case .refreshAccessToken: return try await refresh(parameters)
         case .linkAccount: return try await link(parameters)
         case .unlinkAccount: return try await unlink(parameters)
@@ -97,7 +98,7 @@ extension CaptureService {
 
     // MARK: sign-in
 
-    func signIn(_ parameters: RequestParameters) async throws -> ServerReply {
+    func signIn(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         let locale = locale(parameters)
         let form: FormModel
         switch requestForm(parameters, operation: .signIn) {
@@ -125,15 +126,13 @@ extension CaptureService {
         } else {
             user = try await store.user(emailNormalized: normalizeEmail(identifier))
         }
-        let passwordMatches: Bool
-        if let hash = user?.passwordHash {
-            passwordMatches = try await verify(password, hash: hash)
-        } else {
-            // Spend the same time as a real check, so the answer does not tell which accounts exist.
-            _ = try await verify(password, hash: timingHash)
-            passwordMatches = false
-        }
-        guard let user, passwordMatches else {
+        // Throttled by account (an unknown one by its identifier, so that the answers do not
+        // tell which accounts exist) and by client address; without a hash, the same time is spent.
+        let account = user.map { "user:\($0.id)" } ?? (byUsername ? "username:" + identifier.lowercased() : "email:" + normalizeEmail(identifier))
+        let check = try await checkPassword(password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
+                                            locale: locale, purpose: "sign-in")
+        if case .refused(let reply) = check { return reply }
+        guard let user, case .matches = check else {
             let key = byUsername ? "jumpForms.server.badUsernameCredentials" : "jumpForms.server.badCredentials"
             return .error(210, "bad username/password combo", "invalid credentials", message: text(key, locale))
         }
@@ -306,7 +305,8 @@ extension CaptureService {
             return .invalid("form", "'\(form.name)' has no field to identify the account")
         }
         let identifier = values[field.name] ?? ""
-        if let user = try await store.user(emailNormalized: normalizeEmail(identifier)), let email = user.record["email"]?.stringValue {
+        if let user = try await store.user(emailNormalized: normalizeEmail(identifier)), let email = user.record["email"]?.stringValue,
+           mayEmail(email, kind: kind) {
             try await sendMail(kind: kind, to: email, userID: user.id, locale: locale)
         }
         return .ok
@@ -326,7 +326,7 @@ extension CaptureService {
 
     // MARK: profile
 
-    func updateProfile(_ parameters: RequestParameters) async throws -> ServerReply {
+    func updateProfile(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         let locale = locale(parameters)
         let form: FormModel
         switch requestForm(parameters, operation: .updateProfile) {
@@ -350,7 +350,11 @@ extension CaptureService {
         let confirmations = Set(form.fields.filter { $0.rules.contains { $0.kind == .match } }.map(\.name))
         if let current = form.fields.first(where: { $0.type == .password && $0.schemaId == nil && !confirmations.contains($0.name) && !matched.contains($0.name) }),
            let hash = user.passwordHash {
-            guard try await verify(values[current.name] ?? "", hash: hash) else {
+            switch try await checkPassword(values[current.name] ?? "", against: hash, account: "user:\(user.id)", shownAs: "account \(user.id)",
+                                           client: client, locale: locale, purpose: "current-password check") {
+            case .refused(let reply): return reply
+            case .matches: break
+            case .wrong:
                 let message = text("jumpForms.server.currentPasswordWrong", locale)
                 return invalidFields([FieldMessages(field: current.name, messages: [message])], locale: locale)
             }

@@ -54,6 +54,11 @@ final class CaptureService: Sendable {
     /// The record attributes the flow's fields describe (the edit-profile form's first, then
     /// the registration form's): what the entity calls check writes against without a schema.
     let recordAttributes: RecordAttributes
+    /// Slows password guessing (`SignInThrottle`), bounds the bcrypt work (`PasswordWork`) and
+    /// the emails an address gets (`EmailRateLimit`).
+    let throttle: SignInThrottle
+    let passwordWork: PasswordWork
+    let emailLimit: EmailRateLimit
     /// What the entity calls check reads and writes against: the schema, else the flow.
     let recordModel: RecordModel
 
@@ -64,6 +69,9 @@ final class CaptureService: Sendable {
                                       refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
+        self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
+        self.passwordWork = PasswordWork(queueLimit: setup.settings.passwordHashQueue)
+        self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow)
         self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,
                                                                                    setup.config.captureTraditionalRegistrationFormName.value])
         self.recordModel = setup.schema.map(RecordModel.schema) ?? .flow(recordAttributes)
@@ -324,15 +332,16 @@ final class CaptureService: Sendable {
     }
 
     /// The stored form of a password (`PasswordHash`, bcrypt at the configured cost), made on
-    /// NIO's thread pool.
+    /// NIO's thread pool (`passwordWork`: throws `PasswordWork.Busy` when its queue is full).
     func hashPassword(_ password: String) async throws -> String {
         let cost = setup.settings.bcryptCost
-        return try await NIOThreadPool.singleton.runIfActive { PasswordHash.make(password, cost: cost) }
+        return try await passwordWork.run { PasswordHash.make(password, cost: cost) }
     }
 
-    /// Whether `password` matches a stored hash (`PasswordHash.verify`), on NIO's thread pool.
+    /// Whether `password` matches a stored hash (`PasswordHash.verify`), on NIO's thread pool
+    /// (`passwordWork`).
     func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { PasswordHash.verify(password, stored: hash) }
+        try await passwordWork.run { PasswordHash.verify(password, stored: hash) }
     }
 
     /// The successful answer of a sign-in or registration.

@@ -11,6 +11,10 @@ import NIOHTTPTypesHTTP1
 /// connection closes after its answer; so does the connection of an answer that says
 /// `Connection: close`.
 ///
+/// It refuses (RFC 9112, section 3.2) an HTTP/1.1 request without a `Host` header, and any
+/// request with more than one: it passes `BadHost` on as an error, which
+/// `MalformedRequestHandler` answers with a 400, and drops the rest of the connection's input.
+///
 /// It sits between NIO's HTTP/1 codec and Hummingbird's conversion to HTTP types
 /// (`CaptureHTTP1Channel` puts it there), where the version is still known.
 final class HTTPVersionHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -19,12 +23,24 @@ final class HTTPVersionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// A request without the one `Host` header HTTP/1.1 requires, or with several.
+    struct BadHost: Error {}
+
     /// The requests whose answers are not written yet, oldest first.
     private var pending: [(version: HTTPVersion, keepAlive: Bool)] = []
+    /// Whether a request was refused: the rest of the input is dropped.
+    private var refused = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refused { return }
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
+            return
+        }
+        let hosts = head.headers["host"].count
+        if hosts > 1 || (hosts == 0 && head.version.major == 1 && head.version.minor >= 1) {
+            refused = true
+            context.fireErrorCaught(BadHost())
             return
         }
         pending.append((head.version, head.isKeepAlive))
@@ -80,19 +96,37 @@ enum ConnectionClosing {
 }
 
 /// Hummingbird's HTTP/1 channel with `HTTPVersionHandler` placed before its conversion to
-/// HTTP types, and `RequestDeadlineHandler` before the HTTP decoder.
+/// HTTP types, and `RequestDeadlineHandler` (the idle and request timeouts) before the HTTP
+/// decoder; each connection is first admitted by the `ConnectionLimit` (or closed at once).
 struct CaptureHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
+    /// Hummingbird's channel, its own idle timeout off (`RequestDeadlineHandler` keeps it).
     let http1: HTTP1Channel
+    /// How long a connection may send nothing while the server is not answering it.
+    let idleTimeout: TimeAmount
     /// How long one request may take to arrive.
     let requestTimeout: TimeAmount
+    let connections: ConnectionLimit?
+
+    /// The connection was refused: it is over the connection cap and none is idle.
+    struct Refused: Error {}
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        var slot: ConnectionLimit.Slot?
+        if let connections {
+            guard let admitted = connections.admit(channel) else {
+                logger.info("connection from \(channel.remoteAddress?.description ?? "?") closed at once: \(connections.maximum) connections are open and busy")
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(Refused())
+            }
+            slot = admitted
+            channel.closeFuture.whenComplete { _ in connections.remove(admitted) }
+        }
+        return http1.setup(channel: channel, logger: logger).flatMapThrowing { [slot] value in
             let operations = channel.pipeline.syncOperations
             let conversion = try operations.context(handlerType: HTTP1ToHTTPServerCodec.self)
             try operations.addHandler(HTTPVersionHandler(), position: .before(conversion.handler))
-            try operations.addHandler(RequestDeadlineHandler(timeout: requestTimeout), position: .first)
+            try operations.addHandler(RequestDeadlineHandler(idleTimeout: idleTimeout, requestTimeout: requestTimeout, slot: slot), position: .first)
             return value
         }
     }

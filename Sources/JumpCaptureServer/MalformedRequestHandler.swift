@@ -17,7 +17,11 @@ import NIOHTTPTypes
 /// an oversized request pipelined behind one being answered goes on to the dispatcher, which
 /// refuses it the same way).
 ///
-/// It also ends `RequestDeadlineHandler`'s clock when a request's end is read, and answers
+/// It refuses an HTTP/1.1 request without one `Host` header (`HTTPVersionHandler.BadHost`)
+/// the same way, with a 400.
+///
+/// It also ends `RequestDeadlineHandler`'s request clock when a request's end is read (and
+/// tells it when an answer's end is written, which starts its idle clock again), and answers
 /// 408 for a request that did not arrive in time while no request is in the server's hands
 /// (else the error goes on to the dispatcher reading the body, which answers the same 408).
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -89,18 +93,29 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { responses += 1 }
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        responses += 1
         context.write(data, promise: promise)
+        context.triggerUserOutboundEvent(RequestDeadlineHandler.ResponseWritten(), promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Once answered, the rest of the request (which the decoder refuses to read) is dropped.
         if answered { return }
-        guard let parserError = error as? HTTPParserError, requests == responses else {
+        guard requests == responses else {
             context.fireErrorCaught(error)
             return
         }
-        answer(context: context, reply: Self.reply(to: parserError))
+        if let parserError = error as? HTTPParserError {
+            answer(context: context, reply: Self.reply(to: parserError))
+        } else if error is HTTPVersionHandler.BadHost {
+            answer(context: context, reply: .error(400, "bad_request", "an HTTP/1.1 request needs one Host header", status: .badRequest))
+        } else {
+            context.fireErrorCaught(error)
+        }
     }
 
     /// Writes `reply` with `Connection: close`, then closes the connection.

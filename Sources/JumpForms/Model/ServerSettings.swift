@@ -43,6 +43,36 @@ public struct ServerSettings: Sendable, Hashable {
     /// signs in again first.
     public var privilegedSessionMaxAge: Int = 300
 
+    // Guessing and flooding (docs/local-server.md, "Security").
+
+    /// Consecutive failed password checks of one account before each further one locks it
+    /// (`signInFailureLimit`, default 5; 0: off). A successful sign-in starts the count over.
+    public var signInFailureLimit = 5
+    /// Failed password checks from one client address before each further one locks the
+    /// address (`clientFailureLimit`, default 20; 0: off). Successes do not start it over.
+    public var clientFailureLimit = 20
+    /// Seconds of the first lock (`signInWait`, default 1); each further failure doubles it.
+    public var signInWait = 1
+    /// The longest lock, in seconds (`signInMaximumWait`, default 900).
+    public var signInMaximumWait = 900
+    /// Seconds without a failure after which an account's count starts over
+    /// (`signInFailureReset`, default 43200: Keycloak's 12 hours).
+    public var signInFailureReset = 43_200
+    /// Seconds without a failure after which a client address's count starts over
+    /// (`clientFailureReset`, default 900).
+    public var clientFailureReset = 900
+    /// Password-reset and verification emails one address gets per `emailWindow` at most
+    /// (`emailsPerAddress`, default 3); further requests still answer `ok` and send nothing.
+    public var emailsPerAddress = 3
+    /// The window of `emailsPerAddress`, in seconds (`emailWindow`, default 3600).
+    public var emailWindow = 3600
+    /// Connections open at once at most (`maximumConnections`, default 512); beyond it the
+    /// longest-idle connection is closed for the new one, or the new one when none is idle.
+    public var maximumConnections = 512
+    /// Password hashes (bcrypt) that may wait for a thread besides those running
+    /// (`passwordHashQueue`, default 16); beyond it a request answers 510 at once.
+    public var passwordHashQueue = 16
+
     public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
                 database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,
                 apiKey: Located<String>? = nil, commitDelay: Int = 1000) {

@@ -251,6 +251,12 @@ final class AccountContext {
         if case .invalidFields(let invalid) = error {
             try refuse(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
         }
+        if let seconds = error.serverError?.retryAfter {
+            // 510: too many attempts (or the server is busy); the wait, in the user's words.
+            console.err((seconds >= 120 ? words("jumpForms.cli.retryAfterMinutes", ["minutes": .int((seconds + 59) / 60)])
+                                        : words("jumpForms.cli.retryAfter", ["seconds": .int(seconds)])) + "\n")
+            throw ExitCode(1)
+        }
         console.err(words("jumpForms.cli.refused", ["message": .string(TerminalText.escaped(error.description))]) + "\n")
         throw ExitCode(1)
     }

@@ -16,6 +16,8 @@ struct ConfigDecoder {
         case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
         case clientSecret
         case schema, maximumRecordSize
+        case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
+        case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
         case refreshLifetime, privilegedSessionMaxAge
     }
 
@@ -131,6 +133,16 @@ struct ConfigDecoder {
         if let value = bounded(.bcryptCost, 4...31) { settings.bcryptCost = value }
         if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
         if let value = bounded(.commitDelay, 0...100_000) { settings.commitDelay = value }
+        if let value = bounded(.signInFailureLimit, 0...1_000_000) { settings.signInFailureLimit = value }
+        if let value = bounded(.clientFailureLimit, 0...1_000_000) { settings.clientFailureLimit = value }
+        if let value = bounded(.signInWait, 1...86_400) { settings.signInWait = value }
+        if let value = bounded(.signInMaximumWait, 1...86_400) { settings.signInMaximumWait = value }
+        if let value = bounded(.signInFailureReset, 1...31_536_000) { settings.signInFailureReset = value }
+        if let value = bounded(.clientFailureReset, 1...31_536_000) { settings.clientFailureReset = value }
+        if let value = bounded(.emailsPerAddress, 1...1000) { settings.emailsPerAddress = value }
+        if let value = bounded(.emailWindow, 1...31_536_000) { settings.emailWindow = value }
+        if let value = bounded(.maximumConnections, 2...1_000_000) { settings.maximumConnections = value }
+        if let value = bounded(.passwordHashQueue, 0...100_000) { settings.passwordHashQueue = value }
         if let value = bounded(.refreshLifetime, 60...31_536_000) { settings.refreshLifetime = value }
         if let value = bounded(.privilegedSessionMaxAge, 1...86_400) { settings.privilegedSessionMaxAge = value }
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
