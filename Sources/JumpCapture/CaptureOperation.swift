@@ -21,6 +21,8 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
     case engageMobileConfig = "engage-config"
     case engageTokenExchange = "engage-token"
     case tokenURLPost = "token-url"
+    /// `POST /oauth/revoke` (RFC 7009): ends a token's session at once.
+    case revokeToken = "revoke"
 
     /// The path on the Capture (or Engage) server.
     public var path: String {
@@ -42,6 +44,7 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
         case .engageMobileConfig: "/openid/mobile_config_and_baseurl"
         case .engageTokenExchange: "/signin/oauth_token"
         case .tokenURLPost: ""
+        case .revokeToken: "/oauth/revoke"
         }
     }
 
@@ -66,6 +69,7 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
         case .engageMobileConfig: "fetch Engage's provider configuration"
         case .engageTokenExchange: "exchange a native provider token for an Engage token"
         case .tokenURLPost: "post an Engage token to the app's token URL"
+        case .revokeToken: "end a session at once: revoke its access token (or a refresh token) (RFC 7009)"
         }
     }
 

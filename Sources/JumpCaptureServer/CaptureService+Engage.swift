@@ -396,6 +396,7 @@ extension CaptureService {
         }
         let hash = try await hashPassword(password)
         _ = try await store.updateUser(id: userID, unique: [], now: now, passwordHash: .some(hash)) { $0 }
+        try await passwordReset(userID: userID)
         return .html(text("resetPageDoneTitle", locale), "<p>\(ServerReply.escape(text("resetPageDone", locale)))</p>", language: locale)
     }
 

@@ -15,9 +15,6 @@ extension CaptureService {
     /// Seconds an authorization code waits for `/oauth/token`; then the code answers 415.
     static let authorizationCodeLifetime = 120
 
-    /// Seconds a refresh token of `/oauth/token` lasts (each redemption rotates it).
-    static let oauthRefreshTokenLifetime = CaptureStore.refreshWindow
-
     static let oauthTokenParameters: Set<String> = ["grant_type", "code", "redirect_uri", "client_id", "client_secret", "refresh_token"]
 
     /// Redeems a grant: `grant_type=authorization_code` with `code` and `redirect_uri` (the
@@ -63,12 +60,12 @@ extension CaptureService {
             guard let code = parameters["code"] else { return .missing("code") }
             guard let redirect = parameters["redirect_uri"] else { return .missing("redirect_uri") }
             redemption = try await store.redeemAuthorizationCode(code, redirectURI: redirect, accessLifetime: accessLifetime,
-                                                                 refreshLifetime: Self.oauthRefreshTokenLifetime, now: now)
+                                                                 refreshLifetime: setup.settings.refreshLifetime, now: now)
         case "refresh_token":
             if parameters["code"] != nil { return .invalid("code", "not a parameter of grant_type refresh_token") }
             guard let token = parameters["refresh_token"] else { return .missing("refresh_token") }
             redemption = try await store.redeemRefreshToken(token, accessLifetime: accessLifetime,
-                                                            refreshLifetime: Self.oauthRefreshTokenLifetime, now: now)
+                                                            refreshLifetime: setup.settings.refreshLifetime, now: now)
         default:
             return .invalid("grant_type", "must be authorization_code or refresh_token")
         }

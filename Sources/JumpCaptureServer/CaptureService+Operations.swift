@@ -21,6 +21,7 @@ extension CaptureService {
         case .updateObject: return try await writeRecord(parameters, kind: .update)
         case .replacePlural: return try await writeRecord(parameters, kind: .replace)
         case .deleteAttribute: return try await writeRecord(parameters, kind: .delete)
+        case .revokeToken: return try await revoke(parameters)
         case .engageMobileConfig, .engageTokenExchange, .tokenURLPost:
             return .error(404, "not_found", "not a Capture operation")
         }
@@ -333,9 +334,10 @@ extension CaptureService {
         case .success(let value): form = value
         }
         let user: StoredUser
+        let session: StoredToken
         switch try await authorized(parameters) {
         case .failure(let error): return error.reply
-        case .success(let value): user = value.0
+        case .success(let value): (user, session) = (value.0, value.1)
         }
         let values = Self.values(of: form, parameters)
         let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: user.id)
@@ -358,6 +360,7 @@ extension CaptureService {
             }
         }
         let (_, password) = Self.apply(values, form: form, to: [:])
+        if password != nil, let refused = privilegeRefusal(user, session, locale: locale) { return refused }
         var hash: String?
         if let password { hash = try await hashPassword(password) }
         do {
@@ -370,6 +373,7 @@ extension CaptureService {
             if let refused = refusal(conflict, userID: user.id) { return refused }
             throw conflict
         }
+        if hash != nil { try await passwordChanged(user, keeping: session) }
         return .ok
     }
 
@@ -391,8 +395,9 @@ extension CaptureService {
         guard abs(moment - now) <= 300 else {
             return .error(200, "invalid_argument", "date: more than 5 minutes from the server's time")
         }
-        guard stored.expiresAt > now - CaptureStore.refreshWindow else {
-            return .error(200, "invalid_argument", "the access token expired more than 30 days ago: sign in again")
+        // The chain's limit counts from the sign-in; refreshing does not extend it.
+        guard stored.signedInAt + setup.settings.refreshLifetime > now else {
+            return .error(200, "invalid_argument", "the session is older than \(Self.duration(setup.settings.refreshLifetime)) (server.refreshLifetime): sign in again")
         }
         guard let secret = stored.refreshSecret,
               RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret) else {

@@ -65,7 +65,8 @@ final class CaptureService: Sendable {
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
         self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay),
-                                      maximumRecordSize: setup.settings.maximumRecordSize)
+                                      maximumRecordSize: setup.settings.maximumRecordSize,
+                                      refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
@@ -109,6 +110,7 @@ final class CaptureService: Sendable {
         case .updateObject, .replacePlural: return base.union(["access_token", "attribute_name", "value", "attributes", "include_record"])
         case .deleteAttribute: return base.union(["access_token", "attribute_name", "include_record"])
         case .engageMobileConfig, .engageTokenExchange, .tokenURLPost: return base
+        case .revokeToken: return base.union(["token", "token_type_hint", "client_secret"])
         }
     }
 

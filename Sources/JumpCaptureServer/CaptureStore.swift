@@ -41,6 +41,12 @@ struct StoredToken: Sendable {
     var userID: Int64
     var expiresAt: Int
     var refreshSecret: RefreshSecret?
+    /// When the session's user signed in (seconds since 1970): refreshes keep it, and the
+    /// session cannot be refreshed past `refreshLifetime` after it.
+    var signedInAt: Int
+    /// The `/oauth/token` grant the token belongs to (its refresh tokens carry the same), or nil
+    /// for a Capture session, whose one row is its whole refresh chain.
+    var chain: String? = nil
 }
 
 /// A message of the outbox (password resets, verification emails).
@@ -127,19 +133,32 @@ final class CaptureStore: Sendable {
     let refreshable = RefreshableTokens()
     /// WAL checkpoints, off the commit path.
     let checkpointer: WALCheckpointer
+    /// Seconds a session can be refreshed for after its sign-in (`server.refreshLifetime`).
+    let refreshLifetime: Int
+    /// The record paths whose values are kept unique, and how they compare (the flow's
+    /// `unique` fields): their keys are stored in `unique_values` (CaptureStore+UniqueKeys).
+    let uniquePaths: [String: LookAlike.Comparison]
     /// What a write may leave a record as.
     let recordLimits: RecordLimits
 
-    /// An access token may be refreshed for this long after it expires (30 days); then it is
-    /// deleted. A token without a refresh secret is deleted when it expires.
+    /// The default of `refreshLifetime` (30 days): a session can be refreshed for this long
+    /// after its sign-in; then its row is deleted. A token without a refresh secret is deleted
+    /// when it expires.
     static let refreshWindow = 30 * 86_400
 
     /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for;
-    /// `commitDelay`: how long concurrent refreshes may gather into one commit (`GroupCommit`).
+    /// `commitDelay`: how long concurrent refreshes may gather into one commit (`GroupCommit`);
+    /// `maximumRecordSize`: the largest record a write may leave (`RecordLimits`);
+    /// `refreshLifetime`: how long after its sign-in a session can be refreshed;
+    /// `uniquePaths`: the record paths kept unique, whose keys are brought up to date here (nil:
+    /// a store that writes no records, such as the outbox's reader, leaves them as they are).
     init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero,
-         maximumRecordSize: Int = ServerSettings().maximumRecordSize) throws {
+         maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
+         uniquePaths: [String: LookAlike.Comparison]? = nil) throws {
         self.path = path
         self.recordLimits = RecordLimits(maximumSize: maximumRecordSize)
+        self.refreshLifetime = refreshLifetime
+        self.uniquePaths = uniquePaths ?? [:]
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -149,11 +168,18 @@ final class CaptureStore: Sendable {
         try PrivateFile.create(path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+        if let uniquePaths { try pool.write { db in try Self.refreshUniqueKeys(uniquePaths, db) } }
+        // What the migrations and the key refill wrote goes into the database file now (a
+        // passive checkpoint: it waits for nobody), so that serving starts from an empty WAL
+        // and the checkpointer's marks count the server's own commits.
+        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
         checkpointer = WALCheckpointer(path: path, pages: checkpointPages)
         pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
         sessions = SessionReader(path: path)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
-        rotations = GroupCommit(writer: pool, gatherDelay: commitDelay) { [purges] db, rotation in try Self.rotate(rotation, purges: purges, db) }
+        rotations = GroupCommit(writer: pool, gatherDelay: commitDelay) { [purges] db, rotation in
+            try Self.rotate(rotation, purges: purges, refreshLifetime: refreshLifetime, db)
+        }
     }
 
     static var migrator: DatabaseMigrator {
@@ -255,6 +281,43 @@ final class CaptureStore: Sendable {
             // The next plural element id of the record: ids are never given twice.
             try db.execute(sql: "ALTER TABLE users ADD COLUMN next_element_id INTEGER NOT NULL DEFAULT 1")
         }
+        // Sessions: when each refresh chain started (its sign-in), which refreshes keep and
+        // `refreshLifetime` counts from; the `/oauth/token` grant (`chain`) an access token and
+        // its refresh tokens share, so that revoking one ends the others. Rows from before
+        // start at their last rotation (access tokens) or their issue (refresh tokens).
+        migrator.registerMigration("9-session-chains") { db in
+            try db.execute(sql: """
+                ALTER TABLE access_tokens ADD COLUMN signed_in_at INTEGER;
+                ALTER TABLE access_tokens ADD COLUMN chain TEXT;
+                UPDATE access_tokens SET signed_in_at = created_at;
+                CREATE INDEX access_tokens_chain ON access_tokens(chain) WHERE chain IS NOT NULL;
+                ALTER TABLE refresh_tokens ADD COLUMN signed_in_at INTEGER;
+                ALTER TABLE refresh_tokens ADD COLUMN chain TEXT;
+                UPDATE refresh_tokens SET signed_in_at = expires_at - \(refreshWindow), chain = token_hash;
+                CREATE INDEX refresh_tokens_chain ON refresh_tokens(chain);
+                CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
+                CREATE INDEX codes_user ON codes(user_id, kind);
+                """)
+        }
+        // Look-alikes: the email's key (`LookAlike.folded`) under a unique index, and the keys
+        // of the flow's other `unique` values (filled at start-up for the flow's paths).
+        migrator.registerMigration("10-normalized-unique") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN email_key TEXT;
+                CREATE TABLE unique_values (
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    path TEXT NOT NULL,
+                    value_key TEXT NOT NULL
+                );
+                CREATE INDEX unique_values_key ON unique_values(path, value_key);
+                CREATE INDEX unique_values_user ON unique_values(user_id);
+                CREATE TABLE unique_paths (
+                    path TEXT PRIMARY KEY,
+                    comparison TEXT NOT NULL
+                );
+                """)
+            try refillEmailKeys(db)
+        }
         return migrator
     }
 
@@ -273,16 +336,17 @@ final class CaptureStore: Sendable {
     /// went back): access tokens expired past the refresh window (at once without a refresh
     /// secret), expired Engage tokens and expired email codes. Runs inside the caller's write.
     func purgeIfDue(_ db: Database, now: Int) throws {
-        try Self.purgeIfDue(db, now: now, purges)
+        try Self.purgeIfDue(db, now: now, purges, refreshLifetime: refreshLifetime)
     }
 
-    static func purgeIfDue(_ db: Database, now: Int, _ purges: PurgeSchedule) throws {
-        if purges.isDue(now: now) { try purge(db, now: now) }
+    static func purgeIfDue(_ db: Database, now: Int, _ purges: PurgeSchedule, refreshLifetime: Int) throws {
+        if purges.isDue(now: now) { try purge(db, now: now, refreshLifetime: refreshLifetime) }
     }
 
-    static func purge(_ db: Database, now: Int) throws {
-        try db.execute(sql: "DELETE FROM access_tokens WHERE expires_at <= ? AND (refresh_secret IS NULL OR expires_at <= ?)",
-                       arguments: [now, now - refreshWindow])
+    static func purge(_ db: Database, now: Int, refreshLifetime: Int = refreshWindow) throws {
+        // An expired token whose session can no longer be refreshed (none without a secret).
+        try db.execute(sql: "DELETE FROM access_tokens WHERE expires_at <= ? AND (refresh_secret IS NULL OR signed_in_at <= ?)",
+                       arguments: [now, now - refreshLifetime])
         try db.execute(sql: "DELETE FROM engage_tokens WHERE expires_at <= ?", arguments: [now])
         try db.execute(sql: "DELETE FROM codes WHERE expires_at <= ?", arguments: [now])
         // Expired authorization codes (and OAuth refresh tokens) stay an hour, so that a late
@@ -320,8 +384,8 @@ final class CaptureStore: Sendable {
         return RefreshSecret(String(decoding: plain, as: UTF8.self))
     }
 
-    /// A new access token for `userID`; the refresh secret (when the client sent one) is kept
-    /// sealed beside its hash.
+    /// A new access token for `userID`, signed in `now`; the refresh secret (when the client
+    /// sent one) is kept sealed beside its hash.
     func issueToken(userID: Int64, refreshSecret: RefreshSecret?, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int) {
         let token = Self.randomToken()
         let hash = Self.hash(token)
@@ -329,10 +393,11 @@ final class CaptureStore: Sendable {
         let expiresAt = now + lifetime
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            try db.cachedStatement(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now])
+            try db.cachedStatement(sql: """
+                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at) VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now, now])
         }
-        if let refreshSecret { refreshable.issued(hash, .init(userID: userID, expiresAt: expiresAt, secret: refreshSecret)) }
+        if let refreshSecret { refreshable.issued(hash, .init(userID: userID, expiresAt: expiresAt, signedInAt: now, secret: refreshSecret)) }
         return (token, expiresAt)
     }
 
@@ -341,10 +406,12 @@ final class CaptureStore: Sendable {
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
         if let entry = refreshable[hash] {
-            return StoredToken(tokenHash: hash, userID: entry.userID, expiresAt: entry.expiresAt, refreshSecret: entry.secret)
+            return StoredToken(tokenHash: hash, userID: entry.userID, expiresAt: entry.expiresAt, refreshSecret: entry.secret,
+                               signedInAt: entry.signedInAt)
         }
         guard let row = try sessions.token(tokenHash: hash) else { return nil }
-        return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap(open))
+        return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap(open),
+                           signedInAt: row.signedInAt, chain: row.chain)
     }
 
     /// An access token's session, its user and, when asked, the user's identities: one SQL
@@ -353,7 +420,8 @@ final class CaptureStore: Sendable {
     func session(_ token: String, identities withIdentities: Bool) async throws -> (token: StoredToken, user: StoredUser, identities: [StoredIdentity]?)? {
         let hash = Self.hash(token)
         guard let session = try sessions.session(tokenHash: hash) else { return nil }
-        let stored = StoredToken(tokenHash: hash, userID: session.user.id, expiresAt: session.expiresAt, refreshSecret: nil)
+        let stored = StoredToken(tokenHash: hash, userID: session.user.id, expiresAt: session.expiresAt, refreshSecret: nil,
+                                 signedInAt: session.signedInAt, chain: session.chain)
         return (stored, session.user, withIdentities ? session.identities : nil)
     }
 
@@ -365,23 +433,25 @@ final class CaptureStore: Sendable {
         var now: Int
     }
 
-    /// Replaces a token by a new one with the same (sealed) refresh secret, in a transaction
-    /// that also checks the old token is still there: of concurrent refreshes of one token,
-    /// one rotates it and the others get nil. Concurrent refreshes share one transaction
-    /// (`GroupCommit`); each is answered once that transaction has committed.
+    /// Replaces a token by a new one with the same (sealed) refresh secret and sign-in, in a
+    /// transaction that also checks the old token is still there: of concurrent refreshes of
+    /// one token, one rotates it and the others get nil. Concurrent refreshes share one
+    /// transaction (`GroupCommit`); each is answered once that transaction has committed. The
+    /// new token expires after `lifetime`, or when the session can no longer be refreshed
+    /// (`refreshLifetime` after its sign-in), whichever comes first.
     func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int)? {
         let token = Self.randomToken()
         let hash = Self.hash(token)
-        let expiresAt = now + lifetime
+        let expiresAt = min(now + lifetime, old.signedInAt + refreshLifetime)
         let rotated = try await rotations.submit(Rotation(oldHash: old.tokenHash, newHash: hash, expiresAt: expiresAt, now: now))
-        let entry = old.refreshSecret.map { RefreshableTokens.Entry(userID: old.userID, expiresAt: expiresAt, secret: $0) }
+        let entry = old.refreshSecret.map { RefreshableTokens.Entry(userID: old.userID, expiresAt: expiresAt, signedInAt: old.signedInAt, secret: $0) }
         refreshable.rotated(from: old.tokenHash, to: rotated ? entry.map { (hash, $0) } : nil)
         return rotated ? (token, expiresAt) : nil
     }
 
     /// One rotation, inside the caller's transaction: false when the old token is gone.
-    static func rotate(_ rotation: Rotation, purges: PurgeSchedule, _ db: Database) throws -> Bool {
-        try purgeIfDue(db, now: rotation.now, purges)
+    static func rotate(_ rotation: Rotation, purges: PurgeSchedule, refreshLifetime: Int = refreshWindow, _ db: Database) throws -> Bool {
+        try purgeIfDue(db, now: rotation.now, purges, refreshLifetime: refreshLifetime)
         // The row takes the new hash in place: its user (and the index on it) and its sealed
         // secret stay as they are, so no foreign-key check and one row change instead of an
         // insert and a delete.
@@ -459,11 +529,14 @@ final class CaptureStore: Sendable {
     /// Values that must be unique, as (field name, schema path, value), checked inside the write.
     typealias UniqueCheck = (field: String, path: String, value: String)
 
-    static func conflicts(_ checks: [UniqueCheck], excluding userID: Int64?, _ db: Database) throws -> [String] {
+    func conflicts(_ checks: [UniqueCheck], excluding userID: Int64?, _ db: Database) throws -> [String] {
         var taken: [String] = []
         for check in checks {
             let exists: Bool
-            if check.path == "email" {
+            // By look-alike keys (CaptureStore+UniqueKeys); a path the flow does not name, as before.
+            if let held = try holds(check.path, check.value, excluding: userID, db) {
+                exists = held
+            } else if check.path == "email" {
                 exists = try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE email_normalized = ? AND id IS NOT ?",
                                           arguments: [normalizeEmail(check.value), userID]) != nil
             } else {
@@ -479,7 +552,7 @@ final class CaptureStore: Sendable {
     /// the answer that lists every invalid field (the writes check again in their transaction).
     func taken(_ checks: [UniqueCheck], excluding userID: Int64?) throws -> [String] {
         if checks.isEmpty { return [] }
-        return try quickRead { db in try Self.conflicts(checks, excluding: userID, db) }
+        return try quickRead { db in try self.conflicts(checks, excluding: userID, db) }
     }
 
     /// Creates a user (and its first identity) in one transaction; unique values are checked
@@ -494,7 +567,7 @@ final class CaptureStore: Sendable {
         let email = record["email"]?.stringValue.map(normalizeEmail)
         do {
             return try await pool.write { db in
-                let taken = try Self.conflicts(unique, excluding: nil, db)
+                let taken = try self.conflicts(unique, excluding: nil, db)
                 if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
                 if let identity, try Row.fetchOne(db, sql: "SELECT 1 FROM identities WHERE provider = ? AND identifier = ?",
                                                   arguments: [identity.provider, identity.identifier]) != nil {
@@ -509,6 +582,7 @@ final class CaptureStore: Sendable {
                 // Thrown inside the transaction: the row is not kept.
                 if let problem = self.recordLimits.problem(text: full, record: value) { throw problem }
                 try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full, id])
+                try self.storeUniqueKeys(userID: id, record: stamped, emailNormalized: email, db)
                 if let identity {
                     try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
                                    arguments: [id, identity.provider, identity.identifier, identity.verifiedEmail])
@@ -551,7 +625,7 @@ final class CaptureStore: Sendable {
                                change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
         try await pool.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
-            let taken = try Self.conflicts(unique, excluding: id, db)
+            let taken = try self.conflicts(unique, excluding: id, db)
             if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
             var user = Self.user(from: row)
             let timestamp = Timestamps.capture(now)
@@ -576,6 +650,7 @@ final class CaptureStore: Sendable {
             if case .some(let hash) = passwordHash { user.passwordHash = hash }
             try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ?, next_element_id = ? WHERE id = ?",
                            arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, ids.next, id])
+            try self.storeUniqueKeys(userID: id, record: record, emailNormalized: user.emailNormalized, db)
             return user
         }
     }
@@ -686,6 +761,8 @@ final class CaptureStore: Sendable {
         let code = Self.randomToken()
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
+            // Only the newest link of a kind works: an older email's link stops working.
+            try db.execute(sql: "DELETE FROM codes WHERE user_id = ? AND kind = ?", arguments: [userID, kind])
             try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at, locale) VALUES (?, ?, ?, ?, ?)",
                            arguments: [Self.hash(code), userID, kind, now + lifetime, locale])
         }
@@ -761,34 +838,46 @@ final class CaptureStore: Sendable {
             }
             if let expected: String = row["redirect_uri"], expected != redirectURI { return .redirectMismatch }
             try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
-            return try Self.issueOAuthTokens(userID: row["user_id"], accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
+            // A new grant: its refresh chain starts now and ends `refreshLifetime` later.
+            return try Self.issueOAuthTokens(userID: row["user_id"], chain: Self.randomToken(), signedInAt: now, accessLifetime: accessLifetime,
+                                             refreshLifetime: refreshLifetime, now: now, db)
         }
     }
 
     /// Redeems a refresh token: used up, and a new access token and refresh token issued, in
-    /// one transaction (of two concurrent redemptions one wins).
+    /// one transaction (of two concurrent redemptions one wins). The new ones belong to the same
+    /// grant: the chain still ends `refreshLifetime` after the grant began.
     func redeemRefreshToken(_ token: String, accessLifetime: Int, refreshLifetime: Int, now: Int) async throws -> Redemption {
         let hash = Self.hash(token)
         return try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM refresh_tokens WHERE token_hash = ?", arguments: [hash]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at, chain, signed_in_at FROM refresh_tokens WHERE token_hash = ?",
+                                             arguments: [hash]) else {
                 return .invalid
             }
             try db.execute(sql: "DELETE FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
             let expiresAt: Int = row["expires_at"]
             if expiresAt <= now { return .expired }
-            return try Self.issueOAuthTokens(userID: row["user_id"], accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
+            let signedInAt: Int = row["signed_in_at"] ?? now
+            if signedInAt + refreshLifetime <= now { return .expired }
+            return try Self.issueOAuthTokens(userID: row["user_id"], chain: row["chain"] ?? hash, signedInAt: signedInAt,
+                                             accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
         }
     }
 
-    private static func issueOAuthTokens(userID: Int64, accessLifetime: Int, refreshLifetime: Int, now: Int, _ db: Database) throws -> Redemption {
+    /// An access token and a refresh token of the grant `chain`, begun at `signedInAt`: the
+    /// refresh token lasts until the chain ends, the access token `accessLifetime` (or less).
+    private static func issueOAuthTokens(userID: Int64, chain: String, signedInAt: Int, accessLifetime: Int, refreshLifetime: Int,
+                                         now: Int, _ db: Database) throws -> Redemption {
         let access = randomToken()
         let refresh = randomToken()
-        let expiresAt = now + accessLifetime
-        try db.execute(sql: "INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at) VALUES (?, ?, NULL, ?, ?)",
-                       arguments: [hash(access), userID, expiresAt, now])
-        try db.execute(sql: "INSERT INTO refresh_tokens (token_hash, user_id, expires_at) VALUES (?, ?, ?)",
-                       arguments: [hash(refresh), userID, now + refreshLifetime])
+        let chainEnd = signedInAt + refreshLifetime
+        let expiresAt = min(now + accessLifetime, chainEnd)
+        try db.execute(sql: """
+            INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at, chain) VALUES (?, ?, NULL, ?, ?, ?, ?)
+            """, arguments: [hash(access), userID, expiresAt, now, signedInAt, chain])
+        try db.execute(sql: "INSERT INTO refresh_tokens (token_hash, user_id, expires_at, signed_in_at, chain) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [hash(refresh), userID, chainEnd, signedInAt, chain])
         return .issued(accessToken: access, refreshToken: refresh, expiresAt: expiresAt)
     }
 

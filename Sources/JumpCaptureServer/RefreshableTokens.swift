@@ -11,7 +11,9 @@ import Synchronization
 /// = old`, which changes nothing when the token is gone (purged, or rotated by a concurrent
 /// refresh or by another process on the same database). An entry can only be stale in that
 /// way, and then the refresh is refused as before. An entry never outlives what it copies: the
-/// row's user and sealed secret never change, and its expiry changes only with its hash.
+/// row's user, sign-in and sealed secret never change, and its expiry changes only with its
+/// hash. A revocation (sign-out, password change or reset) deletes the rows first and then the
+/// entries (`revoke`); a refresh that slips in between finds its row gone and is refused.
 ///
 /// The secrets stay in this process's memory only (never written, logged or shown), as they
 /// are while a refresh is checked. At most `limit` entries: past it the table starts over,
@@ -20,6 +22,8 @@ final class RefreshableTokens: Sendable {
     struct Entry: Sendable {
         var userID: Int64
         var expiresAt: Int
+        /// When the session signed in: it cannot be refreshed `refreshLifetime` after.
+        var signedInAt: Int
         var secret: RefreshSecret
     }
 
@@ -46,6 +50,18 @@ final class RefreshableTokens: Sendable {
         entries.withLock { entries in
             entries[old] = nil
             if let new { insert(new.hash, new.entry, into: &entries) }
+        }
+    }
+
+    /// Forgets a revoked token.
+    func revoke(_ hash: String) {
+        entries.withLock { $0[hash] = nil }
+    }
+
+    /// Forgets every token of `userID` but `kept` (the hash of the session that stays).
+    func revoke(userID: Int64, keeping kept: String? = nil) {
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.userID != userID || $0.key == kept }
         }
     }
 

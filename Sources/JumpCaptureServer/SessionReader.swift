@@ -16,6 +16,10 @@ final class SessionReader: Sendable {
     /// What the read finds for a token hash.
     struct Session: Sendable {
         var expiresAt: Int
+        /// When the session signed in.
+        var signedInAt: Int
+        /// The `/oauth/token` grant of the token, if it comes from one.
+        var chain: String?
         var user: StoredUser
         var identities: [StoredIdentity]
     }
@@ -24,6 +28,9 @@ final class SessionReader: Sendable {
     struct TokenRow: Sendable {
         var userID: Int64
         var expiresAt: Int
+        /// When the session signed in.
+        var signedInAt: Int
+        var chain: String?
         /// The refresh secret, sealed (see `CaptureStore.seal`).
         var sealedSecret: [UInt8]?
     }
@@ -72,12 +79,13 @@ final class SessionReader: Sendable {
 
         static let sessionSQL = """
             SELECT access_tokens.expires_at, users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
-                   identities.provider, identities.identifier, identities.verified_email
+                   identities.provider, identities.identifier, identities.verified_email,
+                   coalesce(access_tokens.signed_in_at, access_tokens.created_at), access_tokens.chain
             FROM access_tokens JOIN users ON users.id = access_tokens.user_id
             LEFT JOIN identities ON identities.user_id = users.id
             WHERE access_tokens.token_hash = ?1 ORDER BY identities.id
             """
-        static let tokenSQL = "SELECT user_id, expires_at, refresh_secret FROM access_tokens WHERE token_hash = ?1"
+        static let tokenSQL = "SELECT user_id, expires_at, refresh_secret, coalesce(signed_in_at, created_at), chain FROM access_tokens WHERE token_hash = ?1"
 
         init(path: String) throws {
             var handle: OpaquePointer?
@@ -143,7 +151,7 @@ final class SessionReader: Sendable {
                     sealed = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
                 }
                 token = TokenRow(userID: sqlite3_column_int64(statement, 0), expiresAt: Int(sqlite3_column_int64(statement, 1)),
-                                 sealedSecret: sealed)
+                                 signedInAt: Int(sqlite3_column_int64(statement, 3)), chain: text(statement, 4), sealedSecret: sealed)
             }
             return token
         }
@@ -156,7 +164,8 @@ final class SessionReader: Sendable {
                     let user = StoredUser(id: sqlite3_column_int64(statement, 1), uuid: text(2) ?? "",
                                           recordText: text(3) ?? "{}",
                                           passwordHash: text(4), emailNormalized: text(5))
-                    session = Session(expiresAt: Int(sqlite3_column_int64(statement, 0)), user: user, identities: [])
+                    session = Session(expiresAt: Int(sqlite3_column_int64(statement, 0)), signedInAt: Int(sqlite3_column_int64(statement, 9)),
+                                      chain: text(10), user: user, identities: [])
                 }
                 if let provider = text(6) {
                     session?.identities.append(StoredIdentity(provider: provider, identifier: text(7) ?? "", verifiedEmail: text(8)))
@@ -167,7 +176,11 @@ final class SessionReader: Sendable {
 
         /// A text column of the session statement; nil for NULL.
         private func text(_ column: Int32) -> String? {
-            let statement = sessionStatement
+            text(sessionStatement, column)
+        }
+
+        /// A text column of a statement's row; nil for NULL.
+        private func text(_ statement: OpaquePointer, _ column: Int32) -> String? {
             guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
             let count = Int(sqlite3_column_bytes(statement, column))
             return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)

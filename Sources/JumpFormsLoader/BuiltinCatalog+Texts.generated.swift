@@ -34,6 +34,7 @@ messages:
   jumpForms.server.verifyPageTitle: "E-Mail-Adresse bestätigt"
   jumpForms.server.verifyPageDone: "Danke: Ihre E-Mail-Adresse ist bestätigt."
   jumpForms.server.verifyPageInvalid: "Dieser Bestätigungslink ist ungültig oder abgelaufen."
+  jumpForms.server.reauthenticate: "Um ein Passwort festzulegen, melden Sie sich bitte zuerst erneut an: Ihre letzte Anmeldung liegt zu lange zurück."
   jumpForms.prompt.optional: "optional"
   jumpForms.prompt.chooseOne: "Wählen Sie eine Option"
   jumpForms.prompt.invalidChoice: "Geben Sie eine Zahl von 1 bis {count} oder eine der aufgeführten Optionen ein."
@@ -84,6 +85,9 @@ messages:
   jumpForms.cli.fieldMessage: "{field}: {message}"
   jumpForms.cli.unlinkChoice: "Zu entfernende verknüpfte Anmeldung"
   jumpForms.cli.localeFallback: "Für {requested} gibt es keine Texte; {used} wird verwendet."
+  jumpForms.cli.signedOutLocally: "Der Server konnte Ihre Sitzung nicht beenden ({reason}). Sie sind auf diesem Computer abgemeldet, aber die Sitzung bleibt auf dem Server gültig, bis sie abläuft."
+  jumpForms.cli.signInAgain: "Melden Sie sich erneut mit {provider} an ({command}) und legen Sie dann Ihr Passwort fest."
+  jumpForms.cli.offerSignInAgain: "Jetzt erneut mit {provider} anmelden?"
 """#),
         ("en-US.yaml", #"""
 # jump-forms' own words (the CLI and the rule engine's input checks).
@@ -115,6 +119,7 @@ messages:
   jumpForms.server.verifyPageTitle: "Email confirmed"
   jumpForms.server.verifyPageDone: "Thank you: your email address is confirmed."
   jumpForms.server.verifyPageInvalid: "This confirmation link is not valid or has expired."
+  jumpForms.server.reauthenticate: "To set a password, sign in again first: your last sign-in is too long ago."
   jumpForms.prompt.optional: "optional"
   jumpForms.prompt.chooseOne: "Choose one"
   jumpForms.prompt.invalidChoice: "Enter a number from 1 to {count}, or one of the options listed."
@@ -165,6 +170,9 @@ messages:
   jumpForms.cli.fieldMessage: "{field}: {message}"
   jumpForms.cli.unlinkChoice: "Linked sign-in to remove"
   jumpForms.cli.localeFallback: "There are no texts for {requested}; using {used}."
+  jumpForms.cli.signedOutLocally: "The server could not end your session ({reason}). You are signed out on this computer, but the session stays valid at the server until it expires."
+  jumpForms.cli.signInAgain: "Sign in again with {provider} ({command}), then set your password."
+  jumpForms.cli.offerSignInAgain: "Sign in again with {provider} now?"
 """#),
         ("es-ES.yaml", #"""
 locale: es-ES
@@ -197,6 +205,7 @@ messages:
   jumpForms.server.verifyPageTitle: "Correo electrónico confirmado"
   jumpForms.server.verifyPageDone: "Gracias: tu dirección de correo electrónico está confirmada."
   jumpForms.server.verifyPageInvalid: "Este enlace de confirmación no es válido o ha caducado."
+  jumpForms.server.reauthenticate: "Para establecer una contraseña, vuelve a iniciar sesión primero: tu último inicio de sesión es demasiado antiguo."
   jumpForms.prompt.optional: "opcional"
   jumpForms.prompt.chooseOne: "Elige una opción"
   jumpForms.prompt.invalidChoice: "Introduce un número del 1 al {count} o una de las opciones de la lista."
@@ -247,6 +256,9 @@ messages:
   jumpForms.cli.fieldMessage: "{field}: {message}"
   jumpForms.cli.unlinkChoice: "Inicio de sesión vinculado que quieres quitar"
   jumpForms.cli.localeFallback: "No hay textos para {requested}; se usa {used}."
+  jumpForms.cli.signedOutLocally: "El servidor no pudo cerrar tu sesión ({reason}). Has cerrado la sesión en este equipo, pero la sesión sigue siendo válida en el servidor hasta que caduque."
+  jumpForms.cli.signInAgain: "Vuelve a iniciar sesión con {provider} ({command}) y después establece tu contraseña."
+  jumpForms.cli.offerSignInAgain: "¿Volver a iniciar sesión con {provider} ahora?"
 """#),
         ("fr-FR.yaml", #"""
 locale: fr-FR
@@ -276,6 +288,7 @@ messages:
   jumpForms.server.verifyPageTitle: "Adresse e-mail confirmée"
   jumpForms.server.verifyPageDone: "Merci : votre adresse e-mail est confirmée."
   jumpForms.server.verifyPageInvalid: "Ce lien de confirmation n’est pas valide ou a expiré."
+  jumpForms.server.reauthenticate: "Pour définir un mot de passe, reconnectez-vous d’abord : votre dernière connexion est trop ancienne."
   jumpForms.prompt.optional: "facultatif"
   jumpForms.prompt.chooseOne: "Choisissez une option"
   jumpForms.prompt.invalidChoice: "Saisissez un nombre de 1 à {count}, ou l’une des options proposées."
@@ -326,6 +339,9 @@ messages:
   jumpForms.cli.fieldMessage: "{field} : {message}"
   jumpForms.cli.unlinkChoice: "Connexion associée à supprimer"
   jumpForms.cli.localeFallback: "Aucun texte pour {requested} ; utilisation de {used}."
+  jumpForms.cli.signedOutLocally: "Le serveur n’a pas pu fermer votre session ({reason}). Vous êtes déconnecté sur cet ordinateur, mais la session reste valide sur le serveur jusqu’à son expiration."
+  jumpForms.cli.signInAgain: "Reconnectez-vous avec {provider} ({command}), puis définissez votre mot de passe."
+  jumpForms.cli.offerSignInAgain: "Vous reconnecter avec {provider} maintenant ?"
 """#),
         ("ja-JP.yaml", #"""
 locale: ja-JP
@@ -358,6 +374,7 @@ messages:
   jumpForms.server.verifyPageTitle: "メールアドレスを確認しました"
   jumpForms.server.verifyPageDone: "ありがとうございます。メールアドレスが確認されました。"
   jumpForms.server.verifyPageInvalid: "この確認リンクは無効か、有効期限が切れています。"
+  jumpForms.server.reauthenticate: "パスワードを設定するには、先にもう一度サインインしてください。前回のサインインから時間が経ちすぎています。"
   jumpForms.prompt.optional: "任意"
   jumpForms.prompt.chooseOne: "いずれかを選択してください"
   jumpForms.prompt.invalidChoice: "1〜{count}の番号、または表示されている選択肢のいずれかを入力してください。"
@@ -408,6 +425,9 @@ messages:
   jumpForms.cli.fieldMessage: "{field}：{message}"
   jumpForms.cli.unlinkChoice: "連携を解除するサインイン方法"
   jumpForms.cli.localeFallback: "{requested} のテキストがないため、{used} を使用します。"
+  jumpForms.cli.signedOutLocally: "サーバーでセッションを終了できませんでした（{reason}）。このコンピューターではサインアウトしましたが、セッションは期限が切れるまでサーバー上で有効なままです。"
+  jumpForms.cli.signInAgain: "{provider} でもう一度サインインしてから（{command}）、パスワードを設定してください。"
+  jumpForms.cli.offerSignInAgain: "今すぐ {provider} でもう一度サインインしますか？"
 """#),
         ("pl-PL.yaml", #"""
 locale: pl-PL
@@ -437,6 +457,7 @@ messages:
   jumpForms.server.verifyPageTitle: "Adres e-mail potwierdzony"
   jumpForms.server.verifyPageDone: "Dziękujemy: Twój adres e-mail został potwierdzony."
   jumpForms.server.verifyPageInvalid: "Ten link potwierdzający jest nieprawidłowy lub wygasł."
+  jumpForms.server.reauthenticate: "Aby ustawić hasło, najpierw zaloguj się ponownie: ostatnie logowanie było zbyt dawno."
   jumpForms.prompt.optional: "opcjonalnie"
   jumpForms.prompt.chooseOne: "Wybierz jedną z opcji"
   jumpForms.prompt.invalidChoice: "Wpisz liczbę od 1 do {count} lub jedną z wymienionych opcji."
@@ -487,6 +508,9 @@ messages:
   jumpForms.cli.fieldMessage: "{field}: {message}"
   jumpForms.cli.unlinkChoice: "Powiązane logowanie do usunięcia"
   jumpForms.cli.localeFallback: "Brak tekstów dla {requested}; używany jest {used}."
+  jumpForms.cli.signedOutLocally: "Serwer nie mógł zakończyć sesji ({reason}). Wylogowano Cię na tym komputerze, ale sesja pozostaje ważna na serwerze, dopóki nie wygaśnie."
+  jumpForms.cli.signInAgain: "Zaloguj się ponownie przez {provider} ({command}), a następnie ustaw hasło."
+  jumpForms.cli.offerSignInAgain: "Zalogować się ponownie przez {provider} teraz?"
 """#),
     ]
 }

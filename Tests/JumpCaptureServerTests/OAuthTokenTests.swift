@@ -140,8 +140,8 @@ import TestSupport
             let next = try #require(renewed.json["refresh_token"]?.stringValue)
             #expect(next != refresh)
             #expect(try await Self.token(server, "grant_type=refresh_token&refresh_token=\(refresh)", authorization: authorization).json["code"] == 200)
-            // A refresh token lasts 30 days.
-            server.clock.advance(30 * 86_400 + 1)
+            // Refresh tokens last until 30 days after the code's redemption (renewing does not extend it).
+            server.clock.advance(30 * 86_400 - 4000 + 1)
             let late = try await Self.token(server, "grant_type=refresh_token&refresh_token=\(next)", authorization: authorization)
             #expect(late.json["code"] == 200)
             #expect(late.json["error_description"]?.stringValue?.contains("expired") == true)

@@ -77,7 +77,7 @@ import TestSupport
         #expect(store.refreshable.count == 0)
 
         let table = RefreshableTokens(limit: 3)
-        let entry = RefreshableTokens.Entry(userID: 1, expiresAt: 0, secret: Self.secret)
+        let entry = RefreshableTokens.Entry(userID: 1, expiresAt: 0, signedInAt: 0, secret: Self.secret)
         for index in 0..<3 { table.issued("h\(index)", entry) }
         #expect(table.count == 3)
         table.issued("h3", entry)

@@ -51,6 +51,8 @@ import TestSupport
             ("token-url", engage.tokenURLPost(tokenURL: ServerURL("https://example.com")!, path: "/token", token: "engage-token-1")),
             ("token-url-query", engage.tokenURLPost(tokenURL: ServerURL("https://example.com/token")!, path: "?app=1", token: "engage-token-1",
                                                     placement: .query)),
+            ("revoke", b.revokeToken("access-1")),
+            ("revoke-refresh-token", b.revokeToken("refresh-1", hint: "refresh_token")),
         ]
     }
 

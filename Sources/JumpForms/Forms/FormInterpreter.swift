@@ -102,8 +102,11 @@ public struct FormInterpreter: Sendable {
         case (.matchOptions, _):
             return .matchOptions(Set(field.options.filter { !$0.disabled }.map(\.value.value)))
         case (.whitelist, .list(let items)): return .whitelist(Set(items.map { $0.lowercased() }))
-        case (.blacklist, .list(let items)): return .blacklist(Set(items.map { $0.lowercased() }))
-        case (.emailDomainBlacklist, .list(let items)): return .emailDomainBlacklist(items.map { $0.lowercased() })
+        case (.blacklist, .list(let items)):
+            // Compared by look-alike keys: `ａdmin` and `аdmin` are refused like `admin`.
+            let comparison = LookAlike.Comparison(fieldType: field.type.value)
+            return .blacklist(Set(items.map(comparison.key)), comparison)
+        case (.emailDomainBlacklist, .list(let items)): return .emailDomainBlacklist(items.map(RuleEngine.emailDomain))
         default: throw invalid
         }
     }

@@ -110,7 +110,10 @@ public struct FormModel: Sendable {
         case minLength(Int), maxLength(Int), minYears(Int), maxYears(Int)
         case match(String)
         case matchOptions(Set<String>)
-        case whitelist(Set<String>), blacklist(Set<String>)
+        case whitelist(Set<String>)
+        /// The listed values' look-alike keys, and how a value's key is made.
+        case blacklist(Set<String>, LookAlike.Comparison)
+        /// The listed domains, folded (`LookAlike.folded`).
         case emailDomainBlacklist([String])
         case alongWith(String)
         case serverOnly

@@ -81,10 +81,10 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .match: "The value equals the value of the field named by `value`."
         case .matchOptions: "The value is one of the field's enabled options."
         case .whitelist: "The value is one of the listed strings, compared case-insensitively."
-        case .blacklist: "The value is none of the listed strings, compared case-insensitively."
-        case .emailDomainBlacklist: "The email's domain is not listed, nor a subdomain of a listed domain (case-insensitive)."
+        case .blacklist: "The value is none of the listed strings, compared by look-alike keys: case, width and compatibility forms folded (NFKC_Casefold), and on `text` fields look-alike letters too (the UTS #39 skeleton), so `ａdmin` and `аdmin` (Cyrillic а) count as `admin`."
+        case .emailDomainBlacklist: "The email's domain is not listed, nor a subdomain of a listed domain, compared folded (case, width: `ＣＯＭ` is `com`; a final dot ignored)."
         case .alongWith: "When this field has a value, the field named by `value` has one too."
-        case .unique: "No other record has this value. Needs the record store, so only the server checks it."
+        case .unique: "No other record has this value, compared by look-alike keys as `blacklist` compares. Needs the record store, so only the server checks it."
         }
     }
 
@@ -116,13 +116,13 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .whitelist:
             [RuleExample(field: .text, value: .list(["US", "CA"]), valid: ["us", "CA"], invalid: ["MX"])]
         case .blacklist:
-            [RuleExample(field: .text, value: .list(["admin", "root"]), valid: ["ana"], invalid: ["Admin", "ROOT"])]
+            [RuleExample(field: .text, value: .list(["admin", "root"]), valid: ["ana"], invalid: ["Admin", "ROOT", "ａdmin", "adrnin"])]
         case .emailDomainBlacklist:
-            [RuleExample(field: .email, value: .list(["mailinator.com"]), valid: ["ana@example.com", "ana@notmailinator.com"], invalid: ["ana@mailinator.com", "ana@eu.MAILINATOR.com"])]
+            [RuleExample(field: .email, value: .list(["mailinator.com"]), valid: ["ana@example.com", "ana@notmailinator.com"], invalid: ["ana@mailinator.com", "ana@eu.MAILINATOR.com", "ana@mailinator.ｃｏｍ"])]
         case .alongWith:
             [RuleExample(field: .text, value: .text("other"), valid: [.init("x", other: "y"), .init("", other: "")], invalid: [.init("x", other: "")])]
         case .unique:
-            [RuleExample(field: .text, taken: ["ana_r"], valid: ["ana_r2", "bob"], invalid: ["ana_r", "ANA_R"])]
+            [RuleExample(field: .text, taken: ["ana_r"], valid: ["ana_r2", "bob"], invalid: ["ana_r", "ANA_R", "ａna_r"])]
         }
     }
 }
@@ -184,7 +184,7 @@ public struct RuleExample: Sendable, Hashable {
     public var value: RuleValue
     /// Option values for choice fields; a leading `-` marks a disabled option.
     public var options: [String]
-    /// For `unique`: the values other records already hold (compared case-insensitively).
+    /// For `unique`: the values other records already hold (compared by look-alike keys).
     public var taken: [String]
     public var valid: [Input]
     public var invalid: [Input]

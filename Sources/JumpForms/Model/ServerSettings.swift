@@ -34,6 +34,14 @@ public struct ServerSettings: Sendable, Hashable {
     /// The largest record a write may leave, in bytes of its stored JSON text
     /// (`maximumRecordSize`, default 1 MiB; 1024...3145728).
     public var maximumRecordSize: Int = 1 << 20
+    /// Seconds a session can be refreshed for, counted from its sign-in (`refreshLifetime`,
+    /// default 2592000: 30 days). Refreshing does not extend it; then the user signs in again.
+    public var refreshLifetime: Int = 2_592_000
+    /// Seconds after a sign-in during which its session may set a password on an account that
+    /// has none (a social-only account), as Ory Kratos' `privileged_session_max_age`
+    /// (`privilegedSessionMaxAge`, default 300). Later the server answers 403 and the user
+    /// signs in again first.
+    public var privilegedSessionMaxAge: Int = 300
 
     // Guessing and flooding (docs/local-server.md, "Security").
 

@@ -230,11 +230,13 @@ public struct RuleEngine: Sendable {
             return allowed.contains(value)
         case .whitelist(let allowed):
             return allowed.contains(value.lowercased())
-        case .blacklist(let refused):
-            return !refused.contains(value.lowercased())
+        case .blacklist(let refused, let comparison):
+            return !refused.contains(comparison.key(value))
         case .emailDomainBlacklist(let domains):
-            guard let at = value.lastIndex(of: "@") else { return true }
-            let domain = value[value.index(after: at)...].lowercased()
+            // Folded first: `＠` is an `@`, `ＣＯＭ` is `com`.
+            let folded = LookAlike.folded(value)
+            guard let at = folded.lastIndex(of: "@") else { return true }
+            let domain = Self.emailDomain(String(folded[folded.index(after: at)...]))
             return !domains.contains { domain == $0 || domain.hasSuffix("." + $0) }
         case .alongWith(let other):
             return isEmpty || values.hasValue(other)

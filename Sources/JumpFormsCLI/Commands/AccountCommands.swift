@@ -263,13 +263,22 @@ struct ChangePasswordCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             _ = try context.requireSession()
             let (values, formSession) = try context.fill(.changePassword)
-            let result = try await context.submit(values, formSession, authorized: true) { values, accessToken throws(RequestError) in
-                try context.builder.changePassword(values, accessToken: accessToken, today: context.today)
-            }
-            switch result {
-            case .success?: context.say("jumpForms.cli.passwordChanged")
-            case .failure(let error)?: try context.fail(error)
-            case nil: return
+            var signedInAgain = false
+            while true {
+                let result = try await context.submit(values, formSession, authorized: true) { values, accessToken throws(RequestError) in
+                    try context.builder.changePassword(values, accessToken: accessToken, today: context.today)
+                }
+                switch result {
+                case .success?: context.say("jumpForms.cli.passwordChanged")
+                // A first password on a social-only account needs a recent sign-in (SignOutCommand.swift).
+                case .failure(let error)? where !signedInAgain && SessionEnd.needsRecentSignIn(error):
+                    try await SessionEnd.signInAgain(context, because: error)
+                    signedInAgain = true
+                    continue
+                case .failure(let error)?: try context.fail(error)
+                case nil: return
+                }
+                return
             }
         }
     }
@@ -413,21 +422,5 @@ struct WhoAmICommand: AsyncParsableCommand {
         case .null: "—"
         default: value.serialized()
         }
-    }
-}
-
-struct SignOutCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "signout", abstract: "Forget the session (access token, refresh secret, record).")
-    @OptionGroup var options: AccountOptions
-
-    func run() async throws {
-        let context = try AccountContext(options: options)
-        // Signing out sends nothing: a dry run leaves the session as it is.
-        guard !options.dryRun else { return }
-        do { try context.sessionStore.clear() } catch {
-            context.console.err(escaping: "\(error)\n")
-            throw ExitCode(2)
-        }
-        context.say("jumpForms.cli.signedOut")
     }
 }

@@ -41,7 +41,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The access token (default: the signed-in session's).", valueName: "token"))
     var accessToken: String?
 
-    @Option(help: ArgumentHelp("An Engage token (social sign-in, social registration, link, token exchange).", valueName: "token"))
+    @Option(help: ArgumentHelp("An Engage token (social sign-in, social registration, link, token exchange); for revoke, the token to revoke (default: the access token).", valueName: "token"))
     var token: String?
 
     @Option(help: ArgumentHelp("The merge token of a merge flow.", valueName: "token"))
@@ -199,6 +199,14 @@ struct RequestCommand: AsyncParsableCommand {
                 let query = url.firstIndex(of: "?").map { String(url[$0...].prefix { $0 != "#" }) } ?? ""
                 request = client.engageBuilder.tokenURLPost(tokenURL: server, path: query, token: try required(token, "--token"),
                                                             placement: tokenPlacement)
+            case .revokeToken:
+                // --token: any token (an access token or a refresh token), sent without a hint;
+                // else the access token (--access-token, or the session's).
+                if let token {
+                    request = builder.revokeToken(token, hint: nil)
+                } else {
+                    request = builder.revokeToken(try accessTokenValue())
+                }
             }
         } catch let error as RequestError {
             if case .invalidValues(let failure) = error {

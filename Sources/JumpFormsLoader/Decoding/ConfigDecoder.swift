@@ -18,6 +18,7 @@ struct ConfigDecoder {
         case schema, maximumRecordSize
         case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
         case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
+        case refreshLifetime, privilegedSessionMaxAge
     }
 
     var decoder: NodeDecoder
@@ -142,6 +143,8 @@ struct ConfigDecoder {
         if let value = bounded(.emailWindow, 1...31_536_000) { settings.emailWindow = value }
         if let value = bounded(.maximumConnections, 2...1_000_000) { settings.maximumConnections = value }
         if let value = bounded(.passwordHashQueue, 0...100_000) { settings.passwordHashQueue = value }
+        if let value = bounded(.refreshLifetime, 60...31_536_000) { settings.refreshLifetime = value }
+        if let value = bounded(.privilegedSessionMaxAge, 1...86_400) { settings.privilegedSessionMaxAge = value }
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
