@@ -132,7 +132,9 @@ import Glibc
         }
     }
 
-    /// Stopping the server does not wait for a stalled client beyond the grace period.
+    /// Stopping the server does not wait for a stalled client beyond the grace period. Without
+    /// the grace period it would wait for the idle timeout (30 s); the bound leaves room for a
+    /// loaded machine's late timers.
     @Test func stopDoesNotWaitForAStalledClient() async throws {
         let server = try await TestServer.start()
         let port = try #require(server.url.port)
@@ -143,7 +145,7 @@ import Glibc
         let start = ContinuousClock.now
         await server.stop()
         let waited = ContinuousClock.now - start
-        #expect(waited < CaptureServer.shutdownGracePeriod + .seconds(5), "stop took \(waited)")
+        #expect(waited < CaptureServer.shutdownGracePeriod + .seconds(15), "stop took \(waited)")
     }
 
     /// An HTTP/1.0 request without keep-alive is answered as HTTP/1.0, and the connection closes.
