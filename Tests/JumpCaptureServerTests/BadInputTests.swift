@@ -6,7 +6,7 @@ import TestSupport
 
 /// Malformed bodies, wrong content types and random bytes: always a Capture-style error JSON,
 /// never a 500, never internals.
-@Suite(.timeLimit(.minutes(1))) struct BadInputTests {
+@Suite(.timeLimit(.minutes(5))) struct BadInputTests {
     static let capturePaths = CaptureOperation.allCases.filter { !$0.isEngage }.map(\.path)
 
     func expectCaptureError(_ answer: (status: Int, headers: HTTPHeadersLike, body: String), code: Int? = nil,

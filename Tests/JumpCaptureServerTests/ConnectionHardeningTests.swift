@@ -11,7 +11,7 @@ import Glibc
 /// HTTP as the documentation says, over real sockets with short injected timeouts: the idle
 /// and request timeouts (a 408, not a silent close), `Host`, `Content-Encoding`, and the cap
 /// on open connections.
-@Suite(.timeLimit(.minutes(1))) struct ConnectionHardeningTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionHardeningTests {
     func expectError(_ answer: RawHTTP.Answer, status: Int, code: Int, _ comment: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         #expect(answer.status == status, "\(comment): \(answer.head)", sourceLocation: sourceLocation)
         let json = try? JSONValue.parse(Array(answer.body.utf8))

@@ -13,7 +13,7 @@ import TestSupport
 /// the source lines it transcribes, iOS 5.5 `Janrain/JREngage/Classes/...`, Android 7.3.0
 /// `Jump/src/main/java/com/janrain/android/engage/...`) and checks what the SDK reads back,
 /// types included.
-@Suite(.timeLimit(.minutes(1))) struct EngageSDKTests {
+@Suite(.timeLimit(.minutes(5))) struct EngageSDKTests {
     static let appID = "localengageappid000"
 
     /// An Apple identity (Sign in with Apple hands the app an identity token).

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Every error code the clients act on, produced by the local server and decoded by the client.
-@Suite(.timeLimit(.minutes(1))) struct ErrorCodeTests {
+@Suite(.timeLimit(.minutes(5))) struct ErrorCodeTests {
     @Test func badCredentials210() async throws {
         try await withServer { server in
             try await server.register()

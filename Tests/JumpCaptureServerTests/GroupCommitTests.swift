@@ -7,7 +7,7 @@ import TestSupport
 
 /// Group commit on a real SQLite file: jobs that wait for the writer share one transaction,
 /// each caller is answered after the commit, and a failing job fails alone.
-@Suite(.timeLimit(.minutes(1))) struct GroupCommitTests {
+@Suite(.timeLimit(.minutes(5))) struct GroupCommitTests {
     final class Commits: TransactionObserver, @unchecked Sendable {
         let count = Atomic<Int>(0)
         func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }

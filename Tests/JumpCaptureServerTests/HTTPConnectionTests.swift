@@ -10,7 +10,7 @@ import Glibc
 
 /// How the server handles connections: sizes declared up front, transfer codings, stalled
 /// clients, HTTP/1.0, HEAD, and what it refuses in a form body.
-@Suite(.timeLimit(.minutes(1))) struct HTTPConnectionTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPConnectionTests {
     /// Sends `request` on a new connection (in a thread: the calls block) and returns the
     /// answer and how long until the server closed the connection.
     static func timedExchange(port: Int, _ request: String) async throws -> (answer: RawHTTP.Answer, seconds: Double) {

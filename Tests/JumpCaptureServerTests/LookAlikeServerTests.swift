@@ -8,7 +8,7 @@ import TestSupport
 /// Look-alikes on the server (issue 22, "Unicode look-alikes"): `unique` values and the email
 /// compare by their keys (folded, a skeleton for `text` fields), the blacklists too, and a
 /// database from before the keys gets them.
-@Suite(.timeLimit(.minutes(1))) struct LookAlikeServerTests {
+@Suite(.timeLimit(.minutes(5))) struct LookAlikeServerTests {
     static func register(_ server: TestServer, email: String, displayName: String) async throws -> Result<CaptureSuccess, CaptureError> {
         let request = try server.builder().register(ServerFixtures.registration(email: "someone@example.com", displayName: "someone"),
                                                     refreshSecret: .generate(), today: server.today)

@@ -11,7 +11,7 @@ import TestSupport
 
 /// `/oauth/token`: what an app's server does with the `authorization_code` of a sign-in or
 /// registration with `response_type=code_and_token` (the SDKs hand it to the app).
-@Suite(.timeLimit(.minutes(1))) struct OAuthTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct OAuthTokenTests {
     static let secret = "client-secret-for-tests-0123456789"
     static let redirect = "https://example.com/cb"
 

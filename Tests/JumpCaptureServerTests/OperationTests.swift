@@ -7,7 +7,7 @@ import TestSupport
 
 /// Every Capture operation end to end: requests built by `RequestBuilder`, sent by
 /// `AsyncHTTPTransport` to the local server on 127.0.0.1, answers decoded by `ResponseDecoder`.
-@Suite(.timeLimit(.minutes(1))) struct OperationTests {
+@Suite(.timeLimit(.minutes(5))) struct OperationTests {
     // MARK: sign-in and registration
 
     @Test func traditionalRegistrationCreatesTheAccountAndWritesTheVerificationEmail() async throws {

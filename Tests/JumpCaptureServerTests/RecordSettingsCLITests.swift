@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `server.schema`, `serve --schema` and `server.maximumRecordSize`, through the built binary.
-@Suite(.timeLimit(.minutes(2))) struct RecordSettingsCLITests {
+@Suite(.timeLimit(.minutes(5))) struct RecordSettingsCLITests {
     /// A copy of the example project with the default schema beside it and `lines` added to
     /// jump.yaml's `server:`.
     static func project(_ lines: [String] = []) throws -> ServeProject {

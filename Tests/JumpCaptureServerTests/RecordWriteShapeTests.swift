@@ -6,7 +6,7 @@ import TestSupport
 /// `/entity.update` and `/entity.replace` keep the record model: plurals are lists of objects
 /// with ids, replaced whole by entity.replace, appended to or written element by element by
 /// entity.update; attribute names and keys name one attribute.
-@Suite(.timeLimit(.minutes(1))) struct RecordWriteShapeTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordWriteShapeTests {
     static let writable = ["/aboutMe", "/primaryAddress", "/photos"].map { Located($0, at: ServerFixtures.here) }
 
     /// A write with its value as JSON text (the builder's request, the value replaced).

@@ -7,7 +7,7 @@ import TestSupport
 /// The refreshable tokens a server keeps in memory, on real database files: what they give a
 /// refresh is what the row says, and a token whose row went away or changed elsewhere does not
 /// rotate, cached or not.
-@Suite(.timeLimit(.minutes(1))) struct RefreshableTokensTests {
+@Suite(.timeLimit(.minutes(5))) struct RefreshableTokensTests {
     static let now = 1_700_000_000
     static let secret = RefreshSecret("0123456789abcdef0123456789abcdef01234567")!
 

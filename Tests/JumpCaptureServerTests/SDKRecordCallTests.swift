@@ -19,7 +19,7 @@ import TestSupport
 /// ApidUpdate.java:54-65 (`value`, `attribute_name` unless `/`), ApidDelete.java:46-55
 /// (`attribute_name`); CaptureRecord.java collapses every change to one root update, new plural
 /// elements as `{"photos": [element]}` (CaptureJsonUtils.java:117-137); it reads `stat` only.
-@Suite(.timeLimit(.minutes(1))) struct SDKRecordCallTests {
+@Suite(.timeLimit(.minutes(5))) struct SDKRecordCallTests {
     static let writable = ["/aboutMe", "/primaryAddress", "/photos", "/givenName", "/displayName"].map { Located($0, at: ServerFixtures.here) }
 
     /// `stringByAddingUrlPercentEscapes`: URLQueryAllowed minus `?+=&` kept, the rest

@@ -10,7 +10,7 @@ import TestSupport
 /// `record_not_found`, 320 `id_in_new_record`, 340 `invalid_data_format`, 341
 /// `invalid_json_type`, 342 `invalid_date_time`, 360 `constraint_violation`, 361
 /// `unique_violation`, 362 `missing_required_attribute`, 363 `length_violation`.
-@Suite(.timeLimit(.minutes(1))) struct SchemaRecordTests {
+@Suite(.timeLimit(.minutes(5))) struct SchemaRecordTests {
     static let defaultSchema: EntitySchema = {
         let loaded = SchemaLoader.schema(path: Repository.path("schemas/default-schema.json"))
         return loaded.value!

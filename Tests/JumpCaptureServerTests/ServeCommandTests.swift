@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `jump-forms serve` and `jump-forms outbox`, run as built binaries.
-@Suite(.timeLimit(.minutes(1))) struct ServeCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeCommandTests {
     @Test func printsTheBoundURLOnLoopbackAndStopsOnSIGINT() async throws {
         let project = try ServeProject()
         defer { project.remove() }

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The gaps an audit of the server found, one test per fix: races, writes that skipped the
 /// flow's rules, HTTP limits, tokens that lived for ever, and the small ones.
-@Suite(.timeLimit(.minutes(2))) struct ServerAuditTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerAuditTests {
     // MARK: unlink
 
     /// Concurrent unlinks of the identities of a password-less account: one identity always

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Server bugs found while writing the end-to-end tests, one test per fix.
-@Suite(.timeLimit(.minutes(1))) struct ServerFixTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerFixTests {
     /// An operation only takes its own forms: update_profile with `form=registrationForm` used
     /// to change the password without the current one, and with `form=signInForm` to write the
     /// email (a 500 when another account had it).

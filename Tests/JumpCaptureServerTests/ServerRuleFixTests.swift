@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Fixes to the server's registration, Engage double, reset page and merge flow, one test each.
-@Suite(.timeLimit(.minutes(1))) struct ServerRuleFixTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerRuleFixTests {
     /// A registration with taken values and other errors used to list the other errors only;
     /// the taken ones showed up on the next attempt.
     @Test func one390ListsTakenValuesWithTheOtherErrors() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The token checks on `SessionReader`'s own SQLite connections, against a real database file
 /// written through GRDB: what a write commits is what the next check sees.
-@Suite(.timeLimit(.minutes(1))) struct SessionReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionReaderTests {
     static let now = 1_700_000_000
 
     static func store(_ folder: TemporaryFolder) throws -> CaptureStore {

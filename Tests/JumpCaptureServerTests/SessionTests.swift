@@ -11,7 +11,7 @@ import TestSupport
 /// sessions, a reset all of them and the links sent before; `/oauth/revoke`; refresh chains end
 /// `refreshLifetime` after their sign-in; a first password needs a recent sign-in. Through the
 /// real HTTP server, with the injected clock.
-@Suite(.timeLimit(.minutes(1))) struct SessionTests {
+@Suite(.timeLimit(.minutes(5))) struct SessionTests {
     static let newPassword = "a new battery staple"
 
     static func changePassword(_ server: TestServer, _ accessToken: String, current: String = ServerFixtures.password,

@@ -14,7 +14,7 @@ import Glibc
 /// Guessing slowed down: failed password checks lock the account and the client address with
 /// doubling waits (510 `retry_after`, before any bcrypt), emails per address are capped, the
 /// bcrypt queue is bounded, failures are logged. The server's clock is the test's: no sleeps.
-@Suite(.timeLimit(.minutes(2))) struct SignInThrottleTests {
+@Suite(.timeLimit(.minutes(5))) struct SignInThrottleTests {
     static let email = "ana.ruiz@example.com"
 
     /// A sign-in's raw answer: HTTP status, `Retry-After`, and the decoded Capture answer.

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The server's SQLite file itself, opened beside the running server with GRDB: WAL mode, the
 /// unique indexes, no secret in clear in any of its files, the bcrypt cost, the files' modes.
-@Suite(.timeLimit(.minutes(1))) struct StoreFileTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreFileTests {
     static func files(_ database: String) -> [String] {
         [database, database + "-wal", database + "-shm"]
     }

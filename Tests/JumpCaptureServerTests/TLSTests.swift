@@ -18,7 +18,7 @@ import Glibc
 /// `serve --tls`: the local CA, the server certificate, the key files' modes, and HTTPS as the
 /// SDKs speak it (Android's OkHttp: TLS 1.2 with ECDHE-ECDSA/RSA-AES128-GCM-SHA256;
 /// engage/net/AsyncHttpClient.java:110-116), through clients that trust the CA alone.
-@Suite(.timeLimit(.minutes(2))) struct TLSTests {
+@Suite(.timeLimit(.minutes(5))) struct TLSTests {
     static let now = Date(timeIntervalSince1970: TimeInterval(ServerFixtures.start))
 
     /// OkHttp's suites that BoringSSL has (its third, DHE-RSA-AES128-GCM-SHA256, is not there).

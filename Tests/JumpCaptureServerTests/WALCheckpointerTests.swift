@@ -7,7 +7,7 @@ import TestSupport
 
 /// WAL checkpoints off the commit path, on a real database file: what they copy is read back
 /// from the database file alone (`immutable=1` ignores the WAL).
-@Suite(.timeLimit(.minutes(1))) struct WALCheckpointerTests {
+@Suite(.timeLimit(.minutes(5))) struct WALCheckpointerTests {
     /// The rows of `table` in the database file itself, without the WAL; nil when the file
     /// has no such table yet.
     static func rowsInDatabaseFile(_ path: String, table: String) -> Int? {

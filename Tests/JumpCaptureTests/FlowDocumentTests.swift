@@ -7,7 +7,7 @@ import TestSupport
 /// The flow document's download, against a test server on 127.0.0.1 serving a fixture
 /// document (Fixtures/flow-document): where the SDKs fetch it, gzip, and failures that name
 /// the URL.
-@Suite(.timeLimit(.minutes(1))) struct FlowDocumentTests {
+@Suite(.timeLimit(.minutes(5))) struct FlowDocumentTests {
     static let folder = "Tests/JumpCaptureTests/Fixtures/flow-document"
 
     static func bytes(_ name: String) throws -> [UInt8] {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// The real transport against a real HTTP server on 127.0.0.1 (ephemeral port).
-@Suite(.timeLimit(.minutes(1))) struct TransportTests {
+@Suite(.timeLimit(.minutes(5))) struct TransportTests {
     @Test func sendsTheFormBodyAndDecodesTheAnswer() async throws {
         let server = try LoopbackServer { _ in .init(body: #"{"stat":"ok","access_token":"t1","is_new":true,"capture_user":{"email":"ana@example.com"}}"#) }
         defer { server.stop() }

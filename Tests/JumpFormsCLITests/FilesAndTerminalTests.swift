@@ -7,7 +7,7 @@ import TestSupport
 /// through one safe writer, HOME from the password database, private folders and keys checked
 /// as ssh checks them, text from servers and records escaped, lint keeping files outside the
 /// project and values from the environment to itself.
-@Suite(.timeLimit(.minutes(2))) struct FilesAndTerminalTests {
+@Suite(.timeLimit(.minutes(5))) struct FilesAndTerminalTests {
     /// A copy of the example flows and locales with a `jump.yaml`, state and config folders of
     /// its own.
     struct Project {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The account commands in a real terminal (tmux), against the embedded local server, in a
 /// throw-away copy of the example project with its own database, state and identities.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct PromptTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct PromptTests {
     /// A copy of the example project in a temporary folder.
     struct Project {
         let folder: TemporaryFolder

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `jump-forms signout` (the built binary, embedded server): the server ends the session
 /// before the CLI forgets it, so a copy of the session file no longer works.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SignOutTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SignOutTests {
     /// The sealed session file of the example project's client.
     static func sessionFile(_ project: PromptTests.Project) throws -> String {
         let folder = project.path + "/state/jump-forms"

@@ -4,7 +4,7 @@ import Testing
 /// The account calls: registration (iOS then reads /entity), forgot password, resend
 /// verification, the edit-profile form, refresh, link (iOS then reads /entity), /entity
 /// before unlink, unlink. docs/sdk-calls.md, "Account".
-@Suite(.replayServer(.plain), .timeLimit(.minutes(1)))
+@Suite(.replayServer(.plain), .timeLimit(.minutes(5)))
 struct AccountReplayTests {
     // MARK: Registration
 

@@ -6,7 +6,7 @@ import TestSupport
 /// The Engage double as each SDK calls it: the mobile configuration, provider dialogs (start
 /// URLs and how the SDK sees their end), native token exchange, and the token-URL post of an
 /// Engage-only app. docs/sdk-calls.md, "Engage".
-@Suite(.replayServer(.plain), .timeLimit(.minutes(1)))
+@Suite(.replayServer(.plain), .timeLimit(.minutes(5)))
 struct EngageReplayTests {
     // MARK: Mobile configuration
 

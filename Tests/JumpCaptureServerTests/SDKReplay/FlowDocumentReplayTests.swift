@@ -5,7 +5,7 @@ import Testing
 /// and what they read from it: `version` (a string, sent back as `flow_version`), the forms'
 /// ordered field lists, each field's `type` and `schemaId`, and `schema_info.paths`.
 /// docs/sdk-calls.md, "Flow document".
-@Suite(.replayServer(.plain), .timeLimit(.minutes(1)))
+@Suite(.replayServer(.plain), .timeLimit(.minutes(5)))
 struct FlowDocumentReplayTests {
     @Test("iOS JRCaptureData.m:300-343 flow download with Accept-Encoding gzip: gzip on the wire, version a string, forms and fields as JRCaptureFlow.m:59-101 reads them")
     func iOSFlowDownload() async throws {

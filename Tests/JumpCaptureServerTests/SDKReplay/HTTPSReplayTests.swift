@@ -15,7 +15,7 @@ import Glibc
 /// through the CA certificate it prints. Android's OkHttp offers TLS 1.2 only, with
 /// ECDHE-ECDSA/RSA-AES128-GCM-SHA256 (and DHE-RSA, which BoringSSL clients cannot offer)
 /// (AsyncHttpClient.java:109-125). docs/sdk-calls.md, "Transport".
-@Suite(.tlsReplayServer, .timeLimit(.minutes(1)))
+@Suite(.tlsReplayServer, .timeLimit(.minutes(5)))
 struct HTTPSReplayTests {
     @Test("Android AsyncHttpClient.java:109-125 over TLS 1.2 with OkHttp's cipher suites: mobile configuration, flow document, native sign-in, /entity")
     func androidOverTLS12() async throws {

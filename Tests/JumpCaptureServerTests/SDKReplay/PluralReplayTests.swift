@@ -5,7 +5,7 @@ import Testing
 /// and element update (`/photos#<id>`), and Android's `CaptureRecord.synchronize`, which
 /// diffs the record it was given against the app's edits and so needs every schema attribute
 /// in it. docs/sdk-calls.md, "Records".
-@Suite(.replayServer(.schema), .timeLimit(.minutes(1)))
+@Suite(.replayServer(.schema), .timeLimit(.minutes(5)))
 struct PluralReplayTests {
     static let photo1: JSONValue = ["type": "avatar", "value": "https://img.example.com/u/1.jpg"]
     static let photo2: JSONValue = ["type": "cover", "value": nil]

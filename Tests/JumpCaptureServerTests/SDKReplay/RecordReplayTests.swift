@@ -5,7 +5,7 @@ import Testing
 /// describes the record): entity.update of an object and of the user, entity.replace of an
 /// object. The body starts with `&`, carries `attributes` (not `value`) and no Content-Type,
 /// and success needs `result` in the answer. docs/sdk-calls.md, "Records".
-@Suite(.replayServer(.records), .timeLimit(.minutes(1)))
+@Suite(.replayServer(.records), .timeLimit(.minutes(5)))
 struct RecordReplayTests {
     @Test("iOS JRCaptureApidInterface.m:246-294 entity.update of /primaryAddress: hand-built body, no Content-Type; result read (JRCaptureObject.m:126-132)")
     func iOSUpdateObject() async throws {

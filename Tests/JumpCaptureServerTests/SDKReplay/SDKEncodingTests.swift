@@ -5,7 +5,7 @@ import TestSupport
 
 /// The transcriptions the replays stand on: the SDKs' encoders, Java's `HashSet` order, and
 /// that the bytes reach the wire as transcribed.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SDKEncodingTests {
     @Test("iOS JRConnectionManager.m:45-59: URLQueryAllowed minus ?+=&, upper-case hex, space %20")
     func iOSEscaping() {

@@ -5,7 +5,7 @@ import Testing
 /// `password` fallback), social (iOS's token-URL and web-view paths, Android's), thin
 /// registration, the merge flow (380) and two-step registration (310). docs/sdk-calls.md,
 /// "Sign-in".
-@Suite(.replayServer(.plain), .timeLimit(.minutes(1)))
+@Suite(.replayServer(.plain), .timeLimit(.minutes(5)))
 struct SignInReplayTests {
     // MARK: Traditional
 
