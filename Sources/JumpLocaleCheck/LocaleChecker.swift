@@ -99,6 +99,9 @@ struct Context: Sendable {
     let builtinReference: LocaleCatalog?
     /// jump-forms' own catalogs by locale, and the language of its source texts (`en`).
     let builtinByTag: [LocaleTag: LocaleCatalog]
+    /// Which catalogs (and built-in catalogs) serve a locale's missing keys (see `LocaleMatcher`).
+    let catalogMatcher: LocaleMatcher
+    let builtinMatcher: LocaleMatcher
     let builtinLanguage: String?
     /// Keys that are not obsolete, for did-you-mean hints.
     let knownKeyList: [String]
@@ -244,6 +247,7 @@ struct Context: Sendable {
         var byTag: [LocaleTag: LocaleCatalog] = [:]
         for catalog in input.catalogs where byTag[catalog.tag.value] == nil { byTag[catalog.tag.value] = catalog }
         catalogsByTag = byTag
+        catalogMatcher = LocaleMatcher(available: byTag.keys.sorted())
         referenceCatalog = byTag[input.reference]
         var used: [String] = []
         var sites: [String: [CallSite]] = [:]
@@ -278,6 +282,7 @@ struct Context: Sendable {
         var builtinTags: [LocaleTag: LocaleCatalog] = [:]
         for catalog in input.builtinCatalogs where builtinTags[catalog.tag.value] == nil { builtinTags[catalog.tag.value] = catalog }
         builtinByTag = builtinTags
+        builtinMatcher = LocaleMatcher(available: builtinTags.keys.sorted())
         builtinLanguage = builtinReference?.tag.value.language
         hasFlows = !input.flows.isEmpty
         var known: [String] = []
@@ -425,8 +430,9 @@ struct CatalogCheck {
         allowZeroWidthSpace = TextScan.zeroWidthSpaceLanguages.contains(tag.language)
         sameLanguageAsReference = tag.language == context.reference.language
         allowedSame = catalog.sameAsSource.map(\.value) + context.input.sameAsSourceAllowed
-        fallbacks = tag.truncations.dropFirst().compactMap { context.catalogsByTag[$0] }
-        builtinChain = tag.truncations.compactMap { context.builtinByTag[$0] }
+        let own = catalog.tag.value
+        fallbacks = context.catalogMatcher.ranked(own).filter { $0 != own }.compactMap { context.catalogsByTag[$0] }
+        builtinChain = context.builtinMatcher.ranked(own).compactMap { context.builtinByTag[$0] }
         skipsBuiltinKeys = tag.language == context.builtinLanguage || rules.language == "root"
         sampleIntegers = Self.sampleNumbers(rules, integersOnly: true)
         sampleNumbers = Self.sampleNumbers(rules, integersOnly: false)

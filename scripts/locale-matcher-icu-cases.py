@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Records what ICU4C's LocaleMatcher answers for the locale-negotiation cases of jump-forms.
+
+    python3 scripts/locale-matcher-icu-cases.py          # rewrite the fixture
+    python3 scripts/locale-matcher-icu-cases.py --check  # exit 1 when it is stale
+
+Needs PyICU: `pip install pyicu-wheels==2.15.2` (ICU 77.1, CLDR 47: the CLDR version of
+jump-forms' data) or Debian's python3-icu (ICU 72.1, CLDR 42; run it with /usr/bin/python3).
+The fixture names the ICU version that answered.
+
+Each case is a requested tag, the available locales (in the order both matchers break ties by)
+and jump-forms' answer (None: no available locale serves the request, the caller's default
+applies). ICU is asked with no default locale (so `None` means the same) and its default
+settings otherwise. Where the answers differ, the case carries the reason, and the Swift test
+(Tests/JumpFormsTests/LocaleMatcherTests.swift) checks that every difference has one; the
+script fails when a reason is missing or when ICU agrees with a case said to differ.
+
+Output: Tests/JumpFormsTests/Fixtures/locale-matcher-icu.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import icu
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "Tests/JumpFormsTests/Fixtures/locale-matcher-icu.json"
+
+# Reasons jump-forms answers otherwise than ICU, shared by several cases.
+UNDERSTOOD = ("CLDR's languageMatching says readers of one language understand another (da/nb, ca/es, "
+              "ms/id, yue/zh-Hant); jump-forms serves only the language asked for (babel carries no "
+              "languageMatching data) and falls back to the default locale, saying so on stderr")
+OTHER_SCRIPT = ("CLDR's languageMatching lets some scripts of a language stand for others (sr-Latn/sr-Cyrl, "
+                "hi-Latn/hi); jump-forms follows the inheritance chain, where a non-default script's parent "
+                "is root, and falls back to the default locale")
+REGION_GROUPS = ("ICU's languageMatching groups regions ($enUS: US, CA, PR, ...); jump-forms groups them by "
+                 "CLDR's parent locales, where en-CA is under en-001 with en-GB and en-AU, so the first "
+                 "of equally near locales wins")
+PARADIGM = ("ICU prefers CLDR's paradigm locales (en-GB, es-419, pt-PT, ...) among equally near ones; "
+            "jump-forms takes the first of them, in alphabetical order")
+MAGHREB = ("ICU's languageMatching groups the Maghreb's Arabic ($maghreb: MA, DZ, TN, LY, MR, EH); CLDR's parent "
+           "locales do not, so jump-forms serves ar-MA with Arabic's own locale (ar-EG)")
+NN_NO = ("nn and nb both have `no` as their CLDR parent; jump-forms serves nn with the parent's own locale "
+         "(`no`), ICU 77 with nb (languageMatching)")
+
+# (requested, available, jump-forms' answer, reason when ICU answers otherwise)
+CASES = [
+    # The issue's examples.
+    ("fr", ["en-US", "fr-FR"], "fr-FR", None),
+    ("fr-CA", ["en-US", "fr-FR"], "fr-FR", None),
+    ("fr-CA", ["de-DE", "en-US", "es-ES", "fr-FR", "ja-JP", "pl-PL"], "fr-FR", None),
+    ("es-419", ["en-US", "es-ES", "es-MX"], "es-MX", None),
+    ("es-419", ["en-US", "es-ES"], "es-ES", None),
+    ("es-419", ["es", "es-MX"], "es-MX", None),
+    ("zh-HK", ["en-US", "zh-Hans", "zh-Hant"], "zh-Hant", None),
+    ("zh-HK", ["en-US", "zh-CN", "zh-TW"], "zh-TW", None),
+    ("nb", ["en-US", "no"], "no", None),
+    ("no", ["en-US", "nb"], "nb", None),
+    ("nb-NO", ["en-US", "no-NO"], "no-NO", None),
+    ("no", ["nb", "nn"], "nb", None),
+    ("nb", ["nn", "no"], "no", None),
+    ("nn", ["nb", "no"], "no", NN_NO),
+    # Likely subtags and the language's own region.
+    ("fr", ["fr-BE", "fr-CH"], "fr-BE", None),
+    ("fr", ["fr-CA", "fr-FR"], "fr-FR", None),
+    ("fr-CA", ["fr-BE", "fr-FR"], "fr-FR", None),
+    ("fr-CA", ["fr-BE", "fr-CH"], "fr-BE", None),
+    ("fr-FR", ["fr", "fr-BE"], "fr", None),
+    ("fr-CA", ["fr", "fr-CA"], "fr-CA", None),
+    ("fr-CH", ["fr", "fr-FR"], "fr", None),
+    ("de-AT", ["de-CH", "de-DE"], "de-DE", None),
+    ("de-CH", ["de-AT", "de-LI"], "de-AT", None),
+    ("de", ["de-AT", "de-CH"], "de-AT", None),
+    ("pt", ["pt-BR", "pt-PT"], "pt-BR", None),
+    ("pt-AO", ["pt-BR", "pt-PT"], "pt-PT", None),
+    ("pt-CV", ["pt-AO", "pt-BR", "pt-MZ"], "pt-AO", None),
+    ("pt-MZ", ["en-US", "pt-BR"], "pt-BR", None),
+    ("es", ["es-ES", "es-MX"], "es-ES", None),
+    ("es", ["es-AR", "es-MX"], "es-AR", None),
+    ("es-AR", ["es-419", "es-ES"], "es-419", None),
+    ("es-CO", ["es-AR", "es-ES", "es-MX"], "es-AR", None),
+    ("es-ES", ["en-US", "es-MX"], "es-MX", None),
+    ("es-US", ["es-ES", "es-MX"], "es-MX", None),
+    ("ar-SA", ["ar", "ar-EG", "ar-MA"], "ar", None),
+    ("ar-MA", ["ar-DZ", "ar-EG"], "ar-EG", MAGHREB),
+    ("ar-EG", ["en-US", "ar-SA"], "ar-SA", None),
+    # English: en-001 and the United States.
+    ("en-GB", ["en-AU", "en-US"], "en-AU", None),
+    ("en-AU", ["en-GB", "en-US"], "en-GB", None),
+    ("en-IN", ["en-GB", "en-US"], "en-GB", None),
+    ("en-CA", ["en-GB", "en-US"], "en-GB", REGION_GROUPS),
+    ("en-NZ", ["en-AU", "en-CA", "en-US"], "en-AU", None),
+    ("en", ["en-AU", "en-GB"], "en-AU", PARADIGM),
+    ("en-US", ["en-GB", "fr"], "en-GB", None),
+    ("en-US-posix", ["en-GB", "en-US"], "en-US", None),
+    ("en-PR", ["en-GB", "en-US"], "en-GB", REGION_GROUPS),
+    # Chinese scripts and regions.
+    ("zh", ["zh-CN", "zh-TW"], "zh-CN", None),
+    ("zh-TW", ["en-US", "zh-CN"], None, None),
+    ("zh-MO", ["zh-CN", "zh-HK", "zh-TW"], "zh-HK", None),
+    ("zh-Hant", ["zh-HK", "zh-TW"], "zh-TW", None),
+    ("zh-SG", ["zh-CN", "zh-TW"], "zh-CN", None),
+    ("zh-Hans-HK", ["zh-CN", "zh-TW"], "zh-CN", None),
+    ("zh-Hant-CN", ["zh-CN", "zh-TW"], "zh-TW", None),
+    ("zh-Hans", ["zh", "zh-Hant"], "zh", None),
+    # Aliases.
+    ("iw", ["en-US", "he-IL"], "he-IL", None),
+    ("he", ["en-US", "iw"], "iw", None),
+    ("in", ["id-ID"], "id-ID", None),
+    ("tl", ["en-US", "fil"], "fil", None),
+    ("mo", ["en-US", "ro"], "ro", None),
+    ("mo-MD", ["ro-RO"], "ro-RO", None),
+    ("sh", ["sr", "sr-Latn"], "sr-Latn", None),
+    ("cmn", ["zh-CN"], "zh-CN", None),
+    ("ars", ["ar"], "ar", None),
+    ("ars", ["ar-EG", "ar-SA"], "ar-SA", None),
+    ("en-UK", ["en-GB", "en-US"], "en-GB", None),
+    ("sr-ME", ["sr-Cyrl", "sr-Latn"], "sr-Latn", None),
+    ("sr", ["sr-Cyrl", "sr-Latn"], "sr-Cyrl", None),
+    # No match: another language, script or nothing.
+    ("ja", ["en-US", "fr-FR"], None, None),
+    ("und", ["en-US", "fr-FR"], None, None),
+    ("en-Dsrt", ["en-US"], None, None),
+    ("sr-Latn", ["en", "sr"], None, OTHER_SCRIPT),
+    ("hi-Latn", ["en", "hi"], None, OTHER_SCRIPT),
+    ("da", ["en-US", "nb"], None, UNDERSTOOD),
+    ("ca", ["en-US", "es-ES"], None, UNDERSTOOD),
+    ("ms", ["id"], None, UNDERSTOOD),
+    ("yue", ["en-US", "zh-Hant"], None, UNDERSTOOD),
+]
+
+
+def best(desired: str, supported: list[str]) -> str | None:
+    builder = icu.LocaleMatcher.Builder()
+    builder.setSupportedLocalesFromListString(",".join(supported))
+    builder.setNoDefaultLocale()
+    result = builder.build().getBestMatchResult(icu.Locale.forLanguageTag(desired))
+    locale = result.getSupportedLocale()
+    return None if locale is None else locale.toLanguageTag()
+
+
+def same(first: str | None, second: str | None) -> bool:
+    """Whether two answers name one locale (ICU answers `he` for an available `iw`)."""
+    if first is None or second is None:
+        return first == second
+    def canonical(tag: str) -> str:
+        return icu.Locale.createCanonical(icu.Locale.forLanguageTag(tag).getName()).toLanguageTag()
+    return canonical(first) == canonical(second)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when the fixture is out of date")
+    args = parser.parse_args()
+
+    problems = []
+    cases = []
+    for requested, available, expected, reason in CASES:
+        answer = best(requested, available)
+        if not same(answer, expected) and reason is None:
+            problems.append(f"{requested} {available}: ICU {answer}, jump-forms {expected}, and no reason given")
+        if same(answer, expected) and reason is not None:
+            problems.append(f"{requested} {available}: ICU agrees ({answer}) but a reason is given")
+        case = {"requested": requested, "available": available, "expected": expected, "icu": answer}
+        if reason is not None:
+            case["reason"] = reason
+        cases.append(case)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        sys.exit(1)
+    fixture = {
+        "generator": "scripts/locale-matcher-icu-cases.py",
+        "icu": icu.ICU_VERSION,
+        "cases": cases,
+    }
+    text = json.dumps(fixture, indent=1, ensure_ascii=False) + "\n"
+    current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else None
+    differing = sum(1 for case in cases if "reason" in case)
+    print(f"ICU {icu.ICU_VERSION}: {len(cases)} cases, {differing} answered otherwise by ICU (each with its reason)")
+    if current == text:
+        return
+    if args.check:
+        print(f"stale: {OUTPUT.relative_to(ROOT)}")
+        sys.exit(1)
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote: {OUTPUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
