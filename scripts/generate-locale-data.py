@@ -59,11 +59,19 @@ def swift_string(text: str) -> str:
     return '"' + text + '"'
 
 
-def text_block(name: str, doc: str, lines: list[str]) -> list[str]:
-    """A static String holding one entry per line (a long literal compiles fast, a dictionary
-    literal of thousands of entries does not)."""
+def text_block(name: str, doc: str, tokens: list[str], prefix: str = "") -> list[str]:
+    """A static String of space-separated tokens, wrapped at about 100 columns (a long literal
+    compiles fast, a dictionary literal of thousands of entries does not). With `prefix`, every
+    line starts with it (the tokens that follow share it)."""
     out = [f"    /// {doc}", f"    static let {name} = \"\"\""]
-    out += [f"        {line}" for line in lines]
+    line = ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > 96:
+            out.append(f"        {line}")
+            line = ""
+        line = f"{prefix} {token}" if not line and prefix else (f"{line} {token}" if line else token)
+    if line:
+        out.append(f"        {line}")
     out += ['        """', ""]
     return out
 
@@ -111,25 +119,44 @@ def main() -> None:
         f"    static let cldrVersion = {swift_string(cldr)}",
         "",
     ]
+    # Most likely subtags add a script and region to a bare language (`aa` -> `aa_Latn_ET`):
+    # those are grouped by what they add. The rest (`und_HK`, `az_IQ`, `arc_Hatr`) are pairs.
+    by_addition: dict[str, list[str]] = {}
+    others: list[str] = []
+    for key, value in sorted(likely.items()):
+        if "_" not in key and not key.startswith("und") and value.startswith(key + "_"):
+            by_addition.setdefault(value[len(key) + 1:], []).append(key)
+        else:
+            others.append(f"{key}>{value}")
+    rows: list[str] = []
+    for addition, languages in sorted(by_addition.items()):
+        rows += [line.strip() for line in text_block("x", "", languages, prefix=addition)[2:-2]]
+    lines += [
+        f"    /// The {len(likely)} likely subtags. A bare language's: `Script_Region lang lang...` per",
+        "    /// line (the languages that take that script and region); the others in `likelySubtagsText`.",
+        "    static let likelyScriptRegionText = \"\"\"",
+    ]
+    lines += [f"        {row}" for row in rows]
+    lines += ['        """', ""]
     lines += text_block(
         "likelySubtagsText",
-        f"The {len(likely)} likely subtags: `id language_Script_Region` per line.",
-        [f"{key} {value}" for key, value in sorted(likely.items())],
+        "The other likely subtags: `id>language_Script_Region`, space-separated.",
+        others,
     )
     lines += text_block(
         "parentLocalesText",
-        f"The {len(parents)} parent locales that are not the truncation nor root: `id parent` per line.",
-        [f"{key} {value}" for key, value in sorted(parents.items())],
+        f"The {len(parents)} parent locales that are not the truncation nor root: `id>parent`.",
+        [f"{key}>{value}" for key, value in sorted(parents.items())],
     )
     lines += text_block(
         "languageAliasesText",
-        f"The {len(language_aliases)} language aliases (CLDR's, and ICU's `ars`): `id replacement` per line.",
-        [f"{key} {value}" for key, value in sorted(language_aliases.items())],
+        f"The {len(language_aliases)} language aliases (CLDR's, and ICU's `ars`): `id>replacement`.",
+        [f"{key}>{value}" for key, value in sorted(language_aliases.items())],
     )
     lines += text_block(
         "territoryAliasesText",
-        f"The {len(territory_aliases)} territory aliases: `code replacement...` per line (the first is the default).",
-        [f"{key} {' '.join(values)}" for key, values in sorted(territory_aliases.items())],
+        f"The {len(territory_aliases)} territory aliases: `code>replacement,...` (the first is the default).",
+        [f"{key}>{','.join(values)}" for key, values in sorted(territory_aliases.items())],
     )
     lines += [
         "    /// The script aliases.",

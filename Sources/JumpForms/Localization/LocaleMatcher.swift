@@ -12,11 +12,14 @@
 /// 4. An available locale serves the request when its own chain meets the request's. The one
 ///    that meets it nearest the request wins (`es-419` before `es-ES` for `es-AR`); among
 ///    equals, the locale that is the meeting point's own (its likely region: `fr-FR` for `fr`,
-///    `zh-TW` for `zh-Hant`), then the one nearest the meeting point, then the first of
-///    `available` (callers pass them sorted, so the first in alphabetical order).
+///    `zh-TW` for `zh-Hant`), then one of CLDR's paradigm locales (`en-GB`, `es-419`, `pt-PT`:
+///    the regional variety others of its language follow), then the one nearest the meeting
+///    point, then the first of `available` (callers pass them sorted, so the first in
+///    alphabetical order).
 ///
 /// An available locale spelt as requested always comes first. Locales of another language
-/// never serve (the caller falls back to its default locale), nor do other scripts of the same
+/// never serve (the caller falls back to its default locale), unless CLDR makes one the parent
+/// (`hi-Latn` → `en-IN`: Hinglish inherits English texts), nor do other scripts of the same
 /// language (`sr-Latn` is not served by `sr-Cyrl`).
 ///
 /// ```swift
@@ -42,10 +45,10 @@ public struct LocaleMatcher: Sendable {
     public func ranked(_ requested: LocaleTag) -> [LocaleTag] {
         guard requested.language != "und" else { return [] }
         let wanted = LocaleInheritance.chain(of: requested)
-        var scored: [(key: (Int, Int, Int, Int), tag: LocaleTag)] = []
+        var scored: [(key: (Int, Int, Int, Int, Int), tag: LocaleTag)] = []
         for (position, tag) in available.enumerated() {
             if tag == requested {
-                scored.append(((-1, 0, 0, position), tag))
+                scored.append(((-1, 0, 0, 0, position), tag))
                 continue
             }
             let chain = chains[position]
@@ -53,7 +56,8 @@ public struct LocaleMatcher: Sendable {
                   let depth = chain.firstIndex(of: wanted[meeting]) else { continue }
             let node = wanted[meeting]
             let isOwn = chain[0] == node || chain[0] == LocaleInheritance.representative(of: node)
-            scored.append(((meeting, isOwn ? 0 : 1, depth, position), tag))
+            let isParadigm = LocaleInheritance.paradigmLocales.contains(chain[0])
+            scored.append(((meeting, isOwn ? 0 : 1, isParadigm ? 0 : 1, depth, position), tag))
         }
         return scored.sorted { $0.key < $1.key }.map(\.tag)
     }
@@ -148,25 +152,34 @@ enum LocaleInheritance {
 
         init() {
             likely = Self.pairs(LocaleData.likelySubtagsText)
+            for line in LocaleData.likelyScriptRegionText.split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard let addition = fields.first else { continue }
+                for language in fields.dropFirst() { likely[String(language)] = "\(language)_\(addition)" }
+            }
             parents = Self.pairs(LocaleData.parentLocalesText)
             languageAliases = Self.pairs(LocaleData.languageAliasesText)
-            for line in LocaleData.territoryAliasesText.split(separator: "\n") {
-                let fields = line.split(separator: " ").map(String.init)
-                if fields.count >= 2 { territoryAliases[fields[0]] = Array(fields.dropFirst()) }
+            for (code, replacements) in Self.pairs(LocaleData.territoryAliasesText) {
+                territoryAliases[code] = replacements.split(separator: ",").map(String.init)
             }
         }
 
+        /// `key>value` tokens separated by spaces and line breaks.
         static func pairs(_ text: String) -> [String: String] {
             var result: [String: String] = [:]
-            for line in text.split(separator: "\n") {
-                guard let space = line.firstIndex(of: " ") else { continue }
-                result[String(line[..<space])] = String(line[line.index(after: space)...])
+            for token in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+                guard let mark = token.firstIndex(of: ">") else { continue }
+                result[String(token[..<mark])] = String(token[token.index(after: mark)...])
             }
             return result
         }
     }
 
     static let tables = Tables()
+
+    /// CLDR's paradigm locales (CLDR 47's languageInfo.xml `paradigmLocales`, which babel does
+    /// not carry): among equally near locales, ICU's LocaleMatcher prefers these.
+    static let paradigmLocales: Set<String> = ["en", "en_GB", "es", "es_419", "pt_BR", "pt_PT"]
 
     /// Aliases replaced (language, then territory and script).
     static func canonical(_ tag: LocaleTag) -> CLDRLocaleParts {
