@@ -35,12 +35,26 @@ public enum YAMLReader {
     /// false leaves all input to libyaml's reader (the tests compare both ways).
     static func read<Sink: YAMLNodeSink>(_ bytes: [UInt8], path: String, limits: LoaderLimits,
                                          into sink: consuming Sink, decodesInput: Bool = true) -> (result: YAMLReadResult, sink: Sink) {
-        if let error = precheck(bytes, path: path, limits: limits) {
-            return (YAMLReadResult(document: nil, readErrors: error, composeErrors: []), sink)
+        let tabs: [SourceLocation]
+        switch precheck(bytes, path: path, limits: limits) {
+        case .refused(let errors):
+            return (YAMLReadResult(document: nil, readErrors: errors, composeErrors: []), sink)
+        case .passed(let leadingTabs):
+            tabs = leadingTabs
         }
         var composer = Composer(path: path, limits: limits, sink: sink)
+        // A tab at the start of a line is indentation, which YAML forbids, unless it is inside
+        // a scalar (a block scalar's line after its indentation, a quoted or plain scalar's
+        // continuation) or a flow collection: libyaml's marks say where those are.
+        if !tabs.isEmpty { composer.contentSpans = [] }
         bytes.withUnsafeBufferPointer { buffer in
             composer.run(buffer, decodesInput: decodesInput)
+        }
+        if !tabs.isEmpty {
+            let indentation = composer.tabsOutsideContent(tabs)
+            if !indentation.isEmpty {
+                return (YAMLReadResult(document: nil, readErrors: indentation.map(ReadError.tabIndentation), composeErrors: []), composer.sink)
+            }
         }
         // libyaml decodes and validates every byte it reads (or `DecodedInput` did, for it), so
         // a file it parsed to the end is valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
@@ -59,30 +73,36 @@ public enum YAMLReader {
         bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
     }
 
-    static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> [ReadError]? {
+    /// What the checks before parsing found: errors that stop the read, or the tabs among the
+    /// leading whitespace of lines (for the composer to tell indentation from content).
+    enum Precheck {
+        case refused([ReadError])
+        case passed(leadingTabs: [SourceLocation])
+    }
+
+    static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> Precheck {
         if bytes.count > limits.maximumFileSize {
-            return [.tooLarge(path: path, size: bytes.count, limit: limits.maximumFileSize)]
+            return .refused([.tooLarge(path: path, size: bytes.count, limit: limits.maximumFileSize)])
         }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return [.byteOrderMark(path: path, encoding: "UTF-8")] }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .refused([.byteOrderMark(path: path, encoding: "UTF-8")]) }
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
-            return [.byteOrderMark(path: path, encoding: "UTF-32")]
+            return .refused([.byteOrderMark(path: path, encoding: "UTF-32")])
         }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            return [.byteOrderMark(path: path, encoding: "UTF-16")]
+            return .refused([.byteOrderMark(path: path, encoding: "UTF-16")])
         }
         // Valid UTF-8 is checked after parsing (see `read`), except before reporting tabs.
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
-            return [.empty(path: path)]
+            return .refused([.empty(path: path)])
         }
         let hasTab = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { memchr($0, 0x09, buffer.count) != nil } ?? false }
         if hasTab {
             if let offset = firstInvalidUTF8(bytes) {
-                return [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])]
+                return .refused([.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])])
             }
-            let tabs = tabIndentations(bytes, path: path)
-            if !tabs.isEmpty { return tabs.map(ReadError.tabIndentation) }
+            return .passed(leadingTabs: tabIndentations(bytes, path: path))
         }
-        return nil
+        return .passed(leadingTabs: [])
     }
 
     /// The offset of the first byte that breaks UTF-8, or nil when the bytes are valid.
@@ -135,7 +155,8 @@ public enum YAMLReader {
         return SourceLocation(file: path, line: line, column: column)
     }
 
-    /// Tabs among the leading whitespace of a line.
+    /// The first tab among the leading whitespace of each line that has one (indentation,
+    /// unless the composer finds it inside a scalar or a flow collection).
     static func tabIndentations(_ bytes: [UInt8], path: String) -> [SourceLocation] {
         var result: [SourceLocation] = []
         var line = 1
@@ -240,6 +261,13 @@ struct Composer<Sink: YAMLNodeSink> {
     var readErrors: [ReadError] = []
     var composeErrors: [ComposeError] = []
     var aborted = false
+    /// Where scalars and flow collections start and end, when recorded (nil: not recorded;
+    /// only files with a tab at the start of a line need them).
+    var contentSpans: [(start: YAMLMark, end: YAMLMark)]?
+    /// The starts of the open collections, nil for a block collection (recorded with `contentSpans`).
+    var openFlowStarts: [YAMLMark?] = []
+    /// Where libyaml stopped with a syntax error.
+    var syntaxErrorMark: YAMLMark?
 
     init(path: String, limits: LoaderLimits, sink: consuming Sink) {
         self.path = path
@@ -297,6 +325,28 @@ struct Composer<Sink: YAMLNodeSink> {
         let contextLocation = context == nil || parser.context_mark.line == parser.problem_mark.line
             && parser.context_mark.column == parser.problem_mark.column ? nil : location(parser.context_mark)
         readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation))
+        syntaxErrorMark = YAMLMark(line: problemLocation.line, column: problemLocation.column)
+    }
+
+    /// The tabs (first of a line's leading whitespace) that are indentation: outside every
+    /// scalar and flow collection. Past a syntax error nothing is known, so only the tabs up
+    /// to it count (the tab the error is at, often the cause, among them).
+    func tabsOutsideContent(_ tabs: [SourceLocation]) -> [SourceLocation] {
+        let spans = (contentSpans ?? []).sorted { $0.start < $1.start }
+        var result: [SourceLocation] = []
+        var index = 0
+        var reach = YAMLMark(line: 0, column: 0)
+        for tab in tabs {
+            let mark = YAMLMark(line: tab.line, column: tab.column)
+            if let stop = syntaxErrorMark, stop < mark { break }
+            // The furthest end of the spans that start before the tab.
+            while index < spans.count, spans[index].start < mark {
+                reach = max(reach, spans[index].end)
+                index += 1
+            }
+            if !(mark < reach) { result.append(tab) }
+        }
+        return result
     }
 
     mutating func handle(_ event: inout yaml_event_t) {
@@ -329,6 +379,7 @@ struct Composer<Sink: YAMLNodeSink> {
                 }
             }
             let scalar = YAMLScalar(value: value, style: style, tag: tag, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
+            contentSpans?.append((scalar.start, scalar.end))
             let anchor = Self.string(data.anchor)
             if let anchor { anchorMarkers.append(.init(name: anchor, mark: scalar.start)) }
             if awaitingKey {
@@ -372,9 +423,17 @@ struct Composer<Sink: YAMLNodeSink> {
                 openAnchors.append(anchor)
             }
             stack.append(Frame(isMapping: isMapping, anchored: anchor != nil, keyStart: keyStack.count, attached: attached))
+            if contentSpans != nil {
+                let isFlow = isMapping ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                    : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+                openFlowStarts.append(isFlow ? start : nil)
+            }
             sink.startCollection(isMapping: isMapping, start: start, at: place, anchored: anchor != nil)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return }
+            if contentSpans != nil, let start = openFlowStarts.popLast() ?? nil {
+                contentSpans?.append((start, yamlMark(event.end_mark)))
+            }
             keyStack.removeLast(keyStack.count - frame.keyStart)
             if frame.hasKeyTable { keyTables.removeLast() }
             let node = sink.endCollection(end: yamlMark(event.end_mark))
