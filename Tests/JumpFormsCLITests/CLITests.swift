@@ -297,8 +297,9 @@ import TestSupport
         let canadian = try run(["show", "signInForm", "--locale", "fr-CA"])
         #expect(canadian.status == 0)
         #expect(canadian.stderr == "Aucun texte pour fr-CA ; utilisation de fr-FR.\n")
-        #expect(canadian.stdout == (try run(["show", "signInForm", "--locale", "fr-FR"])).stdout)
-        #expect(try run(["show", "signInForm", "--locale", "ja"]).stderr == "There are no texts for ja; using en-US.\n")
+        let french = try run(["show", "signInForm", "--locale", "fr-FR"]).stdout
+        #expect(canadian.stdout == french.replacingOccurrences(of: "· fr-FR", with: "· fr-CA"))
+        #expect(try run(["show", "signInForm", "--locale", "it"]).stderr == "There are no texts for it; using en-US.\n")
         let validate = try run(["validate", "signInForm", "--locale", "it-IT", "--set", "signInEmailAddress=ana@example.com"])
         #expect(validate.stderr.contains("There are no texts for it-IT; using en-US."), "\(validate.stderr)")
         #expect(try run(["show", "signInForm", "--locale", "pl-PL"]).stderr.isEmpty)

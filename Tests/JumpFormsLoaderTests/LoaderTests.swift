@@ -114,6 +114,9 @@ import TestSupport
         ("a: first\n\tsecond\n", ["2:1"]),
         ("a: |\n  x\n  \ty\nb:\n\tc: 1\nd:\n\t\te: 2\n", ["5:1", "7:1"]),
         ("a: 1\n\t# a comment after a tab, which libyaml refuses\nb: 2\n", ["2:1"]),
+        // Past the first, as many as there are, each after libyaml stopped at the one before.
+        ("a:\n\tb: 1\n\tc: |\n\t  x\n\t  \ty\n", ["2:1", "3:1", "4:1", "5:1"]),
+        (String(repeating: "a:\n", count: 1) + (1...40).map { "\t- item \($0)\n" }.joined(), (2...41).map { "\($0):1" }),
     ])
     func tabsUsedAsIndentationAreRefused(_ yaml: String, _ places: [String]) {
         let result = read(yaml)

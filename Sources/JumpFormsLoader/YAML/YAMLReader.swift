@@ -35,26 +35,25 @@ public enum YAMLReader {
     /// false leaves all input to libyaml's reader (the tests compare both ways).
     static func read<Sink: YAMLNodeSink>(_ bytes: [UInt8], path: String, limits: LoaderLimits,
                                          into sink: consuming Sink, decodesInput: Bool = true) -> (result: YAMLReadResult, sink: Sink) {
-        let tabs: [SourceLocation]
+        let tabs: [LeadingTab]
         switch precheck(bytes, path: path, limits: limits) {
         case .refused(let errors):
             return (YAMLReadResult(document: nil, readErrors: errors, composeErrors: []), sink)
         case .passed(let leadingTabs):
             tabs = leadingTabs
         }
-        var composer = Composer(path: path, limits: limits, sink: sink)
         // A tab at the start of a line is indentation, which YAML forbids, unless it is inside
         // a scalar (a block scalar's line after its indentation, a quoted or plain scalar's
         // continuation) or a flow collection: libyaml's marks say where those are.
-        if !tabs.isEmpty { composer.contentSpans = [] }
+        if !tabs.isEmpty {
+            let indentation = TabScan.indentation(among: tabs, in: bytes)
+            if !indentation.isEmpty {
+                return (YAMLReadResult(document: nil, readErrors: indentation.map(ReadError.tabIndentation), composeErrors: []), sink)
+            }
+        }
+        var composer = Composer(path: path, limits: limits, sink: sink)
         bytes.withUnsafeBufferPointer { buffer in
             composer.run(buffer, decodesInput: decodesInput)
-        }
-        if !tabs.isEmpty {
-            let indentation = composer.tabsOutsideContent(tabs)
-            if !indentation.isEmpty {
-                return (YAMLReadResult(document: nil, readErrors: indentation.map(ReadError.tabIndentation), composeErrors: []), composer.sink)
-            }
         }
         // libyaml decodes and validates every byte it reads (or `DecodedInput` did, for it), so
         // a file it parsed to the end is valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
@@ -74,10 +73,10 @@ public enum YAMLReader {
     }
 
     /// What the checks before parsing found: errors that stop the read, or the tabs among the
-    /// leading whitespace of lines (for the composer to tell indentation from content).
+    /// leading whitespace of lines (for `TabScan` to tell indentation from content).
     enum Precheck {
         case refused([ReadError])
-        case passed(leadingTabs: [SourceLocation])
+        case passed(leadingTabs: [LeadingTab])
     }
 
     static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> Precheck {
@@ -156,9 +155,9 @@ public enum YAMLReader {
     }
 
     /// The first tab among the leading whitespace of each line that has one (indentation,
-    /// unless the composer finds it inside a scalar or a flow collection).
-    static func tabIndentations(_ bytes: [UInt8], path: String) -> [SourceLocation] {
-        var result: [SourceLocation] = []
+    /// unless `TabScan` finds it inside a scalar or a flow collection), and its byte offset.
+    static func tabIndentations(_ bytes: [UInt8], path: String) -> [LeadingTab] {
+        var result: [LeadingTab] = []
         var line = 1
         var column = 1
         var inIndentation = true
@@ -173,18 +172,111 @@ public enum YAMLReader {
                 index += breakLength
                 continue
             }
-            index += 1
             if inIndentation {
                 if byte == 0x09 {
-                    result.append(SourceLocation(file: path, line: line, column: column))
+                    result.append(LeadingTab(location: SourceLocation(file: path, line: line, column: column), offset: index))
                     inIndentation = false
                 } else if byte != 0x20 {
                     inIndentation = false
                 }
             }
+            index += 1
             if byte & 0xC0 != 0x80 { column += 1 }
         }
         return result
+    }
+}
+
+/// A tab among the leading whitespace of a line.
+struct LeadingTab {
+    var location: SourceLocation
+    var offset: Int
+}
+
+/// Tells the tabs at the start of lines that are indentation (which YAML forbids) from those
+/// that are content: a tab inside a scalar (a block scalar's line after its indentation, a
+/// quoted or plain scalar's continuation line) or inside a flow collection is content.
+/// libyaml's event marks say where scalars and flow collections are; where libyaml stops at a
+/// tab that is indentation, the tab is set to a space and the scan goes on, so that every such
+/// tab is found, not only the first.
+enum TabScan {
+    /// How many times a file is parsed at most (once, unless libyaml stops at a tab).
+    static let maximumRounds = 16
+
+    /// The tabs of `tabs` (in file order) that are indentation.
+    static func indentation(among tabs: [LeadingTab], in original: [UInt8]) -> [SourceLocation] {
+        var bytes = original
+        var result: [SourceLocation] = []
+        var next = 0
+        var rounds = 0
+        // Each round either ends the scan or passes at least one tab.
+        while next < tabs.count {
+            rounds += 1
+            guard rounds <= maximumRounds else {
+                // A file indented with tabs throughout: the rest are taken as indentation,
+                // rather than parsing the file once per line.
+                result += tabs[next...].map(\.location)
+                break
+            }
+            let (spans, stop) = bytes.withUnsafeBufferPointer { contentSpans($0) }
+            var index = 0
+            var reach = YAMLMark(line: 0, column: 0)
+            var stoppedAtTab = false
+            while next < tabs.count {
+                let tab = tabs[next]
+                let mark = YAMLMark(line: tab.location.line, column: tab.location.column)
+                // Past a syntax error nothing is known; the tab it is at (or on the line of)
+                // is its likely cause.
+                if let stop, stop < mark, stop.line != mark.line { break }
+                while index < spans.count, spans[index].start < mark {
+                    reach = max(reach, spans[index].end)
+                    index += 1
+                }
+                if !(mark < reach) {
+                    result.append(tab.location)
+                    bytes[tab.offset] = 0x20
+                    if let stop, stop.line == mark.line { stoppedAtTab = true }
+                }
+                next += 1
+                if stoppedAtTab { break }
+            }
+            if stop == nil || !stoppedAtTab { break }
+        }
+        return result
+    }
+
+    /// Where scalars and flow collections start and end (sorted by start), and where libyaml
+    /// stopped with an error (nil when it read to the end).
+    static func contentSpans(_ buffer: UnsafeBufferPointer<UInt8>) -> ([(start: YAMLMark, end: YAMLMark)], YAMLMark?) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return ([], YAMLMark(line: 0, column: 0)) }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        func mark(_ mark: yaml_mark_t) -> YAMLMark { YAMLMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1) }
+        var spans: [(start: YAMLMark, end: YAMLMark)] = []
+        var openFlows: [YAMLMark?] = []
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                return (spans.sorted { $0.start < $1.start }, mark(parser.problem_mark))
+            }
+            defer { yaml_event_delete(&event) }
+            switch event.type {
+            case YAML_SCALAR_EVENT:
+                spans.append((mark(event.start_mark), mark(event.end_mark)))
+            case YAML_SEQUENCE_START_EVENT:
+                openFlows.append(event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? mark(event.start_mark) : nil)
+            case YAML_MAPPING_START_EVENT:
+                openFlows.append(event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? mark(event.start_mark) : nil)
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                if let start = openFlows.popLast() ?? nil { spans.append((start, mark(event.end_mark))) }
+            case YAML_STREAM_END_EVENT:
+                return (spans.sorted { $0.start < $1.start }, nil)
+            default:
+                break
+            }
+        }
     }
 }
 
@@ -261,13 +353,6 @@ struct Composer<Sink: YAMLNodeSink> {
     var readErrors: [ReadError] = []
     var composeErrors: [ComposeError] = []
     var aborted = false
-    /// Where scalars and flow collections start and end, when recorded (nil: not recorded;
-    /// only files with a tab at the start of a line need them).
-    var contentSpans: [(start: YAMLMark, end: YAMLMark)]?
-    /// The starts of the open collections, nil for a block collection (recorded with `contentSpans`).
-    var openFlowStarts: [YAMLMark?] = []
-    /// Where libyaml stopped with a syntax error.
-    var syntaxErrorMark: YAMLMark?
 
     init(path: String, limits: LoaderLimits, sink: consuming Sink) {
         self.path = path
@@ -325,28 +410,6 @@ struct Composer<Sink: YAMLNodeSink> {
         let contextLocation = context == nil || parser.context_mark.line == parser.problem_mark.line
             && parser.context_mark.column == parser.problem_mark.column ? nil : location(parser.context_mark)
         readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation))
-        syntaxErrorMark = YAMLMark(line: problemLocation.line, column: problemLocation.column)
-    }
-
-    /// The tabs (first of a line's leading whitespace) that are indentation: outside every
-    /// scalar and flow collection. Past a syntax error nothing is known, so only the tabs up
-    /// to it count (the tab the error is at, often the cause, among them).
-    func tabsOutsideContent(_ tabs: [SourceLocation]) -> [SourceLocation] {
-        let spans = (contentSpans ?? []).sorted { $0.start < $1.start }
-        var result: [SourceLocation] = []
-        var index = 0
-        var reach = YAMLMark(line: 0, column: 0)
-        for tab in tabs {
-            let mark = YAMLMark(line: tab.line, column: tab.column)
-            if let stop = syntaxErrorMark, stop < mark { break }
-            // The furthest end of the spans that start before the tab.
-            while index < spans.count, spans[index].start < mark {
-                reach = max(reach, spans[index].end)
-                index += 1
-            }
-            if !(mark < reach) { result.append(tab) }
-        }
-        return result
     }
 
     mutating func handle(_ event: inout yaml_event_t) {
@@ -379,7 +442,6 @@ struct Composer<Sink: YAMLNodeSink> {
                 }
             }
             let scalar = YAMLScalar(value: value, style: style, tag: tag, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
-            contentSpans?.append((scalar.start, scalar.end))
             let anchor = Self.string(data.anchor)
             if let anchor { anchorMarkers.append(.init(name: anchor, mark: scalar.start)) }
             if awaitingKey {
@@ -423,17 +485,9 @@ struct Composer<Sink: YAMLNodeSink> {
                 openAnchors.append(anchor)
             }
             stack.append(Frame(isMapping: isMapping, anchored: anchor != nil, keyStart: keyStack.count, attached: attached))
-            if contentSpans != nil {
-                let isFlow = isMapping ? event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
-                    : event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-                openFlowStarts.append(isFlow ? start : nil)
-            }
             sink.startCollection(isMapping: isMapping, start: start, at: place, anchored: anchor != nil)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return }
-            if contentSpans != nil, let start = openFlowStarts.popLast() ?? nil {
-                contentSpans?.append((start, yamlMark(event.end_mark)))
-            }
             keyStack.removeLast(keyStack.count - frame.keyStart)
             if frame.hasKeyTable { keyTables.removeLast() }
             let node = sink.endCollection(end: yamlMark(event.end_mark))
