@@ -35,9 +35,14 @@ public struct LocaleCheckInput: Sendable {
     public var sameAsSourceAllowed: [String]
     /// Check the catalogs on all cores (the result is the same either way).
     public var concurrently: Bool
+    /// Whether every locale must have jump-forms' own texts (`jumpForms.*`, from its catalog or
+    /// the locale's files): only where the files serve jump-forms, that is a flow or a jump.yaml
+    /// is in scope, or when asked (`--builtin-texts`). Default: whether there are flows.
+    public var requiresBuiltinTexts: Bool
 
     public init(catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow] = [], builtinCatalogs: [LocaleCatalog] = [],
-                requiredLocales: [RequiredLocale] = [], sameAsSourceAllowed: [String] = [], concurrently: Bool = true) {
+                requiredLocales: [RequiredLocale] = [], sameAsSourceAllowed: [String] = [], concurrently: Bool = true,
+                requiresBuiltinTexts: Bool? = nil) {
         self.catalogs = catalogs
         self.reference = reference
         self.flows = flows
@@ -45,6 +50,7 @@ public struct LocaleCheckInput: Sendable {
         self.requiredLocales = requiredLocales
         self.sameAsSourceAllowed = sameAsSourceAllowed
         self.concurrently = concurrently
+        self.requiresBuiltinTexts = requiresBuiltinTexts ?? !flows.isEmpty
     }
 }
 

@@ -22,6 +22,13 @@ public struct LocaleChecker: Sendable {
     }
 
     public func run() -> [LocaleFinding] {
+        // Without the reference's file there is nothing to compare with: that is the finding,
+        // once, and the check stops (not every key of every file reported against nothing).
+        if !input.catalogs.contains(where: { $0.tag.value == input.reference }) {
+            let named = input.requiredLocales.filter { $0.tag == input.reference }
+            return Self.missingLocaleFiles(named.isEmpty ? [RequiredLocale(tag: input.reference, origin: "the reference")] : named,
+                                           catalogs: input.catalogs)
+        }
         let context = Context(input)
         defer { kept.context.withLock { $0 = context } }
         var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
@@ -67,12 +74,15 @@ public struct LocaleChecker: Sendable {
         var reported = Set<LocaleTag>()
         let known = catalogs.map(\.tag.value.identifier)
         let folder = catalogs.first.map { " in " + Context.folder(of: $0.path) } ?? ""
+        let matcher = LocaleMatcher(available: catalogs.map(\.tag.value).sorted())
         for required in required where !present.contains(required.tag) {
             guard reported.insert(required.tag).inserted else { continue }
+            // The file that serves the locale (fr-FR.yaml for fr), else a similar name.
+            let served = matcher.bestMatch(for: required.tag).map { "\($0).yaml is there: name \($0) instead, or add \(required.tag).yaml" }
             findings.append(LocaleFinding(
                 .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
                 at: required.location, file: required.location?.file ?? "", key: nil,
-                hint: Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
+                hint: served ?? Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
         }
         return findings
     }
@@ -557,8 +567,9 @@ struct CatalogCheck {
             add(.missingKey, "message '\(key)' is missing from \(tag); the flow uses it", at: place, key: key,
                 related: site.map { [Diagnostic.Related("used here", at: $0.location)] } ?? [])
         }
-        // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them.
-        guard !skipsBuiltinKeys, let builtin = context.builtinReference else { return }
+        // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them
+        // (where the files serve jump-forms: see `LocaleCheckInput.requiresBuiltinTexts`).
+        guard context.input.requiresBuiltinTexts, !skipsBuiltinKeys, let builtin = context.builtinReference else { return }
         for message in builtin.allMessages where !reported.contains(message.key) && !has(message.key) && !builtinServes(message.key) {
             add(.missingKey, "message '\(message.key)' is missing from \(tag); jump-forms uses it, and its own catalog has no \(tag.language) text for it",
                 at: place, key: message.key, hint: "translate jump-forms' \(builtin.tag.value) text: \(Self.quoted(message.text))")
