@@ -8,11 +8,15 @@ public struct RequiredLocale: Sendable, Hashable {
     public var origin: String
     /// Where it is named in a file; nil for the command line.
     public var location: SourceLocation?
+    /// Whether another locale's file may serve it (`captureLocale`: fr-FR.yaml serves fr-CA, as
+    /// the forms negotiate); false: it needs a file of its own (`--reference`, `--locale`).
+    public var servedByAnother: Bool
 
-    public init(tag: LocaleTag, origin: String, location: SourceLocation? = nil) {
+    public init(tag: LocaleTag, origin: String, location: SourceLocation? = nil, servedByAnother: Bool = false) {
         self.tag = tag
         self.origin = origin
         self.location = location
+        self.servedByAnother = servedByAnother
     }
 }
 

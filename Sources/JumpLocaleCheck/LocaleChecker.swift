@@ -22,12 +22,12 @@ public struct LocaleChecker: Sendable {
     }
 
     public func run() -> [LocaleFinding] {
-        // Without the reference's file there is nothing to compare with: that is the finding,
-        // once, and the check stops (not every key of every file reported against nothing).
-        if !input.catalogs.contains(where: { $0.tag.value == input.reference }) {
-            let named = input.requiredLocales.filter { $0.tag == input.reference }
-            return Self.missingLocaleFiles(named.isEmpty ? [RequiredLocale(tag: input.reference, origin: "the reference")] : named,
-                                           catalogs: input.catalogs)
+        // Without the file of the reference named (`--reference`, the flow's default locale)
+        // there is nothing to compare with: that is the finding, once, and the check stops
+        // (not every key of every file reported against nothing).
+        let namedReference = input.requiredLocales.filter { $0.tag == input.reference }
+        if !namedReference.isEmpty, !input.catalogs.contains(where: { $0.tag.value == input.reference }) {
+            return Self.missingLocaleFiles(namedReference, catalogs: input.catalogs)
         }
         let context = Context(input)
         defer { kept.context.withLock { $0 = context } }
@@ -67,7 +67,9 @@ public struct LocaleChecker: Sendable {
     }
 
     /// `missing-locale-file`: each required locale without a catalog, once (also used by
-    /// `locales coverage`, which must not measure against a locale that has no file).
+    /// `locales coverage`, which must not measure against a locale that has no file). A locale
+    /// that only has to be served (`captureLocale`) is not missing when a file serves it as
+    /// `LocaleMatcher` negotiates (fr-FR.yaml for fr-CA).
     public static func missingLocaleFiles(_ required: [RequiredLocale], catalogs: [LocaleCatalog]) -> [LocaleFinding] {
         var findings: [LocaleFinding] = []
         let present = Set(catalogs.map(\.tag.value))
@@ -76,9 +78,10 @@ public struct LocaleChecker: Sendable {
         let folder = catalogs.first.map { " in " + Context.folder(of: $0.path) } ?? ""
         let matcher = LocaleMatcher(available: catalogs.map(\.tag.value).sorted())
         for required in required where !present.contains(required.tag) {
+            if required.servedByAnother, matcher.bestMatch(for: required.tag) != nil { continue }
             guard reported.insert(required.tag).inserted else { continue }
             // The file that serves the locale (fr-FR.yaml for fr), else a similar name.
-            let served = matcher.bestMatch(for: required.tag).map { "\($0).yaml is there: name \($0) instead, or add \(required.tag).yaml" }
+            let served = matcher.bestMatch(for: required.tag).map { "did you mean '\($0)'? (\($0).yaml serves \(required.tag)), or add \(required.tag).yaml" }
             findings.append(LocaleFinding(
                 .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
                 at: required.location, file: required.location?.file ?? "", key: nil,

@@ -393,11 +393,21 @@ import TestSupport
         let findings = LocaleChecker(input).run()
         #expect(findings.count == 1, "\(findings.map(\.diagnostic.description))")
         #expect(findings.first?.rule == .missingLocaleFile)
-        #expect(findings.first?.diagnostic.hint == "en-US.yaml is there: name en-US instead, or add en.yaml")
-        // Not named anywhere: still said, once.
-        let unnamed = LocaleChecker(LocaleCheckInput(catalogs: catalogs.list, reference: LocaleTag("fr-FR")!, builtinCatalogs: BuiltinCatalog.catalogs)).run()
-        #expect(unnamed.count == 1, "\(unnamed.map(\.diagnostic.message))")
-        #expect(unnamed.first?.diagnostic.message.hasPrefix("fr-FR (the reference) has no locale file in ") == true)
+        #expect(findings.first?.diagnostic.hint == "did you mean 'en-US'? (en-US.yaml serves en), or add en.yaml")
+    }
+
+    /// `captureLocale` needs a file that serves it, as the forms negotiate (fr-FR.yaml for
+    /// fr-CA); `--locale` and `--reference` name files.
+    @Test func aCaptureLocaleServedByAnotherFileIsNotMissing() throws {
+        let catalogs = try Self.load(["en-US": "a: Hello", "fr-FR": "a: Bonjour"]).list
+        func missing(_ tag: String, served: Bool) -> [String] {
+            LocaleChecker.missingLocaleFiles([RequiredLocale(tag: LocaleTag(tag)!, origin: "captureLocale", servedByAnother: served)],
+                                             catalogs: catalogs).map { $0.diagnostic.message }
+        }
+        #expect(missing("fr-CA", served: true).isEmpty)
+        #expect(missing("fr", served: true).isEmpty)
+        #expect(missing("ja-JP", served: true).count == 1)
+        #expect(missing("fr-CA", served: false).count == 1)
     }
 
     @Test func aReferenceWithoutAFileIsNotACascade() throws {
