@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records what ICU4C's LocaleMatcher answers for the locale-negotiation cases of jump-forms.
+"""Records what ICU4C's LocaleMatcher and PluralRules answer for jump-forms' locale cases.
 
     python3 scripts/locale-matcher-icu-cases.py          # rewrite the fixture
     python3 scripts/locale-matcher-icu-cases.py --check  # exit 1 when it is stale
@@ -14,6 +14,9 @@ applies). ICU is asked with no default locale (so `None` means the same) and its
 settings otherwise. Where the answers differ, the case carries the reason, and the Swift test
 (Tests/JumpFormsTests/LocaleMatcherTests.swift) checks that every difference has one; the
 script fails when a reason is missing or when ICU agrees with a case said to differ.
+
+The plural cases (PLURAL_CASES) are locale ids the CLDR tables lack (aliases, regions): the
+language whose rules jump-forms uses, and ICU's categories and choices for PLURAL_SAMPLES.
 
 Output: Tests/JumpFormsTests/Fixtures/locale-matcher-icu.json
 """
@@ -137,6 +140,39 @@ CASES = [
 ]
 
 
+# Plural rules of locale ids the CLDR tables do not list: each resolves through CLDR's aliases
+# and likely subtags (`ars` is `ar_SA`, `mo` is `ro`, `iw` is `he`, `hbs` is `sr_Latn`). The
+# case says which language's rules jump-forms uses; ICU's categories and choices are recorded,
+# and where ICU answers otherwise the reason says why.
+NO_ALIAS_IN_ICU = ("ICU's PluralRules looks the id up in its plurals data without applying CLDR's language aliases "
+                   "(it lists only ars, in, iw, ji, jw, mo, no, sh, tl and a few more), so ICU gives root's rule (other); "
+                   "jump-forms applies CLDR 47's aliases")
+PARENT_PLURALS = ("CLDR's inheritance (parent locales, as babel resolves it) gives pt-AO and pt-MZ the rules of their "
+                  "parent pt-PT; ICU's PluralRules falls back by truncation to pt (scripts/generate-plural-rules.py)")
+PLURAL_CASES = [
+    ("ars", "ar", None), ("ars-SA", "ar", None), ("mo", "ro", None), ("mo-MD", "ro", None), ("iw", "he", None),
+    ("in", "id", None), ("ji", "yi", None), ("jw", "jv", None), ("tl", "fil", None), ("sh", "sr", None),
+    ("no", "no", None), ("nb", "nb", None), ("nob", "nb", None), ("cmn", "zh", None), ("zh-HK", "zh", None),
+    ("en-UK", "en", None), ("sr-ME", "sr", None), ("pt-AO", "pt_PT", PARENT_PLURALS), ("pt-MZ", "pt_PT", PARENT_PLURALS), ("pt-PT", "pt_PT", None),
+    ("pt-BR", "pt", None), ("yue-Hans", "yue", None), ("fil", "fil", None),
+    ("hbs", "sr", NO_ALIAS_IN_ICU), ("prs", "fa", NO_ALIAS_IN_ICU), ("aar", "aa", None), ("tw", "ak", NO_ALIAS_IN_ICU),
+    ("bh", "bho", NO_ALIAS_IN_ICU), ("swc", "sw", NO_ALIAS_IN_ICU),
+]
+# The numbers each plural case is selected for (ICU's select(double): 1.5 has one visible
+# fraction digit, as jump-forms reads "1.5").
+PLURAL_SAMPLES = ["0", "1", "2", "3", "4", "5", "6", "7", "11", "12", "19", "21", "22", "100", "101", "102", "1000000",
+                  "0.5", "1.5", "2.5", "0.1", "10.3"]
+
+
+def plural_case(tag: str, language: str, reason: str | None) -> dict:
+    rules = icu.PluralRules.forLocale(icu.Locale.forLanguageTag(tag))
+    case = {"tag": tag, "rules": language, "icuCategories": sorted(rules.getKeywords()),
+            "icuChoices": [rules.select(float(sample) if "." in sample else int(sample)) for sample in PLURAL_SAMPLES]}
+    if reason is not None:
+        case["reason"] = reason
+    return case
+
+
 def best(desired: str, supported: list[str]) -> str | None:
     builder = icu.LocaleMatcher.Builder()
     builder.setSupportedLocalesFromListString(",".join(supported))
@@ -175,15 +211,32 @@ def main() -> None:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         sys.exit(1)
+    plurals = [plural_case(tag, language, reason) for tag, language, reason in PLURAL_CASES]
+    for case in plurals:
+        # What the named language's own rules answer in ICU, to tell whether ICU agrees.
+        own = icu.PluralRules.forLocale(icu.Locale(case["rules"]))
+        agrees = sorted(own.getKeywords()) == case["icuCategories"] and all(
+            own.select(float(sample) if "." in sample else int(sample)) == choice
+            for sample, choice in zip(PLURAL_SAMPLES, case["icuChoices"]))
+        if not agrees and "reason" not in case:
+            problems.append(f"plural rules of {case['tag']}: ICU does not answer as {case['rules']}, and no reason given")
+        if agrees and "reason" in case:
+            problems.append(f"plural rules of {case['tag']}: ICU answers as {case['rules']} but a reason is given")
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        sys.exit(1)
     fixture = {
         "generator": "scripts/locale-matcher-icu-cases.py",
         "icu": icu.ICU_VERSION,
+        "pluralSamples": PLURAL_SAMPLES,
+        "plurals": plurals,
         "cases": cases,
     }
     # One case per line: the file stays short and a changed answer is a one-line diff.
-    head = json.dumps({key: value for key, value in fixture.items() if key != "cases"}, ensure_ascii=False)[:-1]
+    head = json.dumps({key: value for key, value in fixture.items() if key not in ("cases", "plurals")}, ensure_ascii=False)[:-1]
+    plural_rows = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in plurals)
     rows = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in cases)
-    text = f'{head}, "cases": [\n{rows}\n]}}\n'
+    text = f'{head},\n"plurals": [\n{plural_rows}\n],\n"cases": [\n{rows}\n]}}\n'
     current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else None
     differing = sum(1 for case in cases if "reason" in case)
     print(f"ICU {icu.ICU_VERSION}: {len(cases)} cases, {differing} answered otherwise by ICU (each with its reason)")

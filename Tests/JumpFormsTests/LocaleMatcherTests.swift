@@ -16,8 +16,21 @@ struct LocaleMatcherFixture: Decodable {
         var testDescription: String { "\(requested) among \(available.joined(separator: ","))" }
     }
 
+    /// A locale id the plural tables lack, the language whose rules serve it, and ICU's answer.
+    struct PluralCase: Decodable, CustomTestStringConvertible, Sendable {
+        var tag: String
+        var rules: String
+        var icuCategories: [String]
+        var icuChoices: [String]
+        var reason: String?
+
+        var testDescription: String { "\(tag) as \(rules)" }
+    }
+
     var icu: String
     var cases: [Case]
+    var pluralSamples: [String]
+    var plurals: [PluralCase]
 
     static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/locale-matcher-icu.json").path
@@ -27,6 +40,7 @@ struct LocaleMatcherFixture: Decodable {
     }
 
     static let all: [Case] = (try? load().cases) ?? []
+    static let allPlurals: [PluralCase] = (try? load().plurals) ?? []
 }
 
 @Suite struct LocaleMatcherTests {
@@ -37,6 +51,7 @@ struct LocaleMatcherFixture: Decodable {
     @Test func fixtureHasCasesAndComesFromICU() throws {
         let fixture = try LocaleMatcherFixture.load()
         #expect(fixture.cases.count >= 60)
+        #expect(fixture.plurals.count >= 20)
         #expect(fixture.icu.split(separator: ".").first.flatMap { Int($0) }.map { $0 >= 72 } == true)
     }
 
@@ -89,6 +104,27 @@ struct LocaleMatcherFixture: Decodable {
     ])
     func canonicalizingReplacesAliases(_ tag: String, _ canonical: String) throws {
         #expect(try #require(LocaleTag(tag)).canonicalized.identifier == canonical)
+    }
+
+    /// Plural rules of ids the tables lack (issue 26: `ars`, CLDR's aliases, regions) choose as
+    /// ICU4C's PluralRules does, or as the language CLDR's aliases name where the fixture says
+    /// why ICU does not.
+    @Test(arguments: LocaleMatcherFixture.allPlurals)
+    func pluralRulesOfAliasesChooseAsICU(_ entry: LocaleMatcherFixture.PluralCase) throws {
+        let samples = try LocaleMatcherFixture.load().pluralSamples
+        let rules = PluralRules.cardinal(for: entry.tag)
+        let choices = try samples.map { try #require(PluralOperands($0)) }.map { rules.category(for: $0).rawValue }
+        let categories = rules.categories.map(\.rawValue).sorted()
+        if entry.reason == nil {
+            #expect(categories == entry.icuCategories)
+            #expect(choices == entry.icuChoices)
+        } else {
+            #expect(categories != entry.icuCategories || choices != entry.icuChoices, "ICU agrees: drop the reason")
+        }
+        // Either way, the rules are those of the language named.
+        let named = PluralRules.cardinal(for: entry.rules)
+        #expect(try samples.map { try #require(PluralOperands($0)) }.map { named.category(for: $0).rawValue } == choices)
+        #expect(named.categories == rules.categories)
     }
 
     @Test func aliasesReachThePluralRulesAndNumberSymbols() {
