@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Picks, among the locales there are texts for, those that serve a requested locale, best
 /// first, with CLDR's data (CLDR 47 through babel; `LocaleMatcher+CLDR.generated.swift`,
 /// `scripts/generate-locale-data.py`):
@@ -35,6 +37,9 @@ public struct LocaleMatcher: Sendable {
     /// Each available locale's CLDR inheritance chain, as CLDR ids.
     private let chains: [[String]]
 
+    /// Answers given before (a form looks up every text for the same locale).
+    private let answers = RankingCache()
+
     public init(available: [LocaleTag]) {
         self.available = available
         chains = available.map { LocaleInheritance.chain(of: $0) }
@@ -43,6 +48,17 @@ public struct LocaleMatcher: Sendable {
     /// The available locales that serve `requested`, best first; empty when none speaks its
     /// language (or `requested` is `und`).
     public func ranked(_ requested: LocaleTag) -> [LocaleTag] {
+        if let known = answers.entries.withLock({ $0[requested] }) { return known }
+        let answer = rank(requested)
+        answers.entries.withLock { entries in
+            // Bounded: a server asked for every tag there is keeps at most this many.
+            if entries.count >= RankingCache.limit { entries.removeAll(keepingCapacity: true) }
+            entries[requested] = answer
+        }
+        return answer
+    }
+
+    private func rank(_ requested: LocaleTag) -> [LocaleTag] {
         guard requested.language != "und" else { return [] }
         let wanted = LocaleInheritance.chain(of: requested)
         var scored: [(key: (Int, Int, Int, Int, Int), tag: LocaleTag)] = []
@@ -66,6 +82,12 @@ public struct LocaleMatcher: Sendable {
     public func bestMatch(for requested: LocaleTag) -> LocaleTag? {
         ranked(requested).first
     }
+}
+
+/// The rankings a `LocaleMatcher` has answered, shared by its copies.
+private final class RankingCache: Sendable {
+    static let limit = 256
+    let entries = Mutex<[LocaleTag: [LocaleTag]]>([:])
 }
 
 extension LocaleTag {
