@@ -5,7 +5,8 @@
     python3 scripts/locale-matcher-icu-cases.py --check  # exit 1 when it is stale
 
 Needs PyICU: `pip install pyicu-wheels==2.15.2` (ICU 77.1, CLDR 47: the CLDR version of
-jump-forms' data) or Debian's python3-icu (ICU 72.1, CLDR 42; run it with /usr/bin/python3).
+jump-forms' data) or Debian's python3-icu (ICU 72.1, CLDR 42; run it with /usr/bin/python3: the
+same verdicts, `--check` then differs only in the versions it records).
 The fixture names the ICU version that answered.
 
 Each case is a requested tag, the available locales (in the order both matchers break ties by)
@@ -173,13 +174,18 @@ def plural_case(tag: str, language: str, reason: str | None) -> dict:
     return case
 
 
+# What ICU answers when nothing matches. Not setNoDefaultLocale: Debian's PyICU (ICU 72)
+# crashes wrapping the null locale that gives.
+NO_MATCH = "zxx"
+
+
 def best(desired: str, supported: list[str]) -> str | None:
     builder = icu.LocaleMatcher.Builder()
     builder.setSupportedLocalesFromListString(",".join(supported))
-    builder.setNoDefaultLocale()
-    result = builder.build().getBestMatchResult(icu.Locale.forLanguageTag(desired))
-    locale = result.getSupportedLocale()
-    return None if locale is None else locale.toLanguageTag()
+    builder.setDefaultLocale(icu.Locale(NO_MATCH))
+    locale = builder.build().getBestMatch(icu.Locale.forLanguageTag(desired))
+    tag = locale.toLanguageTag()
+    return None if tag == NO_MATCH else tag
 
 
 def same(first: str | None, second: str | None) -> bool:
