@@ -16,6 +16,10 @@ settings otherwise. Where the answers differ, the case carries the reason, and t
 (Tests/JumpFormsTests/LocaleMatcherTests.swift) checks that every difference has one; the
 script fails when a reason is missing or when ICU agrees with a case said to differ.
 
+The grid (GRID_REQUESTED x GRID_SETS) records only ICU's answers; the Swift test requires
+jump-forms' to be the same except for GRID_DIFFERENCES, whose entries must differ (so a
+difference is added here with its reason when the test names it).
+
 The plural cases (PLURAL_CASES) are locale ids the CLDR tables lack (aliases, regions): the
 language whose rules jump-forms uses, and ICU's categories and choices for PLURAL_SAMPLES.
 
@@ -174,6 +178,27 @@ def plural_case(tag: str, language: str, reason: str | None) -> dict:
     return case
 
 
+# A grid: every requested tag against every set of available locales, ICU's answer recorded.
+# The Swift test requires jump-forms to answer the same, except for the entries of
+# GRID_DIFFERENCES (`requested|set` -> reason), which it requires to differ.
+GRID_REQUESTED = [
+    "en", "en-US", "en-GB", "en-AU", "en-CA", "en-IN", "en-150", "en-DE", "en-PH", "en-ZA",
+    "fr", "fr-FR", "fr-CA", "fr-BE", "fr-CH", "fr-SN", "de", "de-AT", "de-CH", "de-LU",
+    "es", "es-ES", "es-419", "es-MX", "es-AR", "es-US", "es-CO", "pt", "pt-BR", "pt-PT", "pt-AO", "pt-MZ",
+    "it", "it-CH", "nl", "nl-BE", "pl", "ja", "ja-JP", "ko", "zh", "zh-CN", "zh-TW", "zh-HK", "zh-MO", "zh-SG",
+    "zh-Hans", "zh-Hant", "zh-Hant-CN", "ar", "ar-EG", "ar-SA", "ars", "he", "iw", "nb", "nn", "no", "sv", "da",
+    "sr", "sr-Latn", "sr-ME", "sr-Cyrl-BA", "ru", "uk", "tl", "fil", "in", "id", "mo", "ro-MD", "und", "xx",
+]
+GRID_SETS = [
+    ["de-DE", "en-US", "es-ES", "fr-FR", "ja-JP", "pl-PL"],
+    ["ar", "de", "en-GB", "en-US", "es-419", "es-ES", "fr", "fr-CA", "nb", "pt-BR", "pt-PT", "sr-Latn", "zh-Hans", "zh-Hant"],
+    ["en", "es", "fr", "id", "it", "ja", "ko", "nl", "no", "pt", "ro", "ru", "sr", "sv", "zh-CN", "zh-TW"],
+]
+GRID_DIFFERENCES: dict[str, str] = {
+    "da|1": UNDERSTOOD, "da|2": UNDERSTOOD,
+    "sr|1": OTHER_SCRIPT, "sr-Cyrl-BA|1": OTHER_SCRIPT, "sr-Latn|2": OTHER_SCRIPT, "sr-ME|2": OTHER_SCRIPT,
+}
+
 # What ICU answers when nothing matches. Not setNoDefaultLocale: Debian's PyICU (ICU 72)
 # crashes wrapping the null locale that gives.
 NO_MATCH = "zxx"
@@ -217,6 +242,7 @@ def main() -> None:
     if problems:
         print("\n".join(problems), file=sys.stderr)
         sys.exit(1)
+    grid = [[best(requested, available) for available in GRID_SETS] for requested in GRID_REQUESTED]
     plurals = [plural_case(tag, language, reason) for tag, language, reason in PLURAL_CASES]
     for case in plurals:
         # What the named language's own rules answer in ICU, to tell whether ICU agrees.
@@ -235,11 +261,18 @@ def main() -> None:
         "generator": "scripts/locale-matcher-icu-cases.py",
         "icu": icu.ICU_VERSION,
         "pluralSamples": PLURAL_SAMPLES,
+        "gridSets": GRID_SETS,
+        "gridDifferences": GRID_DIFFERENCES,
         "plurals": plurals,
         "cases": cases,
     }
     # One case per line: the file stays short and a changed answer is a one-line diff.
-    head = json.dumps({key: value for key, value in fixture.items() if key not in ("cases", "plurals")}, ensure_ascii=False)[:-1]
+    head = json.dumps({key: value for key, value in fixture.items() if key not in ("cases", "plurals", "gridDifferences")},
+                      ensure_ascii=False)[:-1]
+    head += ',\n"gridDifferences": ' + json.dumps(GRID_DIFFERENCES, indent=0, ensure_ascii=False, sort_keys=True)
+    grid_rows = ",\n".join("  " + json.dumps({"requested": requested, "icu": answers}, ensure_ascii=False)
+                            for requested, answers in zip(GRID_REQUESTED, grid))
+    head += f',\n"grid": [\n{grid_rows}\n]'
     plural_rows = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in plurals)
     rows = ",\n".join("  " + json.dumps(case, ensure_ascii=False) for case in cases)
     text = f'{head},\n"plurals": [\n{plural_rows}\n],\n"cases": [\n{rows}\n]}}\n'

@@ -27,8 +27,18 @@ struct LocaleMatcherFixture: Decodable {
         var testDescription: String { "\(tag) as \(rules)" }
     }
 
+    /// A requested tag and ICU's answer for each of `gridSets`.
+    struct GridRow: Decodable, Sendable {
+        var requested: String
+        var icu: [String?]
+    }
+
     var icu: String
     var cases: [Case]
+    var gridSets: [[String]]
+    var grid: [GridRow]
+    /// `requested|set index` -> why jump-forms answers otherwise.
+    var gridDifferences: [String: String]
     var pluralSamples: [String]
     var plurals: [PluralCase]
 
@@ -65,6 +75,29 @@ struct LocaleMatcherFixture: Decodable {
         let icu = entry.icu.flatMap(LocaleTag.init)?.canonicalized
         let ours = entry.expected.flatMap(LocaleTag.init)?.canonicalized
         #expect((icu == ours) == (entry.reason == nil), "ICU answers \(entry.icu ?? "nothing")")
+    }
+
+    /// Every tag of the grid against every set of available locales: ICU4C's answer, except
+    /// where the fixture gives the reason jump-forms answers otherwise (and then it must).
+    @Test func gridAnswersAsICUOrSaysWhy() throws {
+        let fixture = try LocaleMatcherFixture.load()
+        #expect(fixture.grid.count * fixture.gridSets.count >= 200)
+        var unexplained: [String] = []
+        var explainedButSame: [String] = []
+        for (index, set) in fixture.gridSets.enumerated() {
+            let matcher = LocaleMatcher(available: try Self.tags(set))
+            for row in fixture.grid {
+                let requested = try #require(LocaleTag(row.requested))
+                let ours = matcher.bestMatch(for: requested)?.canonicalized
+                let icu = row.icu[index].flatMap(LocaleTag.init)?.canonicalized
+                let key = "\(row.requested)|\(index)"
+                let explained = fixture.gridDifferences[key] != nil
+                if ours != icu && !explained { unexplained.append("\(key): ours \(ours?.identifier ?? "none"), ICU \(icu?.identifier ?? "none")") }
+                if ours == icu && explained { explainedButSame.append(key) }
+            }
+        }
+        #expect(unexplained.isEmpty, "\(unexplained.joined(separator: "\n"))")
+        #expect(explainedButSame.isEmpty, "\(explainedButSame)")
     }
 
     @Test func rankingPutsTheNearestFirstAndLeavesOtherLanguagesOut() throws {
