@@ -46,9 +46,18 @@ public enum YAMLReader {
         // a scalar (a block scalar's line after its indentation, a quoted or plain scalar's
         // continuation) or a flow collection: libyaml's marks say where those are.
         if !tabs.isEmpty {
-            let indentation = TabScan.indentation(among: tabs, in: bytes)
-            if !indentation.isEmpty {
-                return (YAMLReadResult(document: nil, readErrors: indentation.map(ReadError.tabIndentation), composeErrors: []), sink)
+            let scan = TabScan.scan(among: tabs, in: bytes)
+            if !scan.indentation.isEmpty {
+                return (YAMLReadResult(document: nil, readErrors: scan.indentation.map(ReadError.tabIndentation), composeErrors: []), sink)
+            }
+            if let readable = scan.readable {
+                // Tabs on blank and comment lines, which YAML allows and libyaml does not: it
+                // reads them as spaces (the same length, so every place stays where it is).
+                var composer = Composer(path: path, limits: limits, sink: sink)
+                readable.withUnsafeBufferPointer { buffer in
+                    composer.run(buffer, decodesInput: decodesInput)
+                }
+                return (composer.result(), composer.sink)
             }
         }
         var composer = Composer(path: path, limits: limits, sink: sink)
@@ -203,10 +212,29 @@ enum TabScan {
     /// How many times a file is parsed at most (once, unless libyaml stops at a tab).
     static let maximumRounds = 16
 
+    /// What the scan found: the tabs that are indentation, and when tabs start blank or
+    /// comment lines (allowed by YAML, refused by libyaml), the bytes with those set to spaces.
+    struct Result {
+        var indentation: [SourceLocation] = []
+        var readable: [UInt8]?
+    }
+
     /// The tabs of `tabs` (in file order) that are indentation.
     static func indentation(among tabs: [LeadingTab], in original: [UInt8]) -> [SourceLocation] {
+        scan(among: tabs, in: original).indentation
+    }
+
+    /// Whether the line of the tab at `offset` holds only whitespace, or a comment after it.
+    static func isBlankOrComment(_ bytes: [UInt8], from offset: Int) -> Bool {
+        var index = offset
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return index == bytes.count || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == UInt8(ascii: "#")
+    }
+
+    static func scan(among tabs: [LeadingTab], in original: [UInt8]) -> Result {
         var bytes = original
         var result: [SourceLocation] = []
+        var blankLines = false
         var next = 0
         var rounds = 0
         // Each round either ends the scan or passes at least one tab.
@@ -215,7 +243,7 @@ enum TabScan {
             guard rounds <= maximumRounds else {
                 // A file indented with tabs throughout: the rest are taken as indentation,
                 // rather than parsing the file once per line.
-                result += tabs[next...].map(\.location)
+                result += tabs[next...].filter { !isBlankOrComment(bytes, from: $0.offset) }.map(\.location)
                 break
             }
             let (spans, stop) = bytes.withUnsafeBufferPointer { contentSpans($0) }
@@ -233,8 +261,15 @@ enum TabScan {
                     index += 1
                 }
                 if !(mark < reach) {
-                    result.append(tab.location)
-                    bytes[tab.offset] = 0x20
+                    if isBlankOrComment(bytes, from: tab.offset) {
+                        // Not indentation: the line's leading tabs become spaces for libyaml.
+                        var index = tab.offset
+                        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { bytes[index] = 0x20; index += 1 }
+                        blankLines = true
+                    } else {
+                        result.append(tab.location)
+                        bytes[tab.offset] = 0x20
+                    }
                     if let stop, stop.line == mark.line { stoppedAtTab = true }
                 }
                 next += 1
@@ -242,7 +277,7 @@ enum TabScan {
             }
             if stop == nil || !stoppedAtTab { break }
         }
-        return result
+        return Result(indentation: result, readable: result.isEmpty && blankLines ? bytes : nil)
     }
 
     /// Where scalars and flow collections start and end (sorted by start), and where libyaml
