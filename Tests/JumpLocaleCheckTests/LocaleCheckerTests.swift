@@ -371,6 +371,20 @@ import TestSupport
         #expect(!LocaleCheckInput(catalogs: catalogs, reference: LocaleTag("en-US")!, builtinCatalogs: BuiltinCatalog.catalogs).requiresBuiltinTexts)
     }
 
+    /// A locale's missing keys come from the files that serve it as the forms negotiate:
+    /// fr-CA from fr-FR, es-AR from es-419 then es-ES, zh-HK from zh-Hant; not from another
+    /// script or language (issue 26).
+    @Test func missingKeysComeFromTheFilesThatServeTheLocale() throws {
+        let findings = try Self.check([
+            "en-US": "a: One\nb: Two\nc: Three",
+            "fr-FR": "a: Un\nb: Deux\nc: Trois", "fr-CA": "a: Un",
+            "es-ES": "a: Uno\nb: Dos\nc: Tres", "es-419": "a: Uno\nb: Dos", "es-AR": "a: Uno",
+            "zh-Hant": "a: 一\nb: 二\nc: 三", "zh-HK": "a: 一", "zh-Hans": "a: 一",
+        ])
+        let missing = findings.filter { $0.rule == .missingKey }.map { "\($0.file):\($0.key ?? "")" }
+        #expect(missing == ["locales/zh-Hans.yaml:b", "locales/zh-Hans.yaml:c"], "\(findings.map(\.diagnostic.message))")
+    }
+
     /// Texts made of placeholders, numbers and unit symbols are the same in every language:
     /// not "untranslated" (issue 26: TwitterKit's `%@h`, `{n} min`).
     @Test(arguments: [
