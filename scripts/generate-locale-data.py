@@ -18,14 +18,15 @@ Output (committed, so that building never needs Python):
 
 What babel leaves out, and what this script therefore adds or derives:
 
-  - Parent locales whose parent is root (`zh_Hant`, `sr_Latn`, `az_Cyrl`, ...):
-    babel keeps only the parents that are not root (`hi_Latn` -> `en_IN` is one it keeps). CLDR lists exactly the locales made of a
-    language and a script that is not the language's likely script, so the Swift code derives
-    the rule from the likely subtags instead of a list: the parent of `lang_Script` is root when
-    `Script` is not the script of `lang`'s likely subtags.
+  - Parent locales whose parent is root (`zh_Hant`, `sr_Latn`, `az_Cyrl`, ...): babel keeps
+    only the parents that are not root (`hi_Latn` -> `en_IN` is one it keeps). CLDR lists
+    exactly the locales made of a language and a script that is not the language's likely
+    script, so the Swift code derives the rule from the likely subtags instead of a list: the
+    parent of `lang_Script` is root when `Script` is not the script of `lang`'s likely subtags.
   - ICU_ONLY_ALIASES below: locale ids that ICU4C treats as aliases although CLDR's data has no
-    alias for them. ICU's data build makes `ars` (Najdi Arabic) an
-    alias of `ar_SA`; ICU's plural rules and LocaleMatcher answer for `ars` as for `ar_SA`. The list is short and each entry says where it comes from.
+    alias for them. ICU's data build makes `ars` (Najdi Arabic) an alias of `ar_SA`; ICU's
+    plural rules and LocaleMatcher answer for `ars` as for `ar_SA`. The list is short and each
+    entry says where it comes from.
   - CLDR's paradigm locales (languageInfo.xml: en, en_GB, es, es_419, pt_BR, pt_PT), which
     ICU's LocaleMatcher prefers among equally near locales: babel has no languageInfo data, so
     LocaleMatcher.swift lists them (`LocaleInheritance.paradigmLocales`).
