@@ -63,6 +63,8 @@ public struct CoverageReport: Sendable {
         self.reference = reference
         let byTag = Dictionary(catalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
         let builtinByTag = Dictionary(builtinCatalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let catalogMatcher = LocaleMatcher(available: byTag.keys.sorted())
+        let builtinMatcher = LocaleMatcher(available: builtinByTag.keys.sorted())
         let builtinSource = builtinCatalogs.first
         let referenceCatalog = byTag[reference]
         var referenceKeys = referenceCatalog?.keys ?? []
@@ -77,8 +79,8 @@ public struct CoverageReport: Sendable {
         for key in builtinKeys where seen.insert(key).inserted { referenceKeys.append(key) }
         locales = catalogs.sorted { $0.tag.value < $1.tag.value }.map { catalog in
             let tag = catalog.tag.value
-            let fallbacks = tag.truncations.dropFirst().compactMap { byTag[$0] }
-            let builtinChain = tag.truncations.compactMap { builtinByTag[$0] }
+            let fallbacks = catalogMatcher.ranked(tag).filter { $0 != tag }.compactMap { byTag[$0] }
+            let builtinChain = builtinMatcher.ranked(tag).compactMap { builtinByTag[$0] }
             let speaksBuiltinLanguage = tag.language == builtinSource?.tag.value.language
             let allowed = catalog.sameAsSource.map(\.value) + sameAsSourceAllowed
             var memo: [String: Bool] = [:]

@@ -8,11 +8,15 @@ public struct RequiredLocale: Sendable, Hashable {
     public var origin: String
     /// Where it is named in a file; nil for the command line.
     public var location: SourceLocation?
+    /// Whether another locale's file may serve it (`captureLocale`: fr-FR.yaml serves fr-CA, as
+    /// the forms negotiate); false: it needs a file of its own (`--reference`, `--locale`).
+    public var servedByAnother: Bool
 
-    public init(tag: LocaleTag, origin: String, location: SourceLocation? = nil) {
+    public init(tag: LocaleTag, origin: String, location: SourceLocation? = nil, servedByAnother: Bool = false) {
         self.tag = tag
         self.origin = origin
         self.location = location
+        self.servedByAnother = servedByAnother
     }
 }
 
@@ -35,9 +39,14 @@ public struct LocaleCheckInput: Sendable {
     public var sameAsSourceAllowed: [String]
     /// Check the catalogs on all cores (the result is the same either way).
     public var concurrently: Bool
+    /// Whether every locale must have jump-forms' own texts (`jumpForms.*`, from its catalog or
+    /// the locale's files): only where the files serve jump-forms, that is a flow or a jump.yaml
+    /// is in scope, or when asked (`--builtin-texts`). Default: whether there are flows.
+    public var requiresBuiltinTexts: Bool
 
     public init(catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow] = [], builtinCatalogs: [LocaleCatalog] = [],
-                requiredLocales: [RequiredLocale] = [], sameAsSourceAllowed: [String] = [], concurrently: Bool = true) {
+                requiredLocales: [RequiredLocale] = [], sameAsSourceAllowed: [String] = [], concurrently: Bool = true,
+                requiresBuiltinTexts: Bool? = nil) {
         self.catalogs = catalogs
         self.reference = reference
         self.flows = flows
@@ -45,6 +54,7 @@ public struct LocaleCheckInput: Sendable {
         self.requiredLocales = requiredLocales
         self.sameAsSourceAllowed = sameAsSourceAllowed
         self.concurrently = concurrently
+        self.requiresBuiltinTexts = requiresBuiltinTexts ?? !flows.isEmpty
     }
 }
 

@@ -22,6 +22,13 @@ public struct LocaleChecker: Sendable {
     }
 
     public func run() -> [LocaleFinding] {
+        // Without the file of the reference named (`--reference`, the flow's default locale)
+        // there is nothing to compare with: that is the finding, once, and the check stops
+        // (not every key of every file reported against nothing).
+        let namedReference = input.requiredLocales.filter { $0.tag == input.reference }
+        if !namedReference.isEmpty, !input.catalogs.contains(where: { $0.tag.value == input.reference }) {
+            return Self.missingLocaleFiles(namedReference, catalogs: input.catalogs)
+        }
         let context = Context(input)
         defer { kept.context.withLock { $0 = context } }
         var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
@@ -60,19 +67,25 @@ public struct LocaleChecker: Sendable {
     }
 
     /// `missing-locale-file`: each required locale without a catalog, once (also used by
-    /// `locales coverage`, which must not measure against a locale that has no file).
+    /// `locales coverage`, which must not measure against a locale that has no file). A locale
+    /// that only has to be served (`captureLocale`) is not missing when a file serves it as
+    /// `LocaleMatcher` negotiates (fr-FR.yaml for fr-CA).
     public static func missingLocaleFiles(_ required: [RequiredLocale], catalogs: [LocaleCatalog]) -> [LocaleFinding] {
         var findings: [LocaleFinding] = []
         let present = Set(catalogs.map(\.tag.value))
         var reported = Set<LocaleTag>()
         let known = catalogs.map(\.tag.value.identifier)
         let folder = catalogs.first.map { " in " + Context.folder(of: $0.path) } ?? ""
+        let matcher = LocaleMatcher(available: catalogs.map(\.tag.value).sorted())
         for required in required where !present.contains(required.tag) {
+            if required.servedByAnother, matcher.bestMatch(for: required.tag) != nil { continue }
             guard reported.insert(required.tag).inserted else { continue }
+            // The file that serves the locale (fr-FR.yaml for fr), else a similar name.
+            let served = matcher.bestMatch(for: required.tag).map { "did you mean '\($0)'? (\($0).yaml serves \(required.tag)), or add \(required.tag).yaml" }
             findings.append(LocaleFinding(
                 .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
                 at: required.location, file: required.location?.file ?? "", key: nil,
-                hint: Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
+                hint: served ?? Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
         }
         return findings
     }
@@ -99,6 +112,9 @@ struct Context: Sendable {
     let builtinReference: LocaleCatalog?
     /// jump-forms' own catalogs by locale, and the language of its source texts (`en`).
     let builtinByTag: [LocaleTag: LocaleCatalog]
+    /// Which catalogs (and built-in catalogs) serve a locale's missing keys (see `LocaleMatcher`).
+    let catalogMatcher: LocaleMatcher
+    let builtinMatcher: LocaleMatcher
     let builtinLanguage: String?
     /// Keys that are not obsolete, for did-you-mean hints.
     let knownKeyList: [String]
@@ -244,6 +260,7 @@ struct Context: Sendable {
         var byTag: [LocaleTag: LocaleCatalog] = [:]
         for catalog in input.catalogs where byTag[catalog.tag.value] == nil { byTag[catalog.tag.value] = catalog }
         catalogsByTag = byTag
+        catalogMatcher = LocaleMatcher(available: byTag.keys.sorted())
         referenceCatalog = byTag[input.reference]
         var used: [String] = []
         var sites: [String: [CallSite]] = [:]
@@ -278,6 +295,7 @@ struct Context: Sendable {
         var builtinTags: [LocaleTag: LocaleCatalog] = [:]
         for catalog in input.builtinCatalogs where builtinTags[catalog.tag.value] == nil { builtinTags[catalog.tag.value] = catalog }
         builtinByTag = builtinTags
+        builtinMatcher = LocaleMatcher(available: builtinTags.keys.sorted())
         builtinLanguage = builtinReference?.tag.value.language
         hasFlows = !input.flows.isEmpty
         var known: [String] = []
@@ -425,8 +443,9 @@ struct CatalogCheck {
         allowZeroWidthSpace = TextScan.zeroWidthSpaceLanguages.contains(tag.language)
         sameLanguageAsReference = tag.language == context.reference.language
         allowedSame = catalog.sameAsSource.map(\.value) + context.input.sameAsSourceAllowed
-        fallbacks = tag.truncations.dropFirst().compactMap { context.catalogsByTag[$0] }
-        builtinChain = tag.truncations.compactMap { context.builtinByTag[$0] }
+        let own = catalog.tag.value
+        fallbacks = context.catalogMatcher.ranked(own).filter { $0 != own }.compactMap { context.catalogsByTag[$0] }
+        builtinChain = context.builtinMatcher.ranked(own).compactMap { context.builtinByTag[$0] }
         skipsBuiltinKeys = tag.language == context.builtinLanguage || rules.language == "root"
         sampleIntegers = Self.sampleNumbers(rules, integersOnly: true)
         sampleNumbers = Self.sampleNumbers(rules, integersOnly: false)
@@ -551,8 +570,9 @@ struct CatalogCheck {
             add(.missingKey, "message '\(key)' is missing from \(tag); the flow uses it", at: place, key: key,
                 related: site.map { [Diagnostic.Related("used here", at: $0.location)] } ?? [])
         }
-        // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them.
-        guard !skipsBuiltinKeys, let builtin = context.builtinReference else { return }
+        // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them
+        // (where the files serve jump-forms: see `LocaleCheckInput.requiresBuiltinTexts`).
+        guard context.input.requiresBuiltinTexts, !skipsBuiltinKeys, let builtin = context.builtinReference else { return }
         for message in builtin.allMessages where !reported.contains(message.key) && !has(message.key) && !builtinServes(message.key) {
             add(.missingKey, "message '\(message.key)' is missing from \(tag); jump-forms uses it, and its own catalog has no \(tag.language) text for it",
                 at: place, key: message.key, hint: "translate jump-forms' \(builtin.tag.value) text: \(Self.quoted(message.text))")

@@ -390,8 +390,9 @@ enum TextScan {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
-    /// Whether the text has letters once arguments, markup, URLs, e-mail addresses and numbers
-    /// are set aside: text without any is not "untranslated".
+    /// Whether the text has letters once arguments (ICU's, and printf's `%@`, `%1$d`), markup,
+    /// URLs, e-mail addresses, numbers and unit symbols (`h`, `min`, `km/h`, `MB`: see
+    /// `unitSymbols`) are set aside: text without any (`%@h`, `{n} min`) is not "untranslated".
     static func hasTranslatableLetters(_ texts: [String]) -> Bool {
         for text in texts {
             var scalars = Array(text.unicodeScalars)
@@ -401,8 +402,9 @@ enum TextScan {
             var word: [Unicode.Scalar] = []
             var letters = false
             func flush() {
+                let rest = withoutPrintfSpecifiers(word)
                 // A word with `@` is an e-mail address.
-                if !word.contains("@"), word.contains(where: { $0.properties.isAlphabetic }) { letters = true }
+                if !rest.contains("@"), hasWordLetters(rest) { letters = true }
                 word.removeAll()
             }
             for scalar in scalars {
@@ -412,6 +414,74 @@ enum TextScan {
             }
             flush()
             if letters { return true }
+        }
+        return false
+    }
+}
+
+extension TextScan {
+    /// Unit symbols and abbreviations that most languages write as English does (CLDR's short
+    /// units keep them in most locales): a text made of numbers, arguments and these is the
+    /// same in every language. Case matters (`MB`, `mAh`).
+    static let unitSymbols: Set<String> = [
+        "ns", "µs", "ms", "s", "sec", "min", "h", "hr", "hrs", "d",
+        "nm", "µm", "mm", "cm", "m", "km", "ft", "yd", "mi", "mg", "g", "kg", "lb", "lbs", "oz", "ml", "mL", "l", "L",
+        "B", "kB", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "bit", "kbit", "Mbit", "bps", "kbps", "Kbps", "Mbps", "Gbps",
+        "Hz", "kHz", "MHz", "GHz", "W", "kW", "Wh", "kWh", "mAh", "V", "mV", "px", "pt", "dp", "sp", "dpi", "ppi", "fps", "mph",
+        "°", "°C", "°F", "x",
+    ]
+
+    /// The word without its printf conversions (`%@`, `%1$@`, `%d`, `%.2f`, `%lld`, `%%`).
+    static func withoutPrintfSpecifiers(_ word: [Unicode.Scalar]) -> [Unicode.Scalar] {
+        guard word.contains("%") else { return word }
+        var result: [Unicode.Scalar] = []
+        var index = 0
+        func isDigit(_ at: Int) -> Bool { at < word.count && ("0"..."9").contains(word[at]) }
+        while index < word.count {
+            guard word[index] == "%" else { result.append(word[index]); index += 1; continue }
+            var cursor = index + 1
+            // `N$`
+            var digits = cursor
+            while isDigit(digits) { digits += 1 }
+            if digits > cursor, digits < word.count, word[digits] == "$" { cursor = digits + 1 }
+            while cursor < word.count, "-+ #0'".unicodeScalars.contains(word[cursor]) { cursor += 1 }
+            while isDigit(cursor) || (cursor < word.count && word[cursor] == "*") { cursor += 1 }
+            if cursor < word.count, word[cursor] == "." {
+                cursor += 1
+                while isDigit(cursor) { cursor += 1 }
+            }
+            for length in ["hh", "ll", "h", "l", "q", "L", "z", "t", "j"] {
+                let scalars = Array(length.unicodeScalars)
+                if cursor + scalars.count < word.count, Array(word[cursor..<cursor + scalars.count]) == scalars {
+                    cursor += scalars.count
+                    break
+                }
+            }
+            if cursor < word.count, "@dDiuUxXoOfFeEgGaAcCsSp%".unicodeScalars.contains(word[cursor]) {
+                index = cursor + 1
+            } else {
+                result.append(word[index])
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// Whether a word has letters that are not a unit symbol: its runs of letters (`°` and `µ`
+    /// count as letters) are each checked, so `10MB`, `km/h` and `5h` have none.
+    static func hasWordLetters(_ word: [Unicode.Scalar]) -> Bool {
+        var run = ""
+        var runHasLetter = false
+        for scalar in word + [" "] {
+            let isLetter = scalar.properties.isAlphabetic
+            if isLetter || scalar == "°" || scalar == "µ" {
+                run.unicodeScalars.append(scalar)
+                runHasLetter = runHasLetter || isLetter
+                continue
+            }
+            if runHasLetter, !unitSymbols.contains(run) { return true }
+            run = ""
+            runHasLetter = false
         }
         return false
     }

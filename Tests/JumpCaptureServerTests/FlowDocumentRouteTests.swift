@@ -93,7 +93,8 @@ import TestSupport
         }
     }
 
-    /// A locale without a file falls back as the forms do: fr-CA is the default locale's texts.
+    /// A locale without a file is negotiated as the forms do: fr-CA is fr-FR's texts (CLDR's
+    /// parent fr, then the language's own region), under its own name.
     @Test func aLocaleWithoutAFileFallsBack() async throws {
         try await withServer { server in
             let answer = try await Self.get(server, "\(Self.base)/HEAD/fr-CA.json")
@@ -101,7 +102,10 @@ import TestSupport
             #expect(answer.text == (try Self.expected("fr-CA")))
             let document = try JSONValue.parse(answer.body)
             #expect(document["jumpForms"]?["locale"] == "fr-CA")
-            #expect(document["fields"]?["emailAddress"]?["label"] == "Email address")
+            #expect(document["fields"]?["emailAddress"]?["label"] == "Adresse e-mail")
+            // A language without a file: the default locale's.
+            let italian = try JSONValue.parse(try await Self.get(server, "\(Self.base)/HEAD/it-IT.json").body)
+            #expect(italian["fields"]?["emailAddress"]?["label"] == "Email address")
         }
     }
 

@@ -77,6 +77,12 @@ import TestSupport
             let expected = ServerFixtures.localizer.messages(for: report.violations.filter { $0.field == "displayName" }, in: edit)
             #expect(!expected.isEmpty)
             #expect(fields == .object([("displayName", .array(expected[0].messages.map(JSONValue.string)))]))
+            // A locale without a file is negotiated as the forms do (issue 26): fr-CA and fr get
+            // fr-FR's French, not the default locale's English.
+            for tag in ["fr-CA", "fr"] {
+                let negotiated = try await update(["displayName": "!"], locale: LocaleTag(tag)!)
+                #expect(negotiated.error?.serverError?.body["invalid_fields"] == fields, "\(tag): \(negotiated)")
+            }
             // Nested values: a postal code the pattern refuses, a street without a city.
             #expect(try await update(["zip": "!!"], attribute: "/primaryAddress").error?.serverError?.body.at("invalid_fields.addressPostalCode") != nil)
             #expect(try await update(["primaryAddress": ["address1": "5 rue Vaubecour"]]).error?.serverError?.body.at("invalid_fields.addressStreet") != nil)

@@ -289,9 +289,17 @@ import TestSupport
     }
 
     @Test func showAndValidateSayWhichLocaleSpeaksForOneWithoutFile() throws {
+        // pl: pl-PL.yaml serves it (CLDR's likely region), said in Polish.
         let show = try run(["show", "signInForm", "--locale", "pl"])
         #expect(show.status == 0)
-        #expect(show.stderr == "There are no texts for pl; using en-US.\n")
+        #expect(show.stderr == "Brak tekstów dla pl; używany jest pl-PL.\n")
+        // fr-CA -> fr -> the best fr-* there is: French, not the default locale (issue 26).
+        let canadian = try run(["show", "signInForm", "--locale", "fr-CA"])
+        #expect(canadian.status == 0)
+        #expect(canadian.stderr == "Aucun texte pour fr-CA ; utilisation de fr-FR.\n")
+        let french = try run(["show", "signInForm", "--locale", "fr-FR"]).stdout
+        #expect(canadian.stdout == french.replacingOccurrences(of: "· fr-FR", with: "· fr-CA"))
+        #expect(try run(["show", "signInForm", "--locale", "it"]).stderr == "There are no texts for it; using en-US.\n")
         let validate = try run(["validate", "signInForm", "--locale", "it-IT", "--set", "signInEmailAddress=ana@example.com"])
         #expect(validate.stderr.contains("There are no texts for it-IT; using en-US."), "\(validate.stderr)")
         #expect(try run(["show", "signInForm", "--locale", "pl-PL"]).stderr.isEmpty)

@@ -65,14 +65,14 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         let written = ["\(Self.version)/fr-FR", "\(Self.version)/fr-CA", "HEAD/fr-FR", "HEAD/fr-CA"].map { "\(folder.path)/standard/\($0).json" }
         #expect(result.stdout == written.map { $0 + "\n" }.joined())
-        // fr-CA has no locale file: the forms' fallback (the default locale), said on standard error.
-        #expect(result.stderr.contains("fr-CA"), "\(result.stderr)")
+        // fr-CA has no locale file: fr-FR serves it (CLDR's negotiation), said on standard error.
+        #expect(result.stderr.contains("fr-CA") && result.stderr.contains("fr-FR"), "\(result.stderr)")
         let french = try String(contentsOfFile: written[0], encoding: .utf8)
         #expect(french == (try String(contentsOfFile: "\(Self.golden)/fr-FR.json", encoding: .utf8)))
         #expect(try String(contentsOfFile: written[2], encoding: .utf8) == french)
         let canadian = try JSONValue.parse(try String(contentsOfFile: written[1], encoding: .utf8))
         #expect(canadian["jumpForms"]?["locale"] == "fr-CA")
-        #expect(canadian["fields"]?["emailAddress"]?["label"] == "Email address")
+        #expect(canadian["fields"]?["emailAddress"]?["label"] == "Adresse e-mail")
     }
 
     @Test func exportRefusesAFlowWithErrors() throws {

@@ -511,9 +511,10 @@ import TestSupport
         let result = try project.run(["register", "--non-interactive", "--locale", "xx-YY"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("There are no texts for xx-YY; using en-US.\n"), "\(result.stderr)")
-        // fr-CA -> fr -> en-US: with only fr-FR.yaml, nothing along fr-CA's own chain.
+        // fr-CA -> fr -> fr-FR (CLDR's parent, then the language's own region): French.
         let canadian = try project.run(["register", "--non-interactive", "--locale", "fr-CA"])
-        #expect(canadian.stderr.hasPrefix("There are no texts for fr-CA; using en-US.\n"), "\(canadian.stderr)")
+        #expect(canadian.stderr.hasPrefix("Aucun texte pour fr-CA ; utilisation de fr-FR.\nDes valeurs obligatoires sont manquantes"),
+                "\(canadian.stderr)")
         let french = try project.run(["register", "--non-interactive", "--locale", "fr-FR"])
         #expect(french.stderr.hasPrefix("Des valeurs obligatoires sont manquantes"), "\(french.stderr)")
     }

@@ -80,6 +80,56 @@ import TestSupport
         #expect(document.aliases.map(\.name) == ["r"])
     }
 
+    /// YAML allows tabs in content: a block scalar's line after its indentation, a quoted or
+    /// plain scalar's continuation, a flow collection, after a value (issue 26). The value
+    /// keeps them as YAML says.
+    @Test(arguments: [
+        ("text: |\n  first\n  \tsecond\n", "first\n\tsecond\n"),
+        ("text: >\n  first\n  \tsecond\n", "first\n\tsecond\n"),
+        ("text: |\n  first\n  \t\n  third\n", "first\n\t\nthird\n"),
+        ("text: \"first\n\tsecond\"\n", "first second"),
+        ("text: 'first\n  \tsecond'\n", "first second"),
+        ("text: first\n  \tsecond\n", "first second"),
+        ("text: first\t\nother: 1\t# note\n", "first"),
+        ("text:\tfirst\n", "first"),
+        ("text: \"a\tb\"\n", "a\tb"),
+        ("list: [a,\n\tb]\ntext: x\n", "x"),
+        // Blank and comment lines may start with tabs (libyaml refuses them; the reader does not).
+        ("a: 1\n\t\ntext: x\n", "x"),
+        ("a: 1\n \t # a comment\ntext: x\n", "x"),
+        ("text: first\n\t\n  second\n", "first\nsecond"),
+        ("text: |\n  first\n\t\n  second\n", "first\n\nsecond\n"),
+    ])
+    func tabsInContentAreNoIndentation(_ yaml: String, _ text: String) throws {
+        let result = read(yaml)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let document = try #require(result.document)
+        guard case .mapping(let mapping) = document.root else { Issue.record("not a mapping"); return }
+        let value = mapping.entries.first { $0.key.value == "text" }?.value
+        guard case .scalar(let scalar) = value else { Issue.record("no text"); return }
+        #expect(scalar.value == text)
+    }
+
+    /// Tabs used as indentation are refused (JF105) where they are, one per line, and only
+    /// those: a tab in a block scalar of the same file stays content.
+    @Test(arguments: [
+        ("fields:\n\temail: {}\n", ["2:1"]),
+        ("fields:\n  \temail: {}\n", ["2:3"]),
+        ("a: |\n  x\n\ty\n", ["3:1"]),
+        ("a: first\n\tsecond\n", ["2:1"]),
+        ("a: |\n  x\n  \ty\nb:\n\tc: 1\nd:\n\t\te: 2\n", ["5:1", "7:1"]),
+        ("a: 1\n\t# a comment\nb:\n\tc: 2\n", ["4:1"]),
+        // Past the first, as many as there are, each after libyaml stopped at the one before.
+        ("a:\n\tb: 1\n\tc: |\n\t  x\n\t  \ty\n", ["2:1", "3:1", "4:1", "5:1"]),
+        (String(repeating: "a:\n", count: 1) + (1...40).map { "\t- item \($0)\n" }.joined(), (2...41).map { "\($0):1" }),
+    ])
+    func tabsUsedAsIndentationAreRefused(_ yaml: String, _ places: [String]) {
+        let result = read(yaml)
+        #expect(result.document == nil)
+        #expect(result.diagnostics.allSatisfy { $0.code == .tabIndentation }, "\(result.diagnostics.map(\.message))")
+        #expect(result.diagnostics.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" } == places)
+    }
+
     @Test func deepNestingStopsAtTheLimitWithoutRecursion() {
         let deep = "x: " + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
         let result = read(deep)

@@ -32,9 +32,28 @@ import Testing
         #expect(LocaleTag(input) == nil)
     }
 
-    @Test func fallbackChainEndsInTheDefaultLocale() throws {
-        let chain = try #require(LocaleTag("fr-CA")).fallbackChain(defaultLocale: try #require(LocaleTag("en-US")))
-        #expect(chain.map(\.identifier) == ["fr-CA", "fr", "en-US", "en"])
+    @Test func localizerFallsBackAlongTheMatchedLocalesThenTheDefault() throws {
+        func catalog(_ tag: String, _ messages: [String: String]) throws -> LocaleCatalog {
+            let locale = try #require(LocaleTag(tag))
+            let here = SourceLocation(file: "\(tag).yaml", line: 1, column: 1)
+            return LocaleCatalog(path: "\(tag).yaml", tag: Located(locale, at: here), messages: messages.sorted { $0.key < $1.key }.map {
+                LocaleMessage(key: $0.key, text: $0.value, keyLocation: here, valueLocation: here, offsetMap: .linear(line: 1, column: 1))
+            })
+        }
+        let localizer = Localizer(defaultLocale: try #require(LocaleTag("en-US")), catalogs: [
+            try catalog("en-US", ["a": "A", "b": "B", "c": "C"]),
+            try catalog("fr-FR", ["a": "A-fr", "b": "B-fr"]),
+            try catalog("fr-BE", ["a": "A-be", "c": "C-be"]),
+        ])
+        let canada = try #require(LocaleTag("fr-CA"))
+        #expect(localizer.text("a", for: canada) == "A-fr")
+        #expect(localizer.text("c", for: canada) == "C-be")
+        #expect(localizer.resolve("c", for: canada)?.locale.identifier == "fr-BE")
+        #expect(localizer.text("a", for: try #require(LocaleTag("fr"))) == "A-fr")
+        #expect(localizer.text("a", for: try #require(LocaleTag("ja"))) == "A")
+        #expect(localizer.negotiatedLocale(for: canada)?.identifier == "fr-FR")
+        #expect(localizer.negotiatedLocale(for: try #require(LocaleTag("ja")))?.identifier == "en-US")
+        #expect(localizer.fallbackLocales(of: try #require(LocaleTag("fr-BE"))).map(\.identifier) == ["fr-FR"])
     }
 
     @Test func suggestionsFindTyposOnly() {

@@ -10,11 +10,12 @@ import TestSupport
     /// Loads `files` (name -> YAML under `messages:`) and checks them against en-US (with
     /// jump-forms' own catalog when `builtin`).
     static func check(_ files: [String: String], allowed: [String] = [], concurrently: Bool = true, builtin: Bool = false,
-                      lineEnding: String = "\n") throws -> [LocaleFinding] {
+                      requiresBuiltinTexts: Bool? = nil, lineEnding: String = "\n") throws -> [LocaleFinding] {
         let catalogs = try load(files, lineEnding: lineEnding)
         // Paths relative to the folder, so that runs in different folders compare.
         let input = LocaleCheckInput(catalogs: catalogs.list, reference: LocaleTag("en-US")!, builtinCatalogs: builtin ? BuiltinCatalog.catalogs : [],
-                                     sameAsSourceAllowed: allowed, concurrently: concurrently)
+                                     sameAsSourceAllowed: allowed, concurrently: concurrently,
+                                     requiresBuiltinTexts: requiresBuiltinTexts ?? builtin)
         let folder = catalogs.folder
         return LocaleChecker(input).run().map { finding in
             var finding = finding
@@ -355,6 +356,72 @@ import TestSupport
         #expect(findings.allSatisfy { $0.rule == .invisibleCharacter })
         #expect(findings.map { "\($0.key ?? ""):\($0.diagnostic.location.map { "\($0.line):\($0.column)" } ?? "")" }
                     == ["a:3:18", "b:5:12", "c:8:9", "d:9:13", "e:11:12", "f:14:11"], "\(findings.map(\.diagnostic.description))")
+    }
+
+    /// Locale files that serve no flow nor jump.yaml (an app's own strings, imported) need not
+    /// translate jump-forms' texts; what they have is still checked (issue 26).
+    @Test func jumpFormsOwnTextsAreRequiredOnlyWhereTheFilesServeJumpForms() throws {
+        let files = ["en-US": "a: One\nb: Two", "it-IT": "a: Uno", "sv": "a: Ett\nb: Två"]
+        let loose = try Self.check(files, builtin: true, requiresBuiltinTexts: false)
+        #expect(loose.map { "\($0.file):\($0.rule.rawValue):\($0.key ?? "")" } == ["locales/it-IT.yaml:missing-key:b"])
+        let asked = try Self.check(files, builtin: true, requiresBuiltinTexts: true)
+        #expect(asked.filter { $0.key?.hasPrefix("jumpForms.") == true }.count > 20)
+        // Without flows the default is not to require them.
+        let catalogs = try Self.load(files).list
+        #expect(!LocaleCheckInput(catalogs: catalogs, reference: LocaleTag("en-US")!, builtinCatalogs: BuiltinCatalog.catalogs).requiresBuiltinTexts)
+    }
+
+    /// A locale's missing keys come from the files that serve it as the forms negotiate:
+    /// fr-CA from fr-FR, es-AR from es-419 then es-ES, zh-HK from zh-Hant; not from another
+    /// script or language (issue 26).
+    @Test func missingKeysComeFromTheFilesThatServeTheLocale() throws {
+        let findings = try Self.check([
+            "en-US": "a: One\nb: Two\nc: Three",
+            "fr-FR": "a: Un\nb: Deux\nc: Trois", "fr-CA": "a: Un",
+            "es-ES": "a: Uno\nb: Dos\nc: Tres", "es-419": "a: Uno\nb: Dos", "es-AR": "a: Uno",
+            "zh-Hant": "a: 一\nb: 二\nc: 三", "zh-HK": "a: 一", "zh-Hans": "a: 一",
+        ])
+        let missing = findings.filter { $0.rule == .missingKey }.map { "\($0.file):\($0.key ?? "")" }
+        #expect(missing == ["locales/zh-Hans.yaml:b", "locales/zh-Hans.yaml:c"], "\(findings.map(\.diagnostic.message))")
+    }
+
+    /// Texts made of placeholders, numbers and unit symbols are the same in every language:
+    /// not "untranslated" (issue 26: TwitterKit's `%@h`, `{n} min`).
+    @Test(arguments: [
+        ("%@h", false), ("%1$@ min", false), ("{n} min", false), ("{n}MB", false), ("%d km/h", false), ("%.1f°C", false),
+        ("{n} · %@s", false), ("%lld%%", false), ("5 mAh", false),
+        ("%@ hours", true), ("{n} minutes", true), ("%@ min ago", true), ("Close", true), ("%@ h left", true),
+    ])
+    func placeholdersAndUnitsAreNotUntranslated(_ text: String, _ flagged: Bool) throws {
+        let quoted = "\"" + text.replacingOccurrences(of: "\\", with: "\\\\") + "\""
+        let findings = try Self.check(["en-US": "a: \(quoted)", "de-DE": "a: \(quoted)"])
+        #expect(findings.contains { $0.rule == .sameAsSource } == flagged, "\(findings.map(\.diagnostic.message))")
+    }
+
+    /// `--reference` naming a locale the folder has no file for: said once, nothing else
+    /// (jump-forms' own texts included), with the file that would serve it as the hint.
+    @Test func aMissingReferenceIsSaidOnceAndTheCheckStops() throws {
+        let catalogs = try Self.load(["en-US": "a: Hello", "it-IT": "a: Ciao", "sv": "a: Hej"])
+        let input = LocaleCheckInput(catalogs: catalogs.list, reference: LocaleTag("en")!, builtinCatalogs: BuiltinCatalog.catalogs,
+                                     requiredLocales: [RequiredLocale(tag: LocaleTag("en")!, origin: "--reference")], requiresBuiltinTexts: true)
+        let findings = LocaleChecker(input).run()
+        #expect(findings.count == 1, "\(findings.map(\.diagnostic.description))")
+        #expect(findings.first?.rule == .missingLocaleFile)
+        #expect(findings.first?.diagnostic.hint == "did you mean 'en-US'? (en-US.yaml serves en), or add en.yaml")
+    }
+
+    /// `captureLocale` needs a file that serves it, as the forms negotiate (fr-FR.yaml for
+    /// fr-CA); `--locale` and `--reference` name files.
+    @Test func aCaptureLocaleServedByAnotherFileIsNotMissing() throws {
+        let catalogs = try Self.load(["en-US": "a: Hello", "fr-FR": "a: Bonjour"]).list
+        func missing(_ tag: String, served: Bool) -> [String] {
+            LocaleChecker.missingLocaleFiles([RequiredLocale(tag: LocaleTag(tag)!, origin: "captureLocale", servedByAnother: served)],
+                                             catalogs: catalogs).map { $0.diagnostic.message }
+        }
+        #expect(missing("fr-CA", served: true).isEmpty)
+        #expect(missing("fr", served: true).isEmpty)
+        #expect(missing("ja-JP", served: true).count == 1)
+        #expect(missing("fr-CA", served: false).count == 1)
     }
 
     @Test func aReferenceWithoutAFileIsNotACascade() throws {

@@ -61,6 +61,30 @@ import TestSupport
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    /// An app's own translations (no flow, no jump.yaml: TwitterKit's strings, imported) are
+    /// checked for what they hold, not for jump-forms' texts; `--builtin-texts` asks for those
+    /// too. A `--reference` without its file is said once (issue 26).
+    @Test func appTranslationsWithoutAFlowNeedNotTranslateJumpForms() throws {
+        let folder = try TemporaryFolder("jump-locales-app")
+        defer { folder.remove() }
+        try folder.write("strings/en.yaml", "locale: en\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n  done: Done\n")
+        try folder.write("strings/it.yaml", "locale: it\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n  done: Fatto\n")
+        try folder.write("strings/sv.yaml", "locale: sv\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n")
+        let plain = try run(["locales", "check", "--locales", "strings", "--reference", "en"], in: folder.path)
+        #expect(plain.status == 1)
+        #expect(plain.stdout.split(separator: "\n").filter { $0.contains("error[") || $0.contains("warning[") }
+                    == ["strings/sv.yaml:2:1: error[missing-key]: message 'done' is missing from sv; en has it"], "\(plain.stdout)")
+        #expect(!plain.stdout.contains("jumpForms."), "\(plain.stdout)")
+        #expect(plain.stderr == "1 error, 0 warnings in 3 locale files\n", "\(plain.stderr)")
+        let asked = try run(["locales", "check", "--locales", "strings", "--reference", "en", "--builtin-texts", "--format", "json"], in: folder.path)
+        #expect(asked.status == 1)
+        #expect(asked.stdout.contains("\"key\" : \"jumpForms.") || asked.stdout.contains("\"key\": \"jumpForms."), "\(asked.stdout.prefix(400))")
+        let noReference = try run(["locales", "check", "--locales", "strings", "--reference", "fr-FR"], in: folder.path)
+        #expect(noReference.status == 1)
+        #expect(noReference.stdout.split(separator: "\n").filter { $0.contains("error[") }
+                    == ["error[missing-locale-file]: fr-FR (--reference) has no locale file in strings"], "\(noReference.stdout)")
+    }
+
     @Test func localesNamedWithoutAFileAreErrors() throws {
         let folder = try Self.project()
         defer { folder.remove() }

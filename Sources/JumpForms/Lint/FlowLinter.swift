@@ -254,7 +254,7 @@ public struct FlowLinter: Sendable {
                     related: [.init("the flow's name", at: flow.name.location)]))
             }
             let tag = config.captureLocale.value
-            if !catalogs.contains(where: { tag.truncations.contains($0.tag.value) }) {
+            if LocaleMatcher(available: catalogs.map(\.tag.value)).bestMatch(for: tag) == nil {
                 findings.append(Diagnostic(.missingLocale, "'captureLocale' is \(tag), but no locale file serves it",
                     at: config.captureLocale.location, hint: "add \(tag).yaml (or \(tag.language).yaml) to the locales folder"))
             }
@@ -383,6 +383,7 @@ public struct FlowLinter: Sendable {
                     at: use.key.location, hint: Suggestion.hint(for: use.key.value, among: defaultCatalog.keys)))
             }
         }
+        let matcher = LocaleMatcher(available: catalogs.map(\.tag.value).sorted())
         // Each catalog on its own (all cores): keys missing along its chain (fr-CA, fr, before
         // the default locale), and the arguments its messages use. Results are merged in
         // catalog order, so the outcome is the same as one loop.
@@ -391,7 +392,7 @@ public struct FlowLinter: Sendable {
             let catalog = all[position]
             let isDefault = catalog.tag.value == defaultTag
             // The rest of the chain: the catalog itself is looked up first, for both checks.
-            let fallbacks = catalog.tag.value.truncations.dropFirst().compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
+            let fallbacks = matcher.ranked(catalog.tag.value).filter { $0 != catalog.tag.value }.compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
             var found: [Diagnostic] = []
             // The uses are read in place: copying them out would retain their strings, which
             // both cores share (atomic reference counts on one cache line slow both down).

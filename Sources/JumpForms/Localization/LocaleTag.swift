@@ -48,7 +48,9 @@ public struct LocaleTag: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public var description: String { identifier }
 
-    /// The tag and its truncations, most specific first: `zh-Hant-TW`, `zh-Hant`, `zh`.
+    /// The tag and its truncations, most specific first: `zh-Hant-TW`, `zh-Hant`, `zh`. Only
+    /// the written subtags: CLDR's inheritance (`es-AR` → `es-419`, `zh-HK` → `zh-Hant`) is
+    /// `inheritanceChain`, and which files serve a locale is `LocaleMatcher`'s to say.
     public var truncations: [LocaleTag] {
         var result: [LocaleTag] = [self]
         var parts = identifier.split(separator: "-").map(String.init)
@@ -57,15 +59,6 @@ public struct LocaleTag: Sendable, Hashable, Comparable, CustomStringConvertible
             if let tag = LocaleTag(parts.joined(separator: "-")) { result.append(tag) }
         }
         return result
-    }
-
-    /// The lookup chain: this tag's truncations, then the default locale's (without repeats).
-    public func fallbackChain(defaultLocale: LocaleTag) -> [LocaleTag] {
-        var chain: [LocaleTag] = []
-        for tag in truncations + defaultLocale.truncations where !chain.contains(tag) {
-            chain.append(tag)
-        }
-        return chain
     }
 
     public static func < (lhs: LocaleTag, rhs: LocaleTag) -> Bool { lhs.identifier < rhs.identifier }

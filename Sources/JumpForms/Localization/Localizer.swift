@@ -15,15 +15,20 @@ public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertibl
 
 /// Looks messages up along the locale fallback chain and formats them.
 ///
-/// Lookup for `fr-CA` tries the user's `fr-CA` and `fr`, then the fallback catalogs' (the
-/// CLI's built-in words) `fr-CA` and `fr`, then the user's default locale and last the fallback
-/// catalogs' en-US. A user's locale file can override any built-in word for its language; an
-/// override in the default locale's file does not hide the built-in words of other languages.
+/// The locales that serve a requested one are found by `LocaleMatcher` (CLDR's aliases, likely
+/// subtags and parent locales): lookup for `fr-CA` tries the user's `fr-CA`, then `fr`, then
+/// any other French file (`fr-FR`, the language's own region first), then the fallback
+/// catalogs' (the CLI's built-in words) French in the same order, then the user's default
+/// locale and last the fallback catalogs' en-US. A user's locale file can override any
+/// built-in word for its language; an override in the default locale's file does not hide the
+/// built-in words of other languages.
 public struct Localizer: Sendable {
     public let defaultLocale: LocaleTag
     private let catalogs: [LocaleTag: LocaleCatalog]
     private let fallbackCatalogs: [LocaleTag: LocaleCatalog]
     private let fallbackDefault: LocaleTag?
+    private let matcher: LocaleMatcher
+    private let fallbackMatcher: LocaleMatcher
 
     /// A message found for a locale, and the locale whose file holds it.
     public struct Resolved: Sendable {
@@ -36,33 +41,48 @@ public struct Localizer: Sendable {
         self.catalogs = Dictionary(catalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.fallbackCatalogs = Dictionary(fallbackCatalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
         self.fallbackDefault = fallbackCatalogs.first?.tag.value
+        matcher = LocaleMatcher(available: self.catalogs.keys.sorted())
+        fallbackMatcher = LocaleMatcher(available: self.fallbackCatalogs.keys.sorted())
     }
 
     /// The locales with a catalog, sorted.
-    public var locales: [LocaleTag] { catalogs.keys.sorted() }
+    public var locales: [LocaleTag] { matcher.available }
 
     public func catalog(for locale: LocaleTag) -> LocaleCatalog? { catalogs[locale] }
 
-    /// The catalog that serves `locale` best (the first of its fallback chain that exists).
+    /// The locale whose catalog serves `locale`: the best match among the catalogs (see
+    /// `LocaleMatcher`), else the default locale's, else nil when there is no catalog for either.
+    public func negotiatedLocale(for locale: LocaleTag) -> LocaleTag? {
+        matcher.bestMatch(for: locale) ?? matcher.bestMatch(for: defaultLocale)
+    }
+
+    /// The catalog that serves `locale` best (see `negotiatedLocale(for:)`).
     public func bestCatalog(for locale: LocaleTag) -> LocaleCatalog? {
-        locale.fallbackChain(defaultLocale: defaultLocale).lazy.compactMap { catalogs[$0] }.first
+        negotiatedLocale(for: locale).flatMap { catalogs[$0] }
+    }
+
+    /// The other catalogs a catalog's missing keys come from, nearest first, before the default
+    /// locale's: for `fr-CA`, `fr` and the other French files. Lint and the locale checks use it.
+    public func fallbackLocales(of locale: LocaleTag) -> [LocaleTag] {
+        matcher.ranked(locale).filter { $0 != locale }
     }
 
     /// The message for `key` in `locale`, following the fallback chain.
     public func resolve(_ key: String, for locale: LocaleTag) -> Resolved? {
-        let own = locale.truncations
+        let own = matcher.ranked(locale)
         // The locale's language first, the user's files before the fallback catalogs ...
         for tag in own {
             if let message = catalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
         }
-        for tag in own {
+        let fallbackOwn = fallbackMatcher.ranked(locale)
+        for tag in fallbackOwn {
             if let message = fallbackCatalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
         }
         // ... then the default locales.
-        for tag in defaultLocale.truncations where !own.contains(tag) {
+        for tag in matcher.ranked(defaultLocale) where !own.contains(tag) {
             if let message = catalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
         }
-        for tag in (fallbackDefault ?? defaultLocale).truncations where !own.contains(tag) {
+        for tag in fallbackMatcher.ranked(fallbackDefault ?? defaultLocale) where !fallbackOwn.contains(tag) {
             if let message = fallbackCatalogs[tag]?[key] { return Resolved(message: message, locale: tag) }
         }
         return nil

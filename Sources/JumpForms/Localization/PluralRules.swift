@@ -249,6 +249,12 @@ enum CLDRLocaleID {
         if let region { add("\(language)_\(region)") }
         if let script { add("\(language)_\(script)") }
         add(language)
+        // Then the ids of its canonical form, for aliases the tables need not list (`ars` is
+        // `ar_SA`, as ICU has it; `cmn` is `zh`): see LocaleMatcher.
+        let written = ([language] + [script, region].compactMap { $0 }).joined(separator: "-")
+        if let tag = LocaleTag(written), tag.canonicalized != tag {
+            for id in candidates(tag.canonicalized.identifier) { add(id) }
+        }
         return result
     }
 

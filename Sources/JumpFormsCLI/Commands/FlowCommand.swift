@@ -89,7 +89,7 @@ struct FlowExportCommand: ParsableCommand {
                 console.err("nothing written: the flow cannot be a Capture flow document\n")
                 throw ExitCode(1)
             }
-            if !locales.isEmpty, let used = localizer.bestCatalog(for: tag)?.tag.value, !tag.truncations.contains(used) {
+            if !locales.isEmpty, let used = localizer.bestCatalog(for: tag)?.tag.value, used != tag {
                 console.err(localizer.text("jumpForms.cli.localeFallback", for: used,
                                            ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
             }

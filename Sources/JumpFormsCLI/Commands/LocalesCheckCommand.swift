@@ -48,6 +48,9 @@ struct LocalesCheckCommand: ParsableCommand {
     @Flag(help: "Treat warnings as errors.")
     var strict = false
 
+    @Flag(help: "Require jump-forms' own texts (jumpForms.*) in every locale even when no flow or jump.yaml is in scope.")
+    var builtinTexts = false
+
     func validate() throws {
         for tag in only where LocaleTag(tag) == nil {
             throw ValidationError("--locale '\(tag)' is not a BCP 47 locale tag (for example pl-PL)")
@@ -91,7 +94,8 @@ struct LocalesCheckCommand: ParsableCommand {
         required += selected.map { RequiredLocale(tag: $0, origin: "--locale") }
         let input = LocaleCheckInput(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
                                      builtinCatalogs: BuiltinCatalog.catalogs, requiredLocales: required,
-                                     sameAsSourceAllowed: allowSameAsSource)
+                                     sameAsSourceAllowed: allowSameAsSource,
+                                     requiresBuiltinTexts: builtinTexts || !loaded.flows.isEmpty || loaded.project.config != nil)
         let checker = LocaleChecker(input)
         var findings = checker.run()
         timing.mark("check")

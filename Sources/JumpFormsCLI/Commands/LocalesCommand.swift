@@ -133,7 +133,7 @@ struct LocaleSetOptions: ParsableArguments {
         }
         if let config = project.config {
             required.append(RequiredLocale(tag: config.captureLocale.value, origin: "captureLocale in \(config.path)",
-                                           location: config.captureLocale.location))
+                                           location: config.captureLocale.location, servedByAnother: true))
         }
         let localePaths = Set(catalogs.map(\.path))
         let failures = project.diagnostics.filter { diagnostic in

@@ -413,6 +413,9 @@ struct LocalesCoverageCommand: ParsableCommand {
     @Flag(help: "List each locale's untranslated keys.")
     var missing = false
 
+    @Flag(help: "Count jump-forms' own texts (jumpForms.*) even when no flow or jump.yaml is in scope.")
+    var builtinTexts = false
+
     func validate() throws {
         if let minimum, !(0...100).contains(minimum) {
             throw ValidationError("--minimum \(minimum) is not a percent from 0 to 100")
@@ -431,8 +434,10 @@ struct LocalesCoverageCommand: ParsableCommand {
         // without the reference's file there is nothing to measure against.
         let missingFiles = LocaleChecker.missingLocaleFiles(loaded.required, catalogs: loaded.catalogs).map(\.diagnostic)
         let hasReference = loaded.catalogs.contains { $0.tag.value == loaded.reference }
+        // jump-forms' own texts count where the files serve jump-forms (as `locales check` judges).
+        let servesJumpForms = builtinTexts || !loaded.flows.isEmpty || loaded.project.config != nil
         let report = CoverageReport(catalogs: hasReference ? loaded.catalogs : [], reference: loaded.reference, flows: loaded.flows,
-                                    builtinCatalogs: BuiltinCatalog.catalogs)
+                                    builtinCatalogs: servesJumpForms ? BuiltinCatalog.catalogs : [])
         var sources = loaded.project.sources
         sources.merge(BuiltinCatalog.sources)
         switch format {

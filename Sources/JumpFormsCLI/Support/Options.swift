@@ -52,8 +52,9 @@ struct ProjectOptions: ParsableArguments {
         let documentLocale = loaded.documentLocales.count == 1 ? loaded.documentLocales.first : nil
         let tag = locale.flatMap(LocaleTag.init) ?? project.config?.captureLocale.value ?? documentLocale ?? loaded.flow.defaultLocale.value
         let workspace = Workspace(project: project, loaded: loaded, locale: tag)
-        if locale != nil, let used = workspace.localizer.bestCatalog(for: tag)?.tag.value, !tag.truncations.contains(used) {
-            // No file along the asked locale's own chain (xx-YY, xx): say which one speaks instead.
+        if locale != nil, let used = workspace.localizer.bestCatalog(for: tag)?.tag.value, used != tag {
+            // No file for the asked locale: say which one speaks instead (CLDR's negotiation:
+            // fr-FR for fr-CA, es-MX for es-419; the default locale for xx-YY).
             console.err(workspace.localizer.text("jumpForms.cli.localeFallback", for: used,
                                                  ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
         }

@@ -35,8 +35,30 @@ public enum YAMLReader {
     /// false leaves all input to libyaml's reader (the tests compare both ways).
     static func read<Sink: YAMLNodeSink>(_ bytes: [UInt8], path: String, limits: LoaderLimits,
                                          into sink: consuming Sink, decodesInput: Bool = true) -> (result: YAMLReadResult, sink: Sink) {
-        if let error = precheck(bytes, path: path, limits: limits) {
-            return (YAMLReadResult(document: nil, readErrors: error, composeErrors: []), sink)
+        let tabs: [LeadingTab]
+        switch precheck(bytes, path: path, limits: limits) {
+        case .refused(let errors):
+            return (YAMLReadResult(document: nil, readErrors: errors, composeErrors: []), sink)
+        case .passed(let leadingTabs):
+            tabs = leadingTabs
+        }
+        // A tab at the start of a line is indentation, which YAML forbids, unless it is inside
+        // a scalar (a block scalar's line after its indentation, a quoted or plain scalar's
+        // continuation) or a flow collection: libyaml's marks say where those are.
+        if !tabs.isEmpty {
+            let scan = TabScan.scan(among: tabs, in: bytes)
+            if !scan.indentation.isEmpty {
+                return (YAMLReadResult(document: nil, readErrors: scan.indentation.map(ReadError.tabIndentation), composeErrors: []), sink)
+            }
+            if let readable = scan.readable {
+                // Tabs on blank and comment lines, which YAML allows and libyaml does not: it
+                // reads them as spaces (the same length, so every place stays where it is).
+                var composer = Composer(path: path, limits: limits, sink: sink)
+                readable.withUnsafeBufferPointer { buffer in
+                    composer.run(buffer, decodesInput: decodesInput)
+                }
+                return (composer.result(), composer.sink)
+            }
         }
         var composer = Composer(path: path, limits: limits, sink: sink)
         bytes.withUnsafeBufferPointer { buffer in
@@ -59,30 +81,36 @@ public enum YAMLReader {
         bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
     }
 
-    static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> [ReadError]? {
+    /// What the checks before parsing found: errors that stop the read, or the tabs among the
+    /// leading whitespace of lines (for `TabScan` to tell indentation from content).
+    enum Precheck {
+        case refused([ReadError])
+        case passed(leadingTabs: [LeadingTab])
+    }
+
+    static func precheck(_ bytes: [UInt8], path: String, limits: LoaderLimits) -> Precheck {
         if bytes.count > limits.maximumFileSize {
-            return [.tooLarge(path: path, size: bytes.count, limit: limits.maximumFileSize)]
+            return .refused([.tooLarge(path: path, size: bytes.count, limit: limits.maximumFileSize)])
         }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return [.byteOrderMark(path: path, encoding: "UTF-8")] }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .refused([.byteOrderMark(path: path, encoding: "UTF-8")]) }
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
-            return [.byteOrderMark(path: path, encoding: "UTF-32")]
+            return .refused([.byteOrderMark(path: path, encoding: "UTF-32")])
         }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
-            return [.byteOrderMark(path: path, encoding: "UTF-16")]
+            return .refused([.byteOrderMark(path: path, encoding: "UTF-16")])
         }
         // Valid UTF-8 is checked after parsing (see `read`), except before reporting tabs.
         if !bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
-            return [.empty(path: path)]
+            return .refused([.empty(path: path)])
         }
         let hasTab = bytes.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { memchr($0, 0x09, buffer.count) != nil } ?? false }
         if hasTab {
             if let offset = firstInvalidUTF8(bytes) {
-                return [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])]
+                return .refused([.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])])
             }
-            let tabs = tabIndentations(bytes, path: path)
-            if !tabs.isEmpty { return tabs.map(ReadError.tabIndentation) }
+            return .passed(leadingTabs: tabIndentations(bytes, path: path))
         }
-        return nil
+        return .passed(leadingTabs: [])
     }
 
     /// The offset of the first byte that breaks UTF-8, or nil when the bytes are valid.
@@ -135,9 +163,10 @@ public enum YAMLReader {
         return SourceLocation(file: path, line: line, column: column)
     }
 
-    /// Tabs among the leading whitespace of a line.
-    static func tabIndentations(_ bytes: [UInt8], path: String) -> [SourceLocation] {
-        var result: [SourceLocation] = []
+    /// The first tab among the leading whitespace of each line that has one (indentation,
+    /// unless `TabScan` finds it inside a scalar or a flow collection), and its byte offset.
+    static func tabIndentations(_ bytes: [UInt8], path: String) -> [LeadingTab] {
+        var result: [LeadingTab] = []
         var line = 1
         var column = 1
         var inIndentation = true
@@ -152,18 +181,137 @@ public enum YAMLReader {
                 index += breakLength
                 continue
             }
-            index += 1
             if inIndentation {
                 if byte == 0x09 {
-                    result.append(SourceLocation(file: path, line: line, column: column))
+                    result.append(LeadingTab(location: SourceLocation(file: path, line: line, column: column), offset: index))
                     inIndentation = false
                 } else if byte != 0x20 {
                     inIndentation = false
                 }
             }
+            index += 1
             if byte & 0xC0 != 0x80 { column += 1 }
         }
         return result
+    }
+}
+
+/// A tab among the leading whitespace of a line.
+struct LeadingTab {
+    var location: SourceLocation
+    var offset: Int
+}
+
+/// Tells the tabs at the start of lines that are indentation (which YAML forbids) from those
+/// that are content: a tab inside a scalar (a block scalar's line after its indentation, a
+/// quoted or plain scalar's continuation line) or inside a flow collection is content.
+/// libyaml's event marks say where scalars and flow collections are; where libyaml stops at a
+/// tab that is indentation, the tab is set to a space and the scan goes on, so that every such
+/// tab is found, not only the first.
+enum TabScan {
+    /// How many times a file is parsed at most (once, unless libyaml stops at a tab).
+    static let maximumRounds = 16
+
+    /// What the scan found: the tabs that are indentation, and when tabs start blank or
+    /// comment lines (allowed by YAML, refused by libyaml), the bytes with those set to spaces.
+    struct Result {
+        var indentation: [SourceLocation] = []
+        var readable: [UInt8]?
+    }
+
+    /// The tabs of `tabs` (in file order) that are indentation.
+    static func indentation(among tabs: [LeadingTab], in original: [UInt8]) -> [SourceLocation] {
+        scan(among: tabs, in: original).indentation
+    }
+
+    /// Whether the line of the tab at `offset` holds only whitespace, or a comment after it.
+    static func isBlankOrComment(_ bytes: [UInt8], from offset: Int) -> Bool {
+        var index = offset
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        return index == bytes.count || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == UInt8(ascii: "#")
+    }
+
+    static func scan(among tabs: [LeadingTab], in original: [UInt8]) -> Result {
+        var bytes = original
+        var result: [SourceLocation] = []
+        var blankLines = false
+        var next = 0
+        var rounds = 0
+        // Each round either ends the scan or passes at least one tab.
+        while next < tabs.count {
+            rounds += 1
+            guard rounds <= maximumRounds else {
+                // A file indented with tabs throughout: the rest are taken as indentation,
+                // rather than parsing the file once per line.
+                result += tabs[next...].filter { !isBlankOrComment(bytes, from: $0.offset) }.map(\.location)
+                break
+            }
+            let (spans, stop) = bytes.withUnsafeBufferPointer { contentSpans($0) }
+            var index = 0
+            var reach = YAMLMark(line: 0, column: 0)
+            var stoppedAtTab = false
+            while next < tabs.count {
+                let tab = tabs[next]
+                let mark = YAMLMark(line: tab.location.line, column: tab.location.column)
+                // Past a syntax error nothing is known; the tab it is at (or on the line of)
+                // is its likely cause.
+                if let stop, stop < mark, stop.line != mark.line { break }
+                while index < spans.count, spans[index].start < mark {
+                    reach = max(reach, spans[index].end)
+                    index += 1
+                }
+                if !(mark < reach) {
+                    if isBlankOrComment(bytes, from: tab.offset) {
+                        // Not indentation: the line's leading tabs become spaces for libyaml.
+                        var index = tab.offset
+                        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { bytes[index] = 0x20; index += 1 }
+                        blankLines = true
+                    } else {
+                        result.append(tab.location)
+                        bytes[tab.offset] = 0x20
+                    }
+                    if let stop, stop.line == mark.line { stoppedAtTab = true }
+                }
+                next += 1
+                if stoppedAtTab { break }
+            }
+            if stop == nil || !stoppedAtTab { break }
+        }
+        return Result(indentation: result, readable: result.isEmpty && blankLines ? bytes : nil)
+    }
+
+    /// Where scalars and flow collections start and end (sorted by start), and where libyaml
+    /// stopped with an error (nil when it read to the end).
+    static func contentSpans(_ buffer: UnsafeBufferPointer<UInt8>) -> ([(start: YAMLMark, end: YAMLMark)], YAMLMark?) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return ([], YAMLMark(line: 0, column: 0)) }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        func mark(_ mark: yaml_mark_t) -> YAMLMark { YAMLMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1) }
+        var spans: [(start: YAMLMark, end: YAMLMark)] = []
+        var openFlows: [YAMLMark?] = []
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                return (spans.sorted { $0.start < $1.start }, mark(parser.problem_mark))
+            }
+            defer { yaml_event_delete(&event) }
+            switch event.type {
+            case YAML_SCALAR_EVENT:
+                spans.append((mark(event.start_mark), mark(event.end_mark)))
+            case YAML_SEQUENCE_START_EVENT:
+                openFlows.append(event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? mark(event.start_mark) : nil)
+            case YAML_MAPPING_START_EVENT:
+                openFlows.append(event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? mark(event.start_mark) : nil)
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                if let start = openFlows.popLast() ?? nil { spans.append((start, mark(event.end_mark))) }
+            case YAML_STREAM_END_EVENT:
+                return (spans.sorted { $0.start < $1.start }, nil)
+            default:
+                break
+            }
+        }
     }
 }
 
