@@ -17,11 +17,11 @@ Outputs (committed, so that building never needs Python):
   Sources/JumpForms/Localization/CLDRFormats+Numbers.generated.swift
       Per locale: the default numbering system's digits and symbols, the decimal, percent,
       currency, accounting and scientific patterns, minimumGroupingDigits, the compact
-      patterns (short and long decimal, short currency) per plural form, currency symbols, and
-      the unit patterns of the units listed in UNITS. Supplemental: each region's currency
+      patterns (short and long decimal, short currency) per plural form and the currency
+      symbols. Supplemental: each region's currency
       today, each currency's fraction digits.
   Sources/JumpForms/Localization/CLDRFormats+Dates.generated.swift
-      Per locale, Gregorian calendar: month, weekday, quarter, era and day-period names in
+      Per locale, Gregorian calendar: month, weekday, era and day-period names in
       every context and width, the day-period rules, the date, time and date-time patterns,
       the availableFormats (skeleton -> pattern), the localized GMT formats and the names of
       UTC, and the hour letter the skeleton `j` stands for.
@@ -80,17 +80,6 @@ ORDINAL_SAMPLES = ROOT / "Tests/JumpFormsTests/Fixtures/cldr-ordinal-samples.jso
 LIST_SEPARATOR = "\u00a6"  # BROKEN BAR: in no CLDR value (checked)
 CURRENCY_DATE = datetime.date(2025, 7, 1)  # "today" for each region's currency
 
-# The measure units `::measure-unit/...` and `::unit/...` format (CLDR type, babel's key).
-UNITS = [
-    "length-kilometer", "length-meter", "length-centimeter", "length-millimeter", "length-mile", "length-foot", "length-inch",
-    "mass-kilogram", "mass-gram", "mass-pound",
-    "duration-year", "duration-month", "duration-week", "duration-day", "duration-hour", "duration-minute", "duration-second",
-    "temperature-celsius", "temperature-fahrenheit",
-    "digital-kilobyte", "digital-megabyte", "digital-gigabyte",
-    "volume-liter",
-    "speed-kilometer-per-hour", "speed-mile-per-hour",
-    "concentr-percent",
-]
 PLURAL_FORMS = ["zero", "one", "two", "few", "many", "other"]
 SYMBOLS = ["decimal", "group", "minusSign", "plusSign", "percentSign", "perMille", "exponential", "infinity", "nan"]
 CONTEXTS = {"format": "f", "stand-alone": "s"}
@@ -244,20 +233,13 @@ def numbers_of(locale: Locale, icu) -> dict:
             out[f"{prefix}.{len(magnitude) - 1}"] = forms(by_form)
     for code, symbol in data["currency_symbols"].items():
         out["$." + code] = symbol
-    for unit in UNITS:
-        widths = data["unit_patterns"].get(unit)
-        if widths is None:
-            continue
-        for width, letter in (("long", "l"), ("short", "s"), ("narrow", "n")):
-            if width in widths:
-                out[f"u.{unit}.{letter}"] = forms({k: v for k, v in widths[width].items() if k in PLURAL_FORMS})
     return {k: v for k, v in out.items() if v is not None}
 
 
 def dates_of(locale: Locale) -> dict:
     data = locale._data
     out = {}
-    for name, letter, count, first in (("months", "M", 12, 1), ("days", "D", 7, None), ("quarters", "Q", 4, 1)):
+    for name, letter, count, first in (("months", "M", 12, 1), ("days", "D", 7, None)):
         for context, c in CONTEXTS.items():
             for width, w in WIDTHS.items():
                 table = data[name][context].get(width)
@@ -287,6 +269,8 @@ def dates_of(locale: Locale) -> dict:
         out[f"t.{style}"] = pattern_text(data["time_formats"][style])
         out[f"dt.{style}"] = pattern_text(data["datetime_formats"][style])
     for skeleton, pattern in data["datetime_skeletons"].items():
+        if "Q" in skeleton:  # quarters are not carried
+            continue
         out[f"k.{skeleton}"] = pattern_text(pattern)
     gmt = data["zone_formats"]["gmt"]
     out["z.gmt"] = gmt.replace("%s", "{0}")
@@ -395,7 +379,7 @@ def render_table(name: str, table: dict, order: list) -> list:
             if "\n" in value or "\t" in value or "=" in key:
                 fail(f"{locale_id}: unusable {key}={value!r}")
             lines.append(swift_literal_line(f"{key}={value}"))
-    lines.append('    """')
+    lines.append('"""')
     return lines
 
 
