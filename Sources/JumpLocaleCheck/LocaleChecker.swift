@@ -358,6 +358,7 @@ struct Context: Sendable {
             case ("label", _): name
             case (_, .int): name + "#"
             case (_, .string(let text)), (_, .decimal(let text)): name + "=" + text
+            case (_, .date(let date)): name + "=" + date.description
             }
         }.joined(separator: ",")
     }
@@ -972,6 +973,7 @@ struct CatalogCheck {
         case .string(let text): "\"\(text)\""
         case .int(let number): String(number)
         case .decimal(let text): text
+        case .date(let date): date.description
         }
     }
 }

@@ -17,31 +17,47 @@ enum CLDRFormatData {
 
     static let knownIDs: Set<String> = Set(localeIDs)
 
-    /// A generated table: each locale's `key=value` lines.
-    struct Table: Sendable {
-        private let values: [String: [String: String]]
+    /// A generated table. The text is split into locales once (an index of each locale's
+    /// lines); a locale's lines are read into a dictionary only when it is first used.
+    final class Table: Sendable {
+        private let blocks: [String: Substring]
+        private let parsed = Mutex<[String: [String: String]]>([:])
 
         init(_ text: String) {
-            var values: [String: [String: String]] = [:]
-            var current: String?
+            var blocks: [String: Substring] = [:]
+            var currentID: Substring?
+            var blockStart = text.startIndex
+            var lineStart = text.startIndex
+            while lineStart < text.endIndex {
+                let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
+                if text[lineStart] == "@" {
+                    if let currentID { blocks[String(currentID)] = text[blockStart..<lineStart] }
+                    currentID = text[text.index(after: lineStart)..<lineEnd]
+                    blockStart = lineEnd < text.endIndex ? text.index(after: lineEnd) : lineEnd
+                }
+                lineStart = lineEnd < text.endIndex ? text.index(after: lineEnd) : lineEnd
+            }
+            if let currentID { blocks[String(currentID)] = text[blockStart...] }
+            self.blocks = blocks
+        }
+
+        private func entries(_ id: String) -> [String: String]? {
+            if let known = parsed.withLock({ $0[id] }) { return known }
+            guard let block = blocks[id] else { return nil }
             var entries: [String: String] = [:]
-            for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-                if line.first == "@" {
-                    if let current { values[current] = entries }
-                    current = String(line.dropFirst())
-                    entries = [:]
-                } else if let equals = line.firstIndex(of: "=") {
+            for line in block.split(separator: "\n") {
+                if let equals = line.firstIndex(of: "=") {
                     entries[String(line[..<equals])] = String(line[line.index(after: equals)...])
                 }
             }
-            if let current { values[current] = entries }
-            self.values = values
+            parsed.withLock { $0[id] = entries }
+            return entries
         }
 
         /// The value of `key` for the first locale of `chain` that has one.
         func value(_ key: String, chain: [String]) -> String? {
             for id in chain {
-                if let value = values[id]?[key] { return value }
+                if let value = entries(id)?[key] { return value }
             }
             return nil
         }
@@ -50,7 +66,7 @@ enum CLDRFormatData {
         func values(prefix: String, chain: [String]) -> [String: String] {
             var result: [String: String] = [:]
             for id in chain.reversed() {
-                guard let entries = values[id] else { continue }
+                guard let entries = entries(id) else { continue }
                 for (key, value) in entries where key.hasPrefix(prefix) { result[key] = value }
             }
             return result

@@ -5,11 +5,22 @@ public enum MessageArgument: Sendable, Hashable, ExpressibleByStringLiteral, Exp
     case string(String)
     case int(Int)
     /// A decimal number as text, `-`? digits [`.` digits] [`e` [`+`|`-`] digits]: `"1.50"`,
-    /// `"-3"`, `"1.2e3"`. Visible fraction digits count for plural rules (`1.50` has two).
+    /// `"-3"`, `"1.2e3"` (the exponent is a power of ten: `1.2e3` is 1200).
     case decimal(String)
+    /// A calendar date, for `date` arguments (midnight in the formatter's time zone).
+    case date(CivilDate)
 
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .int(value) }
+
+    /// The value as text, as a `select` compares it and a `string` argument prints it.
+    public var text: String {
+        switch self {
+        case .string(let text), .decimal(let text): text
+        case .int(let number): String(number)
+        case .date(let date): date.description
+        }
+    }
 }
 
 /// A failure to format a well-formed message with the given arguments.
@@ -27,34 +38,50 @@ public struct MessageFormatError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String { message }
 }
 
-/// Formats `MessagePattern`s for one locale.
+/// Formats `MessagePattern`s for one locale, as ICU4C's MessageFormat does with CLDR 47 data
+/// (docs/locales.md lists the differences).
 ///
-/// - Simple arguments (`{name}`): strings verbatim; `int` and `decimal` values as localized
-///   numbers (as ICU does for numeric values).
-/// - `number`: localized with the locale's `NumberSymbols`; style `integer` rounds half-even
-///   first; any other style formats as a plain number. A `decimal` keeps its fraction digits
-///   (`1.50` shows two). A `string` value that reads as a decimal number is accepted.
-/// - `date` and `time`: the argument's text, unformatted (`int` values in plain digits).
-/// - `plural`: an `=N` case equal to the value wins; otherwise the case of the CLDR cardinal
-///   category of the value minus the offset; otherwise `other`. `#` shows the value minus the
-///   offset, localized.
-/// - `selectordinal`: ordinal rules are not available, so an `=N` case equal to the value wins
-///   and otherwise `other` is used; `#` works as in `plural`.
+/// - Simple arguments (`{name}`): strings verbatim; numbers as `{name, number}` does; dates
+///   (`CivilDate`) as `{name, date, short}` does.
+/// - `number`: the locale's decimal pattern (at most three fraction digits, rounded half-even:
+///   3.14159 gives 3.142); `integer` (no fraction digits), `percent`, `currency` (the currency of
+///   the tag's region or its `-u-cu-` keyword), a DecimalFormat pattern (`#,##0.00`) or an ICU
+///   number skeleton (`::currency/EUR`, `::percent .00`, `::compact-short`, `::sign-always`).
+///   Values are exact decimals (`decimal` text, `int`, or a `string` that reads as a number);
+///   an exponent is a power of ten (`1.5e6` is 1,500,000).
+/// - `date` and `time`: `short`, `medium` (the default), `long`, `full`, a pattern
+///   (`yyyy-MM-dd`) or a skeleton (`::yMMMd`), from the locale's CLDR Gregorian data. Values are
+///   `CivilDate`s, ISO 8601 text (`2024-01-15`, `2024-01-15T10:00:00Z`,
+///   `2024-01-15T10:00:00+02:00`; without an offset the time is the formatter's zone's) or
+///   milliseconds since 1970 (`int`). They are shown in `timeZone` (UTC unless given).
+/// - `plural` and `selectordinal`: an `=N` case equal to the value wins; otherwise the case of
+///   the CLDR cardinal (ordinal) category of the value minus the offset as `#` shows it
+///   (`1.0` shows `1`, so it is `one` in English, as in ICU); otherwise `other`.
 /// - `select`: the case whose key equals the value's text, otherwise `other`.
 ///
-/// A missing argument, or a non-numeric value where a number is needed, throws. Only the
+/// A missing argument, or a value of the wrong kind, throws (ICU prints `{name}` for a missing
+/// argument; jump-forms refuses it so that a forgotten value never reaches a user). Only the
 /// cases chosen are formatted, so an argument used only in another case need not be given.
 public struct MessageFormatter: Sendable {
-    /// The locale whose plural rules and number symbols are used.
+    /// The locale whose plural rules, number and date data are used.
     public let localeTag: String
     public let pluralRules: PluralRules
+    /// The ordinal rules (`selectordinal`).
+    public let ordinalRules: PluralRules
     public let numberSymbols: NumberSymbols
+    /// The zone dates and times are shown in.
+    public let timeZone: MessageTimeZone
+    let locale: CLDRLocale
 
-    /// A formatter using `PluralRules.cardinal(for:)` and `NumberSymbols.forLocale(_:)`.
-    public init(localeTag: String) {
+    /// A formatter for `localeTag` (BCP 47: `de-CH`, `en-US-u-cu-eur`), showing times in
+    /// `timeZone`.
+    public init(localeTag: String, timeZone: MessageTimeZone = .utc) {
         self.localeTag = localeTag
         self.pluralRules = PluralRules.cardinal(for: localeTag)
+        self.ordinalRules = PluralRules.ordinal(for: localeTag)
         self.numberSymbols = NumberSymbols.forLocale(localeTag)
+        self.timeZone = timeZone
+        self.locale = CLDRLocale.resolve(localeTag)
     }
 
     /// Formats `pattern` with `arguments`.
@@ -82,9 +109,31 @@ public struct MessageFormatter: Sendable {
         return try format(pattern, arguments)
     }
 
+    /// Why a `number` style cannot be used (a bad skeleton or pattern), or nil.
+    public static func numberStyleError(_ style: MessageNumberStyle) -> String? {
+        guard case .other(let text) = style else { return nil }
+        do {
+            _ = try numberFormat(text, locale: CLDRLocale.resolve("root"))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// Why a `date` or `time` style cannot be used, or nil.
+    public static func dateStyleError(_ style: String?) -> String? {
+        guard let style else { return nil }
+        do {
+            _ = try DatePattern.forStyle(style, kind: .date, locale: CLDRLocale.resolve("root"))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     // MARK: Nodes
 
-    private func append<Output: FormattedText>(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: NumericValue?,
+    private func append<Output: FormattedText>(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: PoundValue?,
                                                to output: inout Output) throws(MessageFormatError) {
         for node in nodes {
             switch node {
@@ -92,57 +141,48 @@ public struct MessageFormatter: Sendable {
                 output.write(text)
             case .pound:
                 // The parser creates `#` nodes only inside plural cases, so `pound` is set.
-                if let pound { output.write(format(pound)) }
+                if let pound { output.write(pound.text) }
             case .argument(let argument):
                 let value = try lookUp(argument.name, arguments)
                 switch (argument.kind, value) {
-                case (_, .string(let text)):
+                case (.simple, .string(let text)):
                     output.write(text)
+                case (.simple, .date(let date)):
+                    let pattern = try datePattern("short", kind: .date, argument.name)
+                    output.write(pattern.format(DateTimeValue(date), locale: locale))
                 case (.simple, _):
                     let number = try numericValue(value, argument.name)
-                    output.write(format(number))
-                case (_, .int(let number)):
-                    output.write(String(number))
-                case (_, .decimal(let text)):
-                    output.write(text)
+                    output.write(NumberFormat.decimal(locale).format(number, locale: locale).text)
+                case (.date, _), (.time, _):
+                    let moment = try dateValue(value, argument.name)
+                    let pattern = try datePattern(argument.style, kind: argument.kind == .date ? .date : .time, argument.name)
+                    output.write(pattern.format(moment, locale: locale))
                 }
             case .number(let argument):
-                var value = try numericValue(try lookUp(argument.name, arguments), argument.name)
-                if argument.style == .integer { value = value.rounded }
-                output.write(format(value))
+                let value = try numericValue(try lookUp(argument.name, arguments), argument.name)
+                let format = try numberFormat(argument.style, argument.name)
+                output.write(format.format(value, locale: locale).text)
             case .select(let argument):
-                let key: String = switch try lookUp(argument.name, arguments) {
-                case .string(let text): text
-                case .int(let number): String(number)
-                case .decimal(let text): text
-                }
+                let key = try lookUp(argument.name, arguments).text
                 let chosen = argument.cases.first { $0.key == key } ?? argument.cases.first { $0.key == "other" }
                 if let chosen { try append(chosen.message, arguments, pound: nil, to: &output) }
             case .plural(let argument):
                 let value = try numericValue(try lookUp(argument.name, arguments), argument.name)
-                let shifted = value.subtracting(argument.pluralOffset)
-                let chosen = try pluralCase(argument, value: value, shifted: shifted)
-                try append(chosen.message, arguments, pound: shifted, to: &output)
+                let shifted = argument.pluralOffset == 0 ? value : value.adding(DecimalNumber(argument.pluralOffset).negated)
+                let formatted = NumberFormat.decimal(locale).format(shifted, locale: locale)
+                let chosen = pluralCase(argument, value: value, shown: formatted.quantity)
+                try append(chosen.message, arguments, pound: PoundValue(text: formatted.text), to: &output)
             }
         }
     }
 
-    private func pluralCase(_ argument: MessagePluralArgument, value: NumericValue, shifted: NumericValue) throws(MessageFormatError) -> MessagePluralCase {
-        let exact = value.decimal.normalized
+    private func pluralCase(_ argument: MessagePluralArgument, value: DecimalNumber, shown: DecimalNumber) -> MessagePluralCase {
+        let exact = value.normalized
         for item in argument.cases {
             if case .exact(let text) = item.key, DecimalNumber(text)?.normalized == exact { return item }
         }
-        var category = PluralCategory.other
-        if !argument.isOrdinal {
-            let operands: PluralOperands? = switch shifted {
-            case .int(let number): PluralOperands(number)
-            case .decimal(let text, _): PluralOperands(text)
-            }
-            guard let operands else {
-                throw MessageFormatError(message: "plural argument '\(argument.name)' has the value '\(shifted.text)', which the plural rules cannot read", argument: argument.name)
-            }
-            category = pluralRules.category(for: operands)
-        }
+        let rules = argument.isOrdinal ? ordinalRules : pluralRules
+        let category = PluralOperands(shown.plainText).map { rules.category(for: $0) } ?? .other
         for item in argument.cases where item.key == .category(category) { return item }
         // The parser guarantees an `other` case.
         return argument.cases.first { $0.key == .category(.other) }!
@@ -157,28 +197,83 @@ public struct MessageFormatter: Sendable {
         return value
     }
 
-    private func numericValue(_ argument: MessageArgument, _ name: String) throws(MessageFormatError) -> NumericValue {
+    private func numericValue(_ argument: MessageArgument, _ name: String) throws(MessageFormatError) -> DecimalNumber {
         switch argument {
         case .int(let number):
-            return .int(number)
+            return DecimalNumber(number)
         case .decimal(let text), .string(let text):
             guard let number = DecimalNumber(text) else {
                 throw MessageFormatError(message: "argument '\(name)' must be a number, not '\(text)'", argument: name)
             }
-            // Whole numbers written plainly ("42") become Int; anything else keeps its text.
-            if number.scale == 0, text.unicodeScalars.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) }), let int = Int(text) {
-                return .int(int)
-            }
-            return .decimal(text, number)
+            return number
+        case .date(let date):
+            throw MessageFormatError(message: "argument '\(name)' must be a number, not the date \(date)", argument: name)
         }
     }
 
-    private func format(_ value: NumericValue) -> String {
-        switch value {
-        case .int(let number): numberSymbols.format(integer: number)
-        case .decimal(let text, _): numberSymbols.format(decimal: text)
+    private func dateValue(_ argument: MessageArgument, _ name: String) throws(MessageFormatError) -> DateTimeValue {
+        switch argument {
+        case .date(let date):
+            return DateTimeValue(date)
+        case .int(let milliseconds):
+            return DateTimeValue(epochMilliseconds: milliseconds, timeZone: timeZone)
+        case .decimal(let text), .string(let text):
+            if let value = DateTimeValue(iso: text, timeZone: timeZone) { return value }
+            if let number = DecimalNumber(text), let milliseconds = Int(number.rounded(toPower: 0, .floor).plainText) {
+                return DateTimeValue(epochMilliseconds: milliseconds, timeZone: timeZone)
+            }
+            throw MessageFormatError(message: "argument '\(name)' must be a date (ISO 8601, as in 2024-01-15 or 2024-01-15T10:00:00Z), not '\(text)'", argument: name)
         }
     }
+
+    private func numberFormat(_ style: MessageNumberStyle, _ name: String) throws(MessageFormatError) -> NumberFormat {
+        switch style {
+        case .plain: return NumberFormat.decimal(locale)
+        case .integer: return NumberFormat.integer(locale)
+        case .other(let text):
+            do {
+                return try Self.numberFormat(text, locale: locale)
+            } catch {
+                throw MessageFormatError(message: "argument '\(name)': \(error.message)", argument: name)
+            }
+        }
+    }
+
+    struct StyleError: Error { var message: String }
+
+    static func numberFormat(_ text: String, locale: CLDRLocale) throws(StyleError) -> NumberFormat {
+        switch text.lowercased() {
+        case "percent": return NumberFormat.percent(locale)
+        case "currency": return NumberFormat.currency(locale)
+        case "integer": return NumberFormat.integer(locale)
+        default: break
+        }
+        if text.hasPrefix("::") {
+            do {
+                return try NumberSkeleton.parse(String(text.dropFirst(2)))
+            } catch {
+                throw StyleError(message: "number skeleton '\(text)': \(error.message)")
+            }
+        }
+        do {
+            return try NumberFormat.custom(text, locale: locale)
+        } catch {
+            throw StyleError(message: "number pattern '\(text)': \(error.message)")
+        }
+    }
+
+    private func datePattern(_ style: String?, kind: DatePattern.Kind, _ name: String) throws(MessageFormatError) -> DatePattern {
+        do {
+            return try DatePattern.forStyle(style ?? "medium", kind: kind, locale: locale)
+        } catch {
+            throw MessageFormatError(message: "argument '\(name)': \(error.message)", argument: name)
+        }
+    }
+}
+
+/// What `#` shows in a plural case.
+struct PoundValue {
+    var text: String
 }
 
 /// Where `MessageFormatter` writes a message's pieces: the formatted string, or nowhere when
@@ -195,47 +290,3 @@ extension String: FormattedText {
 struct DiscardedText: FormattedText {
     func write(_ piece: @autoclosure () -> String) {}
 }
-
-/// A numeric argument value: an Int, or decimal text with its parsed form.
-enum NumericValue: Sendable, Hashable {
-    case int(Int)
-    case decimal(String, DecimalNumber)
-
-    var decimal: DecimalNumber {
-        switch self {
-        case .int(let number): DecimalNumber(number)
-        case .decimal(_, let number): number
-        }
-    }
-
-    var text: String {
-        switch self {
-        case .int(let number): String(number)
-        case .decimal(let text, _): text
-        }
-    }
-
-    /// The value minus `offset`; decimal text keeps its fraction digits (2.50 - 1 = 1.50).
-    func subtracting(_ offset: Int) -> NumericValue {
-        guard offset != 0 else { return self }
-        if case .int(let number) = self {
-            let (difference, overflow) = number.subtractingReportingOverflow(offset)
-            if !overflow { return .int(difference) }
-        }
-        return NumericValue(decimal.adding(DecimalNumber(offset).negated))
-    }
-
-    /// Rounded half-even to a whole number.
-    var rounded: NumericValue {
-        switch self {
-        case .int: self
-        case .decimal(_, let number): NumericValue(number.roundedHalfEven)
-        }
-    }
-
-    init(_ number: DecimalNumber) {
-        let text = number.plainText
-        if number.scale == 0, let int = Int(text) { self = .int(int) } else { self = .decimal(text, number) }
-    }
-}
-

@@ -14,8 +14,6 @@ struct NumberFormat: Sendable, Hashable {
         case permille
         /// An ISO 4217 code; nil for the locale's currency.
         case currency(String?)
-        /// A CLDR unit id (`length-meter`).
-        case measure(String)
     }
 
     enum UnitWidth: String, Sendable, Hashable {
@@ -324,9 +322,6 @@ struct NumberFormat: Sendable, Hashable {
             text += "\u{00A0}"
         }
         text += suffix.text
-        if case .measure(let unitID) = unit {
-            text = measurePattern(unitID, value: value, data: data).replacingAll("{0}", with: text)
-        }
         return Result(text: text, quantity: value, negative: signType == .negative)
     }
 
@@ -408,7 +403,7 @@ struct NumberFormat: Sendable, Hashable {
             return data.pattern(signDisplay.isAccounting ? "p.accounting" : "p.currency")
         case .percent, .permille:
             return data.pattern("p.percent")
-        case .none, .measure:
+        case .none:
             return data.pattern("p.decimal")
         }
     }
@@ -500,15 +495,6 @@ struct NumberFormat: Sendable, Hashable {
     private func compactTable(data: LocaleNumberData) -> CompactTable {
         if case .currency = unit { return data.compact("cc") }
         return notation == .compactLong ? data.compact("cl") : data.compact("cs")
-    }
-
-    private func measurePattern(_ unit: String, value: DecimalNumber, data: LocaleNumberData) -> String {
-        let width = unitWidth == .fullName ? "l" : unitWidth == .narrow ? "n" : "s"
-        let forms = data.unitForms(unit, width: width)
-        let category = data.pluralRules.category(for: PluralOperands(value.plainText) ?? PluralOperands(0))
-        let index = PluralCategory.allCases.firstIndex(of: category)!
-        if forms.indices.contains(index), !forms[index].isEmpty { return forms[index] }
-        return forms.last.flatMap { $0.isEmpty ? nil : $0 } ?? "{0}"
     }
 }
 
@@ -618,11 +604,6 @@ final class LocaleNumberData: Sendable {
     func compact(_ prefix: String) -> CompactTable { compactTables[prefix] ?? CompactTable() }
 
     func currencySymbol(_ code: String) -> String { locale.number("$." + code) ?? code }
-
-    func unitForms(_ unit: String, width: String) -> [String] {
-        guard let value = locale.number("u.\(unit).\(width)") else { return [] }
-        return CLDRLocale.items(value)
-    }
 }
 
 import Synchronization

@@ -4,9 +4,8 @@
 /// - notation: `compact-short` `K`, `compact-long` `KK`, `scientific` `E0`, `engineering` `EE0`,
 ///   `notation-simple`;
 /// - unit: `percent` `%`, `permille`, `%x100` (percent times 100), `currency/EUR`,
-///   `measure-unit/length-meter`, `unit/meter`, `base-unit`;
-/// - unit width: `unit-width-short`, `unit-width-iso-code`, `unit-width-hidden`, and for
-///   measure units `unit-width-narrow` and `unit-width-full-name`;
+///   `base-unit`;
+/// - unit width: `unit-width-short`, `unit-width-iso-code`, `unit-width-hidden`;
 /// - precision: `precision-integer`, `precision-unlimited`, `precision-currency-standard`,
 ///   `precision-increment/0.05`, `.00`, `.00+`, `.##`, `.0#`, `@@@`, `@@+`, `@##`, and a
 ///   fraction with a significant-digit bound `.##/@@+`, `.00/@##`;
@@ -20,7 +19,7 @@
 ///   `()?`, `sign-negative` `+-`, `sign-accounting-negative` `()-`;
 /// - `decimal-auto`, `decimal-always`.
 ///
-/// Everything else (`numbering-system/`, `latin`, `precision-currency-cash`, currency names
+/// Everything else (`measure-unit/`, `unit/`, `numbering-system/`, `latin`, `precision-currency-cash`, currency names
 /// and narrow symbols, `unit-width-formal`, `usage/`, `/w` trailing zeros) is refused with an
 /// error naming the stem.
 enum NumberSkeleton {
@@ -93,20 +92,6 @@ enum NumberSkeleton {
                 }
                 try once("unit")
                 format.unit = .currency(code)
-            case "measure-unit":
-                let unit = try oneOption()
-                guard CLDRFormatData.measureUnits.contains(unit) else {
-                    throw fail("the unit '\(unit)' is not supported; supported: \(CLDRFormatData.measureUnits.joined(separator: ", "))")
-                }
-                try once("unit")
-                format.unit = .measure(unit)
-            case "unit":
-                let unit = try oneOption()
-                guard let full = CLDRFormatData.measureUnits.first(where: { $0.split(separator: "-", maxSplits: 1).last.map(String.init) == unit }) else {
-                    throw fail("the unit '\(unit)' is not supported; supported: \(CLDRFormatData.measureUnits.map { String($0.split(separator: "-", maxSplits: 1).last!) }.joined(separator: ", "))")
-                }
-                try once("unit")
-                format.unit = .measure(full)
             case "unit-width-short", "unit-width-iso-code", "unit-width-hidden", "unit-width-narrow", "unit-width-full-name":
                 try noOptions(); try once("unit width")
                 format.unitWidth = NumberFormat.UnitWidth(rawValue: String(stem.dropFirst("unit-width-".count)))!
@@ -169,10 +154,10 @@ enum NumberSkeleton {
             case _ where !stem.isEmpty && stem.unicodeScalars.allSatisfy({ $0 == "0" }):
                 try noOptions(); try once("integer width")
                 format.minInteger = stem.count
-            case "numbering-system", "latin", "precision-currency-cash", "unit-width-formal", "usage", "unit-width-variant", "precision-increment-cash":
+            case "measure-unit", "unit", "numbering-system", "latin", "precision-currency-cash", "unit-width-formal", "usage", "unit-width-variant", "precision-increment-cash":
                 throw fail("'\(stem)' is not supported by jump-forms (docs/locales.md lists the skeleton stems it formats)")
             default:
-                let stems = ["compact-short", "compact-long", "scientific", "engineering", "percent", "currency", "measure-unit", "unit",
+                let stems = ["compact-short", "compact-long", "scientific", "engineering", "percent", "currency",
                              "precision-integer", "precision-unlimited", "integer-width", "scale", "group-off", "group-min2",
                              "group-on-aligned", "sign-always", "sign-never", "sign-accounting", "sign-except-zero", "decimal-always"]
                 let hint = Suggestion.closest(to: stem, among: stems).map { " (did you mean '\($0)'?)" } ?? ""
@@ -206,8 +191,6 @@ enum NumberSkeleton {
     private static func example(_ stem: String) -> String {
         switch stem {
         case "currency": "EUR"
-        case "measure-unit": "length-meter"
-        case "unit": "meter"
         case "scale": "100"
         case "integer-width": "##0"
         case "precision-increment": "0.05"
