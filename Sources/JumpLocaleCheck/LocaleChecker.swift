@@ -342,7 +342,7 @@ struct Context: Sendable {
                 switch (name, value) {
                 case ("label", _): signature[name] = .strings
                 case (_, .int): signature[name] = .numbers(integersOnly: true)
-                case (_, .string), (_, .decimal): signature[name] = .fixed(value)
+                case (_, .string), (_, .decimal), (_, .date): signature[name] = .fixed(value)
                 }
             }
             if !compareShapes || seen.insert(shape(of: site)).inserted { result.append(signature) }

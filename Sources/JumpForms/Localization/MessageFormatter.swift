@@ -109,6 +109,9 @@ public struct MessageFormatter: Sendable {
         return try format(pattern, arguments)
     }
 
+    /// Whether `text` is a number a `decimal` argument accepts (`12`, `-3.5`, `1e3`).
+    public static func readsAsNumber(_ text: String) -> Bool { DecimalNumber(text) != nil }
+
     /// Why a `number` style cannot be used (a bad skeleton or pattern), or nil.
     public static func numberStyleError(_ style: MessageNumberStyle) -> String? {
         guard case .other(let text) = style else { return nil }
