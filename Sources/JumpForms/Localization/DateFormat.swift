@@ -583,7 +583,8 @@ enum DateSkeleton {
         let dateLetters: Set<Character> = Set("GyYuMLdDEec")
         let dateFields = requested.filter { dateLetters.contains($0.key) }
         let timeFields = requested.filter { !dateLetters.contains($0.key) }
-        let available = CLDRFormatData.dates.values(prefix: "k.", chain: data.locale.chain)
+        var available: [String: String] = [:]
+        for (key, value) in CLDRFormatData.dates.values(prefix: "k.", chain: data.locale.chain) { available[String(key.dropFirst(2))] = value }
         let datePart = try dateFields.isEmpty ? nil : best(dateFields, available: available, data: data)
         let timePart = try timeFields.isEmpty ? nil : best(timeFields, available: available, data: data)
         guard let datePart else { return timePart! }
