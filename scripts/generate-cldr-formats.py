@@ -45,7 +45,11 @@ read from ICU 77.1 (pyicu-wheels 2.15.2), ICU's copy of the same CLDR 47:
     gmtZeroFormat);
   - the digits of each numbering system (NumberingSystem);
   - the hour letter of the skeleton `j` (DateTimePatternGenerator.getBestPattern("jm"): CLDR's
-    timeData for the locale's likely region).
+    timeData for the locale's likely region);
+  - availableFormats (skeleton -> pattern) and the date-time patterns a skeleton's date and time
+    are joined with (`dk.*`, the atTime ones for full and long), as ICU's
+    DateTimePatternGenerator holds them (babel keeps the alt="ascii" availableFormats and has no
+    atTime patterns).
 Currency spacing (currencySpacing) is checked to be root's in every locale and is built into
 the Swift code.
 """
@@ -209,8 +213,12 @@ def numbers_of(locale: Locale, icu) -> dict:
         out["s." + name] = value
 
     def patterns(kind, key):
-        table = data[kind]
-        return pattern_text(table[key]) if key in table else None
+        # `key in table` is False for CLDR aliases (de's accounting pattern is its standard
+        # one), which babel resolves only on access.
+        try:
+            return pattern_text(data[kind][key])
+        except KeyError:
+            return None
 
     out["p.decimal"] = patterns("decimal_formats", None)
     out["p.percent"] = patterns("percent_formats", None)
@@ -268,10 +276,6 @@ def dates_of(locale: Locale) -> dict:
         out[f"d.{style}"] = pattern_text(data["date_formats"][style])
         out[f"t.{style}"] = pattern_text(data["time_formats"][style])
         out[f"dt.{style}"] = pattern_text(data["datetime_formats"][style])
-    for skeleton, pattern in data["datetime_skeletons"].items():
-        if "Q" in skeleton:  # quarters are not carried
-            continue
-        out[f"k.{skeleton}"] = pattern_text(pattern)
     gmt = data["zone_formats"]["gmt"]
     out["z.gmt"] = gmt.replace("%s", "{0}")
     utc = data["time_zones"].get("Etc/UTC", {}) if "time_zones" in data else {}
@@ -294,6 +298,17 @@ def icu_dates_of(locale_id: str, icu) -> dict:
     if hour is None:
         fail(f"{locale_id}: no hour letter in the pattern of 'jm' ({pattern!r})")
     out["hj"] = hour
+    # availableFormats and the date-time patterns that join a skeleton's date and time, as
+    # ICU's DateTimePatternGenerator has them: babel 2.18.0 keeps CLDR's alt="ascii" variants
+    # of availableFormats (a plain space before AM/PM where CLDR 47 has U+202F) and has no
+    # atTime date-time patterns ("{1} 'at' {0}").
+    generator = icu.DateTimePatternGenerator.createInstance(icu.Locale(locale_id))
+    for skeleton in generator.getSkeletons():
+        if "Q" in skeleton or "w" in skeleton or "W" in skeleton:  # quarters and weeks are not carried
+            continue
+        out[f"k.{skeleton}"] = generator.getBestPattern(skeleton)
+    for index, style in enumerate(STYLES):
+        out[f"dk.{style}"] = generator.getDateTimeFormat(index)
     return out
 
 
@@ -424,6 +439,24 @@ def generate_locale_data(cldr, ids, aliases, icu):
         numbers[locale_id] = numbers_of(locale, icu) | icu_numbers_of(locale_id, icu)
         dates[locale_id] = dates_of(locale) | icu_dates_of(locale_id, icu)
     localedata._cache.clear()
+    # ICU's generator adds skeletons of each locale's own time patterns; a child missing one
+    # of its parent's keeps the parent's (as the lookup along the chain gives it).
+    done = set()
+
+    def inherit(locale_id):
+        if locale_id in done:
+            return
+        done.add(locale_id)
+        parent = parent_of(locale_id, exceptions)
+        if parent is None:
+            return
+        inherit(parent)
+        for key, value in dates[parent].items():
+            if key.startswith("k.") and key not in dates[locale_id]:
+                dates[locale_id][key] = value
+
+    for locale_id in ["root"] + ids:
+        inherit(locale_id)
     number_table = diffed(numbers, exceptions)
     date_table = diffed(dates, exceptions)
     known, alias_table = locale_table(ids, aliases)

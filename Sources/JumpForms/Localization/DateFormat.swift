@@ -415,10 +415,10 @@ final class LocaleDateData: Sendable {
         case "b", "B":
             let minuteOfDay = value.hour * 60 + value.minute
             let exact = value.second == 0 && value.nanosecond == 0 && (value.minute == 0 || hasMinute)
-            if exact, minuteOfDay == 0 || minuteOfDay == 720 {
-                let special = minuteOfDay == 0 ? "midnight" : "noon"
-                let usesSpecial = letter == "b" || periodRules.contains { $0.0 == special }
-                if usesSpecial, let name = periodName(special, count: count) { return name }
+            // Noon at 12:00 (ICU, like CLDR, never says "midnight": it is ambiguous).
+            if exact, minuteOfDay == 720, letter == "b" || periodRules.contains(where: { $0.0 == "noon" }),
+               let name = periodName("noon", count: count) {
+                return name
             }
             if letter == "B" {
                 for (name, start, end) in periodRules where start != end && Self.contains(start, end, minuteOfDay) {
@@ -593,7 +593,7 @@ enum DateSkeleton {
         // medium, else short).
         let month = dateFields["M"] ?? dateFields["L"] ?? 0
         let style = month >= 4 ? (dateFields["E"] != nil || dateFields["c"] != nil ? "full" : "long") : month == 3 ? "medium" : "short"
-        let combined = data.value("dt." + style)
+        let combined = data.value("dk." + style)
         var elements: [DatePattern.Element] = []
         var rest = Substring(combined)
         while let open = rest.firstIndex(of: "{") {
@@ -643,6 +643,8 @@ enum DateSkeleton {
             return DatePattern(elements: elements)
         }
         let pattern = try DatePattern(parsing: available[bestKey]!)
+        var matchedByType: [Character: (Character, Int)] = [:]
+        for (letter, count) in try fields(bestKey) { matchedByType[type(letter)] = (letter, count) }
         // Adjust widths: the skeleton's width wins, except for hours, minutes and seconds
         // (ICU keeps the pattern's unless asked) and numeric-versus-text mismatches.
         var elements: [DatePattern.Element] = []
@@ -655,9 +657,12 @@ enum DateSkeleton {
                 elements.append(element)
                 continue
             }
+            // ICU keeps the pattern's width when the entry's skeleton has the requested width,
+            // or when one of the two is numeric and the other text.
             let patternNumeric = rank(letter, count) < 0x100
             let wantedNumeric = rank(wanted, wantedCount) < 0x100
-            if patternNumeric != wantedNumeric && (letter == "M" || letter == "L") {
+            let matchedCount = matchedByType[type(letter)]?.1
+            if matchedCount == wantedCount || patternNumeric != wantedNumeric {
                 elements.append(element)
                 continue
             }

@@ -42,7 +42,7 @@ public struct MessageFormatError: Error, Sendable, Hashable, CustomStringConvert
 /// (docs/locales.md lists the differences).
 ///
 /// - Simple arguments (`{name}`): strings verbatim; numbers as `{name, number}` does; dates
-///   (`CivilDate`) as `{name, date, short}` does.
+///   (`CivilDate`) in the short date and time, as ICU formats a date in `{name}`.
 /// - `number`: the locale's decimal pattern (at most three fraction digits, rounded half-even:
 ///   3.14159 gives 3.142); `integer` (no fraction digits), `percent`, `currency` (the currency of
 ///   the tag's region or its `-u-cu-` keyword), a DecimalFormat pattern (`#,##0.00`) or an ICU
@@ -151,7 +151,7 @@ public struct MessageFormatter: Sendable {
                 case (.simple, .string(let text)):
                     output.write(text)
                 case (.simple, .date(let date)):
-                    let pattern = try datePattern("short", kind: .date, argument.name)
+                    let pattern = try datePattern("short", kind: .dateTime, argument.name)
                     output.write(pattern.format(DateTimeValue(date), locale: locale))
                 case (.simple, _):
                     let number = try numericValue(value, argument.name)

@@ -279,6 +279,12 @@ struct NumberFormat: Sendable, Hashable {
                 exponent = -multiplier
             }
             let magnitude = (value.isZero ? 0 : value.magnitude) + exponent
+            if let literal = table.literal(magnitude: magnitude, value: value, rules: data.pluralRules) {
+                // A pattern without digits ("mille" for one thousand in French) is the whole text.
+                let signType = Self.signType(signDisplay, negative: negative, zero: false)
+                let sign = signType == .negative ? data.symbol("minusSign") : signType == .positiveSign ? data.symbol("plusSign") : ""
+                return Result(text: sign + literal, quantity: value, negative: signType == .negative)
+            }
             compactPattern = table.pattern(magnitude: magnitude, value: value, rules: data.pluralRules)
             if compactPattern == nil, exponent != 0 {
                 // No compact form at this magnitude: the value as a plain number.
@@ -523,6 +529,17 @@ struct CompactTable: Sendable {
             if scalar == "0" { count += 1 } else if count > 0 { break }
         }
         return count
+    }
+
+    /// The text of a pattern without digits for this value, if it is one.
+    func literal(magnitude: Int, value: DecimalNumber, rules: PluralRules) -> String? {
+        guard magnitude >= 0, !patterns.isEmpty, let forms = patterns[Swift.min(magnitude, largestMagnitude)] else { return nil }
+        let category = rules.category(for: PluralOperands(value.plainText) ?? PluralOperands(0))
+        let index = PluralCategory.allCases.firstIndex(of: category)!
+        var text = forms.indices.contains(index) ? forms[index] : ""
+        if text.isEmpty { text = forms.last ?? "" }
+        guard !text.isEmpty, !text.contains("0") else { return nil }
+        return text.replacingAll("'", with: "")
     }
 
     /// The pattern for a value (already scaled) of `magnitude`, by its plural form, with
