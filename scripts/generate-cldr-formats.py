@@ -435,6 +435,10 @@ def generate_locale_data(cldr, ids, aliases, icu):
     numbers, dates = {}, {}
     localedata._cache.clear()
     for locale_id in ["root"] + ids:
+        # A fresh cache for each locale: babel resolves CLDR aliases (de's accounting pattern
+        # is an alias of its standard one) against whatever root data is cached, giving root's
+        # value when root was loaded first.
+        localedata._cache.clear()
         locale = Locale.parse(locale_id)
         numbers[locale_id] = numbers_of(locale, icu) | icu_numbers_of(locale_id, icu)
         dates[locale_id] = dates_of(locale) | icu_dates_of(locale_id, icu)

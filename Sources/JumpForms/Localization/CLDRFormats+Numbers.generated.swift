@@ -126,6 +126,7 @@ s.group= 
 @af_NA
 $.NAD=$
 @agq
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.decimal=,
 s.group= 
@@ -523,6 +524,7 @@ p.decimal=#,##,##0.###
 p.percent=#,##,##0%
 @asa
 $.TZS=TSh
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 @ast
 $.JPY=¥
@@ -547,6 +549,7 @@ cl.5=¦000 millares¦¦¦¦000 millares
 cl.6=¦0 millón¦¦¦¦0 millones
 cl.7=¦00 millones¦¦¦¦00 millones
 cl.8=¦000 millones¦¦¦¦000 millones
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -588,6 +591,7 @@ cs.6=¦0 mln¦¦¦¦0 mln
 cs.7=¦00 mln¦¦¦¦00 mln
 cs.8=¦000 mln¦¦¦¦000 mln
 cs.9=¦0 mlrd¦¦¦¦0 mlrd
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -602,6 +606,7 @@ s.percentSign=٪
 s.plusSign=\u{200E}+\u{200E}
 @az_Cyrl
 $.AZN=₼
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 @bal_Latn
 cc.10=¦¤ 00Kr¦¦¦¦¤ 00Kr
@@ -623,6 +628,7 @@ cs.4=¦00H¦¦¦¦00H
 cs.5=¦000H¦¦¦¦000H
 cs.9=¦0Kr¦¦¦¦0Kr
 @bas
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -673,6 +679,7 @@ cs.7=¦00 млн¦¦¦¦00 млн
 cs.8=¦000 млн¦¦¦¦000 млн
 cs.9=¦0 млрд¦¦¦¦0 млрд
 mg=2
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -712,6 +719,7 @@ cs.8=¦¦¦¦¦000 jt
 cs.9=¦¦¦¦¦0 M
 @bez
 $.TZS=TSh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 @bg
 $.AUD=AUD
@@ -794,8 +802,10 @@ s.percentSign=٪
 s.plusSign=\u{200E}+\u{200E}
 @bho
 nu=०१२३४५६७८९
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @blo
+p.accounting=¤ #,##0.00;¤ -#,##0.00
 p.currency=¤ #,##0.00;¤ -#,##0.00
 p.percent=% #,#0;% -#,#0
 s.decimal=,
@@ -889,6 +899,7 @@ cl.9=¦0 miliard¦0 viliard¦0 miliard¦0 a viliardoù¦0 miliard
 cs.3=¦0k¦¦¦¦0k
 cs.4=¦00k¦¦¦¦00k
 cs.5=¦000k¦¦¦¦000k
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -987,6 +998,7 @@ cs.6=¦0 mil'.'¦¦¦¦0 mil'.'
 cs.7=¦00 mil'.'¦¦¦¦00 mil'.'
 cs.8=¦000 mil'.'¦¦¦¦000 mil'.'
 cs.9=¦0 mlrd'.'¦¦¦¦0 mlrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -1033,6 +1045,7 @@ cs.6=¦0 мил¦¦¦¦0 мил
 cs.7=¦00 мил¦¦¦¦00 мил
 cs.8=¦000 мил¦¦¦¦000 мил
 cs.9=¦0 млрд¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -1144,6 +1157,7 @@ cs.6=¦0 млн¦¦¦¦0 млн
 cs.7=¦00 млн¦¦¦¦00 млн
 cs.8=¦000 млн¦¦¦¦000 млн
 cs.9=¦0 млрд¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.nan=Терхьаш дац
@@ -1152,6 +1166,7 @@ p.accounting=¤#,##0.00;(¤#,##0.00)
 p.currency=¤#,##0.00
 @cgg
 $.UGX=USh
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @chr
 $.USD=$
@@ -1244,6 +1259,7 @@ cs.6=¦0 mil'.'¦¦¦¦0 mil'.'
 cs.7=¦00 mil'.'¦¦¦¦00 mil'.'
 cs.8=¦000 mil'.'¦¦¦¦000 mil'.'
 cs.9=¦0 mld'.'¦¦¦¦0 mld'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -1276,6 +1292,7 @@ cs.6=¦¦¦¦¦0 млн
 cs.7=¦¦¦¦¦00 млн
 cs.8=¦¦¦¦¦000 млн
 cs.9=¦¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -1354,6 +1371,7 @@ cs.6=¦0 mio'.'¦¦¦¦0 mio'.'
 cs.7=¦00 mio'.'¦¦¦¦00 mio'.'
 cs.8=¦000 mio'.'¦¦¦¦000 mio'.'
 cs.9=¦0 mia'.'¦¦¦¦0 mia'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -1405,19 +1423,23 @@ cs.6=¦0 Mio'.'¦¦¦¦0 Mio'.'
 cs.7=¦00 Mio'.'¦¦¦¦00 Mio'.'
 cs.8=¦000 Mio'.'¦¦¦¦000 Mio'.'
 cs.9=¦0 Mrd'.'¦¦¦¦0 Mrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
 s.group=.
 @de_AT
+p.accounting=¤ #,##0.00
 p.currency=¤ #,##0.00
 @de_CH
 $.EUR=EUR
+p.accounting=¤ #,##0.00;¤-#,##0.00
 p.currency=¤ #,##0.00;¤-#,##0.00
 p.percent=#,##0%
 s.decimal=.
 s.group=’
 @de_LI
+p.accounting=¤ #,##0.00
 p.currency=¤ #,##0.00
 p.percent=#,##0%
 s.decimal=.
@@ -1425,9 +1447,11 @@ s.group=’
 @de_LU
 $.LUF=F
 @dje
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.group= 
 @doi
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @dsb
 $.AUD=AUD
@@ -1471,11 +1495,13 @@ cs.6=¦0 mio'.'¦¦¦¦0 mio'.'
 cs.7=¦00 mio'.'¦¦¦¦00 mio'.'
 cs.8=¦000 mio'.'¦¦¦¦000 mio'.'
 cs.9=¦0 mrd'.'¦¦¦¦0 mrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
 s.group=.
 @dua
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -1485,6 +1511,7 @@ $.MVR=ރ.
 p.decimal=#,##,##0.###
 p.percent=#,##,##0%
 @dyo
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -1508,6 +1535,7 @@ cl.7=¦¦¦¦¦བྱེ་བ་ 0
 cl.8=¦¦¦¦¦དུང་ཕྱུར་ 0
 cl.9=¦¦¦¦¦དུང་ཕྱུར་ 00
 nu=༠༡༢༣༤༥༦༧༨༩
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 p.percent=#,##,##0 %
@@ -1591,6 +1619,7 @@ cs.6=¦0 εκ'.'¦¦¦¦0 εκ'.'
 cs.7=¦00 εκ'.'¦¦¦¦00 εκ'.'
 cs.8=¦000 εκ'.'¦¦¦¦000 εκ'.'
 cs.9=¦0 δισ'.'¦¦¦¦0 δισ'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.exponential=e
@@ -2137,6 +2166,7 @@ cs.7=¦00 M¦¦¦¦00 M
 cs.8=¦000 M¦¦¦¦000 M
 cs.9=¦0000 M¦¦¦¦0000 M
 mg=2
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -2162,6 +2192,7 @@ cs.3=¦0 K¦¦¦¦0 K
 cs.4=¦00 k¦¦¦¦00 k
 cs.5=¦000 k¦¦¦¦000 k
 mg=1
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 p.percent=#,##0%
 s.decimal=.
@@ -2182,6 +2213,7 @@ $.BZD=$
 @es_CL
 $.CLP=$
 $.USD=US$
+p.accounting=¤#,##0.00;¤-#,##0.00
 p.currency=¤#,##0.00;¤-#,##0.00
 s.decimal=,
 s.group=.
@@ -2202,6 +2234,7 @@ $.DOP=RD$
 $.USD=US$
 @es_EC
 $.USD=$
+p.accounting=¤#,##0.00;¤-#,##0.00
 p.currency=¤#,##0.00;¤-#,##0.00
 s.decimal=,
 s.group=.
@@ -2240,6 +2273,7 @@ cc.6=¦¤ 0 M¦¦¦¦¤ 0 M
 cc.7=¦¤ 00 M¦¦¦¦¤ 00 M
 cc.8=¦¤ 000 M¦¦¦¦¤ 000 M
 cc.9=¦¤ 0000 M¦¦¦¦¤ 0000 M
+p.accounting=¤ #,##0.00
 p.currency=¤ #,##0.00
 @es_PH
 $.PHP=₱
@@ -2247,6 +2281,7 @@ $.PHP=₱
 $.USD=$
 @es_PY
 $.PYG=Gs.
+p.accounting=¤ #,##0.00;¤ -#,##0.00
 p.currency=¤ #,##0.00;¤ -#,##0.00
 s.decimal=,
 s.group=.
@@ -2273,6 +2308,7 @@ s.group=.
 @es_VE
 $.VEF=Bs.
 $.VES=Bs.S
+p.accounting=¤#,##0.00;¤-#,##0.00
 p.currency=¤#,##0.00;¤-#,##0.00
 s.decimal=,
 s.group=.
@@ -2370,6 +2406,7 @@ s.decimal=,
 s.group=.
 s.minusSign=−
 @ewo
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -2435,6 +2472,7 @@ s.perMille=؉
 s.percentSign=٪
 s.plusSign=\u{200E}+
 @ff
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -2577,6 +2615,7 @@ cs.6=¦0 milj'.'¦¦¦¦0 milj'.'
 cs.7=¦00 milj'.'¦¦¦¦00 milj'.'
 cs.8=¦000 milj'.'¦¦¦¦000 milj'.'
 cs.9=¦0 mrd'.'¦¦¦¦0 mrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -2984,6 +3023,7 @@ cs.6=¦0 M¦¦¦¦0 M
 cs.7=¦00 M¦¦¦¦00 M
 cs.8=¦000 M¦¦¦¦000 M
 cs.9=¦0000 M¦¦¦¦0000 M
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -3030,6 +3070,7 @@ cs.6=¦0 Mio'.'¦¦¦¦0 Mio'.'
 cs.7=¦00 Mio'.'¦¦¦¦00 Mio'.'
 cs.8=¦000 Mio'.'¦¦¦¦000 Mio'.'
 cs.9=¦0 Mrd'.'¦¦¦¦0 Mrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.group=’
@@ -3083,6 +3124,7 @@ $.KES=Ksh
 p.accounting=¤#,##0.00;(¤#,##0.00)
 p.currency=¤#,##0.00
 @gv
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @ha
 $.JPY=¥
@@ -3166,6 +3208,7 @@ cs.6=¦0M\u{200F}¦¦¦¦0M\u{200F}
 cs.7=¦00M\u{200F}¦¦¦¦00M\u{200F}
 cs.8=¦000M\u{200F}¦¦¦¦000M\u{200F}
 cs.9=¦0B\u{200F}¦¦¦¦0B\u{200F}
+p.accounting=\u{200F}#,##0.00 \u{200F}¤;\u{200F}-#,##0.00 \u{200F}¤
 p.currency=\u{200F}#,##0.00 \u{200F}¤;\u{200F}-#,##0.00 \u{200F}¤
 s.minusSign=\u{200E}-
 s.plusSign=\u{200E}+
@@ -3209,6 +3252,7 @@ cs.6=¦00 लाख¦¦¦¦00 लाख
 cs.7=¦0 क॰¦¦¦¦0 क॰
 cs.8=¦00 क॰¦¦¦¦00 क॰
 cs.9=¦0 अ॰¦¦¦¦0 अ॰
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 p.percent=#,##,##0%
@@ -3274,6 +3318,7 @@ cs.6=¦0 mil'.'¦¦¦¦0 mil'.'
 cs.7=¦00 mil'.'¦¦¦¦00 mil'.'
 cs.8=¦000 mil'.'¦¦¦¦000 mil'.'
 cs.9=¦0 mlr'.'¦¦¦¦0 mlr'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -3323,6 +3368,7 @@ cs.6=¦0 mio'.'¦¦¦¦0 mio'.'
 cs.7=¦00 mio'.'¦¦¦¦00 mio'.'
 cs.8=¦000 mio'.'¦¦¦¦000 mio'.'
 cs.9=¦0 mrd'.'¦¦¦¦0 mrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -3386,6 +3432,7 @@ cs.7=¦00 M¦¦¦¦00 M
 cs.8=¦000 M¦¦¦¦000 M
 cs.9=¦0 Mrd¦¦¦¦0 Mrd
 mg=2
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -3430,6 +3477,7 @@ cs.6=¦0 մլն¦¦¦¦0 մլն
 cs.7=¦00 մլն¦¦¦¦00 մլն
 cs.8=¦000 մլն¦¦¦¦000 մլն
 cs.9=¦0 մլրդ¦¦¦¦0 մլրդ
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -3518,6 +3566,7 @@ cs.6=¦¦¦¦¦0 jt
 cs.7=¦¦¦¦¦00 jt
 cs.8=¦¦¦¦¦000 jt
 cs.9=¦¦¦¦¦0 M
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.decimal=,
 s.group=.
@@ -3547,6 +3596,7 @@ cs.7=¦¦¦¦¦0
 cs.8=¦¦¦¦¦0
 cs.9=¦¦¦¦¦0
 mg=2
+p.accounting=¤ #,##0.00;¤ -#,##0.00
 p.currency=¤ #,##0.00;¤ -#,##0.00
 s.decimal=,
 s.group= 
@@ -3621,6 +3671,7 @@ cs.6=¦0 m'.'¦¦¦¦0 m'.'
 cs.7=¦00 m'.'¦¦¦¦00 m'.'
 cs.8=¦000 m'.'¦¦¦¦000 m'.'
 cs.9=¦0 ma'.'¦¦¦¦0 ma'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -3672,10 +3723,12 @@ cs.7=¦00 Mln¦¦¦¦00 Mln
 cs.8=¦000 Mln¦¦¦¦000 Mln
 cs.9=¦0 Mld¦¦¦¦0 Mld
 mg=2
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
 @it_CH
+p.accounting=¤ #,##0.00;¤-#,##0.00
 p.currency=¤ #,##0.00;¤-#,##0.00
 s.decimal=.
 s.group=’
@@ -3725,6 +3778,7 @@ s.decimal=,
 s.group=.
 @jmc
 $.TZS=TSh
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @jv
 $.IDR=Rp
@@ -3812,6 +3866,7 @@ cs.7=¦00 მლნ'.'¦¦¦¦00 მლნ'.'
 cs.8=¦000 მლნ'.'¦¦¦¦000 მლნ'.'
 cs.9=¦0 მლრდ'.'¦¦¦¦0 მლრდ'.'
 mg=2
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -3836,6 +3891,7 @@ cs.3=¦0G¦¦¦¦0G
 cs.4=¦00G¦¦¦¦00G
 cs.5=¦000G¦¦¦¦000G
 cs.9=¦0L¦¦¦¦0L
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.decimal=,
 s.group= 
@@ -3926,6 +3982,7 @@ cs.9=¦0 bi¦¦¦¦0 bi
 s.decimal=,
 s.group=.
 @khq
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.group= 
 @ki
@@ -3975,6 +4032,7 @@ cs.6=¦0 млн¦¦¦¦0 млн
 cs.7=¦00 млн¦¦¦¦00 млн
 cs.8=¦000 млн¦¦¦¦000 млн
 cs.9=¦0 млрд¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -4033,6 +4091,7 @@ cs.6=¦0 mn¦¦¦¦0 mn
 cs.7=¦00 mn¦¦¦¦00 mn
 cs.8=¦000 mn¦¦¦¦000 mn
 cs.9=¦0 md¦¦¦¦0 md
+p.accounting=¤#,##0.00;¤-#,##0.00
 p.currency=¤#,##0.00;¤-#,##0.00
 p.percent=#,##0 %
 s.decimal=,
@@ -4221,6 +4280,7 @@ cs.6=¦¦¦¦¦00lak
 cs.7=¦¦¦¦¦0ko
 cs.8=¦¦¦¦¦00ko
 cs.9=¦¦¦¦¦0obz
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 @kpe
@@ -4230,6 +4290,7 @@ $.GNF=FG
 $.LRD=LRD
 @ks
 nu=۰۱۲۳۴۵۶۷۸۹
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.decimal=٫
 s.exponential=×۱۰^
@@ -4240,8 +4301,10 @@ s.percentSign=٪
 s.plusSign=\u{200E}+\u{200E}
 @ksb
 $.TZS=TSh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 @ksf
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -4315,6 +4378,7 @@ p.percent=%#,##0
 s.decimal=,
 s.group=.
 @kw
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @kxv
 cc.10=¦¦¦¦¦¤00bi
@@ -4357,12 +4421,15 @@ p.accounting=¤#,##0.00;(¤#,##0.00)
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 @kxv_Deva
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 @kxv_Orya
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 @kxv_Telu
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 @ky
@@ -4417,6 +4484,7 @@ cs.6=¦0 млн¦¦¦¦0 млн
 cs.7=¦00 млн¦¦¦¦00 млн
 cs.8=¦000 млн¦¦¦¦000 млн
 cs.9=¦0 млд¦¦¦¦0 млд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -4479,12 +4547,14 @@ cs.6=¦0 Mio'.'¦¦¦¦0 Mio'.'
 cs.7=¦00 Mio'.'¦¦¦¦00 Mio'.'
 cs.8=¦000 Mio'.'¦¦¦¦000 Mio'.'
 cs.9=¦0 Mrd'.'¦¦¦¦0 Mrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
 s.group=.
 @lg
 $.UGX=USh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 @lij
 cl.10=¦00 miliardi¦¦¦¦00 miliardi
@@ -4558,6 +4628,7 @@ s.decimal=,
 s.group=.
 @ln
 $.CDF=FC
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -4603,6 +4674,7 @@ cs.6=¦¦¦¦¦0 ລ້ານ
 cs.7=¦¦¦¦¦00 ລ້ານ
 cs.8=¦¦¦¦¦000 ລ້ານ
 cs.9=¦¦¦¦¦0 ຕື້
+p.accounting=¤#,##0.00;¤-#,##0.00
 p.currency=¤#,##0.00;¤-#,##0.00
 p.scientific=#
 s.decimal=,
@@ -4675,6 +4747,7 @@ cs.6=¦0 mln'.'¦¦¦¦0 mln'.'
 cs.7=¦00 mln'.'¦¦¦¦00 mln'.'
 cs.8=¦000 mln'.'¦¦¦¦000 mln'.'
 cs.9=¦0 mlrd'.'¦¦¦¦0 mlrd'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -4683,14 +4756,17 @@ s.group= 
 s.minusSign=−
 @lu
 $.CDF=FC
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.decimal=,
 s.group=.
 @luo
 $.KES=Ksh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 @luy
 $.KES=Ksh
+p.accounting=¤#,##0.00;¤- #,##0.00
 p.currency=¤#,##0.00;¤- #,##0.00
 @lv
 $.AUD=AU$
@@ -4736,6 +4812,7 @@ cs.7=¦00 milj'.'¦¦¦¦00 milj'.'
 cs.8=¦000 milj'.'¦¦¦¦000 milj'.'
 cs.9=¦0 mljrd'.'¦¦¦¦0 mljrd'.'
 mg=2
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -4817,6 +4894,7 @@ cs.6=¦0 мил'.'¦¦¦¦0 мил'.'
 cs.7=¦00 мил'.'¦¦¦¦00 мил'.'
 cs.8=¦000 М¦¦¦¦000 М
 cs.9=¦0 милј'.'¦¦¦¦0 милј'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -4898,6 +4976,7 @@ cs.7=¦00 сая¦¦¦¦00 сая
 cs.8=¦000 сая¦¦¦¦000 сая
 cs.9=¦0 тэрбум¦¦¦¦0 тэрбум
 @mn_Mong_MN
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @mni
 nu=০১২৩৪৫৬৭৮৯
@@ -5020,6 +5099,7 @@ s.group=.
 @ms_SG
 $.SGD=$
 @mt
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @mua
 p.accounting=¤#,##0.00;(¤#,##0.00)
@@ -5081,6 +5161,7 @@ s.percentSign=٪
 s.plusSign=\u{200E}+\u{200E}
 @naq
 $.NAD=$
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @nd
 p.accounting=¤#,##0.00;(¤#,##0.00)
@@ -5128,6 +5209,7 @@ cs.7=¦0 करोड¦¦¦¦0 करोड
 cs.8=¦00 करोड¦¦¦¦00 करोड
 cs.9=¦0 अरब¦¦¦¦0 अरब
 nu=०१२३४५६७८९
+p.accounting=¤ #,##,##0.00
 p.currency=¤ #,##,##0.00
 p.decimal=#,##,##0.###
 @nl
@@ -5183,6 +5265,7 @@ $.SRD=$
 @nl_SX
 $.ANG=NAf.
 @nmg
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -5267,6 +5350,7 @@ nu=߀߁߂߃߄߅߆߇߈߉
 s.group=،
 @nr
 $.ZAR=R
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.decimal=,
 s.group= 
@@ -5281,6 +5365,7 @@ p.accounting=¤#,##0.00;(¤#,##0.00)
 p.currency=¤#,##0.00
 @nyn
 $.UGX=USh
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @oc
 p.percent=#,##0 %
@@ -5310,6 +5395,7 @@ cl.6=¦miiliyoona 0¦¦¦¦miiliyoona 0
 cl.7=¦miiliyoona 00¦¦¦¦miiliyoona 00
 cl.8=¦miiliyoona 000¦¦¦¦miiliyoona 000
 cl.9=¦biiliyoona 0¦¦¦¦biiliyoona 0
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @om_KE
 $.KES=Ksh
@@ -5471,6 +5557,7 @@ cl.9=¦0 Bíliọn¦¦¦¦0 Bíliọn
 cs.10=¦00B¦¦¦¦00B
 cs.11=¦000B¦¦¦¦000B
 cs.9=¦0B¦¦¦¦0B
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @pis
 $.SBD=$
@@ -5683,12 +5770,14 @@ cl.8=¦¦¦¦¦000 melyun
 cl.9=¦¦¦¦¦0 melyar
 p.percent=0%
 @rm
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.group=’
 s.minusSign=−
 @rn
 $.BIF=FBu
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 p.percent=#,##0 %
 s.decimal=,
@@ -5757,6 +5846,7 @@ s.group=.
 $.MDL=L
 @rof
 $.TZS=TSh
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @ru
 $.JPY=¥
@@ -5803,6 +5893,7 @@ cs.6=¦0 млн¦¦¦¦0 млн
 cs.7=¦00 млн¦¦¦¦00 млн
 cs.8=¦000 млн¦¦¦¦000 млн
 cs.9=¦0 млрд¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -5825,6 +5916,7 @@ s.decimal=,
 s.group=.
 @rwk
 $.TZS=TSh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 @sa
 nu=०१२३४५६७८९
@@ -5870,6 +5962,7 @@ cs.6=¦¦¦¦¦0 мөл
 cs.7=¦¦¦¦¦00 мөл
 cs.8=¦¦¦¦¦000 мөл
 cs.9=¦¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -5886,6 +5979,7 @@ nu=᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙
 nu=०१२३४५६७८९
 @sbp
 $.TZS=TSh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 @sc
 cc.10=¦00 Mrd ¤¦¦¦¦00 Mrd ¤
@@ -5924,6 +6018,7 @@ cs.6=¦0 Mln¦¦¦¦0 Mln
 cs.7=¦00 Mln¦¦¦¦00 Mln
 cs.8=¦000 Mln¦¦¦¦000 Mln
 cs.9=¦0 Mrd¦¦¦¦0 Mrd
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
@@ -6023,6 +6118,7 @@ cs.6=¦0 mn¦¦¦¦0 mn
 cs.7=¦00 mn¦¦¦¦00 mn
 cs.8=¦000 mn¦¦¦¦000 mn
 cs.9=¦0 md¦¦¦¦0 md
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -6047,21 +6143,26 @@ $.NOK=Nkr
 $.SEK=kr
 @seh
 $.MZN=MTn
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.decimal=,
 s.group=.
 @ses
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.group= 
 @sg
+p.accounting=¤#,##0.00;¤-#,##0.00
 p.currency=¤#,##0.00;¤-#,##0.00
 s.decimal=,
 s.group=.
 @shi
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.decimal=,
 s.group= 
 @shi_Latn
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.decimal=,
 s.group= 
@@ -6238,6 +6339,7 @@ cl.6=¦0 miljovn¦0 miljovn¦¦¦0 miljovn
 cl.7=¦00 miljovn¦00 miljovn¦¦¦00 miljovn
 cl.8=¦000 miljovn¦000 miljovn¦¦¦000 miljovn
 cl.9=¦0 miljard¦0 miljard¦¦¦0 miljard
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -6431,6 +6533,7 @@ s.group=.
 @ss
 $.SZL=E
 $.ZAR=R
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.decimal=,
 s.group= 
@@ -6438,11 +6541,13 @@ s.group= 
 $.ERN=Nfk
 @st
 $.ZAR=R
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @st_LS
 $.LSL=M
 @su
 $.IDR=Rp
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.decimal=,
 s.group=.
@@ -6506,6 +6611,7 @@ cs.6=¦0 mn¦¦¦¦0 mn
 cs.7=¦00 mn¦¦¦¦00 mn
 cs.8=¦000 mn¦¦¦¦000 mn
 cs.9=¦0 md¦¦¦¦0 md
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -6740,6 +6846,7 @@ cs.6=¦¦¦¦¦0 млн'.'
 cs.7=¦¦¦¦¦00 млн'.'
 cs.8=¦¦¦¦¦000 млн'.'
 cs.9=¦¦¦¦¦0 млрд'.'
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -6817,6 +6924,7 @@ cs.6=¦0 ሚ¦¦¦¦0 ሚ
 cs.7=¦00 ሚ¦¦¦¦00 ሚ
 cs.8=¦000 ሚ¦¦¦¦000 ሚ
 cs.9=¦0 ቢ¦¦¦¦0 ቢ
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @ti_ER
 $.ERN=Nfk
@@ -6862,6 +6970,7 @@ cs.6=¦0 mln¦¦¦¦0 mln
 cs.7=¦00 mln¦¦¦¦00 mln
 cs.8=¦000 mln¦¦¦¦000 mln
 cs.9=¦0 mlrd¦¦¦¦0 mlrd
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
@@ -6869,6 +6978,7 @@ s.group= 
 s.nan=san däl
 @tn
 $.ZAR=R
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.group=’
 @tn_BW
@@ -6903,12 +7013,14 @@ cs.5=¦¦¦¦¦0k
 cs.9=¦¦¦¦¦0P
 s.nan=TF
 @tok
+p.accounting=¤#,#0.00
 p.currency=¤#,#0.00
 p.decimal=#,#0.###
 p.percent=%#,#0
 s.decimal=,
 s.group= 
 @tpi
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 @tr
 $.AUD=AU$
@@ -6999,14 +7111,17 @@ cs.6=¦¦¦¦¦0 млн
 cs.7=¦¦¦¦¦00 млн
 cs.8=¦¦¦¦¦000 млн
 cs.9=¦¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 p.percent=#,##0 %
 s.decimal=,
 s.group= 
 @twq
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 s.group= 
 @tzm
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -7092,6 +7207,7 @@ cs.6=¦0 млн¦¦¦¦0 млн
 cs.7=¦00 млн¦¦¦¦00 млн
 cs.8=¦000 млн¦¦¦¦000 млн
 cs.9=¦0 млрд¦¦¦¦0 млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.exponential=Е
@@ -7230,6 +7346,7 @@ cs.6=¦0млн¦¦¦¦0млн
 cs.7=¦00млн¦¦¦¦00млн
 cs.8=¦000млн¦¦¦¦000млн
 cs.9=¦0млрд¦¦¦¦0млрд
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -7244,6 +7361,7 @@ p.accounting=¤#,##0.00;(¤#,##0.00)
 p.currency=¤#,##0.00
 @ve
 $.ZAR=R
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.decimal=,
 s.group= 
@@ -7284,6 +7402,7 @@ cs.6=¦0 mln¦¦¦¦0 mln
 cs.7=¦00 mln¦¦¦¦00 mln
 cs.8=¦000 mln¦¦¦¦000 mln
 cs.9=¦0 mld¦¦¦¦0 mld
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group= 
@@ -7328,11 +7447,13 @@ cs.6=¦¦¦¦¦0 Tr
 cs.7=¦¦¦¦¦00 Tr
 cs.8=¦¦¦¦¦000 Tr
 cs.9=¦¦¦¦¦0 T
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 s.decimal=,
 s.group=.
 @vun
 $.TZS=TSh
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 @wal
 $.ETB=Br
@@ -7365,6 +7486,7 @@ s.decimal=,
 s.group=.
 @xh
 $.ZAR=R
+p.accounting=¤#,##0.00
 p.currency=¤#,##0.00
 s.group= 
 @xnr
@@ -7404,11 +7526,13 @@ cs.6=¦¦¦¦¦00 लख
 cs.7=¦¦¦¦¦0 क॰
 cs.8=¦¦¦¦¦00 क॰
 cs.9=¦¦¦¦¦0 अ॰
+p.accounting=¤#,##,##0.00
 p.currency=¤#,##,##0.00
 p.decimal=#,##,##0.###
 p.percent=#,##,##0%
 @xog
 $.UGX=USh
+p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
 @yav
 p.accounting=#,##0.00 ¤;(#,##0.00 ¤)
@@ -7582,6 +7706,7 @@ p.accounting=¤#,##0.00;(¤#,##0.00)
 p.currency=¤#,##0.00
 s.nan=非数值
 @zgh
+p.accounting=#,##0.00¤
 p.currency=#,##0.00¤
 p.percent=#,##0 %
 s.decimal=,
