@@ -41,6 +41,9 @@ whose items are separated by LIST_SEPARATOR.
 Sources. Everything comes from babel 2.18.0 (CLDR 47) except what babel does not carry, which is
 read from ICU 77.1 (pyicu-wheels 2.15.2), ICU's copy of the same CLDR 47:
   - minimumGroupingDigits (NumberElements/minimumGroupingDigits);
+  - the decimal, percent, currency and accounting patterns of locales whose default numbering
+    system is not latn (NumberElements/<system>/patterns: babel has only the latn ones);
+  - the names of UTC that `z` and `zzzz` show;
   - the localized GMT format's hour format and zero format (zoneStrings/hourFormat,
     gmtZeroFormat);
   - the digits of each numbering system (NumberingSystem);
@@ -298,6 +301,11 @@ def icu_dates_of(locale_id: str, icu) -> dict:
     if hour is None:
         fail(f"{locale_id}: no hour letter in the pattern of 'jm' ({pattern!r})")
     out["hj"] = hour
+    # The names ICU shows for UTC (`z` and `zzzz`): babel's short name of Etc/UTC is not always
+    # the one ICU uses (fr: babel "TU", ICU "UTC").
+    utc_format = icu.SimpleDateFormat("z'\u0001'zzzz", icu.Locale(locale_id))
+    utc_format.setTimeZone(icu.TimeZone.createTimeZone("Etc/UTC"))
+    out["z.utcs"], out["z.utcl"] = utc_format.format(0.0).split("\u0001")
     # availableFormats and the date-time patterns that join a skeleton's date and time, as
     # ICU's DateTimePatternGenerator has them: babel 2.18.0 keeps CLDR's alt="ascii" variants
     # of availableFormats (a plain space before AM/PM where CLDR 47 has U+202F) and has no
@@ -312,9 +320,19 @@ def icu_dates_of(locale_id: str, icu) -> dict:
     return out
 
 
-def icu_numbers_of(locale_id: str, icu) -> dict:
+def icu_numbers_of(locale_id: str, system: str, icu) -> dict:
     bundle = icu.ResourceBundle(icu.UnicodeString(), icu.Locale(locale_id))
-    return {"mg": bundle.getWithFallback("NumberElements").getWithFallback("minimumGroupingDigits").getString()}
+    out = {"mg": bundle.getWithFallback("NumberElements").getWithFallback("minimumGroupingDigits").getString()}
+    if system != "latn":
+        # babel's patterns are the latn ones; a locale whose digits are another system's uses
+        # that system's patterns (ar-EG: no explicit negative subpattern), as ICU does.
+        for key, name in (("p.decimal", "decimalFormat"), ("p.percent", "percentFormat"),
+                          ("p.currency", "currencyFormat"), ("p.accounting", "accountingFormat")):
+            try:
+                out[key] = bundle.getWithFallback(f"NumberElements/{system}/patterns/{name}").getString()
+            except icu.ICUError:
+                pass
+    return out
 
 
 def check_currency_spacing(ids, icu):
@@ -440,11 +458,11 @@ def generate_locale_data(cldr, ids, aliases, icu):
         # value when root was loaded first.
         localedata._cache.clear()
         locale = Locale.parse(locale_id)
-        numbers[locale_id] = numbers_of(locale, icu) | icu_numbers_of(locale_id, icu)
+        numbers[locale_id] = numbers_of(locale, icu) | icu_numbers_of(locale_id, locale._data.get("default_numbering_system", "latn"), icu)
         dates[locale_id] = dates_of(locale) | icu_dates_of(locale_id, icu)
     localedata._cache.clear()
-    # ICU's generator adds skeletons of each locale's own time patterns; a child missing one
-    # of its parent's keeps the parent's (as the lookup along the chain gives it).
+    # ICU's generator adds the skeletons of each locale's own date and time patterns, so a
+    # child may lack one of its parent's: it is written with an empty value ("not here").
     done = set()
 
     def inherit(locale_id):
@@ -457,7 +475,7 @@ def generate_locale_data(cldr, ids, aliases, icu):
         inherit(parent)
         for key, value in dates[parent].items():
             if key.startswith("k.") and key not in dates[locale_id]:
-                dates[locale_id][key] = value
+                dates[locale_id][key] = ""
 
     for locale_id in ["root"] + ids:
         inherit(locale_id)

@@ -274,6 +274,8 @@ s.percentSign=\u{200E}%\u{200E}
 s.plusSign=\u{200E}+
 @ar_BH
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -284,6 +286,8 @@ s.plusSign=\u{061C}+
 @ar_DJ
 $.DJF=Fdj
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -296,6 +300,8 @@ s.decimal=,
 s.group=.
 @ar_EG
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -306,6 +312,8 @@ s.plusSign=\u{061C}+
 @ar_ER
 $.ERN=Nfk
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -315,6 +323,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_IL
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -324,6 +334,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_IQ
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -333,6 +345,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_JO
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -343,6 +357,8 @@ s.plusSign=\u{061C}+
 @ar_KM
 $.KMF=CF
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -352,6 +368,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_KW
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -361,6 +379,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_LB
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -376,6 +396,8 @@ s.decimal=,
 s.group=.
 @ar_MR
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -385,6 +407,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_OM
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -394,6 +418,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_PS
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -403,6 +429,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_QA
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -412,6 +440,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_SA
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -421,6 +451,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_SD
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -431,6 +463,8 @@ s.plusSign=\u{061C}+
 @ar_SO
 $.SOS=S
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -442,6 +476,8 @@ s.plusSign=\u{061C}+
 $.GBP=GB£
 $.SSP=£
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -451,6 +487,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_SY
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -460,6 +498,8 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @ar_TD
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -472,6 +512,8 @@ s.decimal=,
 s.group=.
 @ar_YE
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=\u{200F}#,##0.00 ¤
+p.currency=\u{200F}#,##0.00 ¤
 s.decimal=٫
 s.exponential=أس
 s.group=٬
@@ -793,6 +835,9 @@ cc.7=¦¦¦¦¦¤ 00میلیون
 cc.8=¦¦¦¦¦¤000میلیون
 cc.9=¦¦¦¦¦¤0میلیارد
 nu=۰۱۲۳۴۵۶۷۸۹
+p.currency=¤ 0.00
+p.decimal=0.######
+p.percent=0%
 s.decimal=٫
 s.exponential=×۱۰^
 s.group=٬
@@ -857,7 +902,6 @@ nu=০১২৩৪৫৬৭৮৯
 p.accounting=#,##,##0.00¤;(#,##,##0.00¤)
 p.currency=#,##,##0.00¤
 p.decimal=#,##,##0.###
-p.percent=#,##,##0%
 @bn_IN
 p.accounting=¤#,##,##0.00;(¤#,##,##0.00)
 p.currency=¤#,##,##0.00
@@ -1118,7 +1162,6 @@ nu=𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿
 p.accounting=#,##,##0.00¤;(#,##,##0.00¤)
 p.currency=#,##,##0.00¤
 p.decimal=#,##,##0.###
-p.percent=#,##,##0%
 @ce
 $.RUB=₽
 cc.10=¦00 млрд ¤¦¦¦¦00 млрд ¤
@@ -1204,6 +1247,9 @@ $.USD=$
 @ckb
 $.IQD=د.ع.\u{200F}
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=#,##0.00 ¤
+p.currency=#,##0.00 ¤
+p.percent=#,##0 %
 s.decimal=٫
 s.exponential=اس
 s.group=٬
@@ -2462,7 +2508,7 @@ cs.8=¦000 میلیون¦¦¦¦000 میلیون
 cs.9=¦0 میلیارد¦¦¦¦0 میلیارد
 nu=۰۱۲۳۴۵۶۷۸۹
 p.accounting=\u{200E}¤ #,##0.00;\u{200E}(¤ #,##0.00)
-p.currency=\u{200E}¤ #,##0.00
+p.currency=\u{200E}¤#,##0.00
 s.decimal=٫
 s.exponential=×۱۰^
 s.group=٬
@@ -2471,6 +2517,8 @@ s.nan=ناعدد
 s.perMille=؉
 s.percentSign=٪
 s.plusSign=\u{200E}+
+@fa_AF
+p.currency=¤ #,##0.00
 @ff
 p.accounting=#,##0.00 ¤
 p.currency=#,##0.00 ¤
@@ -3262,6 +3310,9 @@ p.accounting=¤#,##,##0.00
 p.scientific=[#E0]
 @hnj
 nu=𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉
+p.currency=¤ 0.00
+p.decimal=0.######
+p.percent=0%
 @hr
 $.AUD=AUD
 $.BRL=BRL
@@ -5212,6 +5263,7 @@ nu=०१२३४५६७८९
 p.accounting=¤ #,##,##0.00
 p.currency=¤ #,##,##0.00
 p.decimal=#,##,##0.###
+p.percent=#,##,##0%
 @nl
 $.AUD=AU$
 $.CAD=C$
@@ -6075,7 +6127,8 @@ cs.7=¦00 ملين¦¦¦¦00 ملين
 cs.8=¦000 ملين¦¦¦¦000 ملين
 cs.9=¦0 بلين¦¦¦¦0 بلين
 nu=٠١٢٣٤٥٦٧٨٩
-p.accounting=¤#,##0.00;(¤#,##0.00)
+p.accounting=#,##0.00 ¤
+p.currency=#,##0.00 ¤
 s.decimal=٫
 s.exponential=اس
 s.group=٬
@@ -6085,6 +6138,9 @@ s.percentSign=٪\u{061C}
 s.plusSign=\u{061C}+
 @sdh
 nu=٠١٢٣٤٥٦٧٨٩
+p.accounting=#,##0.00 ¤
+p.currency=#,##0.00 ¤
+p.decimal=0.######
 s.decimal=٫
 s.exponential=اس
 s.group=٬
@@ -7260,6 +7316,7 @@ s.plusSign=\u{200E}+
 @ur_IN
 $.PKR=PKR
 nu=۰۱۲۳۴۵۶۷۸۹
+p.currency=¤ #,##,##0.00
 s.decimal=٫
 s.exponential=×۱۰^
 s.group=٬

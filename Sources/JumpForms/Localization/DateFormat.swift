@@ -283,7 +283,7 @@ struct DatePattern: Sendable, Hashable {
             case .date: return try DatePattern(parsing: data.value("d." + trimmed))
             case .time: return try DatePattern(parsing: data.value("t." + trimmed))
             case .dateTime:
-                let combined = data.value("dt." + trimmed)
+                let combined = data.value("dk." + trimmed)
                     .replacingAll("{1}", with: "\u{0}1").replacingAll("{0}", with: "\u{0}0")
                 var elements: [Element] = []
                 for element in try DatePattern(parsing: combined).elements {
@@ -584,7 +584,10 @@ enum DateSkeleton {
         let dateFields = requested.filter { dateLetters.contains($0.key) }
         let timeFields = requested.filter { !dateLetters.contains($0.key) }
         var available: [String: String] = [:]
-        for (key, value) in CLDRFormatData.dates.values(prefix: "k.", chain: data.locale.chain) { available[String(key.dropFirst(2))] = value }
+        // An empty value: the skeleton is the parent's but not this locale's.
+        for (key, value) in CLDRFormatData.dates.values(prefix: "k.", chain: data.locale.chain) where !value.isEmpty {
+            available[String(key.dropFirst(2))] = value
+        }
         let datePart = try dateFields.isEmpty ? nil : best(dateFields, available: available, data: data)
         let timePart = try timeFields.isEmpty ? nil : best(timeFields, available: available, data: data)
         guard let datePart else { return timePart! }

@@ -620,7 +620,8 @@ final class LocaleNumberData: Sendable {
 
     func compact(_ prefix: String) -> CompactTable { compactTables[prefix] ?? CompactTable() }
 
-    func currencySymbol(_ code: String) -> String { locale.number("$." + code) ?? code }
+    /// The symbol of a currency; ICU shows the unknown currency `XXX` by its code.
+    func currencySymbol(_ code: String) -> String { code == "XXX" ? code : locale.number("$." + code) ?? code }
 }
 
 import Synchronization
