@@ -43,7 +43,7 @@ read from ICU 77.1 (pyicu-wheels 2.15.2), ICU's copy of the same CLDR 47:
   - minimumGroupingDigits (NumberElements/minimumGroupingDigits);
   - the decimal, percent, currency and accounting patterns of locales whose default numbering
     system is not latn (NumberElements/<system>/patterns: babel has only the latn ones);
-  - the names of UTC that `z` and `zzzz` show;
+  - the names of UTC that `z` and `zzzz` show, and the AM/PM names of `a` (format context);
   - the localized GMT format's hour format and zero format (zoneStrings/hourFormat,
     gmtZeroFormat);
   - the digits of each numbering system (NumberingSystem);
@@ -247,24 +247,33 @@ def numbers_of(locale: Locale, icu) -> dict:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def lookup(table, key, default=None):
+    """`table[key]`: babel's `get` and `in` miss CLDR aliases (cy's abbreviated day periods are
+    its wide ones), which only indexing resolves."""
+    try:
+        return table[key]
+    except KeyError:
+        return default
+
+
 def dates_of(locale: Locale) -> dict:
     data = locale._data
     out = {}
     for name, letter, count, first in (("months", "M", 12, 1), ("days", "D", 7, None)):
         for context, c in CONTEXTS.items():
             for width, w in WIDTHS.items():
-                table = data[name][context].get(width)
+                table = lookup(data[name][context], width)
                 if table is None:
                     continue
                 keys = [6, 0, 1, 2, 3, 4, 5] if name == "days" else list(range(first, first + count))
                 out[f"{letter}.{c}{w}"] = listed(table[k] for k in keys)
     for width, w in WIDTHS.items():
-        eras = data["eras"].get(width)
+        eras = lookup(data["eras"], width)
         if eras:
             out[f"E.{w}"] = listed([eras[0], eras[1]])
     for context, c in CONTEXTS.items():
         for width, w in WIDTHS.items():
-            for period, name in data["day_periods"][context].get(width, {}).items():
+            for period, name in lookup(data["day_periods"][context], width, {}).items():
                 out[f"P.{c}{w}.{period}"] = name
     rules_table = data["day_period_rules"] if "day_period_rules" in data else {}
     for period, rules in rules_table.get(None, {}).items():
@@ -306,6 +315,12 @@ def icu_dates_of(locale_id: str, icu) -> dict:
     utc_format = icu.SimpleDateFormat("z'\u0001'zzzz", icu.Locale(locale_id))
     utc_format.setTimeZone(icu.TimeZone.createTimeZone("Etc/UTC"))
     out["z.utcs"], out["z.utcl"] = utc_format.format(0.0).split("\u0001")
+    # AM and PM as ICU shows them (babel 2.18.0 gives cy's abbreviated ones as root's AM/PM).
+    period_format = icu.SimpleDateFormat("a'\u0001'aaaa'\u0001'aaaaa", icu.Locale(locale_id))
+    period_format.setTimeZone(icu.TimeZone.createTimeZone("Etc/UTC"))
+    for period, seconds in (("am", 0.0), ("pm", 43200.0)):
+        for width, name in zip("awn", period_format.format(seconds).split("\u0001")):
+            out[f"P.f{width}.{period}"] = name
     # availableFormats and the date-time patterns that join a skeleton's date and time, as
     # ICU's DateTimePatternGenerator has them: babel 2.18.0 keeps CLDR's alt="ascii" variants
     # of availableFormats (a plain space before AM/PM where CLDR 47 has U+202F) and has no
