@@ -360,7 +360,7 @@ struct Context: Sendable {
                 switch (name, value) {
                 case ("label", _): signature[name] = .strings
                 case (_, .int): signature[name] = .numbers(integersOnly: true)
-                case (_, .string), (_, .decimal): signature[name] = .fixed(value)
+                case (_, .string), (_, .decimal), (_, .date): signature[name] = .fixed(value)
                 }
             }
             if !compareShapes || seen.insert(shape(of: site)).inserted { result.append(signature) }
@@ -376,6 +376,7 @@ struct Context: Sendable {
             case ("label", _): name
             case (_, .int): name + "#"
             case (_, .string(let text)), (_, .decimal(let text)): name + "=" + text
+            case (_, .date(let date)): name + "=" + date.description
             }
         }.joined(separator: ",")
     }
@@ -408,6 +409,8 @@ struct CatalogCheck {
     let tag: LocaleTag
     let isReference: Bool
     let rules: PluralRules
+    /// The ordinal rules (`selectordinal`).
+    let ordinalRules: PluralRules
     let formatter: MessageFormatter
     let rightToLeft: Bool
     let allowZeroWidthSpace: Bool
@@ -438,6 +441,7 @@ struct CatalogCheck {
         tag = catalog.tag.value
         isReference = tag == context.reference
         rules = PluralRules.cardinal(for: tag.identifier)
+        ordinalRules = PluralRules.ordinal(for: tag.identifier)
         formatter = MessageFormatter(localeTag: tag.identifier)
         rightToLeft = TextScan.isRightToLeft(tag)
         allowZeroWidthSpace = TextScan.zeroWidthSpaceLanguages.contains(tag.language)
@@ -781,15 +785,18 @@ struct CatalogCheck {
     func checkPlurals(_ message: LocaleMessage, _ pattern: MessagePattern) {
         let selectors = pattern.selectors
         guard !selectors.isEmpty else { return }
-        let categories = rules.categories
-        let language = rules.language
-        for selector in selectors where selector.kind == .plural {
+        for selector in selectors where selector.kind == .plural || selector.kind == .selectordinal {
+            let ordinal = selector.kind == .selectordinal
+            let rules = ordinal ? ordinalRules : self.rules
+            let categories = rules.categories
+            let language = rules.language
+            let what = ordinal ? "selectordinal" : "plural"
             let present = Set(selector.categories)
             let exact = Set(selector.keys.filter(\.isExactMatch).map { Self.normalizedNumber(String($0.text.dropFirst())) })
-            for category in categories where !present.contains(category) && !covered(category, exact: exact, offset: selector.pluralOffset) {
-                let samples = Self.sampleText(rules.samples(for: category))
+            for category in categories where !present.contains(category) && !covered(category, rules: rules, exact: exact, offset: selector.pluralOffset) {
+                let samples = Self.sampleText(ordinal ? PluralSamples(integers: rules.samples(for: category).integers, decimals: []) : rules.samples(for: category))
                 add(.pluralMissingCategory,
-                    "message '\(message.key)': plural {\(selector.name)} lacks '\(category.rawValue)', which \(language) uses for \(samples); they would show the 'other' text",
+                    "message '\(message.key)': \(what) {\(selector.name)} lacks '\(category.rawValue)', which \(language) uses for \(ordinal ? "the ordinals " : "")\(samples); they would show the 'other' text",
                     at: message.location(ofOffset: selector.nameOffset, length: selector.name.unicodeScalars.count), key: message.key,
                     hint: "add a '\(category.rawValue) {...}' case")
             }
@@ -798,7 +805,7 @@ struct CatalogCheck {
                 guard let category = key.category, !categories.contains(category) else { continue }
                 let hint = category == .zero ? "for exactly zero write '=0 {...}'; otherwise remove the case" : "remove the case"
                 add(.pluralUnusedCategory,
-                    "message '\(message.key)': \(language) never uses the plural category '\(category.rawValue)' (it has \(categories.map(\.rawValue).joined(separator: ", ")))",
+                    "message '\(message.key)': \(language) never uses the \(ordinal ? "ordinal" : "plural") category '\(category.rawValue)' (it has \(categories.map(\.rawValue).joined(separator: ", ")))",
                     at: message.location(ofOffset: key.offset, length: key.text.unicodeScalars.count), key: message.key, hint: hint)
             }
         }
@@ -806,7 +813,7 @@ struct CatalogCheck {
 
     /// Whether `=N` cases match every number of a category (only small, finite categories:
     /// English `one` is covered by `=1`).
-    func covered(_ category: PluralCategory, exact: Set<String>, offset: Int) -> Bool {
+    func covered(_ category: PluralCategory, rules: PluralRules, exact: Set<String>, offset: Int) -> Bool {
         guard offset == 0, !exact.isEmpty else { return false }
         let samples = rules.samples(for: category)
         let all = samples.integers + samples.decimals
@@ -992,6 +999,7 @@ struct CatalogCheck {
         case .string(let text): "\"\(text)\""
         case .int(let number): String(number)
         case .decimal(let text): text
+        case .date(let date): date.description
         }
     }
 }

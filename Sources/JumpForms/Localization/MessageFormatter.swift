@@ -5,11 +5,22 @@ public enum MessageArgument: Sendable, Hashable, ExpressibleByStringLiteral, Exp
     case string(String)
     case int(Int)
     /// A decimal number as text, `-`? digits [`.` digits] [`e` [`+`|`-`] digits]: `"1.50"`,
-    /// `"-3"`, `"1.2e3"`. Visible fraction digits count for plural rules (`1.50` has two).
+    /// `"-3"`, `"1.2e3"` (the exponent is a power of ten: `1.2e3` is 1200).
     case decimal(String)
+    /// A calendar date, for `date` arguments (midnight in the formatter's time zone).
+    case date(CivilDate)
 
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .int(value) }
+
+    /// The value as text, as a `select` compares it and a `string` argument prints it.
+    public var text: String {
+        switch self {
+        case .string(let text), .decimal(let text): text
+        case .int(let number): String(number)
+        case .date(let date): date.description
+        }
+    }
 }
 
 /// A failure to format a well-formed message with the given arguments.
@@ -27,34 +38,50 @@ public struct MessageFormatError: Error, Sendable, Hashable, CustomStringConvert
     public var description: String { message }
 }
 
-/// Formats `MessagePattern`s for one locale.
+/// Formats `MessagePattern`s for one locale, as ICU4C's MessageFormat does with CLDR 47 data
+/// (docs/locales.md lists the differences).
 ///
-/// - Simple arguments (`{name}`): strings verbatim; `int` and `decimal` values as localized
-///   numbers (as ICU does for numeric values).
-/// - `number`: localized with the locale's `NumberSymbols`; style `integer` rounds half-even
-///   first; any other style formats as a plain number. A `decimal` keeps its fraction digits
-///   (`1.50` shows two). A `string` value that reads as a decimal number is accepted.
-/// - `date` and `time`: the argument's text, unformatted (`int` values in plain digits).
-/// - `plural`: an `=N` case equal to the value wins; otherwise the case of the CLDR cardinal
-///   category of the value minus the offset; otherwise `other`. `#` shows the value minus the
-///   offset, localized.
-/// - `selectordinal`: ordinal rules are not available, so an `=N` case equal to the value wins
-///   and otherwise `other` is used; `#` works as in `plural`.
+/// - Simple arguments (`{name}`): strings verbatim; numbers as `{name, number}` does; dates
+///   (`CivilDate`) in the short date and time, as ICU formats a date in `{name}`.
+/// - `number`: the locale's decimal pattern (at most three fraction digits, rounded half-even:
+///   3.14159 gives 3.142); `integer` (no fraction digits), `percent`, `currency` (the currency of
+///   the tag's region or its `-u-cu-` keyword), a DecimalFormat pattern (`#,##0.00`) or an ICU
+///   number skeleton (`::currency/EUR`, `::percent .00`, `::compact-short`, `::sign-always`).
+///   Values are exact decimals (`decimal` text, `int`, or a `string` that reads as a number);
+///   an exponent is a power of ten (`1.5e6` is 1,500,000).
+/// - `date` and `time`: `short`, `medium` (the default), `long`, `full`, a pattern
+///   (`yyyy-MM-dd`) or a skeleton (`::yMMMd`), from the locale's CLDR Gregorian data. Values are
+///   `CivilDate`s, ISO 8601 text (`2024-01-15`, `2024-01-15T10:00:00Z`,
+///   `2024-01-15T10:00:00+02:00`; without an offset the time is the formatter's zone's) or
+///   milliseconds since 1970 (`int`). They are shown in `timeZone` (UTC unless given).
+/// - `plural` and `selectordinal`: an `=N` case equal to the value wins; otherwise the case of
+///   the CLDR cardinal (ordinal) category of the value minus the offset as `#` shows it
+///   (`1.0` shows `1`, so it is `one` in English, as in ICU); otherwise `other`.
 /// - `select`: the case whose key equals the value's text, otherwise `other`.
 ///
-/// A missing argument, or a non-numeric value where a number is needed, throws. Only the
+/// A missing argument, or a value of the wrong kind, throws (ICU prints `{name}` for a missing
+/// argument; jump-forms refuses it so that a forgotten value never reaches a user). Only the
 /// cases chosen are formatted, so an argument used only in another case need not be given.
 public struct MessageFormatter: Sendable {
-    /// The locale whose plural rules and number symbols are used.
+    /// The locale whose plural rules, number and date data are used.
     public let localeTag: String
     public let pluralRules: PluralRules
+    /// The ordinal rules (`selectordinal`).
+    public let ordinalRules: PluralRules
     public let numberSymbols: NumberSymbols
+    /// The zone dates and times are shown in.
+    public let timeZone: MessageTimeZone
+    let locale: CLDRLocale
 
-    /// A formatter using `PluralRules.cardinal(for:)` and `NumberSymbols.forLocale(_:)`.
-    public init(localeTag: String) {
+    /// A formatter for `localeTag` (BCP 47: `de-CH`, `en-US-u-cu-eur`), showing times in
+    /// `timeZone`.
+    public init(localeTag: String, timeZone: MessageTimeZone = .utc) {
         self.localeTag = localeTag
         self.pluralRules = PluralRules.cardinal(for: localeTag)
+        self.ordinalRules = PluralRules.ordinal(for: localeTag)
         self.numberSymbols = NumberSymbols.forLocale(localeTag)
+        self.timeZone = timeZone
+        self.locale = CLDRLocale.resolve(localeTag)
     }
 
     /// Formats `pattern` with `arguments`.
@@ -82,9 +109,34 @@ public struct MessageFormatter: Sendable {
         return try format(pattern, arguments)
     }
 
+    /// Whether `text` is a number a `decimal` argument accepts (`12`, `-3.5`, `1e3`).
+    public static func readsAsNumber(_ text: String) -> Bool { DecimalNumber(text) != nil }
+
+    /// Why a `number` style cannot be used (a bad skeleton or pattern), or nil.
+    public static func numberStyleError(_ style: MessageNumberStyle) -> String? {
+        guard case .other(let text) = style else { return nil }
+        do {
+            _ = try numberFormat(text, locale: CLDRLocale.resolve("root"))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// Why a `date` or `time` style cannot be used, or nil.
+    public static func dateStyleError(_ style: String?) -> String? {
+        guard let style else { return nil }
+        do {
+            _ = try DatePattern.forStyle(style, kind: .date, locale: CLDRLocale.resolve("root"))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     // MARK: Nodes
 
-    private func append<Output: FormattedText>(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: NumericValue?,
+    private func append<Output: FormattedText>(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: PoundValue?,
                                                to output: inout Output) throws(MessageFormatError) {
         for node in nodes {
             switch node {
@@ -92,57 +144,48 @@ public struct MessageFormatter: Sendable {
                 output.write(text)
             case .pound:
                 // The parser creates `#` nodes only inside plural cases, so `pound` is set.
-                if let pound { output.write(format(pound)) }
+                if let pound { output.write(pound.text) }
             case .argument(let argument):
                 let value = try lookUp(argument.name, arguments)
                 switch (argument.kind, value) {
-                case (_, .string(let text)):
+                case (.simple, .string(let text)):
                     output.write(text)
+                case (.simple, .date(let date)):
+                    let pattern = try datePattern("short", kind: .dateTime, argument.name)
+                    output.write(pattern.format(DateTimeValue(date), locale: locale))
                 case (.simple, _):
                     let number = try numericValue(value, argument.name)
-                    output.write(format(number))
-                case (_, .int(let number)):
-                    output.write(String(number))
-                case (_, .decimal(let text)):
-                    output.write(text)
+                    output.write(NumberFormat.decimal(locale).format(number, locale: locale).text)
+                case (.date, _), (.time, _):
+                    let moment = try dateValue(value, argument.name)
+                    let pattern = try datePattern(argument.style, kind: argument.kind == .date ? .date : .time, argument.name)
+                    output.write(pattern.format(moment, locale: locale))
                 }
             case .number(let argument):
-                var value = try numericValue(try lookUp(argument.name, arguments), argument.name)
-                if argument.style == .integer { value = value.rounded }
-                output.write(format(value))
+                let value = try numericValue(try lookUp(argument.name, arguments), argument.name)
+                let format = try numberFormat(argument.style, argument.name)
+                output.write(format.format(value, locale: locale).text)
             case .select(let argument):
-                let key: String = switch try lookUp(argument.name, arguments) {
-                case .string(let text): text
-                case .int(let number): String(number)
-                case .decimal(let text): text
-                }
+                let key = try lookUp(argument.name, arguments).text
                 let chosen = argument.cases.first { $0.key == key } ?? argument.cases.first { $0.key == "other" }
                 if let chosen { try append(chosen.message, arguments, pound: nil, to: &output) }
             case .plural(let argument):
                 let value = try numericValue(try lookUp(argument.name, arguments), argument.name)
-                let shifted = value.subtracting(argument.pluralOffset)
-                let chosen = try pluralCase(argument, value: value, shifted: shifted)
-                try append(chosen.message, arguments, pound: shifted, to: &output)
+                let shifted = argument.pluralOffset == 0 ? value : value.adding(DecimalNumber(argument.pluralOffset).negated)
+                let formatted = NumberFormat.decimal(locale).format(shifted, locale: locale)
+                let chosen = pluralCase(argument, value: value, shown: formatted.quantity)
+                try append(chosen.message, arguments, pound: PoundValue(text: formatted.text), to: &output)
             }
         }
     }
 
-    private func pluralCase(_ argument: MessagePluralArgument, value: NumericValue, shifted: NumericValue) throws(MessageFormatError) -> MessagePluralCase {
-        let exact = value.decimal.normalized
+    private func pluralCase(_ argument: MessagePluralArgument, value: DecimalNumber, shown: DecimalNumber) -> MessagePluralCase {
+        let exact = value.normalized
         for item in argument.cases {
             if case .exact(let text) = item.key, DecimalNumber(text)?.normalized == exact { return item }
         }
-        var category = PluralCategory.other
-        if !argument.isOrdinal {
-            let operands: PluralOperands? = switch shifted {
-            case .int(let number): PluralOperands(number)
-            case .decimal(let text, _): PluralOperands(text)
-            }
-            guard let operands else {
-                throw MessageFormatError(message: "plural argument '\(argument.name)' has the value '\(shifted.text)', which the plural rules cannot read", argument: argument.name)
-            }
-            category = pluralRules.category(for: operands)
-        }
+        let rules = argument.isOrdinal ? ordinalRules : pluralRules
+        let category = PluralOperands(shown.plainText).map { rules.category(for: $0) } ?? .other
         for item in argument.cases where item.key == .category(category) { return item }
         // The parser guarantees an `other` case.
         return argument.cases.first { $0.key == .category(.other) }!
@@ -157,28 +200,83 @@ public struct MessageFormatter: Sendable {
         return value
     }
 
-    private func numericValue(_ argument: MessageArgument, _ name: String) throws(MessageFormatError) -> NumericValue {
+    private func numericValue(_ argument: MessageArgument, _ name: String) throws(MessageFormatError) -> DecimalNumber {
         switch argument {
         case .int(let number):
-            return .int(number)
+            return DecimalNumber(number)
         case .decimal(let text), .string(let text):
             guard let number = DecimalNumber(text) else {
                 throw MessageFormatError(message: "argument '\(name)' must be a number, not '\(text)'", argument: name)
             }
-            // Whole numbers written plainly ("42") become Int; anything else keeps its text.
-            if number.scale == 0, text.unicodeScalars.allSatisfy({ $0 == "-" || ("0"..."9").contains($0) }), let int = Int(text) {
-                return .int(int)
-            }
-            return .decimal(text, number)
+            return number
+        case .date(let date):
+            throw MessageFormatError(message: "argument '\(name)' must be a number, not the date \(date)", argument: name)
         }
     }
 
-    private func format(_ value: NumericValue) -> String {
-        switch value {
-        case .int(let number): numberSymbols.format(integer: number)
-        case .decimal(let text, _): numberSymbols.format(decimal: text)
+    private func dateValue(_ argument: MessageArgument, _ name: String) throws(MessageFormatError) -> DateTimeValue {
+        switch argument {
+        case .date(let date):
+            return DateTimeValue(date)
+        case .int(let milliseconds):
+            return DateTimeValue(epochMilliseconds: milliseconds, timeZone: timeZone)
+        case .decimal(let text), .string(let text):
+            if let value = DateTimeValue(iso: text, timeZone: timeZone) { return value }
+            if let number = DecimalNumber(text), let milliseconds = Int(number.rounded(toPower: 0, .floor).plainText) {
+                return DateTimeValue(epochMilliseconds: milliseconds, timeZone: timeZone)
+            }
+            throw MessageFormatError(message: "argument '\(name)' must be a date (ISO 8601, as in 2024-01-15 or 2024-01-15T10:00:00Z), not '\(text)'", argument: name)
         }
     }
+
+    private func numberFormat(_ style: MessageNumberStyle, _ name: String) throws(MessageFormatError) -> NumberFormat {
+        switch style {
+        case .plain: return NumberFormat.decimal(locale)
+        case .integer: return NumberFormat.integer(locale)
+        case .other(let text):
+            do {
+                return try Self.numberFormat(text, locale: locale)
+            } catch {
+                throw MessageFormatError(message: "argument '\(name)': \(error.message)", argument: name)
+            }
+        }
+    }
+
+    struct StyleError: Error { var message: String }
+
+    static func numberFormat(_ text: String, locale: CLDRLocale) throws(StyleError) -> NumberFormat {
+        switch text.lowercased() {
+        case "percent": return NumberFormat.percent(locale)
+        case "currency": return NumberFormat.currency(locale)
+        case "integer": return NumberFormat.integer(locale)
+        default: break
+        }
+        if text.hasPrefix("::") {
+            do {
+                return try NumberSkeleton.parse(String(text.dropFirst(2)))
+            } catch {
+                throw StyleError(message: "number skeleton '\(text)': \(error.message)")
+            }
+        }
+        do {
+            return try NumberFormat.custom(text, locale: locale)
+        } catch {
+            throw StyleError(message: "number pattern '\(text)': \(error.message)")
+        }
+    }
+
+    private func datePattern(_ style: String?, kind: DatePattern.Kind, _ name: String) throws(MessageFormatError) -> DatePattern {
+        do {
+            return try DatePattern.forStyle(style ?? "medium", kind: kind, locale: locale)
+        } catch {
+            throw MessageFormatError(message: "argument '\(name)': \(error.message)", argument: name)
+        }
+    }
+}
+
+/// What `#` shows in a plural case.
+struct PoundValue {
+    var text: String
 }
 
 /// Where `MessageFormatter` writes a message's pieces: the formatted string, or nowhere when
@@ -194,236 +292,4 @@ extension String: FormattedText {
 /// Drops every piece (and never works one out).
 struct DiscardedText: FormattedText {
     func write(_ piece: @autoclosure () -> String) {}
-}
-
-/// A numeric argument value: an Int, or decimal text with its parsed form.
-enum NumericValue: Sendable, Hashable {
-    case int(Int)
-    case decimal(String, DecimalNumber)
-
-    var decimal: DecimalNumber {
-        switch self {
-        case .int(let number): DecimalNumber(number)
-        case .decimal(_, let number): number
-        }
-    }
-
-    var text: String {
-        switch self {
-        case .int(let number): String(number)
-        case .decimal(let text, _): text
-        }
-    }
-
-    /// The value minus `offset`; decimal text keeps its fraction digits (2.50 - 1 = 1.50).
-    func subtracting(_ offset: Int) -> NumericValue {
-        guard offset != 0 else { return self }
-        if case .int(let number) = self {
-            let (difference, overflow) = number.subtractingReportingOverflow(offset)
-            if !overflow { return .int(difference) }
-        }
-        return NumericValue(decimal.adding(DecimalNumber(offset).negated))
-    }
-
-    /// Rounded half-even to a whole number.
-    var rounded: NumericValue {
-        switch self {
-        case .int: self
-        case .decimal(_, let number): NumericValue(number.roundedHalfEven)
-        }
-    }
-
-    init(_ number: DecimalNumber) {
-        let text = number.plainText
-        if number.scale == 0, let int = Int(text) { self = .int(int) } else { self = .decimal(text, number) }
-    }
-}
-
-/// An exact decimal: `digits` × 10^-`scale`, with at least one digit before the point.
-struct DecimalNumber: Sendable, Hashable {
-    var negative: Bool
-    /// Most significant first; at least `scale + 1` digits, no superfluous leading zeros.
-    var digits: [UInt8]
-    /// How many of `digits` follow the decimal point.
-    var scale: Int
-
-    /// The longest plain expansion accepted (`1e999999` is refused, not expanded).
-    static let maximumDigits = 1_000
-
-    init(negative: Bool, digits: [UInt8], scale: Int) {
-        self.negative = negative
-        self.digits = digits
-        self.scale = scale
-        normalizeLeadingZeros()
-    }
-
-    init(_ value: Int) {
-        var digits: [UInt8] = []
-        var magnitude = value.magnitude
-        repeat {
-            digits.append(UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        self.init(negative: value < 0, digits: digits.reversed(), scale: 0)
-    }
-
-    /// Reads `-`? digits [`.` digits] [(`e`|`E`) [`+`|`-`] digits].
-    init?(_ text: String) {
-        var iterator = text.unicodeScalars.makeIterator()
-        var current = iterator.next()
-        var negative = false
-        if current == "-" {
-            negative = true
-            current = iterator.next()
-        }
-        var digits: [UInt8] = []
-        while let c = current, ("0"..."9").contains(c) {
-            digits.append(UInt8(c.value - 0x30))
-            current = iterator.next()
-        }
-        guard !digits.isEmpty else { return nil }
-        var scale = 0
-        if current == "." {
-            current = iterator.next()
-            while let c = current, ("0"..."9").contains(c) {
-                digits.append(UInt8(c.value - 0x30))
-                scale += 1
-                current = iterator.next()
-            }
-            guard scale > 0 else { return nil }
-        }
-        if current == "e" || current == "E" {
-            current = iterator.next()
-            var exponentNegative = false
-            if current == "+" || current == "-" {
-                exponentNegative = current == "-"
-                current = iterator.next()
-            }
-            var exponent = 0
-            var exponentDigits = 0
-            while let c = current, ("0"..."9").contains(c) {
-                exponent = exponent * 10 + Int(c.value - 0x30)
-                exponentDigits += 1
-                guard exponent <= Self.maximumDigits else { return nil }
-                current = iterator.next()
-            }
-            guard exponentDigits > 0 else { return nil }
-            scale += exponentNegative ? exponent : -exponent
-        }
-        guard current == nil else { return nil }
-        if scale < 0 {
-            digits.append(contentsOf: repeatElement(0, count: -scale))
-            scale = 0
-        }
-        guard digits.count <= Self.maximumDigits * 2 else { return nil }
-        self.init(negative: negative, digits: digits, scale: scale)
-    }
-
-    private mutating func normalizeLeadingZeros() {
-        if digits.count < scale + 1 {
-            digits.insert(contentsOf: repeatElement(0, count: scale + 1 - digits.count), at: 0)
-        }
-        let removable = digits.prefix(digits.count - scale - 1).prefix { $0 == 0 }.count
-        if removable > 0 { digits.removeFirst(removable) }
-        if digits.allSatisfy({ $0 == 0 }) { negative = false }
-    }
-
-    /// Without trailing fraction zeros: equal values compare equal.
-    var normalized: DecimalNumber {
-        var copy = self
-        while copy.scale > 0 && copy.digits.last == 0 {
-            copy.digits.removeLast()
-            copy.scale -= 1
-        }
-        return copy
-    }
-
-    /// Plain notation: `-12.50`.
-    var plainText: String {
-        var text = String.UnicodeScalarView()
-        if negative { text.append("-") }
-        for (position, digit) in digits.enumerated() {
-            if position == digits.count - scale { text.append(".") }
-            text.append(Unicode.Scalar(UInt8(0x30) + digit))
-        }
-        return String(text)
-    }
-
-    var negated: DecimalNumber {
-        var copy = self
-        if !digits.allSatisfy({ $0 == 0 }) { copy.negative.toggle() }
-        return copy
-    }
-
-    func adding(_ other: DecimalNumber) -> DecimalNumber {
-        let scale = max(self.scale, other.scale)
-        let a = self.digits + repeatElement(0, count: scale - self.scale)
-        let b = other.digits + repeatElement(0, count: scale - other.scale)
-        if negative == other.negative {
-            return DecimalNumber(negative: negative, digits: Self.add(a, b), scale: scale)
-        }
-        if Self.compare(a, b) >= 0 {
-            return DecimalNumber(negative: negative, digits: Self.subtract(a, b), scale: scale)
-        }
-        return DecimalNumber(negative: other.negative, digits: Self.subtract(b, a), scale: scale)
-    }
-
-    /// Rounded half-even to scale 0.
-    var roundedHalfEven: DecimalNumber {
-        guard scale > 0 else { return self }
-        var whole = Array(digits.prefix(digits.count - scale))
-        let fraction = digits.suffix(scale)
-        let first = fraction.first!
-        let roundUp: Bool
-        if first > 5 {
-            roundUp = true
-        } else if first < 5 {
-            roundUp = false
-        } else if fraction.dropFirst().contains(where: { $0 != 0 }) {
-            roundUp = true
-        } else {
-            roundUp = whole.last! % 2 == 1
-        }
-        if roundUp { whole = Self.add(whole, [1]) }
-        return DecimalNumber(negative: negative, digits: whole, scale: 0)
-    }
-
-    private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        let a = a.drop { $0 == 0 }, b = b.drop { $0 == 0 }
-        if a.count != b.count { return a.count < b.count ? -1 : 1 }
-        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
-        return 0
-    }
-
-    private static func add(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(max(a.count, b.count) + 1)
-        var i = a.count - 1, j = b.count - 1
-        var carry: UInt8 = 0
-        while i >= 0 || j >= 0 || carry > 0 {
-            let sum = (i >= 0 ? a[i] : 0) + (j >= 0 ? b[j] : 0) + carry
-            result.append(sum % 10)
-            carry = sum / 10
-            i -= 1
-            j -= 1
-        }
-        return result.reversed()
-    }
-
-    /// `a - b` for `a >= b`.
-    private static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(a.count)
-        var i = a.count - 1, j = b.count - 1
-        var borrow: Int = 0
-        while i >= 0 {
-            var difference = Int(a[i]) - (j >= 0 ? Int(b[j]) : 0) - borrow
-            borrow = difference < 0 ? 1 : 0
-            if difference < 0 { difference += 10 }
-            result.append(UInt8(difference))
-            i -= 1
-            j -= 1
-        }
-        return result.reversed()
-    }
 }

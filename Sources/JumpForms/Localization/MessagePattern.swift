@@ -12,7 +12,7 @@
 //               | '{' name ',' 'select' ',' scase+ '}'
 //     pcase     = ('=' number | 'zero'|'one'|'two'|'few'|'many'|'other') '{' message '}'
 //     scase     = identifier '{' message '}'
-//     name      = identifier | number without leading zeros
+//     name      = identifier | number 0-32767 without leading zeros (`1a` is a name, as in ICU)
 //
 // Apostrophes follow ICU's default mode, DOUBLE_OPTIONAL: `''` is one apostrophe; a single
 // `'` starts quoted literal text only when the next character is `{` or `}` (or `#` directly
@@ -737,11 +737,18 @@ struct MessageParser {
     private func validateArgumentName(_ start: Int, _ end: Int, at offset: Int) throws(MessageSyntaxError) {
         let first = bytes[start]
         guard Self.isASCIIDigit(first) else { return }
-        for i in start..<end where !Self.isASCIIDigit(bytes[i]) {
-            throw error("invalid argument name '\(string(start, end))'; a name that starts with a digit must be a number", at: offset)
-        }
+        // As ICU: a name with a non-digit (`1a`, `0x`) is a name like any other.
+        for i in start..<end where !Self.isASCIIDigit(bytes[i]) { return }
         if first == UInt8(ascii: "0") && end - start > 1 {
             throw error("invalid argument number '\(string(start, end))'; it must not have leading zeros", at: offset)
+        }
+        // ICU stores argument numbers in 15 bits and refuses larger ones.
+        var value = 0
+        for i in start..<end {
+            value = value * 10 + Int(bytes[i] - 0x30)
+            if value > 32767 {
+                throw error("argument number '\(string(start, end))' is too large; ICU accepts argument numbers up to 32767", at: offset)
+            }
         }
     }
 
@@ -964,7 +971,7 @@ struct MessageParser {
         return value
     }
 
-    /// The number after `=` in an exact-match key: `-?digits(.digits)?`.
+    /// The number after `=` in an exact-match key: `-?digits(.digits)?([eE][+-]?digits)?`.
     private mutating func scanExactNumber() throws(MessageSyntaxError) -> String {
         let start = index
         if index < count && bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -976,6 +983,14 @@ struct MessageParser {
         if index + 1 < count && bytes[index] == UInt8(ascii: ".") && Self.isASCIIDigit(bytes[index + 1]) {
             index += 1
             while index < count && Self.isASCIIDigit(bytes[index]) { index += 1 }
+        }
+        // An exponent, as ICU reads `=1e3` (1000).
+        if index < count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            var end = index + 1
+            if end < count && (bytes[end] == UInt8(ascii: "+") || bytes[end] == UInt8(ascii: "-")) { end += 1 }
+            let exponentStart = end
+            while end < count && Self.isASCIIDigit(bytes[end]) { end += 1 }
+            if end > exponentStart && end - exponentStart <= 3 { index = end }
         }
         return string(start, index)
     }

@@ -171,6 +171,14 @@ public struct PluralRules: Sendable, Hashable {
     /// (then the only category is `other`).
     public let language: String
     let ruleSet: Int
+    /// True for ordinal rules (`selectordinal`: 1st, 2nd), false for cardinal ones.
+    public let isOrdinal: Bool
+
+    init(language: String, ruleSet: Int, isOrdinal: Bool = false) {
+        self.language = language
+        self.ruleSet = ruleSet
+        self.isOrdinal = isOrdinal
+    }
 
     /// The rules for a BCP 47 or CLDR tag (`pl-PL`, `pt_PT`, `zh-Hant-TW`, `sr-Latn`): the whole
     /// tag, then language+script+region, language+region, language+script and the language,
@@ -186,6 +194,23 @@ public struct PluralRules: Sendable, Hashable {
         return root
     }
 
+    /// The ordinal rules (`selectordinal`) for a tag, found as `cardinal(for:)` finds the
+    /// cardinal ones; languages without ordinal rules get the root rules (only `other`).
+    public static func ordinal(for localeTag: String) -> PluralRules {
+        for id in CLDRLocaleID.candidates(localeTag) {
+            if let index = CLDROrdinal.languageIndex[id] {
+                return PluralRules(language: CLDROrdinal.languages[index], ruleSet: Int(CLDROrdinal.ruleSetOfLanguage[index]), isOrdinal: true)
+            }
+        }
+        return rootOrdinal
+    }
+
+    /// The root ordinal rules: every number is `other`.
+    public static let rootOrdinal = PluralRules(language: "root", ruleSet: 0, isOrdinal: true)
+
+    /// The CLDR ids that have ordinal rules, sorted.
+    public static var ordinalLanguages: [String] { CLDROrdinal.languages }
+
     /// The root rules: every number is `other`.
     public static let root = PluralRules(language: "root", ruleSet: 0)
 
@@ -193,21 +218,21 @@ public struct PluralRules: Sendable, Hashable {
     public static var languages: [String] { CLDR.languages }
 
     /// The categories the language uses, sorted; always ends with `other`.
-    public var categories: [PluralCategory] { CLDR.ruleSets[ruleSet].categories }
+    public var categories: [PluralCategory] { isOrdinal ? CLDROrdinal.ruleSets[ruleSet].categories : CLDR.ruleSets[ruleSet].categories }
 
     /// The category of a number.
     public func category(for operands: PluralOperands) -> PluralCategory {
-        CLDR.category(ruleSet: ruleSet, operands)
+        isOrdinal ? CLDROrdinal.category(ruleSet: ruleSet, operands) : CLDR.category(ruleSet: ruleSet, operands)
     }
 
     /// The category of an integer.
     public func category(for value: Int) -> PluralCategory {
-        CLDR.category(ruleSet: ruleSet, PluralOperands(value))
+        category(for: PluralOperands(value))
     }
 
     /// Example numbers of a category; empty when the language does not use it.
     public func samples(for category: PluralCategory) -> PluralSamples {
-        let set = CLDR.ruleSets[ruleSet]
+        let set = isOrdinal ? CLDROrdinal.ruleSets[ruleSet] : CLDR.ruleSets[ruleSet]
         guard let index = set.categories.firstIndex(of: category) else { return PluralSamples(integers: [], decimals: []) }
         return set.samples[index]
     }

@@ -15,10 +15,10 @@ import JumpLocaleCheck
 struct LocalesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locales",
-        abstract: "Check locale files, exchange them with translation tools, make pseudo-locales, measure coverage.",
+        abstract: "Check locale files, exchange them with translation tools, make pseudo-locales, measure coverage, format messages.",
         discussion: "Rules, formats and examples: docs/locales.md.",
         subcommands: [LocalesCheckCommand.self, LocalesImportCommand.self, LocalesExportCommand.self,
-                      LocalesPseudoCommand.self, LocalesCoverageCommand.self]
+                      LocalesPseudoCommand.self, LocalesCoverageCommand.self, LocalesFormatCommand.self]
     )
 }
 
