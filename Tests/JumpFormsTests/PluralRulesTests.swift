@@ -391,4 +391,27 @@ struct CLDRSampleFixture: Decodable, Sendable {
         #expect(count > 0)
         #expect(wrong.isEmpty, "\(language): \(wrong.prefix(10).joined(separator: "; "))")
     }
+
+    /// The same for ordinals: Fixtures/cldr-ordinal-samples.json holds CLDR 47's ordinal
+    /// `@integer` samples (scripts/generate-cldr-formats.py), and `selectordinal` puts each
+    /// in its category.
+    @Test(arguments: PluralRules.ordinalLanguages)
+    func cldrOrdinalSamplesFallInTheirCategory(_ language: String) throws {
+        struct Fixture: Decodable { var cldr: String; var languages: [String: [String: [String: String]]] }
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/cldr-ordinal-samples.json").path
+        let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(fixture.cldr == "47")
+        let categories = try #require(fixture.languages[language], "\(language) has no CLDR ordinal samples")
+        let rules = PluralRules.ordinal(for: language)
+        #expect(Set(rules.categories.map(\.rawValue)) == Set(categories.keys), "\(language)")
+        var wrong: [String] = []
+        for (name, kinds) in categories {
+            let category = try #require(PluralCategory(rawValue: name))
+            for number in try CLDRSampleFixture.expand(kinds["integer"] ?? "") {
+                let operands = try #require(PluralOperands(number), "\(language) ordinal sample '\(number)'")
+                if rules.category(for: operands) != category { wrong.append("\(number) is \(rules.category(for: operands)), CLDR says \(name)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(language): \(wrong.prefix(10).joined(separator: "; "))")
+    }
 }

@@ -59,9 +59,26 @@ import TestSupport
             "en-US": "ordinal: \"{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}\"\nm: \"{n, plural, offset:1 =1 {one} other {# more}}\"",
             "de-DE": "ordinal: \"{n, selectordinal, other {#.}}\"\nm: \"{n, plural, offset:1 =1 {eins} other {# weitere}}\"",
         ])
-        // English needs `one` for `m` (=1 does not cover it past an offset); ordinals are not judged.
+        // English needs `one` for `m` (=1 does not cover it past an offset); both ordinals have
+        // every category their locale uses (German: `other` only).
         #expect(Self.rules(findings) == ["plural-missing-category", "plural-missing-category"])
         #expect(findings.allSatisfy { $0.key == "m" })
+    }
+
+    /// `selectordinal` is checked against the locale's ordinal categories (CLDR 47), with
+    /// sample ordinals: English needs `two` and `few` (2nd, 3rd); French has `one` and `other`
+    /// only, so a `two` case is never used.
+    @Test func ordinalCategoriesAreCheckedPerLocale() throws {
+        let findings = try Self.check([
+            "en-US": "rank: \"{n, selectordinal, one {#st} other {#th}}\"",
+            "fr-FR": "rank: \"{n, selectordinal, one {#er} two {#e} other {#e}}\"",
+        ])
+        #expect(Self.rules(findings) == ["plural-missing-category", "plural-missing-category", "plural-unused-category"], "\(findings.map(\.diagnostic.message))")
+        let english = findings.filter { $0.file == "locales/en-US.yaml" }.map(\.diagnostic.message)
+        #expect(english.contains { $0.contains("selectordinal {n} lacks 'two', which en uses for the ordinals 2, 22") }, "\(english)")
+        #expect(english.contains { $0.contains("lacks 'few'") }, "\(english)")
+        #expect(findings.last?.file == "locales/fr-FR.yaml")
+        #expect(findings.last?.diagnostic.message.contains("fr never uses the ordinal category 'two'") == true, "\(findings.last?.diagnostic.message ?? "")")
     }
 
     @Test func rightToLeftLocalesMayUseBalancedBidiControls() throws {

@@ -426,3 +426,53 @@ import TestSupport
         #expect(try run(arguments + ["--locales", "locales", "--baseline", "ci/old.json"], in: folder.path).status == 0)
     }
 }
+
+/// `jump-forms locales format`: one message from the command line, or JSON lines from
+/// standard input, formatted as the forms format them.
+@Suite struct LocalesFormatCommandTests {
+    func run(_ arguments: [String], input: String? = nil) throws -> CommandResult {
+        try Executable.run("jump-forms", ["locales", "format"] + arguments, in: Repository.root, input: input)
+    }
+
+    @Test func aMessageWithItsArguments() throws {
+        let ordinal = try run(["{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}", "--locale", "en", "--arg", "n=2"])
+        #expect(ordinal.status == 0, "\(ordinal.stderr)")
+        #expect(ordinal.stdout == "2nd\n")
+        let percent = try run(["{p, number, percent} von {who}", "--locale", "de-DE", "--arg", "p=0.25", "--arg", "who=Ana"])
+        #expect(percent.stdout == "25\u{00A0}% von Ana\n", "\(percent.stdout)")   // CLDR: a no-break space before %
+        let date = try run(["{d, date, long}", "--locale", "fr-FR", "--arg", "d=2024-01-15"])
+        #expect(date.stdout == "15 janvier 2024\n", "\(date.stdout)")
+    }
+
+    @Test func aBadPatternIsLocatedAndExitsOne() throws {
+        let result = try run(["Hello {name", "--locale", "en"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("<message>:1:") && result.stderr.contains("error[icu-syntax]"), "\(result.stderr)")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try run(["{n}"]).status == 2)                                       // no --locale
+        #expect(try run(["{n}", "--locale", "en", "--arg", "n"]).status == 2)        // not name=value
+        #expect(try run(["--jsonl", "--locale", "en"], input: "").status == 2)       // --jsonl takes no --locale
+    }
+
+    @Test func jsonLinesInOrderWithAnErrorPerBadLine() throws {
+        let input = """
+            {"message": "{n, plural, one {# file} other {# files}}", "locale": "pl-PL", "args": {"n": 5}}
+            not json
+            {"message": "{n, number, ::currency/EUR}", "locale": "fr-FR", "args": {"n": 1234.5}}
+            {"message": "{a", "locale": "en", "args": {}}
+
+            """
+        let result = try run(["--jsonl"], input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { try? JSONValue.parse(String($0)) }
+        #expect(lines.count == 4, "\(result.stdout)")
+        guard lines.count == 4 else { return }
+        #expect(lines[0]?["output"] == .string("5 files"))
+        #expect(lines[1]?["error"]?.stringValue?.hasPrefix("not JSON") == true, "\(result.stdout)")
+        #expect(lines[2]?["output"] == .string("1\u{202F}234,50\u{00A0}€"), "\(result.stdout)")
+        #expect(lines[3]?["error"] != nil, "\(result.stdout)")
+    }
+}
