@@ -583,19 +583,7 @@ def main() -> None:
         DATES_SWIFT: dates_swift,
     }
     print(f"{count} languages with ordinal rules; {stats[0]} number values, {stats[1]} date values")
-    stale = []
-    for path, text in outputs.items():
-        current = path.read_text(encoding="utf-8") if path.exists() else None
-        if current == text:
-            continue
-        stale.append(path)
-        if not args.check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    for path in stale:
-        print(f"{'stale' if args.check else 'wrote'}: {path.relative_to(ROOT)}")
-    if args.check and stale:
-        sys.exit(1)
+    pr.write_outputs(outputs, check=args.check)
 
 
 if __name__ == "__main__":

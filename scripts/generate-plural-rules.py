@@ -787,18 +787,20 @@ def main() -> None:
         f"{len(ids)} babel locales + {len(aliases)} legacy codes checked; "
         f"{number_entries} number-symbol entries in {len(number_fixture['symbolSets'])} sets"
     )
-    stale = []
-    for path, text in outputs.items():
-        current = path.read_text(encoding="utf-8") if path.exists() else None
-        if current == text:
-            continue
-        stale.append(path)
-        if not args.check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+    write_outputs(outputs, check=args.check)
+
+
+def write_outputs(outputs: dict, check: bool) -> None:
+    """Writes each changed file (path -> text), or with `check` only names the stale ones and
+    exits 1 if there are any. Shared by the generators that import this script."""
+    stale = [path for path, text in outputs.items()
+             if not path.exists() or path.read_text(encoding="utf-8") != text]
     for path in stale:
-        print(f"{'stale' if args.check else 'wrote'}: {path.relative_to(ROOT)}")
-    if args.check and stale:
+        if not check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(outputs[path], encoding="utf-8")
+        print(f"{'stale' if check else 'wrote'}: {path.relative_to(ROOT)}")
+    if check and stale:
         sys.exit(1)
 
 
