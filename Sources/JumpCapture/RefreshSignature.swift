@@ -43,79 +43,17 @@ public struct RefreshSecret: Sendable, Hashable {
 /// message: "refresh_access_token\n<date>\n<access_token>\n")), date in UTC `yyyy-MM-dd HH:mm:ss`.
 public enum RefreshSignature {
     public static func sign(accessToken: String, date: String, secret: RefreshSecret) -> String {
-        String(decoding: signatureBytes(accessToken: accessToken, date: date, secret: secret), as: UTF8.self)
+        let message = Data("refresh_access_token\n\(date)\n\(accessToken)\n".utf8)
+        let key = SymmetricKey(data: Data(secret.value.utf8))
+        return Data(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: key)).base64EncodedString()
     }
 
     /// Whether `signature` signs `accessToken` at `date` with `secret` (compared in constant time).
     public static func verify(_ signature: String, accessToken: String, date: String, secret: RefreshSecret) -> Bool {
-        let expected = signatureBytes(accessToken: accessToken, date: date, secret: secret)
-        var given = signature
-        return given.withUTF8 { given in
-            guard expected.count == given.count else { return false }
-            var difference: UInt8 = 0
-            for index in 0..<expected.count { difference |= expected[index] ^ given[index] }
-            return difference == 0
-        }
-    }
-
-    /// The signature as Base64 text (UTF-8 bytes), signed over the message's bytes (no
-    /// intermediate strings: a server checks one for every refresh). HMAC (RFC 2104) is put
-    /// together here from swift-crypto's SHA-1 on byte buffers: its generic
-    /// `HMAC<Insecure.SHA1>` with a `SymmetricKey` cost a refresh ~5 µs of the server's CPU,
-    /// most of it generic metadata look-ups and the key's zeroing storage.
-    static func signatureBytes(accessToken: String, date: String, secret: RefreshSecret) -> [UInt8] {
-        var message: [UInt8] = []
-        message.reserveCapacity(22 + date.utf8.count + accessToken.utf8.count)
-        message += "refresh_access_token\n".utf8
-        message += date.utf8
-        message.append(UInt8(ascii: "\n"))
-        message += accessToken.utf8
-        message.append(UInt8(ascii: "\n"))
-        return base64(hmacSHA1(key: Array(secret.value.utf8), message: message))
-    }
-
-    /// HMAC-SHA1 of `message` under `key` (RFC 2104; SHA-1's block is 64 bytes).
-    static func hmacSHA1(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        let block = 64
-        var key = key
-        if key.count > block { key = Array(Insecure.SHA1.hash(data: key)) }
-        var inner = [UInt8](repeating: 0x36, count: block)
-        var outer = [UInt8](repeating: 0x5C, count: block)
-        for index in key.indices {
-            inner[index] ^= key[index]
-            outer[index] ^= key[index]
-        }
-        var innerHash = Insecure.SHA1()
-        inner.withUnsafeBytes { innerHash.update(bufferPointer: $0) }
-        message.withUnsafeBytes { innerHash.update(bufferPointer: $0) }
-        let innerDigest = innerHash.finalize()
-        var outerHash = Insecure.SHA1()
-        outer.withUnsafeBytes { outerHash.update(bufferPointer: $0) }
-        innerDigest.withUnsafeBytes { outerHash.update(bufferPointer: $0) }
-        return outerHash.finalize().withUnsafeBytes { Array($0) }
-    }
-
-    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// Standard Base64 (RFC 4648, with padding) as UTF-8 bytes.
-    static func base64(_ bytes: [UInt8]) -> [UInt8] {
-        let alphabet = base64Alphabet
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let count = min(3, bytes.count - index)
-            let b0 = UInt32(bytes[index])
-            let b1 = count > 1 ? UInt32(bytes[index + 1]) : 0
-            let b2 = count > 2 ? UInt32(bytes[index + 2]) : 0
-            let group = b0 << 16 | b1 << 8 | b2
-            out.append(alphabet[Int(group >> 18 & 63)])
-            out.append(alphabet[Int(group >> 12 & 63)])
-            out.append(count > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
-            out.append(count > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return out
+        let expected = Array(sign(accessToken: accessToken, date: date, secret: secret).utf8)
+        let given = Array(signature.utf8)
+        guard expected.count == given.count else { return false }
+        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in UTC for seconds since 1970.

@@ -1,6 +1,5 @@
-import Crypto
 import Foundation
-@testable import JumpCapture
+import JumpCapture
 import Testing
 import TestSupport
 
@@ -52,25 +51,6 @@ import TestSupport
         let date = try #require(request.parameter("date"))
         #expect(date == "2025-06-15 10:30:00")
         #expect(RefreshSignature.verify(try #require(request.parameter("signature")), accessToken: "access-1", date: date, secret: CaptureFixtures.secret))
-    }
-
-    /// The HMAC put together from SHA-1 and the Base64 encoder agree with swift-crypto's
-    /// `HMAC<Insecure.SHA1>` and Foundation's Base64 for keys shorter than, as long as and
-    /// longer than SHA-1's block, and for every length of input up to a few blocks.
-    @Test func hmacAndBase64AgreeWithTheLibraries() {
-        var generator = SystemRandomNumberGenerator()
-        for keyLength in [0, 1, 20, 40, 63, 64, 65, 100, 200] {
-            for messageLength in [0, 1, 55, 56, 63, 64, 65, 119, 120, 200] {
-                let key = (0..<keyLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                let message = (0..<messageLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
-                let expected = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: key)))
-                #expect(RefreshSignature.hmacSHA1(key: key, message: message) == expected, "key \(keyLength), message \(messageLength)")
-            }
-        }
-        for length in 0..<70 {
-            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            #expect(RefreshSignature.base64(bytes) == Array(Data(bytes).base64EncodedData()), "length \(length)")
-        }
     }
 }
 
