@@ -1,8 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The executables' allocator on Linux (see `CMimalloc`); the libraries do not depend on it.
-let mimalloc: Target.Dependency = .target(name: "CMimalloc", condition: .when(platforms: [.linux]))
+/// mimalloc as the executables' allocator, on Linux with the `Mimalloc` trait only (see `CMimalloc`);
+/// the libraries never depend on it.
+let mimalloc: Target.Dependency = .target(
+    name: "CMimalloc",
+    condition: .when(platforms: [.linux], traits: ["Mimalloc"])
+)
 
 let package = Package(
     name: "jump-forms",
@@ -16,6 +20,12 @@ let package = Package(
         .library(name: "JumpLocaleCheck", targets: ["JumpLocaleCheck"]),
         .library(name: "JumpLocaleInterchange", targets: ["JumpLocaleInterchange"]),
         .executable(name: "jump-forms", targets: ["jump-forms"]),
+    ],
+    traits: [
+        .trait(
+            name: "Mimalloc",
+            description: "Link mimalloc (Debian: libmimalloc-dev) into jump-forms and jump-bench on Linux."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,9 +44,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
-        // mimalloc (Debian: libmimalloc-dev): linked into the executables, its `malloc` is found
-        // before glibc's, so it serves the whole process: `locales check` takes about a tenth less
-        // time, and 6% less again with its 2 MiB pages (docs/PERFORMANCE.md, "Locale checks").
+        // mimalloc (Debian: libmimalloc-dev), opt-in: `swift build --traits Mimalloc` links it into
+        // the executables, where its `malloc` is found before glibc's and serves the whole process
+        // (README, "Requirements"). Without the trait nothing needs or links it.
         .systemLibrary(name: "CMimalloc", path: "Sources/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
         // The system libyaml (Debian: libyaml-dev). Only JumpFormsLoader imports it.
         .systemLibrary(
@@ -128,7 +138,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The command-line tool; on Linux it allocates with mimalloc.
+        // The command-line tool; with the Mimalloc trait, on Linux, it allocates with mimalloc.
         .executableTarget(name: "jump-forms", dependencies: ["JumpFormsCLI", mimalloc]),
 
         // Golden files, repository paths and temporary folders for the test targets.
@@ -203,7 +213,7 @@ let package = Package(
         // alias bomb.
         .executableTarget(
             name: "jump-bench",
-            // mimalloc: measures in-process what jump-forms does, with its allocator.
+            // With the Mimalloc trait, measures in-process what jump-forms does with its allocator.
             dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "JumpFiles", "DevToolSupport", mimalloc]
         ),
         // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the

@@ -9,6 +9,7 @@
 #
 #   scripts/bench-locales.sh
 #   BENCH_RUNS=20 scripts/bench-locales.sh
+#   BENCH_TRAITS=Mimalloc scripts/bench-locales.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #   BENCH_BIN=/tmp/other/.build/release scripts/bench-locales.sh   # binaries built elsewhere, no build
 #
 # Needs python3 with PyYAML built against libyaml (pip install pyyaml) and hyperfine. The corpus
@@ -19,6 +20,10 @@ cd "$(dirname "$0")/.."
 scratch=${BENCH_SCRATCH:-.build-bench-locales}
 runs=${BENCH_RUNS:-10}
 out=${BENCH_OUT:-.bench/locales}
+# The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
+# as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
+build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch")
+[ -z "${BENCH_TRAITS:-}" ] || build_flags+=(--traits "$BENCH_TRAITS")
 
 command -v hyperfine >/dev/null || { echo "hyperfine is not installed (apt-get install hyperfine)" >&2; exit 2; }
 
@@ -30,9 +35,9 @@ if [ -n "${BENCH_BIN:-}" ]; then
 else
   # `swift build` honours only the last --product it is given: one call per product.
   for product in jump-bench jump-forms; do
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
+    swift build "${build_flags[@]}" --product "$product"
   done
-  bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+  bin=$(swift build "${build_flags[@]}" --show-bin-path)
 fi
 
 python3 -c 'import yaml, sys; sys.exit(0 if yaml.__with_libyaml__ else "PyYAML without libyaml: pip install --force-reinstall pyyaml")'
@@ -42,6 +47,7 @@ echo "date:    $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') x $(nproc) cores"
 echo "swift:   $(swift --version 2>&1 | head -1)"
 echo "build:   $bin"
+[ -n "${BENCH_BIN:-}" ] || echo "traits:  ${BENCH_TRAITS:-none (the system allocator)}"
 echo "python:  $(python3 --version 2>&1), PyYAML $(python3 -c 'import yaml; print(yaml.__version__)') with libyaml"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, before the run)"
 echo

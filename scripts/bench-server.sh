@@ -12,6 +12,7 @@
 #   BENCH_DURATION=30s BENCH_CONNECTIONS=64 BENCH_BCRYPT_COST=10 scripts/bench-server.sh
 #   BENCH_BIN=/tmp/other/.build/release BENCH_PROJECT=/tmp/other scripts/bench-server.sh   # another build
 #   BENCH_PERF=refresh BENCH_PERF_OUT=/tmp/refresh.data scripts/bench-server.sh   # perf profile of one run
+#   BENCH_TRAITS=Mimalloc scripts/bench-server.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
 #   BENCH_COMMIT_DELAY=0 scripts/bench-server.sh   # server.commitDelay in microseconds (default: the server's, 1000)
 #   BENCH_HASH_QUEUE= BENCH_BIN=/tmp/old/.build/release scripts/bench-server.sh   # a build without server.passwordHashQueue (default: the connection count)
@@ -32,6 +33,11 @@ threads=${BENCH_THREADS:-2}
 cost=${BENCH_BCRYPT_COST:-10}
 sessions=${BENCH_SESSIONS:-128}
 rounds=${BENCH_ROUNDS:-1}   # health, read and refresh this many times, interleaved; the summary takes medians
+# The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
+# as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
+build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch")
+[ -z "${BENCH_TRAITS:-}" ] || build_flags+=(--traits "$BENCH_TRAITS")
+
 # Each wrk thread deals its share of the sessions to its connections, and a connection takes
 # its next token from its thread's queue. A token is lost when a refresh is refused or when wrk
 # builds a request again (after a write it had to retry): with no token to spare, that
@@ -46,9 +52,9 @@ if [ -n "${BENCH_BIN:-}" ]; then
   bin=$BENCH_BIN        # a folder holding a jump-forms binary built elsewhere (e.g. another commit)
   build="the binary in BENCH_BIN=$bin (built elsewhere: check it is a release build)"
 else
-  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product jump-forms
-  bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
-  build="release build of this checkout ($bin)"
+  swift build "${build_flags[@]}" --product jump-forms
+  bin=$(swift build "${build_flags[@]}" --show-bin-path)
+  build="release build of this checkout ($bin, traits: ${BENCH_TRAITS:-none, the system allocator})"
 fi
 [ -x "$bin/jump-forms" ] || { echo "no jump-forms binary in $bin" >&2; exit 2; }
 

@@ -7,6 +7,7 @@
 #
 #   scripts/bench.sh            everything
 #   BENCH_ITERATIONS=20 scripts/bench.sh
+#   BENCH_TRAITS=Mimalloc scripts/bench.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #
 # The corpus goes to .bench/corpus (git-ignored); the build to .build-bench (or $BENCH_SCRATCH).
 set -euo pipefail
@@ -15,12 +16,16 @@ cd "$(dirname "$0")/.."
 scratch=${BENCH_SCRATCH:-.build-bench}
 iterations=${BENCH_ITERATIONS:-10}
 runs=${BENCH_RUNS:-100}
+# The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
+# as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
+build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch")
+[ -z "${BENCH_TRAITS:-}" ] || build_flags+=(--traits "$BENCH_TRAITS")
 
 # `swift build` honours only the last --product it is given: one call per product.
 for product in jump-bench yaml-event-walk jump-forms; do
-  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
+  swift build "${build_flags[@]}" --product "$product"
 done
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+bin=$(swift build "${build_flags[@]}" --show-bin-path)
 
 echo "== machine"
 echo "date:    $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -28,6 +33,7 @@ echo "cpu:     $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *
 echo "memory:  $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
 echo "kernel:  $(uname -sr)"
 echo "swift:   $(swift --version 2>&1 | head -1)"
+echo "traits:  ${BENCH_TRAITS:-none (the system allocator)}"
 echo "libyaml: $(pkg-config --modversion yaml-0.1 2>/dev/null || echo unknown)"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, before the run)"
 echo

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(CMimalloc)
+#if Mimalloc && os(Linux)
 import CMimalloc
 #endif
 import DevToolSupport
@@ -44,7 +44,7 @@ struct JumpBench {
     """
 
     static func main() {
-        #if canImport(CMimalloc)
+        #if Mimalloc && os(Linux)
         // As jump-forms sets it (Sources/jump-forms/JumpFormsMain.swift).
         if getenv("MIMALLOC_LARGE_OS_PAGES") == nil { mi_option_set(mi_option_large_os_pages, 1) }
         #endif

@@ -19,9 +19,10 @@ import TestSupport
         }
     }
 
-    #if os(Linux)
-    /// The executable links mimalloc, and mimalloc (not glibc) serves its `malloc`: mimalloc
-    /// reads its options, and says so when asked, only when it is the process's allocator.
+    #if Mimalloc && os(Linux)
+    /// Built with the Mimalloc trait (`swift test --traits Mimalloc`), the executable links
+    /// mimalloc, and mimalloc (not glibc) serves its `malloc`: mimalloc reads its options, and
+    /// says so when asked, only when it is the process's allocator.
     @Test func theBinaryAllocatesWithMimalloc() throws {
         let plain = try run(["--version"])
         #expect(plain.status == 0)
