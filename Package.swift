@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JumpForms", targets: ["JumpForms"]),
+        .library(name: "JumpDiagnostics", targets: ["JumpDiagnostics"]),
+        .library(name: "JumpLocalization", targets: ["JumpLocalization"]),
         .library(name: "JumpFormsLoader", targets: ["JumpFormsLoader"]),
         .library(name: "JumpCapture", targets: ["JumpCapture"]),
         .library(name: "JumpCaptureServer", targets: ["JumpCaptureServer"]),
@@ -56,11 +58,16 @@ let package = Package(
         ),
         // The system zlib (Debian: zlib1g-dev): the local server gzips the flow documents it serves.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // The model: flows, forms, locales, ICU messages, CLDR plurals, the rule engine, lint.
-        // Plain Sendable values; no YAML, no I/O.
+        // Diagnostics: source locations, codes, suggestions and the caret renderer. No model.
+        .target(name: "JumpDiagnostics"),
+        // Localization: ICU MessageFormat, CLDR plurals, numbers and dates, locale matching,
+        // message catalogs. Plain Sendable values; no YAML, no I/O.
+        .target(name: "JumpLocalization", dependencies: ["JumpDiagnostics"]),
+        // The model: flows, forms, the rule engine, the form session, lint. Plain Sendable
+        // values; no YAML, no I/O. Re-exports JumpDiagnostics and JumpLocalization.
         .target(
             name: "JumpForms",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["JumpDiagnostics", "JumpLocalization", .product(name: "Logging", package: "swift-log")]
         ),
         // Reads flow, locale and client-config files: libyaml events -> located nodes -> model.
         .target(
@@ -145,7 +152,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "JumpFormsTests",
-            dependencies: ["JumpForms", "TestSupport"],
+            dependencies: ["JumpForms", "JumpLocalization", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

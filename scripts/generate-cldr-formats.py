@@ -10,17 +10,17 @@ pyicu-wheels==2.15.2`, nothing else):
 
 Outputs (committed, so that building never needs Python):
 
-  Sources/JumpForms/Localization/PluralRules+Ordinal.generated.swift
+  Sources/JumpLocalization/PluralRules+Ordinal.generated.swift
       CLDR 47's ordinal plural rules (`selectordinal`) of every language babel has them for,
       translated into Swift by generate-plural-rules.py's translator (babel's rule parser ->
       AST -> Swift), with samples computed the same way as the cardinal ones.
-  Sources/JumpForms/Localization/CLDRFormats+Numbers.generated.swift
+  Sources/JumpLocalization/CLDRFormats+Numbers.generated.swift
       Per locale: the default numbering system's digits and symbols, the decimal, percent,
       currency, accounting and scientific patterns, minimumGroupingDigits, the compact
       patterns (short and long decimal, short currency) per plural form and the currency
       symbols. Supplemental: each region's currency
       today, each currency's fraction digits.
-  Sources/JumpForms/Localization/CLDRFormats+Dates.generated.swift
+  Sources/JumpLocalization/CLDRFormats+Dates.generated.swift
       Per locale, Gregorian calendar: month, weekday, era and day-period names in
       every context and width, the day-period rules, the date, time and date-time patterns,
       the availableFormats (skeleton -> pattern), the localized GMT formats and the names of
@@ -79,9 +79,9 @@ _spec = importlib.util.spec_from_file_location("generate_plural_rules", ROOT / "
 pr = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(pr)
 
-ORDINAL_SWIFT = ROOT / "Sources/JumpForms/Localization/PluralRules+Ordinal.generated.swift"
-NUMBERS_SWIFT = ROOT / "Sources/JumpForms/Localization/CLDRFormats+Numbers.generated.swift"
-DATES_SWIFT = ROOT / "Sources/JumpForms/Localization/CLDRFormats+Dates.generated.swift"
+ORDINAL_SWIFT = ROOT / "Sources/JumpLocalization/PluralRules+Ordinal.generated.swift"
+NUMBERS_SWIFT = ROOT / "Sources/JumpLocalization/CLDRFormats+Numbers.generated.swift"
+DATES_SWIFT = ROOT / "Sources/JumpLocalization/CLDRFormats+Dates.generated.swift"
 ORDINAL_SAMPLES = ROOT / "Tests/JumpFormsTests/Fixtures/cldr-ordinal-samples.json"
 
 LIST_SEPARATOR = "\u00a6"  # BROKEN BAR: in no CLDR value (checked)

@@ -42,8 +42,8 @@ import icu
 ROOT = Path(__file__).resolve().parent.parent
 MESSAGES = ROOT / "Tests/JumpFormsTests/Fixtures/icu-messages.json"
 PLURALS = ROOT / "Tests/JumpFormsTests/Fixtures/icu-plurals.json"
-CARDINAL_SWIFT = ROOT / "Sources/JumpForms/Localization/PluralRules+CLDR.generated.swift"
-ORDINAL_SWIFT = ROOT / "Sources/JumpForms/Localization/PluralRules+Ordinal.generated.swift"
+CARDINAL_SWIFT = ROOT / "Sources/JumpLocalization/PluralRules+CLDR.generated.swift"
+ORDINAL_SWIFT = ROOT / "Sources/JumpLocalization/PluralRules+Ordinal.generated.swift"
 
 LOCALES = ["en-US", "de-CH", "fr-FR", "fr-CA", "es-MX", "pt-BR", "ru-RU", "pl-PL", "ar-EG", "ja-JP", "zh-Hant-TW",
            "hi-IN", "cy"]

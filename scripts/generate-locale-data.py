@@ -8,12 +8,12 @@ Run from the repository root (needs `pip install babel==2.18.0`, nothing else):
 
 Output (committed, so that building never needs Python):
 
-  Sources/JumpForms/Localization/LocaleMatcher+CLDR.generated.swift
+  Sources/JumpLocalization/LocaleMatcher+CLDR.generated.swift
       CLDR 47's likely subtags (`fr` -> `fr_Latn_FR`, `und_HK` -> `zh_Hant_HK`), parent
       locales (`es_AR` -> `es_419`, `nb` -> `no`, `zh_Hant_MO` -> `zh_Hant_HK`), language
       aliases (`iw` -> `he`, `sh` -> `sr_Latn`, `tl` -> `fil`), territory aliases (`UK` -> `GB`)
       and script aliases, as babel 2.18.0 carries them (babel.core.get_global). LocaleMatcher
-      (Sources/JumpForms/Localization/LocaleMatcher.swift) reads them; the plural rules and
+      (Sources/JumpLocalization/LocaleMatcher.swift) reads them; the plural rules and
       number symbols look locales up through the same aliases and parents.
 
 What babel leaves out, and what this script therefore adds or derives:
@@ -43,7 +43,7 @@ import babel.core
 
 BABEL_VERSION = "2.18.0"
 ROOT = Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "Sources/JumpForms/Localization/LocaleMatcher+CLDR.generated.swift"
+OUTPUT = ROOT / "Sources/JumpLocalization/LocaleMatcher+CLDR.generated.swift"
 
 # id -> replacement, for ids ICU4C aliases and CLDR does not (see the docstring).
 ICU_ONLY_ALIASES = {

@@ -9,13 +9,13 @@ else; pyicu-wheels brings its own ICU 77.1, which carries CLDR 47):
 
 Outputs (committed, so that building never needs Python):
 
-  Sources/JumpForms/Localization/PluralRules+CLDR.generated.swift
+  Sources/JumpLocalization/PluralRules+CLDR.generated.swift
       The cardinal plural rules of every language babel has rules for. Each rule is parsed
       with babel's own parser (babel.plural.PluralRule.parse -> AST) and translated into Swift
       code: nothing parses rule text at run time. Languages with identical rules share one
       function (a "rule set"); a switch maps CLDR ids to languages. Also the sample numbers
       of every category.
-  Sources/JumpForms/Localization/NumberSymbols+CLDR.generated.swift
+  Sources/JumpLocalization/NumberSymbols+CLDR.generated.swift
       Decimal and group symbols, minus sign (latn digits) and the grouping sizes of the
       default decimal pattern, for every babel locale (only those that differ from what the
       fallback would give are listed).
@@ -78,8 +78,8 @@ from babel import Locale
 
 BABEL_VERSION = "2.18.0"
 ROOT = Path(__file__).resolve().parent.parent
-PLURAL_SWIFT = ROOT / "Sources/JumpForms/Localization/PluralRules+CLDR.generated.swift"
-NUMBER_SWIFT = ROOT / "Sources/JumpForms/Localization/NumberSymbols+CLDR.generated.swift"
+PLURAL_SWIFT = ROOT / "Sources/JumpLocalization/PluralRules+CLDR.generated.swift"
+NUMBER_SWIFT = ROOT / "Sources/JumpLocalization/NumberSymbols+CLDR.generated.swift"
 FIXTURE = ROOT / "Tests/JumpFormsTests/Fixtures/plural-samples.json"
 CLDR_SAMPLES = ROOT / "Tests/JumpFormsTests/Fixtures/cldr-plural-samples.json"
 PYICU_WHEELS_VERSION = "2.15.2"

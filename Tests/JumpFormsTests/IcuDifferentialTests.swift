@@ -1,5 +1,6 @@
 import Foundation
 @testable import JumpForms
+@testable import JumpLocalization
 import Testing
 
 /// The differential tests against ICU4C: Fixtures/icu-messages.json and icu-plurals.json hold

@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// Why a message could not be produced.
 public enum LocalizationError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingKey(String, locale: LocaleTag)

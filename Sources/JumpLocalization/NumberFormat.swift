@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// How a number is formatted: the settings of an ICU DecimalFormat pattern (`{n, number}`,
 /// `percent`, `currency`, `#,##0.00`) or of an ICU number skeleton (`::currency/EUR .00`).
 /// `NumberFormat.format` applies them with a locale's CLDR data, as ICU4C does.

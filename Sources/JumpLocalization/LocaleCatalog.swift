@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// What a YAML 1.1 loader (PyYAML, most CI tools) would have typed an unquoted value as.
 /// jump-forms reads it as the string written, but other tools would not: the locale checks
 /// flag it and suggest quoting.
@@ -307,13 +309,13 @@ public struct LocaleCatalog: Sendable {
     public subscript(key: String) -> LocaleMessage? { index.position(of: MessageKey(key)).map { messageList[$0] } }
 
     /// Each key's position in file order (for lookups that must not copy the catalog).
-    var keyPositions: MessageIndex { index }
+    package var keyPositions: MessageIndex { index }
 
     /// The position of `key`'s message in file order, if the catalog has one.
-    func position(of key: MessageKey) -> Int? { index.position(of: key) }
+    package func position(of key: MessageKey) -> Int? { index.position(of: key) }
 
     /// Calls `body` with the messages in file order, without copying them.
-    func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
+    package func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
         messageList.withUnsafeBufferPointer(body)
     }
 
@@ -360,7 +362,7 @@ public struct LocaleCatalog: Sendable {
 /// A catalog's keys in file order, found by their `MessageKey` fingerprints: open addressing
 /// over the fingerprints themselves (a `Dictionary` would hash each fingerprint again), with
 /// the text compared only when two fingerprints agree.
-struct MessageIndex: Sendable {
+package struct MessageIndex: Sendable {
     /// The keys, each at its position.
     private(set) var keys: [String] = []
     /// Positions in `keys` (-1: empty), at their fingerprint's slot or after it.
@@ -387,7 +389,7 @@ struct MessageIndex: Sendable {
         return slot
     }
 
-    func position(of key: MessageKey) -> Int? {
+    package func position(of key: MessageKey) -> Int? {
         let position = slots[slot(of: key)]
         return position >= 0 ? Int(position) : nil
     }

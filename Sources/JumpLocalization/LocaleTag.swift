@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// A BCP 47 language tag (`en-US`, `fr`, `zh-Hant-TW`), in canonical case.
 public struct LocaleTag: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The canonical tag: language lower-case, script title-case, region upper-case.

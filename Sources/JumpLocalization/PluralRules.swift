@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// A CLDR plural category. The order of the cases is CLDR's (`zero` < `one` < ... < `other`),
 /// which is also how `Comparable` sorts them.
 public enum PluralCategory: String, CaseIterable, Sendable, Hashable, Comparable, Codable {

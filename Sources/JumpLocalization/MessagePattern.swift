@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 // ICU MessageFormat ("MessageFormat 1", as in ICU4J) patterns: the syntax tree and its parser.
 //
 // The parser reads the message's UTF-8 bytes once, without regular expressions or Foundation.

@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// ICU number skeletons (`{n, number, ::currency/EUR .00}`): the subset jump-forms formats.
 ///
 /// Stems, in their long and concise forms (docs/locales.md lists them):

@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 // Formats parsed ICU messages with CLDR cardinal plural rules and localized numbers.
 
 /// A value for a message argument.

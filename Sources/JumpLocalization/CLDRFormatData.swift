@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 import Synchronization
 
 /// CLDR 47's number and date formatting data (babel 2.18.0, with the few values babel lacks

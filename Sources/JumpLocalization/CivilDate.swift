@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// A calendar date without time or time zone (a `dateselect` value).
 public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     public let year: Int

@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// A decimal pattern as CLDR and ICU's DecimalFormat write them: `#,##0.###`, `#,##0%`,
 /// `¤#,##0.00;(¤#,##0.00)`, `#,##,##0.###` (Indian grouping), `@@@`, `0.###E0`.
 ///

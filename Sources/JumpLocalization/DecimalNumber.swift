@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// An exact decimal: `digits` × 10^-`scale`, with at least one digit before the point.
 ///
 /// Numbers are formatted from this exact form, as ICU formats its decimal quantities: no

@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// How a locale writes numbers in Latin digits (CLDR 47 `latn` symbols, through babel; see
 /// `NumberSymbols+CLDR.generated.swift` and `scripts/generate-plural-rules.py`).
 ///

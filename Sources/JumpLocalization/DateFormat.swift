@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 // Date and time arguments: ISO 8601 values, time zones given as offsets, CLDR patterns and
 // skeletons, formatted from the locale's Gregorian calendar data as ICU4C's SimpleDateFormat.
 

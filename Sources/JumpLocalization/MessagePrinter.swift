@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 /// Writes parsed ICU messages back as MessageFormat source, in a canonical form:
 /// `{name}`, `{n, number, integer}`, `{n, plural, offset:1 =0 {...} one {...} other {...}}`,
 /// one space between cases, literal `{`, `}` (and `#` in plural cases) quoted as `'{'`, and an

@@ -1,3 +1,5 @@
+import JumpDiagnostics
+
 import Synchronization
 
 /// Picks, among the locales there are texts for, those that serve a requested locale, best
