@@ -8,17 +8,9 @@ import Synchronization
 /// whichever way they were computed.
 public struct LocaleChecker: Sendable {
     public let input: LocaleCheckInput
-    /// The shared facts of the last run, freed with the checker: a command that exits right
-    /// after checking can keep the checker until then and skip freeing them (the facts of
-    /// thousands of reference messages; the system reclaims the memory at exit anyway).
-    private let kept = KeptContext()
 
     public init(_ input: LocaleCheckInput) {
         self.input = input
-    }
-
-    private final class KeptContext: Sendable {
-        let context = Mutex<Context?>(nil)
     }
 
     public func run() -> [LocaleFinding] {
@@ -30,22 +22,10 @@ public struct LocaleChecker: Sendable {
             return Self.missingLocaleFiles(namedReference, catalogs: input.catalogs)
         }
         let context = Context(input)
-        defer { kept.context.withLock { $0 = context } }
         var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
-        let perPart: [[LocaleFinding]]
-        if input.concurrently && input.catalogs.count > 1 {
-            // Each catalog in two halves: with a whole catalog per job, one core would finish
-            // the last file alone. The halves' findings, joined in order, are the whole's.
-            let halves = input.catalogs.flatMap { catalog in [(catalog, 0), (catalog, 1)] }
-            perPart = ConcurrentMap.map(halves) { catalog, half in
-                CatalogCheck(context: context, catalog: catalog).run(part: half, of: 2)
-            }
-        } else {
-            perPart = input.catalogs.map { catalog in
-                CatalogCheck(context: context, catalog: catalog).run()
-            }
-        }
-        for list in perPart { findings += list }
+        let check = { @Sendable (catalog: LocaleCatalog) in CatalogCheck(context: context, catalog: catalog).run() }
+        let perCatalog = input.concurrently ? ConcurrentMap.map(input.catalogs, check) : input.catalogs.map(check)
+        for list in perCatalog { findings += list }
         return Self.sorted(findings)
     }
 
@@ -126,19 +106,13 @@ struct Context: Sendable {
     /// mostly list the keys in the reference's order, so a message's info is found by
     /// comparing its key with the next expected one (a string comparison, no hashing).
     let referenceKeys: [String]
-    /// Unretained (`keyInfo` keeps them), for the check of each message: a retain writes to a
-    /// count that the other thread's retains write to as well.
-    let referenceInfo: [Unmanaged<KeyInfo>]
+    let referenceInfo: [KeyInfo]
     let referencePosition: [String: Int]
     /// Keys the flows use that the reference lacks.
     let usedOutsideReference: [String]
 
     /// A class: looked up once per message in every locale, where copying a struct of arrays
-    /// would cost a dozen reference-count operations. Made once, never changed. The checks of
-    /// two locales read the same infos on two threads at once, so the check reaches them (and
-    /// their reference facts) through unretained references: a retain is an atomic write to a
-    /// count that both cores then pass back and forth (the hottest retain of the check phase,
-    /// three times the next, was the retain of the info).
+    /// would cost a dozen reference-count operations. Made once, never changed.
     final class KeyInfo: Sendable {
         let known: Bool
         let sites: [CallSite]?
@@ -159,8 +133,6 @@ struct Context: Sendable {
         let isBuiltin: Bool
         let builtinPattern: MessagePattern?
         let reference: ReferenceFacts?
-        /// `reference`, which keeps it, unretained: read for every message of every locale.
-        let unretainedReference: Unmanaged<ReferenceFacts>?
 
         /// What `Context.init` gathers about a key before its info is made.
         struct Draft: Sendable {
@@ -180,7 +152,6 @@ struct Context: Sendable {
             builtinPattern = draft.builtinPattern
             let reference = draft.referenceMessage.map { ReferenceFacts($0, source: referenceSource) }
             self.reference = reference
-            unretainedReference = reference.map { Unmanaged.passUnretained($0) }
             if let sites = draft.sites {
                 var names = Set(sites[0].arguments.keys)
                 for site in sites.dropFirst() { names.formIntersection(site.arguments.keys) }
@@ -319,21 +290,12 @@ struct Context: Sendable {
         for message in byTag[input.reference]?.allMessages ?? [] {
             drafts[message.key, default: KeyInfo.Draft()].referenceMessage = message
         }
-        // The infos (what the call sites provide, the reference's facts) are made on every
-        // core, in chunks: the other core would otherwise wait for them.
-        let entries = Array(drafts)
         let referenceSource = "the \(input.reference) text"
-        let chunk = max(64, entries.count / 16)
-        let chunks = ConcurrentMap.map(Array(stride(from: 0, to: entries.count, by: chunk))) { start in
-            entries[start ..< min(start + chunk, entries.count)].map { KeyInfo($0.value, referenceSource: referenceSource) }
-        }
-        var info: [String: KeyInfo] = [:]
-        info.reserveCapacity(entries.count)
-        for (entry, made) in zip(entries, chunks.joined()) { info[entry.key] = made }
+        let info = drafts.mapValues { KeyInfo($0, referenceSource: referenceSource) }
         keyInfo = info
         let orderedKeys = byTag[input.reference]?.keys ?? []
         referenceKeys = orderedKeys
-        referenceInfo = orderedKeys.map { Unmanaged.passUnretained(info[$0]!) }
+        referenceInfo = orderedKeys.map { info[$0]! }
         var positions: [String: Int] = [:]
         positions.reserveCapacity(orderedKeys.count)
         for (position, key) in orderedKeys.enumerated() { positions[key] = position }
@@ -463,23 +425,17 @@ struct CatalogCheck {
         sink.findings.append(LocaleFinding(rule, message, at: location, file: path, key: key, hint: hint, related: related))
     }
 
-    /// The findings of the catalog; with `parts` > 1, those of part `part`: the file-level
-    /// checks belong to the first part, and each part checks its share of the messages, in
-    /// order. The parts' findings, joined in order, are the whole's.
-    func run(part: Int = 0, of parts: Int = 1) -> [LocaleFinding] {
-        if part == 0 {
-            checkFile()
-        }
+    /// The findings of the catalog: the file-level checks, then each message's.
+    func run() -> [LocaleFinding] {
+        checkFile()
         let referenceKeys = context.referenceKeys
         var next = 0
         // Through a span each message is borrowed in place: a copy would retain its strings,
         // locations, offset map and pattern.
-        // The reference's infos are read unretained (the context keeps them): both threads read
-        // them, and a retain writes to a count the other core then has to fetch back.
         let messages = catalog.allMessages
         let span = messages.span
         let infos = context.referenceInfo
-        for index in span.count * part / parts ..< span.count * (part + 1) / parts {
+        for index in span.indices {
             let key = span[index].key
             let position: Int
             if next < referenceKeys.count, referenceKeys[next] == key {
@@ -491,7 +447,7 @@ struct CatalogCheck {
                 continue
             }
             next = position + 1
-            infos[position]._withUnsafeGuaranteedRef { info in check(span[index], info: info) }
+            check(span[index], info: infos[position])
         }
         return sink.findings
     }
@@ -556,7 +512,7 @@ struct CatalogCheck {
                     continue
                 }
                 guard !has(key) else { continue }
-                let info = context.referenceInfo[position].takeUnretainedValue()
+                let info = context.referenceInfo[position]
                 guard !context.hasFlows || info.known else { continue }
                 // jump-forms' own keys that its catalog translates for this locale.
                 if info.isBuiltin, builtinServes(key) { continue }
@@ -591,14 +547,7 @@ struct CatalogCheck {
     // MARK: messages
 
     func check(_ message: borrowing LocaleMessage, info: Context.KeyInfo?) {
-        // The reference's facts without a retain, as the info (see `run`).
-        guard !isReference, let facts = info?.unretainedReference else {
-            return check(message, info: info, reference: nil)
-        }
-        facts._withUnsafeGuaranteedRef { reference in check(message, info: info, reference: reference) }
-    }
-
-    private func check(_ message: borrowing LocaleMessage, info: Context.KeyInfo?, reference: Context.ReferenceFacts?) {
+        let reference = isReference ? nil : info?.reference
         let key = message.key
 
         let known = info?.known ?? false

@@ -152,16 +152,6 @@ struct LocaleSetOptions: ParsableArguments {
     }
 }
 
-/// Large values kept until the process exits: freeing 150,000 messages costs more than
-/// checking them, and the operating system reclaims the memory at exit anyway.
-enum ExitKeepAlive {
-    nonisolated(unsafe) static var values: [Any] = []
-
-    static func keep(_ value: Any) {
-        values.append(value)
-    }
-}
-
 /// Two pieces of work at the same time, for loading flows and locale files together: the first
 /// on Dispatch's pool, the second on the calling thread, so that the second may itself use
 /// `concurrentPerform` (which would run serially if nested in another one).
