@@ -21,9 +21,9 @@ public struct LocaleChecker: Sendable {
         if !namedReference.isEmpty, !input.catalogs.contains(where: { $0.tag.value == input.reference }) {
             return Self.missingLocaleFiles(namedReference, catalogs: input.catalogs)
         }
-        let context = Context(input)
+        let project = ProjectFacts(input)
         var findings = Self.missingLocaleFiles(input.requiredLocales, catalogs: input.catalogs)
-        let check = { @Sendable (catalog: LocaleCatalog) in CatalogCheck(context: context, catalog: catalog).run() }
+        let check = { @Sendable (catalog: LocaleCatalog) in CatalogCheck(project: project, catalog: catalog).run() }
         let perCatalog = input.concurrently ? ConcurrentMap.map(input.catalogs, check) : input.catalogs.map(check)
         for list in perCatalog { findings += list }
         return Self.sorted(findings)
@@ -55,7 +55,7 @@ public struct LocaleChecker: Sendable {
         let present = Set(catalogs.map(\.tag.value))
         var reported = Set<LocaleTag>()
         let known = catalogs.map(\.tag.value.identifier)
-        let folder = catalogs.first.map { " in " + Context.folder(of: $0.path) } ?? ""
+        let folder = catalogs.first.map { " in " + ProjectFacts.folder(of: $0.path) } ?? ""
         let matcher = LocaleMatcher(available: catalogs.map(\.tag.value).sorted())
         for required in required where !present.contains(required.tag) {
             if required.servedByAnother, matcher.bestMatch(for: required.tag) != nil { continue }
@@ -74,7 +74,7 @@ public struct LocaleChecker: Sendable {
 // MARK: - Shared facts
 
 /// Facts every catalog's check reads: the reference, the keys in use and their call sites.
-struct Context: Sendable {
+struct ProjectFacts: Sendable {
     struct CallSite: Sendable {
         var arguments: [String: MessageArgument]
         var location: SourceLocation
@@ -122,7 +122,7 @@ struct Context: Sendable {
         var signatures: [[String: CatalogCheck.Sample]] {
             signatureCache.withLock { cache in
                 if let cache { return cache }
-                let made = sites.map(Context.signatures) ?? []
+                let made = sites.map(ProjectFacts.signatures) ?? []
                 cache = made
                 return made
             }
@@ -134,7 +134,7 @@ struct Context: Sendable {
         let builtinPattern: MessagePattern?
         let reference: ReferenceFacts?
 
-        /// What `Context.init` gathers about a key before its info is made.
+        /// What `ProjectFacts.init` gathers about a key before its info is made.
         struct Draft: Sendable {
             var known = false
             var sites: [CallSite]?
@@ -199,7 +199,7 @@ struct Context: Sendable {
             self.message = message
             let text = message.text
             self.text = text
-            let facts = TextFacts(text)
+            let facts = TextPrescan(text)
             if case .success(let pattern) = message.pattern {
                 self.pattern = pattern
                 hasPattern = true
@@ -366,7 +366,7 @@ struct Context: Sendable {
 // MARK: - One catalog
 
 struct CatalogCheck {
-    let context: Context
+    let project: ProjectFacts
     let catalog: LocaleCatalog
     let tag: LocaleTag
     let isReference: Bool
@@ -397,25 +397,25 @@ struct CatalogCheck {
     /// method would copy every message it is handed out of the catalog's storage).
     let sink = FindingSink()
 
-    init(context: Context, catalog: LocaleCatalog) {
-        self.context = context
+    init(project: ProjectFacts, catalog: LocaleCatalog) {
+        self.project = project
         self.catalog = catalog
         tag = catalog.tag.value
-        isReference = tag == context.reference
+        isReference = tag == project.reference
         rules = PluralRules.cardinal(for: tag.identifier)
         ordinalRules = PluralRules.ordinal(for: tag.identifier)
         formatter = MessageFormatter(localeTag: tag.identifier)
         rightToLeft = TextScan.isRightToLeft(tag)
         allowZeroWidthSpace = TextScan.zeroWidthSpaceLanguages.contains(tag.language)
-        sameLanguageAsReference = tag.language == context.reference.language
-        allowedSame = catalog.sameAsSource.map(\.value) + context.input.sameAsSourceAllowed
+        sameLanguageAsReference = tag.language == project.reference.language
+        allowedSame = catalog.sameAsSource.map(\.value) + project.input.sameAsSourceAllowed
         let own = catalog.tag.value
-        fallbacks = context.catalogMatcher.ranked(own).filter { $0 != own }.compactMap { context.catalogsByTag[$0] }
-        builtinChain = context.builtinMatcher.ranked(own).compactMap { context.builtinByTag[$0] }
-        skipsBuiltinKeys = tag.language == context.builtinLanguage || rules.language == "root"
+        fallbacks = project.catalogMatcher.ranked(own).filter { $0 != own }.compactMap { project.catalogsByTag[$0] }
+        builtinChain = project.builtinMatcher.ranked(own).compactMap { project.builtinByTag[$0] }
+        skipsBuiltinKeys = tag.language == project.builtinLanguage || rules.language == "root"
         sampleIntegers = Self.sampleNumbers(rules, integersOnly: true)
         sampleNumbers = Self.sampleNumbers(rules, integersOnly: false)
-        judgesObsoleteKeys = context.hasFlows || (!isReference && context.referenceCatalog != nil)
+        judgesObsoleteKeys = project.hasFlows || (!isReference && project.referenceCatalog != nil)
     }
 
     var path: String { catalog.path }
@@ -428,22 +428,22 @@ struct CatalogCheck {
     /// The findings of the catalog: the file-level checks, then each message's.
     func run() -> [LocaleFinding] {
         checkFile()
-        let referenceKeys = context.referenceKeys
+        let referenceKeys = project.referenceKeys
         var next = 0
         // Through a span each message is borrowed in place: a copy would retain its strings,
         // locations, offset map and pattern.
         let messages = catalog.allMessages
         let span = messages.span
-        let infos = context.referenceInfo
+        let infos = project.referenceInfo
         for index in span.indices {
             let key = span[index].key
             let position: Int
             if next < referenceKeys.count, referenceKeys[next] == key {
                 position = next
-            } else if let found = context.referencePosition[key] {
+            } else if let found = project.referencePosition[key] {
                 position = found
             } else {
-                check(span[index], info: context.keyInfo[key])
+                check(span[index], info: project.keyInfo[key])
                 continue
             }
             next = position + 1
@@ -501,29 +501,29 @@ struct CatalogCheck {
     func checkMissingKeys() {
         let place = catalog.messagesLocation ?? catalog.tag.location
         var reported = Set<String>()
-        if !isReference, let reference = context.referenceCatalog {
+        if !isReference, let reference = project.referenceCatalog {
             // Walk the file's keys along the reference's: where they agree (most of the time),
             // a string comparison says the key is there.
             let keys = catalog.keys
             var cursor = 0
-            for (position, key) in context.referenceKeys.enumerated() {
+            for (position, key) in project.referenceKeys.enumerated() {
                 if cursor < keys.count, keys[cursor] == key {
                     cursor += 1
                     continue
                 }
                 guard !has(key) else { continue }
-                let info = context.referenceInfo[position]
-                guard !context.hasFlows || info.known else { continue }
+                let info = project.referenceInfo[position]
+                guard !project.hasFlows || info.known else { continue }
                 // jump-forms' own keys that its catalog translates for this locale.
                 if info.isBuiltin, builtinServes(key) { continue }
                 reported.insert(key)
-                let related = reference[key].map { [Diagnostic.Related("\(context.reference) has it here", at: $0.keyLocation)] } ?? []
-                add(.missingKey, "message '\(key)' is missing from \(tag); \(context.reference) has it", at: place, key: key, related: related)
+                let related = reference[key].map { [Diagnostic.Related("\(project.reference) has it here", at: $0.keyLocation)] } ?? []
+                add(.missingKey, "message '\(key)' is missing from \(tag); \(project.reference) has it", at: place, key: key, related: related)
             }
         }
-        let candidates = isReference || context.referenceCatalog == nil ? context.usedKeys : context.usedOutsideReference
+        let candidates = isReference || project.referenceCatalog == nil ? project.usedKeys : project.usedOutsideReference
         for key in candidates where !reported.contains(key) && !has(key) {
-            let info = context.keyInfo[key]
+            let info = project.keyInfo[key]
             if info?.isBuiltin == true, builtinServes(key) { continue }
             reported.insert(key)
             let site = info?.sites?.first
@@ -532,7 +532,7 @@ struct CatalogCheck {
         }
         // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them
         // (where the files serve jump-forms: see `LocaleCheckInput.requiresBuiltinTexts`).
-        guard context.input.requiresBuiltinTexts, !skipsBuiltinKeys, let builtin = context.builtinReference else { return }
+        guard project.input.requiresBuiltinTexts, !skipsBuiltinKeys, let builtin = project.builtinReference else { return }
         for message in builtin.allMessages where !reported.contains(message.key) && !has(message.key) && !builtinServes(message.key) {
             add(.missingKey, "message '\(message.key)' is missing from \(tag); jump-forms uses it, and its own catalog has no \(tag.language) text for it",
                 at: place, key: message.key, hint: "translate jump-forms' \(builtin.tag.value) text: \(Self.quoted(message.text))")
@@ -546,19 +546,19 @@ struct CatalogCheck {
 
     // MARK: messages
 
-    func check(_ message: borrowing LocaleMessage, info: Context.KeyInfo?) {
+    func check(_ message: borrowing LocaleMessage, info: ProjectFacts.KeyInfo?) {
         let reference = isReference ? nil : info?.reference
         let key = message.key
 
         let known = info?.known ?? false
         let obsolete = !known && judgesObsoleteKeys
         if obsolete {
-            let why = context.hasFlows ? "no flow uses it" : "\(context.reference) has no such key"
+            let why = project.hasFlows ? "no flow uses it" : "\(project.reference) has no such key"
             // An emptied parent (`gender:` whose cases were removed) names what belongs under it.
             let prefix = key + "."
-            let child = message.text.isEmpty ? context.knownKeyList.first { $0.hasPrefix(prefix) } : nil
+            let child = message.text.isEmpty ? project.knownKeyList.first { $0.hasPrefix(prefix) } : nil
             let hint = child.map { "the keys under it were removed (such as '\($0)'): restore them, or remove it" }
-                ?? context.suggestKey(for: key).map { "did you mean '\($0)'?" } ?? "remove it"
+                ?? project.suggestKey(for: key).map { "did you mean '\($0)'?" } ?? "remove it"
             add(.obsoleteKey, "message '\(key)' is obsolete: \(why)", at: message.keyLocation, key: key, hint: hint)
         }
         if let trap = message.trap, !(trap == .null && message.text.isEmpty) {
@@ -569,13 +569,13 @@ struct CatalogCheck {
             return
         }
         let text = message.text
-        let facts = TextFacts(text)
+        let facts = TextPrescan(text)
         if text.isEmpty || (facts.startsWithWhitespace && text.unicodeScalars.allSatisfy(TextScan.isWhitespace)) {
             // An obsolete key is reported once: emptied (`gender:` whose cases were removed)
             // or not, the fix is to remove it.
             if obsolete { return }
             add(.emptyValue, "message '\(key)' is empty", at: message.valueLocation, key: key,
-                hint: reference.map { "\(context.reference) says: \(Self.quoted($0.text))" })
+                hint: reference.map { "\(project.reference) says: \(Self.quoted($0.text))" })
             return
         }
         if facts.mayHoldSpecialCharacter { checkCharacters(message) }
@@ -651,7 +651,7 @@ struct CatalogCheck {
         }
     }
 
-    func checkWhitespace(_ message: LocaleMessage, _ referenceMessage: Context.ReferenceFacts?, _ facts: TextFacts) {
+    func checkWhitespace(_ message: LocaleMessage, _ referenceMessage: ProjectFacts.ReferenceFacts?, _ facts: TextPrescan) {
         let text = message.text
         let scalars = text.unicodeScalars
         let leading = facts.startsWithWhitespace
@@ -662,10 +662,10 @@ struct CatalogCheck {
         var offset = 0
         func describe(_ scalar: Unicode.Scalar?) -> String { scalar == "\n" ? "a line break" : scalar == " " ? "a space" : "whitespace" }
         if leading != referenceLeading || (leading && referenceMessage == nil) {
-            problems.append(leading ? "starts with \(describe(scalars.first))" : "does not start with whitespace as \(context.reference)'s does")
+            problems.append(leading ? "starts with \(describe(scalars.first))" : "does not start with whitespace as \(project.reference)'s does")
         }
         if trailing != referenceTrailing || (trailing && referenceMessage == nil) {
-            problems.append(trailing ? "ends with \(describe(scalars.last))" : "does not end with whitespace as \(context.reference)'s does")
+            problems.append(trailing ? "ends with \(describe(scalars.last))" : "does not end with whitespace as \(project.reference)'s does")
             if trailing && problems.count == 1 { offset = scalars.count - 1 }
         }
         if !problems.isEmpty {
@@ -681,7 +681,7 @@ struct CatalogCheck {
             let lines = facts.newlines
             let referenceLines = referenceMessage.newlines
             if lines != referenceLines {
-                add(.newlineMismatch, "message '\(message.key)' has \(Self.count(lines, "line break")), \(context.reference)'s has \(referenceLines)",
+                add(.newlineMismatch, "message '\(message.key)' has \(Self.count(lines, "line break")), \(project.reference)'s has \(referenceLines)",
                     at: message.valueLocation, key: message.key)
             }
         }
@@ -692,10 +692,10 @@ struct CatalogCheck {
     /// Unknown and dropped arguments; false when the message uses an argument nobody provides
     /// (then it is not rendered: the finding already says why it would fail).
     func checkArguments(_ message: LocaleMessage, _ uses: [MessageArgumentUse], hasArguments: Bool,
-                                 info: Context.KeyInfo?, reference: Context.ReferenceFacts?) -> Bool {
+                                 info: ProjectFacts.KeyInfo?, reference: ProjectFacts.ReferenceFacts?) -> Bool {
         // Nothing to compare: no arguments here, none in the reference.
         if !hasArguments, reference?.argumentNames.isEmpty ?? true { return true }
-        guard let provided = context.providedArguments(info, useReference: !isReference) else { return true }
+        guard let provided = project.providedArguments(info, useReference: !isReference) else { return true }
         // Messages have few arguments: searching the lists (`uses` has one entry per name)
         // beats hashing each name into the sets.
         let providedList = provided.names
@@ -720,13 +720,13 @@ struct CatalogCheck {
                 at: message.location(ofOffset: use.nameOffset, length: use.name.unicodeScalars.count), key: message.key, hint: hint)
         }
         for name in dropped {
-            add(.argumentDropped, "message '\(message.key)' drops the argument {\(name)}, which the \(context.reference) text uses",
+            add(.argumentDropped, "message '\(message.key)' drops the argument {\(name)}, which the \(project.reference) text uses",
                 at: message.valueLocation, key: message.key)
         }
         for use in added {
-            add(.argumentAdded, "message '\(message.key)' adds the argument {\(use.name)}, which the \(context.reference) text does not use",
+            add(.argumentAdded, "message '\(message.key)' adds the argument {\(use.name)}, which the \(project.reference) text does not use",
                 at: message.location(ofOffset: use.nameOffset, length: use.name.unicodeScalars.count), key: message.key,
-                hint: "remove it, or use it in the \(context.reference) text too")
+                hint: "remove it, or use it in the \(project.reference) text too")
         }
         return complete
     }
@@ -794,11 +794,11 @@ struct CatalogCheck {
     }
 
     func checkAgainstReference(_ message: LocaleMessage, _ pattern: MessagePattern,
-                                        _ reference: Context.ReferenceFacts, _ facts: TextFacts) {
+                                        _ reference: ProjectFacts.ReferenceFacts, _ facts: TextPrescan) {
         let text = message.text
         if Self.mayBeEqual(text, reference.text), text == reference.text {
             if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {
-                add(.sameAsSource, "message '\(message.key)' is the \(context.reference) text, untranslated", at: message.valueLocation,
+                add(.sameAsSource, "message '\(message.key)' is the \(project.reference) text, untranslated", at: message.valueLocation,
                     key: message.key, hint: "translate it, or list the key under 'sameAsSource' when the text is the same in \(tag.language)")
             }
             return
@@ -810,17 +810,17 @@ struct CatalogCheck {
         let literal = TextScan.literalText(pattern)
         let tags = hasTag ? TextScan.tags(in: literal) : []
         if tags != reference.tags {
-            add(.markupMismatch, "message '\(message.key)': markup differs from \(context.reference)'s: " + Self.difference(tags, reference.tags),
+            add(.markupMismatch, "message '\(message.key)': markup differs from \(project.reference)'s: " + Self.difference(tags, reference.tags),
                 at: message.valueLocation, key: message.key)
         }
         let urls = hasURL ? TextScan.urls(in: literal) : []
         if urls != reference.urls {
-            add(.urlMismatch, "message '\(message.key)': links differ from \(context.reference)'s: " + Self.difference(urls, reference.urls),
+            add(.urlMismatch, "message '\(message.key)': links differ from \(project.reference)'s: " + Self.difference(urls, reference.urls),
                 at: message.valueLocation, key: message.key)
         }
         let numbers = hasDigit ? TextScan.numbers(in: literal) : []
         if numbers != reference.numbers {
-            add(.numberMismatch, "message '\(message.key)': numbers differ from \(context.reference)'s: " + Self.difference(numbers, reference.numbers),
+            add(.numberMismatch, "message '\(message.key)': numbers differ from \(project.reference)'s: " + Self.difference(numbers, reference.numbers),
                 at: message.valueLocation, key: message.key)
         }
     }
@@ -861,7 +861,7 @@ struct CatalogCheck {
     /// string argument, so one sample exercises left-to-right and right-to-left text at once.
     static let sampleStrings: [MessageArgument] = ["Ana שלום"]
 
-    func checkRendering(_ message: LocaleMessage, _ pattern: MessagePattern, uses: [MessageArgumentUse], info: Context.KeyInfo?) {
+    func checkRendering(_ message: LocaleMessage, _ pattern: MessagePattern, uses: [MessageArgumentUse], info: ProjectFacts.KeyInfo?) {
         var signatures: [[String: Sample]] = []
         if let info, info.sites != nil {
             signatures = info.signatures
