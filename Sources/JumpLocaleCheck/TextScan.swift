@@ -319,15 +319,15 @@ enum TextScan {
     enum BidiKind { case mark, embedding, isolate, popEmbedding, popIsolate }
 
     static func bidiKind(_ scalar: Unicode.Scalar) -> BidiKind? {
-        switch scalar.value {
-        case 0x200E, 0x200F, 0x061C: .mark
-        case 0x202A, 0x202B, 0x202D, 0x202E: .embedding
-        case 0x202C: .popEmbedding
-        case 0x2066, 0x2067, 0x2068: .isolate
-        case 0x2069: .popIsolate
-        default: nil
-        }
+        bidiControls[scalar.value]
     }
+
+    /// The bidi controls: marks, embeddings and overrides, isolates, and their closers.
+    static let bidiControls: [UInt32: BidiKind] = [
+        0x061C: .mark, 0x200E: .mark, 0x200F: .mark,
+        0x202A: .embedding, 0x202B: .embedding, 0x202D: .embedding, 0x202E: .embedding, 0x202C: .popEmbedding,
+        0x2066: .isolate, 0x2067: .isolate, 0x2068: .isolate, 0x2069: .popIsolate,
+    ]
 
     /// The first bidi problem of a message: in a left-to-right locale any bidi control; in a
     /// right-to-left one, a closer without opener or an opener never closed.
@@ -547,12 +547,12 @@ struct TextPrescan {
         var secondByteFilter: [UInt64]
     }
 
-    /// The tables, derived from `mayBeSpecial` and `TextScan.digit`: a lead byte's class says
-    /// which of them some scalar it begins satisfies, and its filter lets through only those
-    /// scalars' second bytes (most letters of Arabic, Indic and CJK texts share a lead byte with
-    /// such a scalar but not its second byte). Four-byte leads are classed from the ranges of
-    /// the definitions (`TextScan.invisibleRanges`, `TextScan.otherDigitRanges`) and let every
-    /// second byte through.
+    /// The tables, derived from `mayBeSpecial` and `TextScan.digit` over the scalars of their
+    /// definitions (`TextScan.invisibleRanges`, `bidiControls`, `otherDigitRanges`): a lead
+    /// byte's class says which of them some scalar it begins satisfies, and its filter lets
+    /// through only those scalars' second bytes (most letters of Arabic, Indic and CJK texts
+    /// share a lead byte with such a scalar but not its second byte). Four-byte leads are
+    /// classed from the ranges alone and let every second byte through.
     private static let tables: ByteTables = {
         var classes = (0...255).map { (byte: Int) -> ByteClass in
             switch byte {
@@ -570,16 +570,25 @@ struct TextPrescan {
         var special = [Bool](repeating: false, count: 256)
         var digit = [Bool](repeating: false, count: 256)
         var filter = [UInt64](repeating: 0, count: 256)
-        for value in UInt32(0x80)...0xFFFF {
-            guard let scalar = Unicode.Scalar(value) else { continue }
-            let isSpecial = mayBeSpecial(scalar)
-            let isDigit = TextScan.digit(scalar) != nil
-            guard isSpecial || isDigit else { continue }
-            let bytes = Array(String(scalar).utf8)
-            let lead = Int(bytes[0])
-            special[lead] = special[lead] || isSpecial
-            digit[lead] = digit[lead] || isDigit
-            filter[lead] |= 1 << UInt64(bytes[1] & 0x3F)
+        // The two- and three-byte scalars of the definitions' ranges, each with its lead byte
+        // and its second byte's low six bits.
+        func scalars(in ranges: [ClosedRange<UInt32>]) -> [(scalar: Unicode.Scalar, lead: Int, second: Int)] {
+            ranges.filter { $0.overlaps(0x80...0xFFFF) }.flatMap { range in
+                range.clamped(to: 0x80...0xFFFF).compactMap { value in
+                    Unicode.Scalar(value).map { ($0, value < 0x800 ? Int(0xC0 | value >> 6) : Int(0xE0 | value >> 12),
+                                                 Int(value < 0x800 ? value & 0x3F : value >> 6 & 0x3F)) }
+                }
+            }
+        }
+        let specialCandidates = TextScan.invisibleRanges + [TextScan.zeroWidthSpace...TextScan.zeroWidthSpace]
+            + TextScan.bidiControls.keys.map { $0...$0 }
+        for (scalar, lead, second) in scalars(in: specialCandidates) where mayBeSpecial(scalar) {
+            special[lead] = true
+            filter[lead] |= 1 << UInt64(second)
+        }
+        for (scalar, lead, second) in scalars(in: TextScan.otherDigitRanges) where TextScan.digit(scalar) != nil {
+            digit[lead] = true
+            filter[lead] |= 1 << UInt64(second)
         }
         func fourByteLeads(_ ranges: [ClosedRange<UInt32>]) -> [Int] {
             ranges.filter { $0.upperBound > 0xFFFF }.flatMap { range in
