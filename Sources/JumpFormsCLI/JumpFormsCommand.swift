@@ -1,5 +1,6 @@
-import JumpForms
 import ArgumentParser
+import Dispatch
+import JumpForms
 import Logging
 
 /// `jump-forms`: the root command.
@@ -31,7 +32,12 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     /// shows the usage; an error a command meets while running shows just its message.
     /// Log lines (the server's, at `LOG_LEVEL`) go to standard error through
     /// the CLI's standard-error handler; the process bootstraps logging here, once.
-    public static func runMain(arguments: [String]? = nil) async {
+    ///
+    /// A synchronous command runs on the calling (main) thread; only an `AsyncParsableCommand`
+    /// enters Swift concurrency, while the main thread serves the main queue. A synchronous
+    /// command that waits for Dispatch work then holds no thread of the concurrency pool, which
+    /// with one CPU would leave that work waiting for Dispatch to add a thread.
+    public static func runMain(arguments: [String]? = nil) -> Never {
         LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, metadataProvider: LoggingSystem.metadataProvider) }
         var command: any ParsableCommand
         do {
@@ -43,20 +49,33 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             }
             exit(withError: error)
         }
-        do {
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+        if let asyncCommand = command as? any AsyncParsableCommand {
+            Task {
+                var command = asyncCommand
+                do {
+                    try await command.run()
+                    exit(withError: nil)
+                } catch {
+                    exit(after: error)
+                }
             }
-        } catch {
-            // An error's message may carry a server's or a file's text: printed escaped
-            // (`TerminalText`). `ExitCode` was explained already; help and version print as
-            // ArgumentParser prints them.
-            let code = exitCode(for: error)
-            if error is ExitCode || code == .success { exit(withError: error) }
-            Console.write("Error: " + TerminalText.escaped(message(for: error), keepingLineBreaks: true) + "\n", to: 2)
-            exit(withError: ExitCode(code == .validationFailure ? 2 : code.rawValue))
+            dispatchMain()
         }
+        do {
+            try command.run()
+            exit(withError: nil)
+        } catch {
+            exit(after: error)
+        }
+    }
+
+    /// Exits after a command's error. An error's message may carry a server's or a file's text:
+    /// printed escaped (`TerminalText`). `ExitCode` was explained already; help and version
+    /// print as ArgumentParser prints them.
+    private static func exit(after error: any Error) -> Never {
+        let code = exitCode(for: error)
+        if error is ExitCode || code == .success { exit(withError: error) }
+        Console.write("Error: " + TerminalText.escaped(message(for: error), keepingLineBreaks: true) + "\n", to: 2)
+        exit(withError: ExitCode(code == .validationFailure ? 2 : code.rawValue))
     }
 }

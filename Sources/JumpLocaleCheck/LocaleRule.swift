@@ -95,187 +95,48 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// A small project that shows the rule: files (relative paths) and the options of
-    /// `jump-forms locales check` run in its folder.
-    public var example: LocaleRuleExample {
-        switch self {
-        case .missingLocaleFile:
-            return LocaleRuleExample(files: [
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n"),
-                .init("locales/pl-PL.yaml", "locale: pl-PL\nmessages:\n  greeting: Cześć\n"),
-            ], options: ["--reference", "en-US", "--locale", "pl-PL", "--locale", "pt-PT"])
-        case .missingKey:
-            return .pair("""
-            fields.email.label: Email address
-            fields.email.tip: We never share it.
-            """, "fr-FR", """
-            fields.email.label: Adresse e-mail
-            """)
-        case .obsoleteKey:
-            return .pair("""
-            fields.emailAddress.label: Email address
-            """, "fr-FR", """
-            fields.emailAddress.label: Adresse e-mail
-            fields.emailAdress.label: Adresse e-mail
-            """)
-        case .emptyValue:
-            return .pair("""
-            fields.email.label: Email address
-            fields.email.tip: We never share it.
-            """, "de-DE", """
-            fields.email.label: ""
-            fields.email.tip: Wir geben sie nie weiter.
-            """)
-        case .sameAsSource:
-            return .pair("""
-            fields.email.label: Email address
-            options.country.CA: Canada
-            """, "fr-FR", """
-            sameAsSource: [options.country.CA]
-            messages:
-              fields.email.label: Email address
-              options.country.CA: Canada
-            """, messagesGiven: true)
-        case .icuSyntax:
-            return .pair("""
-            validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
-            """, "es-ES", """
-            validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}"
-            """)
-        case .argumentUnknown:
-            return LocaleRuleExample(files: [
-                .init("flows/flow.yaml", Self.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{lable} ist erforderlich ({min} Zeichen).\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"])
-        case .argumentDropped:
-            return .pair("""
-            validation.required: "{label} is required."
-            """, "fr-FR", """
-            validation.required: Ce champ est obligatoire.
-            """)
-        case .argumentAdded:
-            return LocaleRuleExample(files: [
-                .init("flows/flow.yaml", Self.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ({field}) ist erforderlich.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"])
-        case .pluralMissingCategory:
-            return .pair("""
-            files.count: "{count, plural, one {# file} other {# files}}"
-            """, "pl-PL", """
-            files.count: "{count, plural, one {# plik} other {# plików}}"
-            """)
-        case .pluralUnusedCategory:
-            return .pair("""
-            files.count: "{count, plural, one {# file} other {# files}}"
-            """, "ja-JP", """
-            files.count: "{count, plural, one {# 個のファイル} other {# 個のファイル}}"
-            """)
-        case .selectWithoutOther:
-            return .pair("""
-            welcome: "{gender, select, female {She joined} male {He joined} other {They joined}}"
-            """, "fr-FR", """
-            welcome: "{gender, select, female {Elle a rejoint} male {Il a rejoint}}"
-            """)
-        case .markupMismatch:
-            return .pair("""
-            notice: "<b>Note:</b> your address stays private."
-            """, "de-DE", """
-            notice: "<b>Hinweis: Ihre Adresse bleibt privat."
-            """)
-        case .urlMismatch:
-            return .pair("""
-            help: "Read https://example.com/help/privacy first."
-            """, "fr-FR", """
-            help: "Lisez d'abord https://exmaple.com/help/privacy."
-            """)
-        case .numberMismatch:
-            return .pair("""
-            fields.name.tip: Use 3 to 40 characters.
-            """, "es-ES", """
-            fields.name.tip: Usa de 3 a 4 caracteres.
-            """)
-        case .whitespaceEdge:
-            return .pair("""
-            fields.name.label: Full name
-            """, "fr-FR", """
-            fields.name.label: "Nom complet "
-            """)
-        case .doubleSpace:
-            return .pair("""
-            fields.email.label: Email address
-            """, "fr-FR", """
-            fields.email.label: Adresse  e-mail
-            """)
-        case .newlineMismatch:
-            return .pair("""
-            fields.password.tip: |-
-              At least 8 characters.
-              A long passphrase is best.
-            """, "de-DE", """
-            fields.password.tip: Mindestens 8 Zeichen. Eine lange Passphrase ist am besten.
-            """)
-        case .invisibleCharacter:
-            return .pair("""
-            fields.email.label: Email address
-            """, "de-DE", """
-            fields.email.label: "E-Mail\u{200B}-Adresse"
-            """)
-        case .bidiControl:
-            return .pair("""
-            fields.password.label: Password
-            """, "fr-FR", """
-            fields.password.label: "Mot de \\u202Epasse"
-            """)
-        case .yamlTrap:
-            return .pair("""
-            prompt.yes: "Yes"
-            prompt.no: "No"
-            about.version: Version
-            options.country:
-              "NO": Norway
-            """, "es-ES", """
-            prompt.yes: sí
-            prompt.no: no
-            about.version: 1.0
-            options.country:
-              NO: Noruega
-            """)
-        case .duplicateKey:
-            return .pair("""
-            fields.email.label: Email address
-            """, "fr-FR", """
-            fields.email.label: Adresse e-mail
-            fields:
-              email:
-                label: Courriel
-            """)
-        case .yamlAlias:
-            return .pair("""
-            actions.cancel: Cancel
-            actions.close: Close
-            """, "fr-FR", """
-            actions.cancel: &cancel Annuler
-            actions.close: *cancel
-            """)
-        case .renderFailure:
-            return LocaleRuleExample(files: [
-                .init("flows/flow.yaml", Self.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label, number} est obligatoire.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"])
-        case .unknownLanguage:
-            return .pair("""
-            greeting: Hello
-            """, "pk-PL", """
-            greeting: Cześć
-            """)
+    /// The rule's definition (Rules/<Rule>.swift): its examples.
+    public var definition: LocaleRuleDefinition {
+        LocaleRuleDefinition.all.first { $0.rule == self }!
+    }
+
+    /// The example that shows the rule in the documentation (its first triggering example).
+    public var example: LocaleRuleExample { definition.triggeringExamples[0] }
+}
+
+/// A rule of `jump-forms locales check` as its documentation and tests see it: its id and
+/// description (`LocaleRule`, whose `DiagnosticCode` holds the title and explanation), examples
+/// that trigger it and examples that do not. Its check is in the same file, Rules/<Rule>.swift.
+public struct LocaleRuleDefinition: Sendable {
+    public let rule: LocaleRule
+    /// Each produces findings of this rule.
+    public let triggeringExamples: [LocaleRuleExample]
+    /// None produces a finding of this rule.
+    public let nonTriggeringExamples: [LocaleRuleExample]
+
+    /// Every rule's definition, in the order of `LocaleRule.allCases`.
+    public static let all: [LocaleRuleDefinition] = [
+        .missingLocaleFile, .missingKey, .obsoleteKey, .emptyValue, .sameAsSource, .icuSyntax, .argumentUnknown,
+        .argumentDropped, .argumentAdded, .pluralMissingCategory, .pluralUnusedCategory, .selectWithoutOther,
+        .markupMismatch, .urlMismatch, .numberMismatch, .whitespaceEdge, .doubleSpace, .newlineMismatch,
+        .invisibleCharacter, .bidiControl, .yamlTrap, .duplicateKey, .yamlAlias, .renderFailure, .unknownLanguage,
+    ]
+}
+
+/// The files and options of a rule's example.
+public struct LocaleRuleExample: Sendable, Hashable {
+    public struct File: Sendable, Hashable {
+        public var path: String
+        public var text: String
+
+        public init(_ path: String, _ text: String) {
+            self.path = path
+            self.text = text
         }
     }
 
     /// The flow of the examples that need call sites.
-    static let exampleFlow = """
+    public static let exampleFlow = """
     flow: example
     version: "1"
     defaultLocale: en-US
@@ -290,19 +151,6 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
       signInForm: { fields: [email] }
 
     """
-}
-
-/// The files and options of a rule's example.
-public struct LocaleRuleExample: Sendable, Hashable {
-    public struct File: Sendable, Hashable {
-        public var path: String
-        public var text: String
-
-        public init(_ path: String, _ text: String) {
-            self.path = path
-            self.text = text
-        }
-    }
 
     public var files: [File]
     /// Options of `jump-forms locales check`, run in the example's folder; `--locales

@@ -258,12 +258,14 @@ enum TextScan {
     static func digit(_ scalar: Unicode.Scalar) -> Int? {
         let v = scalar.value
         if v < 0x80 { return v >= 0x30 && v <= 0x39 ? Int(v - 0x30) : nil }
-        // Decimal digits (Nd) outside ASCII live in these ranges only; CJK, Hangul and most
-        // letters are skipped without a property lookup.
-        guard (0x0660...0x1C59).contains(v) || (0xA620...0xABF9).contains(v) || (0xFF10...0xFF19).contains(v) || v >= 0x104A0 else { return nil }
+        guard otherDigitRanges.contains(where: { $0.contains(v) }) else { return nil }
         guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
         return Int(value)
     }
+
+    /// Where decimal digits (Nd) outside ASCII live: CJK, Hangul and most letters are skipped
+    /// without a property lookup.
+    static let otherDigitRanges: [ClosedRange<UInt32>] = [0x0660...0x1C59, 0xA620...0xABF9, 0xFF10...0xFF19, 0x104A0...0x10FFFF]
 
     /// A cheap test: could the text hold a digit? ASCII digits, or the UTF-8 lead byte of a
     /// range that holds decimal digits of other scripts (then the scalars are looked at).
@@ -273,10 +275,7 @@ enum TextScan {
             var other = false
             for byte in bytes {
                 if byte >= 0x30 && byte <= 0x39 { return Optional(true) }
-                switch byte {
-                case 0xD9, 0xDB, 0xDF, 0xE0, 0xE1, 0xEA, 0xEF, 0xF0: other = true
-                default: continue
-                }
+                if TextPrescan.mayBeginOtherDigit(byte) { other = true }
             }
             return other ? nil : Optional(false)
         }
@@ -306,27 +305,29 @@ enum TextScan {
 
     /// Whether `invisibles` reports `scalar`.
     static func isInvisible(_ scalar: Unicode.Scalar, allowZeroWidthSpace: Bool) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: false
-        case 0x00..<0x20, 0x7F, 0x80...0x9F: true
-        case 0x200B: !allowZeroWidthSpace
-        case 0x00AD, 0x115F, 0x1160, 0x180E, 0x2028, 0x2029, 0x2060...0x2064, 0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
-        default: false
-        }
+        scalar.value == zeroWidthSpace ? !allowZeroWidthSpace : invisibleRanges.contains { $0.contains(scalar.value) }
     }
+
+    /// The invisible characters (ASCII and C1 controls but tab and line feed, fillers, format
+    /// characters, tags) besides the zero-width space, which some languages need.
+    static let invisibleRanges: [ClosedRange<UInt32>] = [
+        0x00...0x08, 0x0B...0x1F, 0x7F...0x9F, 0xAD...0xAD, 0x115F...0x1160, 0x180E...0x180E, 0x2028...0x2029,
+        0x2060...0x2064, 0x3164...0x3164, 0xFEFF...0xFEFF, 0xFFA0...0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F,
+    ]
+    static let zeroWidthSpace: UInt32 = 0x200B
 
     enum BidiKind { case mark, embedding, isolate, popEmbedding, popIsolate }
 
     static func bidiKind(_ scalar: Unicode.Scalar) -> BidiKind? {
-        switch scalar.value {
-        case 0x200E, 0x200F, 0x061C: .mark
-        case 0x202A, 0x202B, 0x202D, 0x202E: .embedding
-        case 0x202C: .popEmbedding
-        case 0x2066, 0x2067, 0x2068: .isolate
-        case 0x2069: .popIsolate
-        default: nil
-        }
+        bidiControls[scalar.value]
     }
+
+    /// The bidi controls: marks, embeddings and overrides, isolates, and their closers.
+    static let bidiControls: [UInt32: BidiKind] = [
+        0x061C: .mark, 0x200E: .mark, 0x200F: .mark,
+        0x202A: .embedding, 0x202B: .embedding, 0x202D: .embedding, 0x202E: .embedding, 0x202C: .popEmbedding,
+        0x2066: .isolate, 0x2067: .isolate, 0x2068: .isolate, 0x2069: .popIsolate,
+    ]
 
     /// The first bidi problem of a message: in a left-to-right locale any bidi control; in a
     /// right-to-left one, a closer without opener or an opener never closed.
@@ -508,9 +509,10 @@ extension String {
     var newlineCount: Int { utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
 }
 
-/// What one pass over a message's UTF-8 bytes tells the checks, so that each check can skip
-/// the messages it has nothing to say about without scanning the text again.
-struct TextFacts {
+/// What one pass over a message's UTF-8 bytes found (braces, markup, digits, URLs, special
+/// characters, whitespace at the edges, line breaks), so that each check can skip the messages
+/// it has nothing to say about without scanning the text again.
+struct TextPrescan {
     var hasBrace = false
     var hasTag = false
     /// `://`, `www.` or `mailto:` somewhere (any case).
@@ -538,47 +540,92 @@ struct TextFacts {
         var isLead: Bool { rawValue >= ByteClass.otherDigit.rawValue }
     }
 
-    private static let byteClasses: [ByteClass] = (0...255).map { (byte: Int) -> ByteClass in
-        switch byte {
-        case 0x0A: .newline
-        case 0x20: .space
-        case 0x7B, 0x7D: .brace
-        case 0x3C: .tag
-        case 0x30...0x39: .digit
-        case 0x3A: .colon
-        case 0x2E: .dot
-        case 0x00...0x08, 0x0B...0x1F, 0x7F: .control
-        case 0xC2, 0xD8, 0xE2, 0xE3, 0xF3: .specialLead
-        case 0xD9, 0xDB, 0xDF, 0xE0, 0xEA, 0xF0: .otherDigit
-        case 0xE1, 0xEF: .specialLeadOrOtherDigit
-        default: .nothing
-        }
+    /// The class of each byte and, for each lead byte, the second bytes (their low six bits,
+    /// one bit each) that begin a scalar the checks may report or a decimal digit.
+    private struct ByteTables {
+        var classes: [ByteClass]
+        var secondByteFilter: [UInt64]
     }
 
-    /// For each lead byte of those classes, the second bytes (their low six bits, one bit
-    /// each) that begin a scalar the checks may report or a decimal digit: other second bytes
-    /// need no decoding. Most letters of Arabic, Indic and CJK texts share a lead byte with such
-    /// a scalar but not its second byte. Worked out from `mayBeSpecial` and `TextScan.digit`
-    /// over every scalar of each lead (TextScanTests checks that nothing reported is skipped);
-    /// the four-byte leads (F0, F3) are not filtered.
-    private static let secondByteFilter: [UInt64] = {
-        var filter = [UInt64](repeating: ~0, count: 256)
-        let masks: [(lead: Int, mask: UInt64)] = [
-            (0xC2, 0x2000_ffff_ffff), (0xD8, 0x1000_0000), (0xD9, 0x3ff_0000_0000), (0xDB, 0x3ff_0000_0000_0000),
-            (0xDF, 0x3ff), (0xE0, 0x1aaa_aaa0_8b00_0005), (0xE1, 0x2_64a1_8000_0026), (0xE2, 0x3), (0xE3, 0x20),
-            (0xEA, 0x8298_0100_0000), (0xEF, 0xd800_0000_0000_0000),
-        ]
-        for (lead, mask) in masks { filter[lead] = mask }
-        return filter
+    /// The tables, derived from `mayBeSpecial` and `TextScan.digit` over the scalars of their
+    /// definitions (`TextScan.invisibleRanges`, `bidiControls`, `otherDigitRanges`): a lead
+    /// byte's class says which of them some scalar it begins satisfies, and its filter lets
+    /// through only those scalars' second bytes (most letters of Arabic, Indic and CJK texts
+    /// share a lead byte with such a scalar but not its second byte). Four-byte leads are
+    /// classed from the ranges alone and let every second byte through.
+    private static let tables: ByteTables = {
+        var classes = (0...255).map { (byte: Int) -> ByteClass in
+            switch byte {
+            case 0x0A: .newline
+            case 0x20: .space
+            case 0x7B, 0x7D: .brace
+            case 0x3C: .tag
+            case 0x30...0x39: .digit
+            case 0x3A: .colon
+            case 0x2E: .dot
+            case 0x00..<0x80 where mayBeSpecial(Unicode.Scalar(UInt8(byte))): .control
+            default: .nothing
+            }
+        }
+        var special = [Bool](repeating: false, count: 256)
+        var digit = [Bool](repeating: false, count: 256)
+        var filter = [UInt64](repeating: 0, count: 256)
+        // The two- and three-byte scalars of the definitions' ranges, each with its lead byte
+        // and its second byte's low six bits.
+        func scalars(in ranges: [ClosedRange<UInt32>]) -> [(scalar: Unicode.Scalar, lead: Int, second: Int)] {
+            ranges.filter { $0.overlaps(0x80...0xFFFF) }.flatMap { range in
+                range.clamped(to: 0x80...0xFFFF).compactMap { value in
+                    Unicode.Scalar(value).map { ($0, value < 0x800 ? Int(0xC0 | value >> 6) : Int(0xE0 | value >> 12),
+                                                 Int(value < 0x800 ? value & 0x3F : value >> 6 & 0x3F)) }
+                }
+            }
+        }
+        let specialCandidates = TextScan.invisibleRanges + [TextScan.zeroWidthSpace...TextScan.zeroWidthSpace]
+            + TextScan.bidiControls.keys.map { $0...$0 }
+        for (scalar, lead, second) in scalars(in: specialCandidates) where mayBeSpecial(scalar) {
+            special[lead] = true
+            filter[lead] |= 1 << UInt64(second)
+        }
+        for (scalar, lead, second) in scalars(in: TextScan.otherDigitRanges) where TextScan.digit(scalar) != nil {
+            digit[lead] = true
+            filter[lead] |= 1 << UInt64(second)
+        }
+        func fourByteLeads(_ ranges: [ClosedRange<UInt32>]) -> [Int] {
+            ranges.filter { $0.upperBound > 0xFFFF }.flatMap { range in
+                Int(leadByte(max(range.lowerBound, 0x10000)))...Int(leadByte(range.upperBound))
+            }
+        }
+        for lead in fourByteLeads(TextScan.invisibleRanges) { special[lead] = true; filter[lead] = ~0 }
+        for lead in fourByteLeads(TextScan.otherDigitRanges) { digit[lead] = true; filter[lead] = ~0 }
+        for lead in 0x80...0xFF {
+            switch (special[lead], digit[lead]) {
+            case (true, true): classes[lead] = .specialLeadOrOtherDigit
+            case (true, false): classes[lead] = .specialLead
+            case (false, true): classes[lead] = .otherDigit
+            case (false, false): break
+            }
+        }
+        return ByteTables(classes: classes, secondByteFilter: filter)
     }()
+
+    /// The UTF-8 lead byte of a scalar above U+FFFF.
+    private static func leadByte(_ value: UInt32) -> UInt8 {
+        UInt8(0xF0 | (value >> 18))
+    }
+
+    /// Whether `byte` is the lead byte of a scalar that may be a decimal digit of another script.
+    static func mayBeginOtherDigit(_ byte: UInt8) -> Bool {
+        let byteClass = tables.classes[Int(byte)]
+        return byteClass == .otherDigit || byteClass == .specialLeadOrOtherDigit
+    }
 
     init(_ text: String) {
         var copy = text
         copy.withUTF8 { bytes in
             let count = bytes.count
             guard count > 0 else { return }
-            let filter = Self.secondByteFilter
-            Self.byteClasses.withUnsafeBufferPointer { classes in
+            let filter = Self.tables.secondByteFilter
+            Self.tables.classes.withUnsafeBufferPointer { classes in
                 for index in 0..<count {
                     let byte = bytes[index]
                     let byteClass = classes[Int(byte)]

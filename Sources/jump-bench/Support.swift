@@ -115,6 +115,5 @@ func fileExists(_ path: String) -> Bool {
 /// Keeps results alive so the optimizer cannot drop the work that made them.
 nonisolated(unsafe) var benchmarkSink = 0
 
-/// Values kept until the process exits, as `jump-forms locales check` keeps its loaded
-/// project (`ExitKeepAlive`): a profile of the check then counts no freeing of the corpus.
+/// Values kept until the process exits: a profile of the check then counts no freeing of the corpus.
 nonisolated(unsafe) var keptUntilExit: [Any] = []

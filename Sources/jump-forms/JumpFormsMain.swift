@@ -6,7 +6,7 @@ import JumpFormsCLI
 
 @main
 enum JumpFormsMain {
-    static func main() async {
+    static func main() {
         #if Mimalloc && os(Linux)
         // Built with the Mimalloc trait (`swift build --traits Mimalloc`). The heap in 2 MiB
         // pages (transparent huge pages): a third of the page faults of `locales check`, 6-8%
@@ -19,6 +19,6 @@ enum JumpFormsMain {
         // faults against 1.1 K, docs/PERFORMANCE.md). MIMALLOC_EAGER_COMMIT_DELAY overrides it.
         if getenv("MIMALLOC_EAGER_COMMIT_DELAY") == nil { mi_option_set(mi_option_eager_commit_delay, 0) }
         #endif
-        await JumpFormsCommand.runMain()
+        JumpFormsCommand.runMain()
     }
 }

@@ -40,10 +40,10 @@ import TestSupport
         #expect(explicit.status == 0, "\(explicit.stdout)\(explicit.stderr)")
     }
 
-    /// With one CPU the flows and the locale files still load together without waiting: the
-    /// flows' piece once went to Dispatch's global queue, whose only thread the command itself
-    /// held, and waited for Dispatch's one-second thread-pool monitor (`taskset -c 0`: 1.01 s
-    /// for the repository's six files, 18 ms after the fix).
+    /// With one CPU the flows and the locale files still load together without waiting: a
+    /// synchronous command runs on the main thread, so the piece it hands to Dispatch's global
+    /// queue does not wait for Dispatch's one-second thread-pool monitor, as it did when the
+    /// command held a thread of Swift concurrency's pool.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
     func oneCPUDoesNotWaitForAThread() throws {
         let started = Date()

@@ -4,7 +4,7 @@ import JumpLocaleCheck
 import Testing
 import TestSupport
 
-/// Every rule's example (`LocaleRule.example`) through the built `jump-forms locales check`:
+/// Every rule's first triggering example (`LocaleRule.example`) through the built `jump-forms locales check`:
 /// it must produce findings of that rule and of no other, exit as the rule's severity says, and
 /// print exactly its golden file (Golden/<rule>.txt). docs/locales.md shows the same outputs.
 @Suite struct RuleExampleTests {
@@ -32,6 +32,40 @@ import TestSupport
         let text = try Self.run(rule)
         Snapshot.check(text.stdout, against: Self.goldenPath(rule))
         #expect(text.stdout.contains("[\(rule.rawValue)]"))
+    }
+
+    /// One of a rule's examples: which rule, which of its examples, and whether it must trigger it.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var rule: LocaleRule
+        var example: LocaleRuleExample
+        var index: Int
+        var triggers: Bool
+        var testDescription: String { "\(rule.rawValue) \(triggers ? "triggering" : "non-triggering") #\(index + 1)" }
+    }
+
+    static let allExamples: [Case] = LocaleRuleDefinition.all.flatMap { definition in
+        definition.triggeringExamples.enumerated().map { Case(rule: definition.rule, example: $1, index: $0, triggers: true) }
+            + definition.nonTriggeringExamples.enumerated().map { Case(rule: definition.rule, example: $1, index: $0, triggers: false) }
+    }
+
+    /// Every example of every rule (Rules/<Rule>.swift): a triggering one produces findings of
+    /// its rule, a non-triggering one none.
+    @Test(arguments: allExamples)
+    func examplesTriggerTheirRuleOrNot(_ example: Case) throws {
+        let folder = try TemporaryFolder("jump-locales-example")
+        defer { folder.remove() }
+        for file in example.example.files { try folder.write(file.path, file.text) }
+        let result = try Executable.run("jump-forms", example.example.arguments + ["--format", "json"], in: folder.path)
+        let report = try JSONValue.parse(result.stdout)
+        let rules = (report["diagnostics"]?.arrayValue ?? []).compactMap { $0["rule"]?.stringValue }
+        #expect(rules.contains(example.rule.rawValue) == example.triggers, "\(example.testDescription) produces \(rules)\n\(result.stderr)")
+    }
+
+    @Test func everyRuleIsDefinedOnce() {
+        #expect(LocaleRuleDefinition.all.map(\.rule) == LocaleRule.allCases)
+        for definition in LocaleRuleDefinition.all {
+            #expect(!definition.triggeringExamples.isEmpty && !definition.nonTriggeringExamples.isEmpty, "\(definition.rule.rawValue)")
+        }
     }
 
     @Test func warningsFailWithStrict() throws {

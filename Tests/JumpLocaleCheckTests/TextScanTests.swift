@@ -1,7 +1,7 @@
 @testable import JumpLocaleCheck
 import Testing
 
-/// The fast tables of `TextScan` and `TextFacts` against what they stand for.
+/// The fast tables of `TextScan` and `TextPrescan` against what they stand for.
 @Suite struct TextScanTests {
     static var allScalars: some Sequence<Unicode.Scalar> { (0...0x10FFFF).lazy.compactMap(Unicode.Scalar.init) }
 
@@ -12,20 +12,20 @@ import Testing
     }
 
     /// Every character the character checks report, and every digit the number scan reads,
-    /// is seen by `TextFacts` (which decides whether those checks run), at either end of a text.
+    /// is seen by `TextPrescan` (which decides whether those checks run), at either end of a text.
     @Test func factsSeeEveryReportedCharacterAndDigit() {
         let special = Self.allScalars.filter { TextScan.isInvisible($0, allowZeroWidthSpace: false) || TextScan.bidiKind($0) != nil }
         for scalar in special {
-            #expect(TextFacts("a\(scalar)").mayHoldSpecialCharacter, "U+\(String(scalar.value, radix: 16, uppercase: true))")
+            #expect(TextPrescan("a\(scalar)").mayHoldSpecialCharacter, "U+\(String(scalar.value, radix: 16, uppercase: true))")
         }
         for scalar in Self.allScalars where TextScan.digit(scalar) != nil {
-            #expect(TextFacts("\(scalar)a").hasDigit, "U+\(String(scalar.value, radix: 16, uppercase: true))")
+            #expect(TextPrescan("\(scalar)a").hasDigit, "U+\(String(scalar.value, radix: 16, uppercase: true))")
         }
         for scalar in Self.allScalars where scalar.properties.isWhitespace {
-            let facts = TextFacts("\(scalar)a\(scalar)")
+            let facts = TextPrescan("\(scalar)a\(scalar)")
             #expect(facts.startsWithWhitespace && facts.endsWithWhitespace, "U+\(String(scalar.value, radix: 16, uppercase: true))")
         }
-        #expect(!TextFacts("plain text").mayHoldSpecialCharacter)
-        #expect(!TextFacts("no digits").hasDigit)
+        #expect(!TextPrescan("plain text").mayHoldSpecialCharacter)
+        #expect(!TextPrescan("no digits").hasDigit)
     }
 }

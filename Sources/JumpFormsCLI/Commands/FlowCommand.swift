@@ -104,7 +104,6 @@ struct FlowExportCommand: ParsableCommand {
                 console.out(path + "\n")
             }
         }
-        ProcessLifetime.keep(project)
     }
 
     static func isPathSegment(_ text: String) -> Bool {
@@ -204,6 +203,5 @@ struct FlowImportCommand: ParsableCommand {
             try LocaleFileIO.write(Array(output.text.utf8), to: output.path)
             console.out(output.path + "\n")
         }
-        ProcessLifetime.keep(project)
     }
 }

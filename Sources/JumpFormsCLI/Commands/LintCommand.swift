@@ -64,7 +64,6 @@ struct LintCommand: ParsableCommand {
         case .sarif:
             console.out(DiagnosticReport.sarif(findings, toolVersion: JumpFormsCommand.version).serialized(pretty: true) + "\n")
         }
-        ProcessLifetime.keep(project)
         let ioFailure = findings.contains { $0.code == .fileUnreadable || $0.code == .directoryUnreadable }
         if ioFailure { throw ExitCode(2) }
         if findings.containsErrors || (strict && findings.contains { $0.severity == .warning }) { throw ExitCode(1) }

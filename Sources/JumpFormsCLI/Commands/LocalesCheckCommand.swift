@@ -63,7 +63,6 @@ struct LocalesCheckCommand: ParsableCommand {
         defer { timing.report(console) }
         let loaded = try set.load()
         timing.mark("load")
-        ExitKeepAlive.keep(loaded)
         var sources = loaded.project.sources
         sources.merge(BuiltinCatalog.sources)
         let renderer = DiagnosticRenderer(sources: sources, useColor: console.colorOut)
@@ -99,8 +98,6 @@ struct LocalesCheckCommand: ParsableCommand {
         let checker = LocaleChecker(input)
         var findings = checker.run()
         timing.mark("check")
-        ExitKeepAlive.keep(findings)
-        ExitKeepAlive.keep(checker)
         if !selected.isEmpty {
             let paths = Set(loaded.catalogs.filter { selected.contains($0.tag.value) }.map(\.path))
             findings = findings.filter { $0.file.isEmpty || paths.contains($0.file) || $0.rule == .missingLocaleFile }

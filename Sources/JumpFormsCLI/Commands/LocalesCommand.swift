@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import Dispatch
 import JumpForms
@@ -79,7 +72,7 @@ struct LocaleSetOptions: ParsableArguments {
                 : paths.lazy.compactMap { path in FileExists.file(path) ? loader.peekLocalesDirectory(path: path) : nil }.first)
         let flowLoader = loader
         let flowPaths = paths
-        let (loadedProject, guessed) = Concurrently.run({
+        let (loadedProject, guessed) = ForkJoin.run({
             flowPaths.isEmpty ? LoadedProject() : flowLoader.load(paths: flowPaths)
         }, {
             () -> (catalogs: [LocaleCatalog], project: LoadedProject)? in
@@ -159,56 +152,21 @@ struct LocaleSetOptions: ParsableArguments {
     }
 }
 
-/// Large values kept until the process exits: freeing 150,000 messages costs more than
-/// checking them, and the operating system reclaims the memory at exit anyway.
-enum ExitKeepAlive {
-    nonisolated(unsafe) static var values: [Any] = []
-
-    static func keep(_ value: Any) {
-        values.append(value)
-    }
-}
-
-/// Two pieces of work at the same time, for loading flows and locale files together. The first
-/// runs on Dispatch's pool, the second on the calling thread, so that the second may itself use
+/// Two pieces of work at the same time, for loading flows and locale files together: the first
+/// on Dispatch's pool, the second on the calling thread, so that the second may itself use
 /// `concurrentPerform` (which would run serially if nested in another one).
-///
-/// With one CPU both run on the calling thread, one after the other. Dispatch then has one
-/// thread for its pool, and the calling thread (Swift concurrency's, from that same pool) holds
-/// it: the first piece waited for Dispatch's one-second monitor to add a thread (`taskset -c 0
-/// jump-forms locales check`: 1.01 s for six files). A thread of its own for the first piece
-/// (a serial queue) ended the wait but put three threads on two cores: 3-7 ms slower.
-enum Concurrently {
-    static func run<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
-        guard availableCPUs > 1 else {
-            let firstResult = first()
-            return (firstResult, second())
-        }
-        let results = Results<A>()
+enum ForkJoin {
+    static func run<A: Sendable, B>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
+        let firstResult = Result<A>()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { results.value = first() }
-        let other = second()
+        DispatchQueue.global().async(group: group) { firstResult.value = first() }
+        let secondResult = second()
         group.wait()
-        return (results.value!, other)
+        return (firstResult.value!, secondResult)
     }
-
-    /// The CPUs this process may run on: on Linux its affinity mask (`sched_getaffinity`, found
-    /// at run time: Glibc's module leaves GNU extensions out), as Dispatch counts them.
-    static let availableCPUs: Int = {
-        #if os(Linux)
-        typealias GetAffinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
-        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "sched_getaffinity") {
-            var mask = [UInt8](repeating: 0, count: 128)  // room for 1,024 CPUs
-            let status = mask.withUnsafeMutableBytes { unsafeBitCast(symbol, to: GetAffinity.self)(0, $0.count, $0.baseAddress!) }
-            let count = mask.reduce(0) { $0 + $1.nonzeroBitCount }
-            if status == 0, count > 0 { return count }
-        }
-        #endif
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }()
 
     /// Written by the first piece, read after `group.wait()`.
-    private final class Results<A>: @unchecked Sendable {
+    private final class Result<A>: @unchecked Sendable {
         var value: A?
     }
 }

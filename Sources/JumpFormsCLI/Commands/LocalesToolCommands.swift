@@ -228,7 +228,6 @@ struct LocalesExportCommand: ParsableCommand {
     func run() throws {
         let console = Console()
         guard let (allCatalogs, project) = try interchange.catalogs(console: console, required: true) else { return }
-        ExitKeepAlive.keep(project)
         guard !allCatalogs.isEmpty else { throw ValidationError("the locales folder '\(interchange.locales)' has no locale files (<tag>.yaml)") }
         let wanted = only.compactMap(LocaleTag.init)
         for tag in wanted where !allCatalogs.contains(where: { $0.tag.value == tag }) {
@@ -425,7 +424,6 @@ struct LocalesCoverageCommand: ParsableCommand {
     func run() throws {
         let console = Console()
         let loaded = try set.load()
-        ExitKeepAlive.keep(loaded)
         if !loaded.failures.isEmpty {
             console.err(DiagnosticRenderer(sources: loaded.project.sources, useColor: console.colorErr).render(loaded.failures))
             throw ExitCode(2)

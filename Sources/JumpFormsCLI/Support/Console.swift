@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import JumpForms
-import Synchronization
 
 /// Where the CLI writes: standard output for data, standard error for diagnostics about the
 /// run. Colour only on a terminal, never with `NO_COLOR` or `TERM=dumb`.
@@ -82,17 +81,6 @@ extension FieldMessages {
 
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
-}
-
-/// Values a command keeps until the process exits, so that a large loaded project is not
-/// freed piece by piece on the way out (the system reclaims the memory at once; compilers do
-/// the same). Only for values that are no longer used.
-enum ProcessLifetime {
-    private static let kept = Mutex<[any Sendable]>([])
-
-    static func keep(_ value: any Sendable) {
-        kept.withLock { $0.append(value) }
-    }
 }
 
 /// The process environment as a dictionary.

@@ -1,0 +1,41 @@
+import JumpForms
+
+extension LocaleRuleDefinition {
+    /// `icu-syntax`: a message that is not valid ICU MessageFormat.
+    static let icuSyntax = LocaleRuleDefinition(
+        rule: .icuSyntax,
+        triggeringExamples: [
+            .pair("""
+            validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
+            """, "es-ES", """
+            validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}"
+            """),
+        ],
+        nonTriggeringExamples: [
+            .pair("""
+            validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
+            """, "es-ES", """
+            validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}}"
+            """),
+        ]
+    )
+}
+
+extension CatalogCheck {
+    /// The message's syntax tree, or nil after reporting its syntax error (`select-without-other`
+    /// for a select without an `other` case).
+    func checkICUSyntax(_ message: borrowing LocaleMessage) -> MessagePattern? {
+        switch message.pattern {
+        case .success(let pattern):
+            return pattern
+        case .failure(let error):
+            if error.isMissingOtherCase {
+                reportSelectWithoutOther(message, error)
+            } else {
+                add(.icuSyntax, "message '\(message.key)': \(error.message)", at: message.location(ofOffset: error.offset), key: message.key,
+                    hint: error.hint)
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import JumpForms
+
+extension LocaleRuleDefinition {
+    /// `markup-mismatch`: markup tags differ from the reference's.
+    static let markupMismatch = LocaleRuleDefinition(
+        rule: .markupMismatch,
+        triggeringExamples: [
+            .pair("""
+            notice: "<b>Note:</b> your address stays private."
+            """, "de-DE", """
+            notice: "<b>Hinweis: Ihre Adresse bleibt privat."
+            """),
+        ],
+        nonTriggeringExamples: [
+            .pair("""
+            notice: "<b>Note:</b> your address stays private."
+            """, "de-DE", """
+            notice: "<b>Hinweis:</b> Ihre Adresse bleibt privat."
+            """),
+        ]
+    )
+}
+
+extension CatalogCheck {
+    func checkMarkupMismatch(_ message: borrowing LocaleMessage, literal: [String], _ reference: ProjectFacts.ReferenceFacts, _ facts: TextPrescan) {
+        let tags = facts.hasTag ? TextScan.tags(in: literal) : []
+        if tags != reference.tags {
+            add(.markupMismatch, "message '\(message.key)': markup differs from \(project.reference)'s: " + Self.difference(tags, reference.tags),
+                at: message.valueLocation, key: message.key)
+        }
+    }
+
+    /// `lacks </b>; adds <i>`.
+    static func difference(_ mine: [String], _ theirs: [String]) -> String {
+        let lacking = theirs.filter { !mine.contains($0) }
+        let adding = mine.filter { !theirs.contains($0) }
+        var parts: [String] = []
+        if !lacking.isEmpty { parts.append("lacks " + lacking.joined(separator: ", ")) }
+        if !adding.isEmpty { parts.append("adds " + adding.joined(separator: ", ")) }
+        return parts.joined(separator: "; ")
+    }
+}

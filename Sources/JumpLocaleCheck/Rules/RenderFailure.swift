@@ -1,0 +1,127 @@
+import JumpForms
+
+extension LocaleRuleDefinition {
+    /// `render-failure`: a message that fails to format with the values its call sites give.
+    static let renderFailure = LocaleRuleDefinition(
+        rule: .renderFailure,
+        triggeringExamples: [
+            LocaleRuleExample(files: [
+                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                .init("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label, number} est obligatoire.\"\n"),
+            ], options: ["--flows", "flows/flow.yaml"]),
+        ],
+        nonTriggeringExamples: [
+            LocaleRuleExample(files: [
+                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                .init("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label} est obligatoire.\"\n"),
+            ], options: ["--flows", "flows/flow.yaml"]),
+        ]
+    )
+}
+
+extension CatalogCheck {
+    /// Values an argument takes when rendering.
+    enum Sample: Sendable {
+        case fixed(MessageArgument)
+        case strings
+        case numbers(integersOnly: Bool)
+        case keys([String])
+    }
+
+    /// One string in both directions: whether formatting fails never depends on the text of a
+    /// string argument, so one sample exercises left-to-right and right-to-left text at once.
+    static let sampleStrings: [MessageArgument] = ["Ana שלום"]
+
+    func checkRendering(_ message: borrowing LocaleMessage, _ pattern: MessagePattern, uses: [MessageArgumentUse], info: ProjectFacts.KeyInfo?) {
+        var signatures: [[String: Sample]] = []
+        if let info, info.sites != nil {
+            signatures = info.signatures
+        } else {
+            // No call site: type each argument by how the reference (or this message) uses it.
+            let typing = info?.builtinPattern ?? info?.reference?.pattern ?? pattern
+            var signature: [String: Sample] = [:]
+            let selectors = typing.selectors
+            for use in typing.argumentUses where signature[use.name] == nil {
+                switch use.kind {
+                case .plural, .selectordinal, .number: signature[use.name] = .numbers(integersOnly: false)
+                case .select:
+                    let keys = selectors.first { $0.name == use.name && $0.kind == .select }?.keys.map(\.text) ?? []
+                    signature[use.name] = .keys(keys.filter { $0 != "other" } + ["zzz-other"])
+                case .simple, .date, .time: signature[use.name] = .strings
+                }
+            }
+            for use in uses where signature[use.name] == nil { signature[use.name] = .strings }
+            signatures.append(signature)
+        }
+        for signature in signatures {
+            if let failure = render(pattern, signature) {
+                add(.renderFailure, "message '\(message.key)' cannot be rendered for \(tag) with \(failure.arguments): \(failure.error)",
+                    at: message.valueLocation, key: message.key)
+                return
+            }
+        }
+    }
+
+    func values(_ sample: Sample) -> [MessageArgument] {
+        switch sample {
+        case .fixed(let value): return [value]
+        case .strings: return Self.sampleStrings
+        case .keys(let keys): return keys.map { .string($0) }
+        case .numbers(let integersOnly): return integersOnly ? sampleIntegers : sampleNumbers
+        }
+    }
+
+    /// CLDR's first integer sample of each of the locale's categories (and the first decimal):
+    /// every case of a plural is chosen once.
+    static func sampleNumbers(_ rules: PluralRules, integersOnly: Bool) -> [MessageArgument] {
+        var result: [MessageArgument] = []
+        for category in rules.categories {
+            let samples = rules.samples(for: category)
+            for integer in samples.integers.prefix(1) where !integer.contains("c") {
+                if let number = Int(integer) { result.append(.int(number)) }
+            }
+            if !integersOnly, let decimal = samples.decimals.first(where: { !$0.contains("c") }) {
+                result.append(.decimal(decimal))
+            }
+        }
+        return result.isEmpty ? [.int(1)] : result
+    }
+
+    /// Formats with each value of each argument in turn (the others at their first value);
+    /// the first failure, if any.
+    func render(_ pattern: MessagePattern, _ signature: [String: Sample]) -> (arguments: String, error: String)? {
+        let names = signature.keys.sorted()
+        let choices = names.map { values(signature[$0]!) }
+        var base: [String: MessageArgument] = [:]
+        for (index, name) in names.enumerated() { base[name] = choices[index].first }
+        func attempt(_ arguments: [String: MessageArgument]) -> (String, String)? {
+            do {
+                try formatter.validate(pattern, arguments)
+                return nil
+            } catch {
+                let shown = names.compactMap { name in arguments[name].map { "{\(name)} = \(Self.describe($0))" } }.joined(separator: ", ")
+                return (shown, error.message)
+            }
+        }
+        if let failure = attempt(base) { return failure }
+        for (index, name) in names.enumerated() {
+            for value in choices[index].dropFirst() {
+                var arguments = base
+                arguments[name] = value
+                if let failure = attempt(arguments) { return failure }
+            }
+        }
+        return nil
+    }
+
+    static func describe(_ value: MessageArgument) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .int(let number): String(number)
+        case .decimal(let text): text
+        case .date(let date): date.description
+        }
+    }
+}
