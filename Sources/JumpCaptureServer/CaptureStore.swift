@@ -127,10 +127,6 @@ final class CaptureStore: Sendable {
     private let purges = PurgeSchedule()
     /// Refreshes waiting for the writer, committed together.
     private let rotations: GroupCommit<Rotation, Bool>
-    /// The read of a token's session, on connections of its own.
-    private let sessions: SessionReader
-    /// The refreshable tokens issued or rotated lately, so that a refresh reads no row.
-    let refreshable = RefreshableTokens()
     /// WAL checkpoints, off the commit path.
     let checkpointer: WALCheckpointer
     /// Seconds a session can be refreshed for after its sign-in (`server.refreshLifetime`).
@@ -147,12 +143,11 @@ final class CaptureStore: Sendable {
     static let refreshWindow = 30 * 86_400
 
     /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for;
-    /// `commitDelay`: how long concurrent refreshes may gather into one commit (`GroupCommit`);
     /// `maximumRecordSize`: the largest record a write may leave (`RecordLimits`);
     /// `refreshLifetime`: how long after its sign-in a session can be refreshed;
     /// `uniquePaths`: the record paths kept unique, whose keys are brought up to date here (nil:
     /// a store that writes no records, such as the outbox's reader, leaves them as they are).
-    init(path: String, checkpointPages: Int32 = 1_000, commitDelay: Duration = .zero,
+    init(path: String, checkpointPages: Int32 = 1_000,
          maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
          uniquePaths: [String: LookAlike.Comparison]? = nil) throws {
         self.path = path
@@ -175,9 +170,8 @@ final class CaptureStore: Sendable {
         try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
         checkpointer = WALCheckpointer(path: path, pages: checkpointPages)
         pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
-        sessions = SessionReader(path: path)
         secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
-        rotations = GroupCommit(writer: pool, gatherDelay: commitDelay) { [purges] db, rotation in
+        rotations = GroupCommit(writer: pool) { [purges] db, rotation in
             try Self.rotate(rotation, purges: purges, refreshLifetime: refreshLifetime, db)
         }
     }
@@ -397,32 +391,57 @@ final class CaptureStore: Sendable {
                 INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at) VALUES (?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now, now])
         }
-        if let refreshSecret { refreshable.issued(hash, .init(userID: userID, expiresAt: expiresAt, signedInAt: now, secret: refreshSecret)) }
         return (token, expiresAt)
     }
 
-    /// An access token's session, with its refresh secret opened (refresh needs it): from
-    /// `refreshable` when this server issued or rotated it lately, else from its row.
+    /// A read of one SQL statement, which sees one snapshot by itself: GRDB's read without the
+    /// transaction around it, on the calling thread.
+    func singleStatementRead<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(body)
+    }
+
+    /// An access token's row, with its refresh secret opened (refresh needs it).
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
-        if let entry = refreshable[hash] {
-            return StoredToken(tokenHash: hash, userID: entry.userID, expiresAt: entry.expiresAt, refreshSecret: entry.secret,
-                               signedInAt: entry.signedInAt)
+        let row = try singleStatementRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT user_id, expires_at, refresh_secret, coalesce(signed_in_at, created_at) AS signed_in_at, chain
+                FROM access_tokens WHERE token_hash = ?
+                """), arguments: [hash]).map { row in
+                (userID: row[0] as Int64, expiresAt: row[1] as Int, sealed: row[2] as Data?, signedInAt: row[3] as Int, chain: row[4] as String?)
+            }
         }
-        guard let row = try sessions.token(tokenHash: hash) else { return nil }
-        return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap(open),
+        guard let row else { return nil }
+        return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealed.flatMap { self.open(Array($0)) },
                            signedInAt: row.signedInAt, chain: row.chain)
     }
 
     /// An access token's session, its user and, when asked, the user's identities: one SQL
-    /// statement (one row per identity), so one snapshot without a transaction, on the
-    /// `SessionReader`'s connections.
+    /// statement (one row per identity), so one snapshot without a transaction.
     func session(_ token: String, identities withIdentities: Bool) async throws -> (token: StoredToken, user: StoredUser, identities: [StoredIdentity]?)? {
         let hash = Self.hash(token)
-        guard let session = try sessions.session(tokenHash: hash) else { return nil }
-        let stored = StoredToken(tokenHash: hash, userID: session.user.id, expiresAt: session.expiresAt, refreshSecret: nil,
-                                 signedInAt: session.signedInAt, chain: session.chain)
-        return (stored, session.user, withIdentities ? session.identities : nil)
+        return try singleStatementRead { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT access_tokens.expires_at, users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
+                       identities.provider, identities.identifier, identities.verified_email,
+                       coalesce(access_tokens.signed_in_at, access_tokens.created_at), access_tokens.chain
+                FROM access_tokens JOIN users ON users.id = access_tokens.user_id
+                LEFT JOIN identities ON identities.user_id = users.id
+                WHERE access_tokens.token_hash = ? ORDER BY identities.id
+                """), arguments: [hash])
+            var session: (token: StoredToken, user: StoredUser, identities: [StoredIdentity])?
+            while let row = try rows.next() {
+                if session == nil {
+                    let user = StoredUser(id: row[1], uuid: row[2] ?? "", recordText: row[3] ?? "{}", passwordHash: row[4], emailNormalized: row[5])
+                    let stored = StoredToken(tokenHash: hash, userID: user.id, expiresAt: row[0], refreshSecret: nil, signedInAt: row[9], chain: row[10])
+                    session = (stored, user, [])
+                }
+                if let provider: String = row[6] {
+                    session?.identities.append(StoredIdentity(provider: provider, identifier: row[7] ?? "", verifiedEmail: row[8]))
+                }
+            }
+            return session.map { ($0.token, $0.user, withIdentities ? $0.identities : nil) }
+        }
     }
 
     /// A refresh's rotation: the old token's hash, and the new token's.
@@ -444,8 +463,6 @@ final class CaptureStore: Sendable {
         let hash = Self.hash(token)
         let expiresAt = min(now + lifetime, old.signedInAt + refreshLifetime)
         let rotated = try await rotations.submit(Rotation(oldHash: old.tokenHash, newHash: hash, expiresAt: expiresAt, now: now))
-        let entry = old.refreshSecret.map { RefreshableTokens.Entry(userID: old.userID, expiresAt: expiresAt, signedInAt: old.signedInAt, secret: $0) }
-        refreshable.rotated(from: old.tokenHash, to: rotated ? entry.map { (hash, $0) } : nil)
         return rotated ? (token, expiresAt) : nil
     }
 
