@@ -14,7 +14,6 @@
 #   BENCH_PERF=refresh BENCH_PERF_OUT=/tmp/refresh.data scripts/bench-server.sh   # perf profile of one run
 #   BENCH_TRAITS=Mimalloc scripts/bench-server.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
-#   BENCH_COMMIT_DELAY=0 scripts/bench-server.sh   # server.commitDelay in microseconds (default: the server's, 1000)
 #   BENCH_HASH_QUEUE= BENCH_BIN=/tmp/old/.build/release scripts/bench-server.sh   # a build without server.passwordHashQueue (default: the connection count)
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
@@ -71,7 +70,6 @@ source=${BENCH_PROJECT:-.}   # where jump.yaml, flows/ and locales/ come from (a
 cp -R "$source/flows" "$source/locales" "$work/"
 cp identities.yaml "$work/"
 { cat "$source/jump.yaml"; printf 'server:\n  bcryptCost: %s\n' "$cost"
-  [ -z "${BENCH_COMMIT_DELAY:-}" ] || printf '  commitDelay: %s\n' "$BENCH_COMMIT_DELAY"
   # Every connection may sign in at once: a password-hash queue for all of them (else the
   # server answers the overflow 510/503 at once). BENCH_HASH_QUEUE= (empty) leaves the key out,
   # for builds that predate it.

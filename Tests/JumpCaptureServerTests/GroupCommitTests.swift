@@ -40,12 +40,12 @@ import TestSupport
         let commits = Commits()
         let commit: GroupCommit<String, Int64>
 
-        init(gatherDelay: Duration = .zero) throws {
+        init() throws {
             folder = try TemporaryFolder()
             pool = try DatabasePool(path: folder.path + "/group.sqlite")
             try pool.write { db in try db.execute(sql: "CREATE TABLE t (k TEXT PRIMARY KEY)") }
             pool.add(transactionObserver: commits)
-            commit = GroupCommit<String, Int64>(writer: pool, gatherDelay: gatherDelay) { db, key in
+            commit = GroupCommit<String, Int64>(writer: pool) { db, key in
                 try db.execute(sql: "INSERT INTO t (k) VALUES (?)", arguments: [key])
                 return db.lastInsertedRowID
             }
@@ -100,54 +100,6 @@ import TestSupport
             #expect(failed == (key == "taken"), "\(key)")
         }
         #expect(try await setup.rowCount() == 21)
-    }
-
-    /// Submits `keys` at once (the writer free) and waits for every answer.
-    static func submitTogether(_ keys: [String], _ commit: GroupCommit<String, Int64>) async throws {
-        try await withThrowingTaskGroup(of: Int64.self) { group in
-            for key in keys { group.addTask { try await commit.submit(key) } }
-            for try await _ in group {}
-        }
-    }
-
-    /// A client alone, or a few at once, never wait for company: a job after a batch of one,
-    /// or of fewer than `gatherThreshold`, goes at once, however long the gathering delay
-    /// (here longer than the suite's time limit).
-    @Test func aLoneJobDoesNotGather() async throws {
-        let setup = try Setup(gatherDelay: .seconds(600))
-        defer { setup.folder.remove() }
-        for index in 0..<5 { _ = try await setup.commit.submit("alone\(index)") }
-        #expect(setup.commitCount == 5)
-        let few = GroupCommit<String, Int64>.gatherThreshold - 1
-        _ = try await Self.submitWhileHeld((0..<few).map { "few\($0)" }, setup.pool, setup.commit)
-        _ = try await setup.commit.submit("after")
-        #expect(setup.commitCount == 7)
-    }
-
-    /// Once a batch held `gatherThreshold` jobs, the jobs submitted together next gather into
-    /// one commit, though the writer is free when each arrives.
-    @Test func concurrentJobsGatherIntoOneCommit() async throws {
-        let setup = try Setup(gatherDelay: .milliseconds(500))
-        defer { setup.folder.remove() }
-        let threshold = GroupCommit<String, Int64>.gatherThreshold
-        _ = try await Self.submitWhileHeld((0..<threshold).map { "first\($0)" }, setup.pool, setup.commit)
-        #expect(setup.commitCount == 1)
-        try await Self.submitTogether((0..<20).map { "together\($0)" }, setup.commit)
-        #expect(setup.commitCount == 2)
-        #expect(try await setup.rowCount() == threshold + 20)
-    }
-
-    /// A gathering batch goes as soon as `gatherTarget` jobs wait, not at the end of its delay
-    /// (here longer than the suite's time limit).
-    @Test func aFullGatheringGoesAtOnce() async throws {
-        let setup = try Setup(gatherDelay: .seconds(600))
-        defer { setup.folder.remove() }
-        let threshold = GroupCommit<String, Int64>.gatherThreshold
-        _ = try await Self.submitWhileHeld((0..<threshold).map { "first\($0)" }, setup.pool, setup.commit)
-        let target = GroupCommit<String, Int64>.gatherTarget
-        try await Self.submitTogether((0..<target).map { "full\($0)" }, setup.commit)
-        #expect(setup.commitCount == 2)
-        #expect(try await setup.rowCount() == target + threshold)
     }
 
     /// Refreshes of many sessions at once (through the server): each rotates its own token.

@@ -17,10 +17,6 @@ public struct ServerSettings: Sendable, Hashable {
     /// Largest request accepted, query string and body together, in bytes
     /// (`maximumRequestSize`, default 65536).
     public var maximumRequestSize: Int
-    /// How long, in microseconds, a batch of concurrent refreshes may gather before it is
-    /// committed (`commitDelay`, default 1000; 0...100000; 0: never). A client alone, or a
-    /// few at once, never wait; see `docs/local-server.md`.
-    public var commitDelay: Int
     /// The secret API key token-URL servers send to the Engage double's `auth_info`
     /// (`apiKey`; usually `${NAME}` from the environment). Without it `auth_info` is refused.
     public var apiKey: Located<String>?
@@ -75,7 +71,7 @@ public struct ServerSettings: Sendable, Hashable {
 
     public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
                 database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,
-                apiKey: Located<String>? = nil, commitDelay: Int = 1000) {
+                apiKey: Located<String>? = nil) {
         self.accessTokenLifetime = accessTokenLifetime
         self.bcryptCost = bcryptCost
         self.identities = identities
@@ -83,7 +79,6 @@ public struct ServerSettings: Sendable, Hashable {
         self.writeWithToken = writeWithToken
         self.maximumRequestSize = maximumRequestSize
         self.apiKey = apiKey
-        self.commitDelay = commitDelay
     }
 }
 

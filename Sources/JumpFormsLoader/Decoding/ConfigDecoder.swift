@@ -13,13 +13,18 @@ struct ConfigDecoder {
     }
 
     enum ServerKey: String, CaseIterable {
-        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey, commitDelay
+        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey
         case clientSecret
         case schema, maximumRecordSize
         case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
         case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
         case refreshLifetime, privilegedSessionMaxAge
     }
+
+    /// Keys `server:` had and no longer has, with the hint their unknown-key error gives.
+    static let removedServerKeys = [
+        "commitDelay": "'commitDelay' was removed: concurrent refreshes share a commit without waiting for one another; delete the key",
+    ]
 
     var decoder: NodeDecoder
     let environment: [String: String]
@@ -120,7 +125,13 @@ struct ConfigDecoder {
     mutating func server(_ node: YAMLNode) -> ServerSettings {
         var settings = ServerSettings()
         guard let mapping = decoder.mapping(node, "'server'") else { return settings }
+        let firstError = decoder.errors.count
         let keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'")
+        for index in firstError..<decoder.errors.count {
+            if case let .unknownKey(location, key, context, _) = decoder.errors[index], let hint = Self.removedServerKeys[key] {
+                decoder.errors[index] = .removedKey(location, key: key, context: context, hint: hint)
+            }
+        }
         func bounded(_ key: ServerKey, _ range: ClosedRange<Int>) -> Int? {
             guard let node = keyed[key], let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
             guard range.contains(number.value) else {
@@ -132,7 +143,6 @@ struct ConfigDecoder {
         if let value = bounded(.accessTokenLifetime, 1...31_536_000) { settings.accessTokenLifetime = value }
         if let value = bounded(.bcryptCost, 4...31) { settings.bcryptCost = value }
         if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
-        if let value = bounded(.commitDelay, 0...100_000) { settings.commitDelay = value }
         if let value = bounded(.signInFailureLimit, 0...1_000_000) { settings.signInFailureLimit = value }
         if let value = bounded(.clientFailureLimit, 0...1_000_000) { settings.clientFailureLimit = value }
         if let value = bounded(.signInWait, 1...86_400) { settings.signInWait = value }

@@ -3,6 +3,8 @@ import JumpForms
 /// Failures of the decode phase: a well-formed YAML tree that does not fit the flow format.
 public enum DecodeError: Error, Sendable, Hashable {
     case unknownKey(SourceLocation, key: String, context: String, known: [String])
+    /// A key the format had and no longer has: unknown, with a hint that says what became of it.
+    case removedKey(SourceLocation, key: String, context: String, hint: String)
     case missingKey(SourceLocation, key: String, context: String)
     case wrongNodeKind(SourceLocation, expected: String, found: String, context: String)
     case nullValue(SourceLocation, context: String)
@@ -24,6 +26,8 @@ public enum DecodeError: Error, Sendable, Hashable {
         switch self {
         case let .unknownKey(location, key, context, known):
             let hint = Suggestion.hint(for: key, among: known) ?? "known keys: \(known.joined(separator: ", "))"
+            return Diagnostic(.unknownKey, "unknown key '\(key)' in \(context)", at: location, hint: hint)
+        case let .removedKey(location, key, context, hint):
             return Diagnostic(.unknownKey, "unknown key '\(key)' in \(context)", at: location, hint: hint)
         case let .missingKey(location, key, context):
             return Diagnostic(.missingKey, "\(context) has no '\(key)'", at: location)

@@ -64,7 +64,7 @@ final class CaptureService: Sendable {
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
-        self.store = try CaptureStore(path: setup.databasePath, commitDelay: .microseconds(setup.settings.commitDelay),
+        self.store = try CaptureStore(path: setup.databasePath,
                                       maximumRecordSize: setup.settings.maximumRecordSize,
                                       refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
         self.logger = logger

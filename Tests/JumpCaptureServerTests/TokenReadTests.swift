@@ -6,9 +6,9 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The token checks on `SessionReader`'s own SQLite connections, against a real database file
-/// written through GRDB: what a write commits is what the next check sees.
-@Suite(.timeLimit(.minutes(5))) struct SessionReaderTests {
+/// The token checks (`CaptureStore.session`, `CaptureStore.token`) against a real database
+/// file: what a write commits is what the next check sees, and a refresh is decided by the row.
+@Suite(.timeLimit(.minutes(5))) struct TokenReadTests {
     static let now = 1_700_000_000
 
     static func store(_ folder: TemporaryFolder) throws -> CaptureStore {
@@ -33,7 +33,7 @@ import TestSupport
         #expect(session.identities == [StoredIdentity(provider: "google", identifier: "g-1", verifiedEmail: "ana@example.com")])
         #expect(try await store.session(token, identities: false)?.identities == nil)
 
-        // Written through GRDB, seen by the reader's next check (its connection is reused).
+        // Written, then seen by the next check.
         try await store.pool.write { db in
             try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'facebook', 'fb-9')", arguments: [user.id])
             try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [#"{"givenName":"Ana María"}"#, user.id])
@@ -97,5 +97,33 @@ import TestSupport
             try await group.waitForAll()
         }
         #expect(try await store.session(token, identities: false)?.user.record["n"]?.intValue == writes)
+    }
+
+    /// A row deleted after the token was read (a purge, another process): the rotation decides
+    /// and refuses.
+    @Test func aTokenWhoseRowIsGoneDoesNotRotate() async throws {
+        let folder = try TemporaryFolder()
+        let store = try Self.store(folder)
+        let user = try await store.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
+        let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
+        let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
+        let row = try #require(try await store.token(token))
+        try await store.pool.write { db in try db.execute(sql: "DELETE FROM access_tokens") }
+        #expect(try await store.rotate(row, lifetime: 60, now: Self.now) == nil)
+        #expect(try await store.token(token) == nil)
+    }
+
+    /// A token rotated by another server on the same database no longer rotates here.
+    @Test func aTokenRotatedElsewhereDoesNotRotateHere() async throws {
+        let folder = try TemporaryFolder()
+        let here = try Self.store(folder)
+        let elsewhere = try Self.store(folder)
+        let user = try await here.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
+        let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
+        let (token, _) = try await here.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
+        let read = try #require(try await here.token(token))
+        let there = try #require(try await elsewhere.token(token))
+        #expect(try await elsewhere.rotate(there, lifetime: 60, now: Self.now) != nil)
+        #expect(try await here.rotate(read, lifetime: 60, now: Self.now) == nil)
     }
 }

@@ -5,8 +5,7 @@ import GRDB
 ///
 /// A session is a refresh chain: a Capture session is one `access_tokens` row (a refresh
 /// rotates the row in place), an `/oauth/token` grant is the access and refresh tokens that
-/// share a `chain`. Rows are deleted first, then the in-memory `RefreshableTokens` entries: a
-/// refresh in between finds its row gone and is refused.
+/// share a `chain`.
 extension CaptureStore {
     /// What `revoke(_:)` ended.
     enum Revocation: Sendable, Hashable {
@@ -22,24 +21,21 @@ extension CaptureStore {
     /// `hint` (`access_token` or `refresh_token`) says which table to look in first.
     func revoke(_ token: String, hint: String? = nil) async throws -> Revocation {
         let hash = Self.hash(token)
-        let outcome: (Revocation, [String]) = try await pool.write { db in
+        return try await pool.write { db in
             let refreshFirst = hint == "refresh_token"
             for table in refreshFirst ? ["refresh_tokens", "access_tokens"] : ["access_tokens", "refresh_tokens"] {
                 guard let row = try Row.fetchOne(db, sql: "SELECT chain FROM \(table) WHERE token_hash = ?", arguments: [hash]) else { continue }
                 let kind: Revocation = table == "access_tokens" ? .accessToken : .refreshToken
                 guard let chain: String = row["chain"] else {
                     try db.execute(sql: "DELETE FROM \(table) WHERE token_hash = ?", arguments: [hash])
-                    return (kind, [hash])
+                    return kind
                 }
-                let hashes = try String.fetchAll(db, sql: "SELECT token_hash FROM access_tokens WHERE chain = ?", arguments: [chain])
                 try db.execute(sql: "DELETE FROM access_tokens WHERE chain = ?", arguments: [chain])
                 try db.execute(sql: "DELETE FROM refresh_tokens WHERE chain = ?", arguments: [chain])
-                return (kind, hashes)
+                return kind
             }
-            return (.unknown, [])
+            return .unknown
         }
-        for hash in outcome.1 { refreshable.revoke(hash) }
-        return outcome.0
     }
 
     /// Ends every session of `userID` (access tokens, their refresh chains, the refresh tokens
@@ -47,7 +43,7 @@ extension CaptureStore {
     /// goes on (with its whole chain). Returns how many rows it deleted.
     @discardableResult
     func revokeSessions(userID: Int64, keeping kept: StoredToken? = nil) async throws -> Int {
-        let deleted = try await pool.write { db -> Int in
+        return try await pool.write { db -> Int in
             if let chain = kept?.chain {
                 try db.execute(sql: "DELETE FROM access_tokens WHERE user_id = ? AND chain IS NOT ?", arguments: [userID, chain])
                 var count = db.changesCount
@@ -61,8 +57,6 @@ extension CaptureStore {
             count += db.changesCount
             return count
         }
-        refreshable.revoke(userID: userID, keeping: kept?.chain == nil ? kept?.tokenHash : nil)
-        return deleted
     }
 
     /// Deletes the one-time codes of `userID`: of `kinds`, or all of them.
