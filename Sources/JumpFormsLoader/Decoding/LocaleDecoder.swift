@@ -77,15 +77,14 @@ struct LocaleDecoder {
         guard let tag else { return nil }
         let messages = flattener.messages
         var duplicateKeys = flattener.duplicateKeys
-        var catalog = LocaleCatalog(path: document.path, tag: tag, messages: messages)
+        var catalog = LocaleCatalog(path: document.path, tag: tag, messageList: messages)
         if catalog.count != messages.count {
             // Keys that flatten to the same dotted key (`a.b` and `a: {b: ...}`): the catalog
             // kept the first of each.
             var first: [String: SourceLocation] = [:]
-            // By index: each message's key and place are read in place, the message not copied.
-            for index in messages.indices {
-                let key = messages[index].key
-                let location = messages[index].keyLocation
+            for index in 0..<messages.count {
+                let key = messages.key(at: index)
+                let location = messages.keyLocation(at: index)
                 if let earlier = first[key] {
                     decoder.errors.append(.duplicateMessageKey(location, key: key, first: earlier))
                     duplicateKeys.append(LocaleDuplicateKey(key: key, location: location, firstLocation: earlier))
@@ -123,7 +122,7 @@ struct LocaleDecoder {
 struct MessageFlattener: Sendable {
     let path: String
     let source: SourceText
-    private(set) var messages: [LocaleMessage] = []
+    private(set) var messages: LocaleMessageList
     /// Sequences where a message is expected.
     private(set) var errors: [DecodeError] = []
     /// Every duplicate key under `messages`, with its dotted name (in the order found).
@@ -142,10 +141,15 @@ struct MessageFlattener: Sendable {
     init(path: String, source: SourceText) {
         self.path = path
         self.source = source
+        messages = LocaleMessageList(file: path, source: source.bytes) { [source] text, start, end, style in
+            source.align(YAMLScalar(value: text, style: SourceText.style(style), tag: nil,
+                                    start: YAMLMark(line: start.line, column: start.column), end: YAMLMark(line: end.line, column: end.column)))
+        }
     }
 
+    /// Room for `count` messages.
     mutating func reserveCapacity(_ count: Int) {
-        messages.reserveCapacity(count)
+        messages.reserveCapacity(messages: count)
     }
 
     /// `prefix.key`, or `key` at the top (one allocation at most).
@@ -205,14 +209,22 @@ struct MessageFlattener: Sendable {
 
     /// An entry whose value is a scalar: a message.
     mutating func message(_ value: YAMLScalar, key: YAMLScalar) {
-        let dottedKey = dotted(key)
-        let keyLocation = location(key)
-        checkKey(key, at: keyLocation, dotted: dottedKey)
+        checkKey(key, at: location(key))
         // A key written both flat and nested is found once the catalog is built.
-        messages.append(LocaleMessage(
-            key: dottedKey, text: value.value, keyLocation: keyLocation, valueLocation: location(value),
-            offsetMap: source.offsetMap(for: value), trap: ScalarTrap.of(value)
-        ))
+        let offsets = source.offsets(for: value)
+        // Texts and top-level keys written as they read are kept as ranges of the file's bytes.
+        var textOffset: Int?
+        if case .linear(let line, let column) = offsets { textOffset = source.byteOffset(line: line, column: column) }
+        var keyOffset: Int?
+        if keyPath.isEmpty, case .linear(let line, let column) = source.offsets(for: key) {
+            keyOffset = source.byteOffset(line: line, column: column)
+        }
+        keyPath.withUnsafeBufferPointer { prefix in
+            messages.append(keyPrefix: prefix, keyPart: key.value, keyOffset: keyOffset, text: value.value, textOffset: textOffset,
+                            keyLocation: (key.start.line, key.start.column, key.width),
+                            valueLocation: (value.start.line, value.start.column, value.width),
+                            offsets: offsets, trap: ScalarTrap.of(value))
+        }
     }
 
     /// An entry whose value is a mapping: its entries follow, until `endMapping`.
@@ -506,9 +518,25 @@ final class SourceText: Sendable {
         }
     }
 
+    /// The byte offset of `line:column` (column in Unicode scalars), if the file has it.
+    func byteOffset(line: Int, column: Int) -> Int? {
+        lineStartsCache.withLock { cached -> Int? in
+            if cached == nil { cached = LineBreaks.lineStarts(bytes) }
+            guard let starts = cached, line >= 1, line <= starts.count else { return nil }
+            var offset = starts[line - 1]
+            var scalars = column - 1
+            while scalars > 0, offset < bytes.count {
+                offset += 1
+                while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+                scalars -= 1
+            }
+            return scalars == 0 ? offset : nil
+        }
+    }
+
     /// Where each value scalar of `scalar` was written. Values on one line without escapes map
     /// linearly; the others are aligned with the raw text only when a place is asked for.
-    func offsetMap(for scalar: YAMLScalar) -> MessageOffsetMap {
+    func offsets(for scalar: YAMLScalar) -> LocaleMessageList.Offsets {
         if scalar.start.line == scalar.end.line {
             switch scalar.style {
             case .plain:
@@ -531,8 +559,15 @@ final class SourceText: Sendable {
                 break
             }
         }
-        return .deferred { [self] in self.align(scalar) }
+        return .resolved(endLine: scalar.end.line, endColumn: scalar.end.column, style: Self.code(scalar.style))
     }
+
+    /// The styles as the numbers a `LocaleMessageList` keeps.
+    private static let styles: [YAMLScalarStyle] = [.plain, .singleQuoted, .doubleQuoted, .literal, .folded]
+
+    static func code(_ style: YAMLScalarStyle) -> UInt8 { UInt8(styles.firstIndex(of: style)!) }
+
+    static func style(_ code: UInt8) -> YAMLScalarStyle { Int(code) < styles.count ? styles[Int(code)] : .plain }
 
     /// YAML's one-character escapes of double-quoted scalars (`\x`, `\u`, `\U` and escaped line
     /// breaks aside); `"`, `/`, `\\`, space and tab stand for themselves.
@@ -629,7 +664,7 @@ final class SourceText: Sendable {
     /// Aligns value characters with raw ones; folding only changes whitespace, so skipping
     /// whitespace on either side keeps the two in step. A character written as an escape
     /// starts a breakpoint of its own, which says so.
-    private func align(_ scalar: YAMLScalar) -> [MessageOffsetMap.Breakpoint] {
+    func align(_ scalar: YAMLScalar) -> [MessageOffsetMap.Breakpoint] {
         let raw = tokens(scalar)
         var breakpoints: [MessageOffsetMap.Breakpoint] = []
         var r = 0
