@@ -82,32 +82,32 @@ public struct ProjectLoader: Sendable {
     /// locales folder; a folder brings every `.yaml` file in it. Nothing stops at the first
     /// problem: every file is read and every diagnostic collected.
     public func load(paths: [String]) -> LoadedProject {
-        var run = Run(loader: self)
-        run.named = Set(paths.map(FileAccess.normalize))
+        var assembler = ProjectAssembler(loader: self)
+        assembler.named = Set(paths.map(FileAccess.normalize))
         for path in paths {
             switch FileAccess.kind(of: path) {
             case .missing:
-                run.project.diagnostics.append(ReadError.unreadable(path: path, reason: "no such file or folder").diagnostic)
+                assembler.project.diagnostics.append(ReadError.unreadable(path: path, reason: "no such file or folder").diagnostic)
             case .directory:
                 switch FileAccess.yamlFiles(in: path) {
-                case .failure(let error): run.project.diagnostics.append(error.diagnostic)
+                case .failure(let error): assembler.project.diagnostics.append(error.diagnostic)
                 case .success(let files) where files.isEmpty:
-                    run.project.diagnostics.append(Diagnostic(.directoryUnreadable, "no YAML files in '\(path)' (it holds no .yaml or .yml file)", at: nil, file: path))
+                    assembler.project.diagnostics.append(Diagnostic(.directoryUnreadable, "no YAML files in '\(path)' (it holds no .yaml or .yml file)", at: nil, file: path))
                 case .success(let files):
                     // Read and parse the folder's files on all cores; decode them in order.
                     let reads = ConcurrentMap.map(files) { readFile($0, decodingFlow: true) }
-                    for (file, read) in zip(files, reads) { run.loadFile(file, read: read) }
+                    for (file, read) in zip(files, reads) { assembler.loadFile(file, read: read) }
                 }
             case .file:
-                run.loadFile(path)
+                assembler.loadFile(path)
             }
         }
-        run.finish()
-        return run.project
+        assembler.finish()
+        return assembler.project
     }
 
     /// One load: the project being built and what was already read.
-    private struct Run {
+    private struct ProjectAssembler {
         let loader: ProjectLoader
         var project = LoadedProject()
         var flowPaths = Set<String>()
@@ -249,7 +249,7 @@ public struct ProjectLoader: Sendable {
         return result.catalog
     }
 
-    /// A flow file decoded (on any thread; the run adds it to the project in order).
+    /// A flow file decoded (on any thread; the assembler adds it to the project in order).
     struct DecodedFlow: Sendable {
         var flow: Flow?
         var errors: [DecodeError]

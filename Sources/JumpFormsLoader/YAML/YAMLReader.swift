@@ -31,10 +31,9 @@ public enum YAMLReader {
     }
 
     /// Reads the bytes, handing each node to `sink` as it is composed; the result's document
-    /// is what the sink kept as a tree. Returns the sink with what it received. `decodesInput`
-    /// false leaves all input to libyaml's reader (the tests compare both ways).
+    /// is what the sink kept as a tree. Returns the sink with what it received.
     static func read<Sink: YAMLNodeSink>(_ bytes: [UInt8], path: String, limits: LoaderLimits,
-                                         into sink: consuming Sink, decodesInput: Bool = true) -> (result: YAMLReadResult, sink: Sink) {
+                                         into sink: consuming Sink) -> (result: YAMLReadResult, sink: Sink) {
         let tabs: [LeadingTab]
         switch precheck(bytes, path: path, limits: limits) {
         case .refused(let errors):
@@ -55,17 +54,17 @@ public enum YAMLReader {
                 // reads them as spaces (the same length, so every place stays where it is).
                 var composer = Composer(path: path, limits: limits, sink: sink)
                 readable.withUnsafeBufferPointer { buffer in
-                    composer.run(buffer, decodesInput: decodesInput)
+                    composer.run(buffer)
                 }
                 return (composer.result(), composer.sink)
             }
         }
         var composer = Composer(path: path, limits: limits, sink: sink)
         bytes.withUnsafeBufferPointer { buffer in
-            composer.run(buffer, decodesInput: decodesInput)
+            composer.run(buffer)
         }
-        // libyaml decodes and validates every byte it reads (or `DecodedInput` did, for it), so
-        // a file it parsed to the end is valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
+        // libyaml decodes and validates every byte it reads, so a file it parsed to the end is
+        // valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
         // they are the problem to report (as a check before parsing would have).
         if !composer.readErrors.isEmpty || composer.aborted, let offset = firstInvalidUTF8(bytes) {
             return (YAMLReadResult(document: nil, readErrors: [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])],
@@ -408,7 +407,7 @@ struct Composer<Sink: YAMLNodeSink> {
         return String(cString: pointer)
     }
 
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, decodesInput: Bool) {
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>) {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             readErrors.append(.unreadable(path: path, reason: "libyaml could not allocate a parser"))
@@ -416,11 +415,7 @@ struct Composer<Sink: YAMLNodeSink> {
         }
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-        let decoded = decodesInput ? DecodedInput(buffer, into: &parser) : nil
-        defer {
-            decoded?.uninstall(from: &parser)
-            yaml_parser_delete(&parser)
-        }
+        defer { yaml_parser_delete(&parser) }
         var event = yaml_event_t()
         while !aborted {
             guard yaml_parser_parse(&parser, &event) == 1 else {
