@@ -56,13 +56,13 @@ public struct LocaleCatalog: Sendable {
     public subscript(key: String) -> LocaleMessage? { index.position(of: MessageKey(key)).map(message(at:)) }
 
     /// Each key's position in file order (for lookups that must not copy the catalog).
-    var keyPositions: MessageIndex { index }
+    package var keyPositions: MessageIndex { index }
 
     /// The position of `key`'s message in file order, if the catalog has one.
-    func position(of key: MessageKey) -> Int? { index.position(of: key) }
+    package func position(of key: MessageKey) -> Int? { index.position(of: key) }
 
     /// Calls `body` with the messages in file order.
-    func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
+    package func withMessages<Result>(_ body: (UnsafeBufferPointer<LocaleMessage>) -> Result) -> Result {
         allMessages.withUnsafeBufferPointer(body)
     }
 
@@ -105,7 +105,7 @@ public struct LocaleCatalog: Sendable {
 /// A catalog's keys in file order, found by their `MessageKey` fingerprints: open addressing
 /// over the fingerprints' low 32 bits and the positions, packed in one word per slot, with the
 /// key bytes compared only when those agree.
-struct MessageIndex: Sendable {
+package struct MessageIndex: Sendable {
     private let store: LocaleMessageStore
     /// Per slot: the position + 1 in the low 32 bits (0: empty), the fingerprint's low 32
     /// bits in the high ones.
@@ -154,7 +154,7 @@ struct MessageIndex: Sendable {
         return slot
     }
 
-    func position(of key: MessageKey) -> Int? {
+    package func position(of key: MessageKey) -> Int? {
         var text = key.text
         let entry = text.withUTF8 { slots[slot(of: $0, fingerprint: key.fingerprint)] }
         return entry != 0 ? Int(entry & 0xFFFF_FFFF) - 1 : nil
