@@ -66,10 +66,11 @@ let package = Package(
         // Reads flow, locale and client-config files: libyaml events -> located nodes -> model.
         .target(
             name: "JumpFormsLoader",
-            dependencies: ["CYAML", "JumpForms"],
+            dependencies: ["CYAML", "JumpForms", "JumpFiles"],
             exclude: ["Catalog"]
         ),
-        // The file writes the libraries share (POSIX): a whole file written atomically. No model.
+        // The POSIX file utilities the libraries share: the whole-file reader, the atomic writer,
+        // private files and folders, path text. No model.
         .target(name: "JumpFiles"),
         // The Capture/Engage protocol: request builders, response decoding, refresh signature,
         // session store, HTTP transport, record changes.

@@ -209,26 +209,6 @@ public enum AtomicFile {
     }
 }
 
-/// Folder and file names of a path, as text (no file-system access).
-package enum PathText {
-    /// The folder part: `a/b` for `a/b/c`, `/` for `/c`, `.` for `c`.
-    package static func folder(of path: String) -> String {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-    }
-
-    /// The last part: `c` for `a/b/c`.
-    package static func name(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-
-    package static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-}
-
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }

@@ -9,6 +9,7 @@ import Darwin
 import CMimallocBench
 #endif
 import DevToolSupport
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 
@@ -94,7 +95,7 @@ struct JumpBench {
             printLoad(benchmarkLoad(out, walker: walker, iterations: int("iterations", 10), warmup: int("warmup", 1)))
         case "reader":
             // YAMLReader.read alone over the corpus files in memory (for profiling).
-            let contents = (yamlFiles(in: out + "/flows") + yamlFiles(in: out + "/locales")).compactMap { path in readFile(path).map { (path, $0) } }
+            let contents = (yamlFiles(in: out + "/flows") + yamlFiles(in: out + "/locales")).compactMap { path in (try? FileReader.read(path).get()).map { (path, $0) } }
             var times: [Double] = []
             for _ in 0..<int("iterations", 10) {
                 let start = nowMilliseconds()
@@ -111,7 +112,7 @@ struct JumpBench {
             // What YAMLReader.read makes of each file named: diagnostics and a digest of the
             // document (to compare two builds of the reader).
             for path in arguments where !path.hasPrefix("--") {
-                guard let bytes = readFile(path) else { continue }
+                guard let bytes = (try? FileReader.read(path).get()) else { continue }
                 let result = YAMLReader.read(bytes, path: "input.yaml")
                 var text = result.diagnostics.map(\.description).joined(separator: "\n")
                 if let document = result.document {

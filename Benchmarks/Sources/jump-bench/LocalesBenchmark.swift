@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import DevToolSupport
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck
@@ -125,7 +126,7 @@ enum LocalesBenchmark {
     /// Prints seeded vs found per rule (and the baseline's kinds); true when every count matches.
     static func verify(out: String, report: String, baseline: String?) -> Bool {
         func json(_ path: String) -> JSONValue? {
-            guard let bytes = readFile(path), let value = try? JSONValue.parse(bytes) else {
+            guard let bytes = (try? FileReader.read(path).get()), let value = try? JSONValue.parse(bytes) else {
                 printError("jump-bench locales: cannot read JSON from \(path)")
                 return nil
             }

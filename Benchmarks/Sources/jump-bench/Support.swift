@@ -109,10 +109,6 @@ func run(_ program: String, _ arguments: [String], discardOutput: Bool = false) 
     return (exitStatus, String(decoding: output, as: UTF8.self))
 }
 
-func fileExists(_ path: String) -> Bool {
-    access(path, F_OK) == 0
-}
-
 /// Keeps results alive so the optimizer cannot drop the work that made them.
 nonisolated(unsafe) var benchmarkSink = 0
 

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Dispatch
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck
