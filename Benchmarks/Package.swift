@@ -67,6 +67,12 @@ let package = Package(
         // What jump-bench and the fuzz targets share: standard error, and the fuzz targets'
         // replay mode and libFuzzer entry.
         .target(name: "DevToolSupport", dependencies: [.product(name: "JumpFiles", package: "jump-forms")]),
+        // The locale-check corpus checked against `jump-forms locales check` (the built jump-bench
+        // and jump-forms: `swift build --package-path Benchmarks --product jump-forms` first).
+        .testTarget(
+            name: "BenchmarkTests",
+            dependencies: [.product(name: "JumpLocaleCheck", package: "jump-forms")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
