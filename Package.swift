@@ -21,12 +21,13 @@ let package = Package(
         .library(name: "JumpSchema", targets: ["JumpSchema"]),
         .library(name: "JumpLocaleCheck", targets: ["JumpLocaleCheck"]),
         .library(name: "JumpLocaleInterchange", targets: ["JumpLocaleInterchange"]),
+        .library(name: "JumpFiles", targets: ["JumpFiles"]),
         .executable(name: "jump-forms", targets: ["jump-forms"]),
     ],
     traits: [
         .trait(
             name: "Mimalloc",
-            description: "Link mimalloc (Debian: libmimalloc-dev) into jump-forms and jump-bench on Linux."
+            description: "Link mimalloc (Debian: libmimalloc-dev) into jump-forms on Linux."
         ),
     ],
     dependencies: [
@@ -72,10 +73,11 @@ let package = Package(
         // Reads flow, locale and client-config files: libyaml events -> located nodes -> model.
         .target(
             name: "JumpFormsLoader",
-            dependencies: ["CYAML", "JumpForms"],
+            dependencies: ["CYAML", "JumpForms", "JumpFiles"],
             exclude: ["Catalog"]
         ),
-        // The file writes the libraries share (POSIX): a whole file written atomically. No model.
+        // The POSIX file utilities the libraries share: the whole-file reader, the atomic writer,
+        // private files and folders, path text. No model.
         .target(name: "JumpFiles"),
         // The Capture/Engage protocol: request builders, response decoding, refresh signature,
         // session store, HTTP transport, record changes.
@@ -209,27 +211,6 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-
-        // MARK: Benchmarks and fuzz targets (docs/PERFORMANCE.md, scripts/bench.sh, scripts/fuzz.sh).
-        // The baseline of the load benchmark: libyaml parse events only, no model (C).
-        .executableTarget(
-            name: "yaml-event-walk",
-            linkerSettings: [.linkedLibrary("yaml")]
-        ),
-        // Corpus generator and benchmarks: load + lint, rule engine, request builder, cold start,
-        // alias bomb.
-        .executableTarget(
-            name: "jump-bench",
-            // With the Mimalloc trait, measures in-process what jump-forms does with its allocator.
-            dependencies: ["JumpForms", "JumpFormsLoader", "JumpLocaleCheck", "JumpCapture", "JumpFiles", "DevToolSupport", mimalloc]
-        ),
-        // libFuzzer targets (`-sanitize=fuzzer -D FUZZING`); built plainly, they replay the
-        // inputs named on their command line.
-        .executableTarget(name: "fuzz-loader", dependencies: ["JumpForms", "JumpFormsLoader", "JumpFiles", "DevToolSupport"]),
-        .executableTarget(name: "fuzz-icu", dependencies: ["JumpForms", "DevToolSupport"]),
-        // What jump-bench and the fuzz targets share: whole-file reads, standard error, and the
-        // fuzz targets' replay mode and libFuzzer entry.
-        .target(name: "DevToolSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

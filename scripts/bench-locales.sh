@@ -22,7 +22,7 @@ runs=${BENCH_RUNS:-10}
 out=${BENCH_OUT:-.bench/locales}
 # The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
 # as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
-build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch")
+build_flags=(--package-path Benchmarks -c release --static-swift-stdlib --scratch-path "$scratch")
 [ -z "${BENCH_TRAITS:-}" ] || build_flags+=(--traits "$BENCH_TRAITS")
 
 command -v hyperfine >/dev/null || { echo "hyperfine is not installed (apt-get install hyperfine)" >&2; exit 2; }

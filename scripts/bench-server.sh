@@ -34,7 +34,8 @@ sessions=${BENCH_SESSIONS:-128}
 rounds=${BENCH_ROUNDS:-1}   # health, read and refresh this many times, interleaved; the summary takes medians
 # The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
 # as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
-build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch")
+# Through the Benchmarks package, as scripts/bench.sh builds, so both share one release build.
+build_flags=(--package-path Benchmarks -c release --static-swift-stdlib --scratch-path "$scratch")
 [ -z "${BENCH_TRAITS:-}" ] || build_flags+=(--traits "$BENCH_TRAITS")
 
 # Each wrk thread deals its share of the sessions to its connections, and a connection takes

@@ -9,7 +9,8 @@
 #   BENCH_ITERATIONS=20 scripts/bench.sh
 #   BENCH_TRAITS=Mimalloc scripts/bench.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #
-# The corpus goes to .bench/corpus (git-ignored); the build to .build-bench (or $BENCH_SCRATCH).
+# The corpus goes to .bench/corpus (git-ignored); the build, of the Benchmarks package (which
+# builds jump-forms as its dependency), to .build-bench (or $BENCH_SCRATCH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,7 @@ iterations=${BENCH_ITERATIONS:-10}
 runs=${BENCH_RUNS:-100}
 # The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
 # as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
-build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch")
+build_flags=(--package-path Benchmarks -c release --static-swift-stdlib --scratch-path "$scratch")
 [ -z "${BENCH_TRAITS:-}" ] || build_flags+=(--traits "$BENCH_TRAITS")
 
 # `swift build` honours only the last --product it is given: one call per product.

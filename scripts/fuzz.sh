@@ -8,7 +8,7 @@
 #
 # RUNS defaults to 1,000,000 executions. Extra libFuzzer flags: FUZZ_FLAGS="-max_total_time=60".
 # Built in release with -sanitize=fuzzer,address (FUZZ_SANITIZERS=fuzzer to drop ASan) and
-# -D FUZZING, in .build-fuzz (or $FUZZ_SCRATCH). The growing corpus lives in fuzz-corpus/TARGET (git-ignored),
+# -D FUZZING, from the Benchmarks package, in .build-fuzz (or $FUZZ_SCRATCH). The growing corpus lives in fuzz-corpus/TARGET (git-ignored),
 # seeded from flows/, locales/, jump.yaml and scripts/fuzz-seeds/; a crash is written to
 # fuzz-corpus/artifacts/ and the script exits non-zero.
 set -euo pipefail
@@ -21,7 +21,7 @@ seeds=scripts/fuzz-seeds
 build() {
   local product=$1
   # One product per call: `swift build` honours only the last --product.
-  swift build -c release --scratch-path "$scratch" --product "$product" \
+  swift build --package-path Benchmarks -c release --scratch-path "$scratch" --product "$product" \
     -Xswiftc "-sanitize=$sanitizers" -Xswiftc -DFUZZING \
     -Xswiftc -enable-experimental-feature -Xswiftc Extern
 }
@@ -50,7 +50,7 @@ prepare() {
 run() {
   local target=$1 runs=$2
   local binary max_len dict
-  binary=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/fuzz-$target
+  binary=$(swift build --package-path Benchmarks -c release --scratch-path "$scratch" --show-bin-path)/fuzz-$target
   case "$target" in
     loader) max_len=8192; dict="$seeds/yaml.dict" ;;
     icu) max_len=1024; dict="$seeds/icu.dict" ;;
@@ -93,8 +93,8 @@ case "${1:-}" in
   replay)
     target=${2:?usage: scripts/fuzz.sh replay loader|icu PATH...}
     shift 2
-    swift build --scratch-path .build-fuzz-replay --product "fuzz-$target"
-    "$(swift build --scratch-path .build-fuzz-replay --show-bin-path)/fuzz-$target" "$@"
+    swift build --package-path Benchmarks --scratch-path .build-fuzz-replay --product "fuzz-$target"
+    "$(swift build --package-path Benchmarks --scratch-path .build-fuzz-replay --show-bin-path)/fuzz-$target" "$@"
     ;;
   *)
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'

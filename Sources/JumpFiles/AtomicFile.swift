@@ -8,16 +8,20 @@ import Darwin
 
 /// Why a file or folder was not written, read or accepted: the path and the reason, which
 /// says what to do when there is something to do (`chmod 600 '…'`).
-package struct FileFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    package var path: String
-    package var reason: String
+public struct FileFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file or folder the failure is about.
+    public var path: String
+    /// What went wrong, and the fix when there is one.
+    public var reason: String
 
-    package init(path: String, reason: String) {
+    /// A failure about `path`, for `reason`.
+    public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
-    package var description: String { "\(path): \(reason)" }
+    /// `path: reason`.
+    public var description: String { "\(path): \(reason)" }
 
     /// The failure of the last system call on `path` (`errno`'s text).
     static func system(_ path: String) -> FileFailure {
@@ -52,15 +56,15 @@ package struct FileFailure: Error, Sendable, Hashable, CustomStringConvertible {
 /// `try AtomicFile.write(certificatePEM, to: path, mode: 0o644)` and
 /// `try AtomicFile.writePrivate(keyPEM, to: path)`; from a library that imports only
 /// JumpCapture, `try PrivateFile.write(keyPEM, to: path)` does the latter.
-package enum AtomicFile {
+public enum AtomicFile {
     /// Kept for the callers that name it so.
     package typealias Failure = FileFailure
 
     /// Writes `bytes` to `path` (see the type's notes). The folder must exist. `durable: false`
     /// skips the flushes (only for the scratch files of benchmarks and fuzz targets, which a
     /// crash may lose).
-    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool = false,
-                              durable: Bool = true) throws(FileFailure) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool = false,
+                             durable: Bool = true) throws(FileFailure) {
         try write(bytes, to: path, mode: mode, ignoringUmask: ignoringUmask, followingLinks: true, durable: durable)
     }
 
@@ -202,26 +206,6 @@ package enum AtomicFile {
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
-    }
-}
-
-/// Folder and file names of a path, as text (no file-system access).
-package enum PathText {
-    /// The folder part: `a/b` for `a/b/c`, `/` for `/c`, `.` for `c`.
-    package static func folder(of path: String) -> String {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-    }
-
-    /// The last part: `c` for `a/b/c`.
-    package static func name(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
-
-    package static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }
 

@@ -82,19 +82,13 @@ package enum PrivateAccess {
         return try readAll(descriptor, path: path, limit: limit)
     }
 
-    /// The bytes of an open file, refusing more than `limit`.
+    /// The bytes of an open file (`FileReader`), refusing more than `limit`.
     package static func readAll(_ descriptor: Int32, path: String, limit: Int) throws(FileFailure) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileFailure.system(path)
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            if bytes.count > limit { throw FileFailure(path: path, reason: "file too large (over \(limit) bytes)") }
+        switch FileReader.read(descriptor: descriptor, limit: limit) {
+        case .success(let bytes): return bytes
+        // As `read` itself says it of a folder.
+        case .failure(.folder): throw FileFailure(path: path, reason: String(cString: strerror(EISDIR)))
+        case .failure(let failure): throw FileFailure(path: path, reason: failure.reason)
         }
     }
 
@@ -149,8 +143,4 @@ package enum HomeFolder {
         }
         return nil
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

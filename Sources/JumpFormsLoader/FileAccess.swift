@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpFiles
 import JumpForms
 
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
@@ -13,47 +14,12 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 
 /// The few file-system calls the loader makes, with errno turned into a `ReadError`.
 enum FileAccess {
-    /// The bytes of a regular file, refusing files over `limit` before reading them.
+    /// The bytes of a file (`FileReader`), refusing files over `limit` before reading them.
     static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadError> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.unreadable(path: path, reason: openFailure(path))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable(path: path, reason: errorText())) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            return .failure(.unreadable(path: path, reason: "it is a folder"))
+        FileReader.read(path, limit: limit).mapError { failure in
+            if case .tooLarge(let size, let limit) = failure { return .tooLarge(path: path, size: size, limit: limit) }
+            return .unreadable(path: path, reason: failure.reason)
         }
-        let size = Int(info.st_size)
-        if size > limit { return .failure(.tooLarge(path: path, size: size, limit: limit)) }
-        // The size `fstat` gave is read straight into the array (one byte more shows whether the
-        // file grew meanwhile); a file that grew, or one whose size is not known in advance
-        // (a pipe, /proc), is read on in chunks.
-        var failure: String?
-        var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
-            while initialized < buffer.count {
-                let count = systemRead(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = errorText()
-                    return
-                }
-                if count == 0 { return }
-                initialized += count
-            }
-        }
-        if let failure { return .failure(.unreadable(path: path, reason: failure)) }
-        if bytes.count <= size { return .success(bytes) }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= limit {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(path: path, reason: errorText()))
-            }
-            if count == 0 { return .success(bytes) }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return .failure(.tooLarge(path: path, size: bytes.count, limit: limit))
     }
 
     /// Everything on standard input, up to `limit` bytes (one more, so the caller sees it is over).
@@ -72,9 +38,7 @@ enum FileAccess {
     enum Kind { case file, directory, missing }
 
     static func kind(of path: String) -> Kind {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+        FileExists.directory(path) ? .directory : FileExists.file(path) ? .file : .missing
     }
 
     /// The `.yaml` and `.yml` entries directly in a folder, sorted by name. Entries that are
@@ -151,18 +115,6 @@ enum FileAccess {
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
-    }
-
-    /// Why `open` failed, naming a link to nothing as such.
-    private static func openFailure(_ path: String) -> String {
-        let code = errno
-        let reason = errorText()
-        var info = stat()
-        guard code == ENOENT, lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return reason }
-        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &target, target.count - 1)
-        let name = count > 0 ? String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
-        return "it is a link to '\(name)', which does not exist"
     }
 
     private static func errorText() -> String {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import JumpFiles
 import JumpForms
 
 /// What reading one file produced: the value when the file is sound, every diagnostic, and
@@ -88,36 +82,17 @@ public enum SchemaLoader {
         var diagnostic: Diagnostic
     }
 
-    /// The bytes of a regular file.
+    /// The bytes of a file (`FileReader`), refusing more than `maximumFileSize`.
     static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
-        func unreadable(_ reason: String) -> ReadFailure {
-            ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil, file: path))
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(unreadable(String(cString: strerror(errno)))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(unreadable(String(cString: strerror(errno)))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(unreadable("it is a folder")) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(unreadable(String(cString: strerror(errno))))
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            if bytes.count > maximumFileSize {
-                return .failure(ReadFailure(diagnostic: Diagnostic(.fileTooLarge, "the file is over the limit of \(maximumFileSize) bytes",
-                                                                   at: .startOfFile(path))))
+        FileReader.read(path, limit: maximumFileSize).mapError { failure in
+            switch failure {
+            case .system(let reason, _):
+                ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil, file: path))
+            case .folder:
+                ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': it is a folder", at: nil, file: path))
+            case .tooLarge:
+                ReadFailure(diagnostic: Diagnostic(.fileTooLarge, "the file is over the limit of \(maximumFileSize) bytes", at: .startOfFile(path)))
             }
         }
-        return .success(bytes)
     }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -135,8 +135,8 @@ struct SignInCommand: AsyncParsableCommand {
     }
 
     func socialSignIn(_ context: AccountContext, _ provider: ProviderDefinition, mergeToken: String? = nil, newProvider: String? = nil) async throws {
-        let grant = options.dryRun ? EngageWalk.Grant(token: "ENGAGE_TOKEN", email: nil)
-            : try await EngageWalk(context: context).token(for: provider, identity: identity)
+        let grant = options.dryRun ? EngageTokenFetcher.Grant(token: "ENGAGE_TOKEN", email: nil)
+            : try await EngageTokenFetcher(context: context).token(for: provider, identity: identity)
         let token = grant.token
         let secret = RefreshSecret.generate()
         let name = context.friendlyName(provider)
@@ -310,7 +310,7 @@ struct LinkCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             _ = try context.requireSession()
             let definition = try context.provider(named: provider)
-            let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageWalk(context: context).token(for: definition, identity: identity).token
+            let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageTokenFetcher(context: context).token(for: definition, identity: identity).token
             switch try await context.sendAuthorized({ context.builder.linkAccount(accessToken: $0, token: token) }) {
             case .success?:
                 context.say("jumpForms.cli.linked", ["provider": .string(context.friendlyName(definition))])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck

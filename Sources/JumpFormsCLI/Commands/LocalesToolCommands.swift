@@ -1,4 +1,5 @@
 import ArgumentParser
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck
@@ -109,7 +110,7 @@ struct LocalesImportCommand: ParsableCommand {
     func validate() throws {
         guard let tag = LocaleTag(locale) else { throw ValidationError("--locale '\(locale)' is not a BCP 47 locale tag") }
         if let out, let named = LocaleFileIO.namedTag(out), named != tag {
-            throw ValidationError("--locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(LocaleFileIO.stem(out))' reads as the tag \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written")
+            throw ValidationError("--locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(PathText.stem(of: out))' reads as the tag \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written")
         }
         guard format != nil || InterchangeFormat(path: file) != nil else {
             throw ValidationError("cannot tell the format of '\(file)' from its name: pass --format strings, xcstrings or android")
@@ -123,9 +124,9 @@ struct LocalesImportCommand: ParsableCommand {
         let bytes: [UInt8]
         switch LocaleFileIO.read(file, limit: interchange.limits.limits.maximumFileSize) {
         case .success(let read): bytes = read
-        case .failure(.unreadable): throw ValidationError("cannot read '\(file)'")
-        case .failure(.tooLarge(let limit)):
+        case .failure(.tooLarge(_, let limit)):
             throw ValidationError("'\(file)' is over the limit of \(limit) bytes: raise it with --max-file-size (e.g. 16M)")
+        case .failure: throw ValidationError("cannot read '\(file)'")
         }
         let loaded = try interchange.catalogs(console: console, required: false)
         let reference = loaded?.catalogs.first { $0.tag.value == LocaleTag(interchange.reference) }
@@ -180,7 +181,7 @@ struct LocalesImportCommand: ParsableCommand {
         let content = LocaleFileContent(
             tag: tag, messages: result.entries.map { LocaleFileContent.Message(key: $0.key, text: $0.text) },
             sameAsSource: sameAsSource, notes: notes,
-            header: ["\(tag): imported by jump-forms locales import from \(file == "-" ? "standard input" : LocaleFileIO.stem(file) + "." + kind.fileExtension)."])
+            header: ["\(tag): imported by jump-forms locales import from \(file == "-" ? "standard input" : PathText.stem(of: file) + "." + kind.fileExtension)."])
         let yaml = LocaleFileWriter.yaml(content, nested: nested)
         try LocaleFileIO.write(Array(yaml.utf8), to: out ?? "-")
         if let out { console.err("wrote \(result.entries.count) message\(result.entries.count == 1 ? "" : "s") to \(out)\n") }

@@ -4,59 +4,105 @@ import JumpForms
 import JumpFormsLoader
 import JumpSchema
 
-/// `jump-forms request OPERATION`: prints exactly what would be sent, and sends nothing.
+/// `jump-forms request OPERATION`: prints exactly what would be sent, and sends nothing. Each
+/// operation is a subcommand with the options it uses.
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
         abstract: "Print the exact Capture or Engage request an operation sends (nothing is sent).",
+        // The operations in the usage line, so that a mistyped one is answered with the list.
+        usage: "jump-forms request <operation> [<options>]\n  operations: \(CaptureOperation.allCases.map(\.rawValue).joined(separator: ", "))",
         discussion: """
-        Operations: \(CaptureOperation.allCases.map(\.rawValue).joined(separator: ", ")).
         Form operations check the values with the form's rules first and print the localized \
         messages instead of a request when they fail (exit 1). Passwords, tokens, refresh \
         secrets and signatures are masked unless --show-secrets. \
-        entity-update and entity-replace send --value as given, or, with --edited, every call \
-        that turns the stored record (--record, default the session's) into the edited one: \
-        objects updated, plurals replaced, what the server sets never sent, the schema \
-        (--schema) deciding what each attribute is (docs/schema.md). \
         Against a remote Capture (captureDomain a URL, or --capture-url), the calls that send \
         flow_version send the version of the flow document they download first, as the SDKs \
-        do (docs/client.md); --flow-version sends a given one and downloads nothing.
-        """
+        do (docs/client.md); --flow-version sends a given one and downloads nothing. \
+        `jump-forms request OPERATION --help` lists an operation's options.
+        """,
+        subcommands: [
+            SignIn.self, SocialSignIn.self, Register.self, SocialRegister.self, ForgotPassword.self, ResendVerification.self,
+            UpdateProfile.self, ChangePassword.self, Refresh.self, Link.self, Unlink.self, ReadRecord.self, EntityUpdate.self,
+            EntityReplace.self, EntityDelete.self, EngageConfig.self, EngageToken.self, TokenURL.self, Revoke.self,
+        ]
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case http, curl, json }
+    /// The configuration of an operation's subcommand: its name and summary.
+    static func configuration(_ operation: CaptureOperation, discussion: String = "") -> CommandConfiguration {
+        let summary = operation.summary
+        return CommandConfiguration(commandName: operation.rawValue,
+                                    abstract: summary.prefix(1).uppercased() + summary.dropFirst() + ".", discussion: discussion)
+    }
+}
 
-    @Argument(help: "The operation.")
-    var operation: CaptureOperation
-
+/// How every `request` operation prints, and where it sends: the project, the format, secrets
+/// shown or not, and the Capture URL.
+struct RequestOptions: ParsableArguments {
     @OptionGroup var project: ProjectOptions
-    @OptionGroup var input: ValueOptions
 
     @Option(help: "Output format: http, curl or json.")
-    var format: Format = .http
+    var format: RequestPreview.Format = .http
 
     @Flag(help: "Print secrets in clear text.")
     var showSecrets = false
 
+    @Option(help: ArgumentHelp("Send to this Capture URL instead of jump.yaml's captureDomain.", valueName: "url"))
+    var captureURL: String?
+
+    func validate() throws {
+        if let captureURL, ServerURL(captureURL) == nil { throw ValidationError("--capture-url must be an http(s) URL, got '\(captureURL)'") }
+    }
+}
+
+/// The options of the operations that send a form's values: the values, and the day the rules
+/// count from.
+struct FormValueOptions: ParsableArguments {
+    @OptionGroup var input: ValueOptions
+
+    @Option(help: ArgumentHelp("The date rules count from (default: today).", valueName: "yyyy-MM-dd"))
+    var today: String?
+
+    func validate() throws {
+        if let today, CivilDate(iso: today) == nil { throw ValidationError("--today takes yyyy-MM-dd, got '\(today)'") }
+    }
+}
+
+/// `--flow-version`, for the operations whose request carries `flow_version`.
+struct FlowVersionOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The flow_version to send, instead of the version of the flow document downloaded from a remote Capture's flow domain.", valueName: "version"))
+    var flowVersion: String?
+
+    func validate() throws {
+        if let flowVersion, flowVersion.isEmpty { throw ValidationError("--flow-version takes a version, got an empty one") }
+    }
+}
+
+/// `--refresh-secret`.
+struct RefreshSecretOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The refresh secret to sign with or send (40 hexadecimal characters; default: the session's for refresh, a new one otherwise).", valueName: "hex"))
+    var refreshSecret: String?
+
+    func validate() throws {
+        if let refreshSecret, RefreshSecret(refreshSecret) == nil {
+            // Never echo the value: it is a secret, even when malformed.
+            throw ValidationError("--refresh-secret takes 40 hexadecimal characters (got \(refreshSecret.count) characters)")
+        }
+    }
+}
+
+/// `--access-token`, for the operations of a signed-in user.
+struct AccessTokenOption: ParsableArguments {
     @Option(help: ArgumentHelp("The access token (default: the signed-in session's).", valueName: "token"))
     var accessToken: String?
+}
 
-    @Option(help: ArgumentHelp("An Engage token (social sign-in, social registration, link, token exchange); for revoke, the token to revoke (default: the access token).", valueName: "token"))
-    var token: String?
-
-    @Option(help: ArgumentHelp("The merge token of a merge flow.", valueName: "token"))
-    var mergeToken: String?
-
-    @Option(help: ArgumentHelp("The identity to remove (unlink).", valueName: "identifier"))
-    var identifier: String?
-
-    @Option(help: ArgumentHelp("The record attribute (entity operations), e.g. /primaryAddress.", valueName: "path"))
-    var attribute: String?
-
-    @Option(help: ArgumentHelp("The new value as JSON (entity-update, entity-replace).", valueName: "json"))
+/// `--edited`, `--record`, `--schema` or `--value`: what entity-update and entity-replace send.
+struct RecordEditOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The new value as JSON.", valueName: "json"))
     var value: String?
 
-    @Option(help: ArgumentHelp("The record after local edits, a JSON file (entity-update, entity-replace): print every call the change needs.", valueName: "file"))
+    @Option(help: ArgumentHelp("The record after local edits, a JSON file: print every call the change needs.", valueName: "file"))
     var edited: String?
 
     @Option(help: ArgumentHelp("The stored record the edits start from, a JSON file (default: the signed-in session's record).", valueName: "file"))
@@ -65,49 +111,310 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The Capture entity-type schema (JSON), with --edited: decides which attributes are objects, plurals, json values and read-only.", valueName: "file"))
     var schema: String?
 
-    @Option(help: ArgumentHelp("The refresh secret to sign with or send (40 hexadecimal characters; default: the session's for refresh, a new one otherwise).", valueName: "hex"))
-    var refreshSecret: String?
-
-    @Option(help: ArgumentHelp("The provider (engage-token).", valueName: "name"))
-    var provider: String?
-
-    @Option(help: ArgumentHelp("Twitter's token secret (engage-token).", valueName: "secret"))
-    var tokenSecret: String?
-
-    @Option(help: ArgumentHelp("The app's token URL (token-url).", valueName: "url"))
-    var tokenURL: String?
-
-    @Option(name: .customLong("token-in"),
-            help: ArgumentHelp("Where token-url puts the token: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an empty body, as iOS sends it).",
-                               valueName: "body|query"))
-    var tokenPlacement: TokenPlacement = .body
-
-    @Option(help: ArgumentHelp("The flow_version to send, instead of the version of the flow document downloaded from a remote Capture's flow domain.", valueName: "version"))
-    var flowVersion: String?
-
-    @Option(help: ArgumentHelp("Send to this Capture URL instead of jump.yaml's captureDomain.", valueName: "url"))
-    var captureURL: String?
-
-    @Option(help: ArgumentHelp("The date rules count from (default: today).", valueName: "yyyy-MM-dd"))
-    var today: String?
-
     func validate() throws {
-        if let today, CivilDate(iso: today) == nil { throw ValidationError("--today takes yyyy-MM-dd, got '\(today)'") }
-        if let captureURL, ServerURL(captureURL) == nil { throw ValidationError("--capture-url must be an http(s) URL, got '\(captureURL)'") }
-        if let tokenURL, ServerURL(tokenURL) == nil { throw ValidationError("--token-url must be an http(s) URL, got '\(tokenURL)'") }
-        if let refreshSecret, RefreshSecret(refreshSecret) == nil {
-            // Never echo the value: it is a secret, even when malformed.
-            throw ValidationError("--refresh-secret takes 40 hexadecimal characters (got \(refreshSecret.count) characters)")
-        }
-        let entity = operation == .updateObject || operation == .replacePlural
-        if edited != nil || record != nil || schema != nil, !entity {
-            throw ValidationError("--edited, --record and --schema go with entity-update and entity-replace")
-        }
         if edited != nil, value != nil { throw ValidationError("give --value or --edited, not both") }
         if edited == nil, record != nil || schema != nil { throw ValidationError("--record and --schema go with --edited") }
-        if tokenPlacement != .body, operation != .tokenURLPost { throw ValidationError("--token-in goes with token-url") }
-        if let flowVersion, flowVersion.isEmpty { throw ValidationError("--flow-version takes a version, got an empty one") }
     }
+}
+
+extension RequestCommand {
+    static let recordEditDiscussion = """
+    Sends --value as given, or, with --edited, every call that turns the stored record \
+    (--record, default the session's) into the edited one: objects updated, plurals replaced, \
+    what the server sets never sent, the schema (--schema) deciding what each attribute is \
+    (docs/schema.md).
+    """
+
+    struct SignIn: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.signIn)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var secret: RefreshSecretOption
+        @Option(help: ArgumentHelp("The merge token of a merge flow.", valueName: "token"))
+        var mergeToken: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .signIn, options: options, form: form, flowVersion: flow.flowVersion,
+                                     refreshSecret: secret.refreshSecret, mergeToken: mergeToken).printRequest()
+        }
+    }
+
+    struct SocialSignIn: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.socialSignIn)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var secret: RefreshSecretOption
+        @Option(help: ArgumentHelp("The Engage token.", valueName: "token"))
+        var token: String?
+        @Option(help: ArgumentHelp("The merge token of a merge flow.", valueName: "token"))
+        var mergeToken: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .socialSignIn, options: options, flowVersion: flow.flowVersion,
+                                     refreshSecret: secret.refreshSecret, token: token, mergeToken: mergeToken).printRequest()
+        }
+    }
+
+    struct Register: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.register)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var secret: RefreshSecretOption
+
+        func run() async throws {
+            try await RequestPreview(operation: .register, options: options, form: form, flowVersion: flow.flowVersion,
+                                     refreshSecret: secret.refreshSecret).printRequest()
+        }
+    }
+
+    struct SocialRegister: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.socialRegister)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var secret: RefreshSecretOption
+        @Option(help: ArgumentHelp("The Engage token.", valueName: "token"))
+        var token: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .socialRegister, options: options, form: form, flowVersion: flow.flowVersion,
+                                     refreshSecret: secret.refreshSecret, token: token).printRequest()
+        }
+    }
+
+    struct ForgotPassword: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.forgotPassword)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+
+        func run() async throws {
+            try await RequestPreview(operation: .forgotPassword, options: options, form: form, flowVersion: flow.flowVersion).printRequest()
+        }
+    }
+
+    struct ResendVerification: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.resendVerification)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+
+        func run() async throws {
+            try await RequestPreview(operation: .resendVerification, options: options, form: form, flowVersion: flow.flowVersion).printRequest()
+        }
+    }
+
+    struct UpdateProfile: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.updateProfile)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var access: AccessTokenOption
+
+        func run() async throws {
+            try await RequestPreview(operation: .updateProfile, options: options, form: form, flowVersion: flow.flowVersion,
+                                     accessToken: access.accessToken).printRequest()
+        }
+    }
+
+    struct ChangePassword: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.changePassword)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var form: FormValueOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var access: AccessTokenOption
+
+        func run() async throws {
+            try await RequestPreview(operation: .changePassword, options: options, form: form, flowVersion: flow.flowVersion,
+                                     accessToken: access.accessToken).printRequest()
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.refreshAccessToken)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var access: AccessTokenOption
+        @OptionGroup var secret: RefreshSecretOption
+
+        func run() async throws {
+            try await RequestPreview(operation: .refreshAccessToken, options: options, flowVersion: flow.flowVersion,
+                                     refreshSecret: secret.refreshSecret, accessToken: access.accessToken).printRequest()
+        }
+    }
+
+    struct Link: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.linkAccount)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The Engage token of the identity to add.", valueName: "token"))
+        var token: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .linkAccount, options: options, flowVersion: flow.flowVersion,
+                                     accessToken: access.accessToken, token: token).printRequest()
+        }
+    }
+
+    struct Unlink: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.unlinkAccount)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var flow: FlowVersionOption
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The identity to remove.", valueName: "identifier"))
+        var identifier: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .unlinkAccount, options: options, flowVersion: flow.flowVersion,
+                                     accessToken: access.accessToken, identifier: identifier).printRequest()
+        }
+    }
+
+    struct ReadRecord: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.readRecord)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The record attribute to read, e.g. /primaryAddress (default: the whole record).", valueName: "path"))
+        var attribute: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .readRecord, options: options, accessToken: access.accessToken, attribute: attribute).printRequest()
+        }
+    }
+
+    struct EntityUpdate: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.updateObject, discussion: RequestCommand.recordEditDiscussion)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The record attribute, e.g. /primaryAddress (default: the record).", valueName: "path"))
+        var attribute: String?
+        @OptionGroup var edit: RecordEditOptions
+
+        func run() async throws {
+            try await RequestPreview(operation: .updateObject, options: options, accessToken: access.accessToken, attribute: attribute,
+                                     edit: edit).printRequest()
+        }
+    }
+
+    struct EntityReplace: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.replacePlural, discussion: RequestCommand.recordEditDiscussion)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The plural to replace, e.g. /photos.", valueName: "path"))
+        var attribute: String?
+        @OptionGroup var edit: RecordEditOptions
+
+        func run() async throws {
+            try await RequestPreview(operation: .replacePlural, options: options, accessToken: access.accessToken, attribute: attribute,
+                                     edit: edit).printRequest()
+        }
+    }
+
+    struct EntityDelete: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.deleteAttribute)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The plural element or attribute to delete, e.g. /photos#3.", valueName: "path"))
+        var attribute: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .deleteAttribute, options: options, accessToken: access.accessToken, attribute: attribute).printRequest()
+        }
+    }
+
+    struct EngageConfig: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.engageMobileConfig)
+        @OptionGroup var options: RequestOptions
+
+        func run() async throws {
+            try await RequestPreview(operation: .engageMobileConfig, options: options).printRequest()
+        }
+    }
+
+    struct EngageToken: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.engageTokenExchange)
+        @OptionGroup var options: RequestOptions
+        @Option(help: ArgumentHelp("The provider.", valueName: "name"))
+        var provider: String?
+        @Option(help: ArgumentHelp("The provider's token.", valueName: "token"))
+        var token: String?
+        @Option(help: ArgumentHelp("Twitter's token secret.", valueName: "secret"))
+        var tokenSecret: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .engageTokenExchange, options: options, token: token, provider: provider,
+                                     tokenSecret: tokenSecret).printRequest()
+        }
+    }
+
+    struct TokenURL: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.tokenURLPost)
+        @OptionGroup var options: RequestOptions
+        @Option(help: ArgumentHelp("The app's token URL.", valueName: "url"))
+        var tokenURL: String?
+        @Option(help: ArgumentHelp("The Engage token to post.", valueName: "token"))
+        var token: String?
+        @Option(name: .customLong("token-in"),
+                help: ArgumentHelp("Where the token goes: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an empty body, as iOS sends it).",
+                                   valueName: "body|query"))
+        var tokenPlacement: TokenPlacement = .body
+
+        func validate() throws {
+            if let tokenURL, ServerURL(tokenURL) == nil { throw ValidationError("--token-url must be an http(s) URL, got '\(tokenURL)'") }
+        }
+
+        func run() async throws {
+            try await RequestPreview(operation: .tokenURLPost, options: options, token: token, tokenURL: tokenURL,
+                                     tokenPlacement: tokenPlacement).printRequest()
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(.revokeToken)
+        @OptionGroup var options: RequestOptions
+        @OptionGroup var access: AccessTokenOption
+        @Option(help: ArgumentHelp("The token to revoke, any token, sent without a hint (default: the access token).", valueName: "token"))
+        var token: String?
+
+        func run() async throws {
+            try await RequestPreview(operation: .revokeToken, options: options, accessToken: access.accessToken, token: token).printRequest()
+        }
+    }
+}
+
+/// One `request` operation with what its subcommand was given (nil for what it does not take),
+/// and the request, or requests, it prints.
+struct RequestPreview {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case http, curl, json }
+
+    var operation: CaptureOperation
+    var options: RequestOptions
+    var form: FormValueOptions?
+    var flowVersion: String?
+    var refreshSecret: String?
+    var accessToken: String?
+    var token: String?
+    var mergeToken: String?
+    var identifier: String?
+    var attribute: String?
+    var edit: RecordEditOptions?
+    var provider: String?
+    var tokenSecret: String?
+    var tokenURL: String?
+    var tokenPlacement: TokenPlacement = .body
+
+    var project: ProjectOptions { options.project }
+    var format: Format { options.format }
+    var showSecrets: Bool { options.showSecrets }
+    var captureURL: String? { options.captureURL }
+    var today: String? { form?.today }
+    var value: String? { edit?.value }
+    var edited: String? { edit?.edited }
+    var record: String? { edit?.record }
+    var schema: String? { edit?.schema }
 
     /// The operations whose request carries `flow_version`.
     static let sendsFlowVersion: Set<CaptureOperation> = [
@@ -115,7 +422,8 @@ struct RequestCommand: AsyncParsableCommand {
         .refreshAccessToken, .linkAccount, .unlinkAccount,
     ]
 
-    func run() async throws {
+    /// Loads the project, builds the request and prints it (or the rules' messages, exit 1).
+    func printRequest() async throws {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
@@ -140,7 +448,9 @@ struct RequestCommand: AsyncParsableCommand {
             throw ValidationError("\(operation.rawValue) needs an access token: sign in first, or pass --access-token")
         }
         func formValues() throws -> FormValues {
-            try input.values(for: try builder.form(for: operation), localizer: workspace.localizer, environment: environment, console: console)
+            // Only the form operations' subcommands take values.
+            guard let input = form?.input else { throw ValidationError("\(operation.rawValue) takes no form values") }
+            return try input.values(for: try builder.form(for: operation), localizer: workspace.localizer, environment: environment, console: console)
         }
         func jsonValue() throws -> JSONValue {
             let text = try required(value, "--value JSON")
@@ -281,11 +591,3 @@ struct RequestCommand: AsyncParsableCommand {
 }
 
 extension TokenPlacement: ExpressibleByArgument {}
-
-extension CaptureOperation: ExpressibleByArgument {
-    public init?(argument: String) {
-        self.init(rawValue: argument)
-    }
-
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import JumpCapture
 import JumpCaptureServer
+import JumpFiles
 import JumpForms
 import Logging
 

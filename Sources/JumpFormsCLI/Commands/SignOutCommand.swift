@@ -93,7 +93,7 @@ enum SessionEnd {
         let name = provider.map(context.friendlyName) ?? linked.first ?? "?"
         context.say("jumpForms.cli.signInAgain", ["provider": .string(name), "command": .string(provider.map { "jump-forms signin --provider \($0.id.value)" } ?? "jump-forms signin")])
         guard let provider, context.confirm(context.words("jumpForms.cli.offerSignInAgain", ["provider": .string(name)].escapedForTerminal)) else { throw ExitCode(1) }
-        let grant = try await EngageWalk(context: context).token(for: provider, identity: nil)
+        let grant = try await EngageTokenFetcher(context: context).token(for: provider, identity: nil)
         let secret = RefreshSecret.generate()
         switch try await context.send(context.builder.socialSignIn(token: grant.token, refreshSecret: secret), engageToken: grant.token) {
         case .success(.signedIn(let signedIn))?:

@@ -18,36 +18,9 @@ enum LocaleFileIO {
         try? read(path, limit: Int.max).get()
     }
 
-    /// Why a file was not read.
-    enum ReadFailure: Error {
-        case unreadable
-        /// Over `limit` bytes: refused before (or, from a pipe, while) reading it.
-        case tooLarge(limit: Int)
-    }
-
     /// The bytes of a file (or of standard input for `-`), refusing more than `limit` bytes.
-    static func read(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
-        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.unreadable) }
-        defer { if descriptor != 0 { close(descriptor) } }
-        var info = stat()
-        if fstat(descriptor, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.unreadable) }
-            if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit { return .failure(.tooLarge(limit: limit)) }
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable)
-            }
-            if count == 0 { break }
-            guard bytes.count + count <= limit else { return .failure(.tooLarge(limit: limit)) }
-            bytes += chunk[0..<count]
-        }
-        return .success(bytes)
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], FileReader.Failure> {
+        path == "-" ? FileReader.readStandardInput(limit: limit) : FileReader.read(path, limit: limit)
     }
 
     /// Writes `bytes` to `path` (standard output for `-`), whole or not at all; the error names
@@ -85,13 +58,13 @@ enum LocaleFileIO {
     /// file's `locale:` to be that tag. Nil for other names.
     static func namedTag(_ path: String) -> LocaleTag? {
         guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") else { return nil }
-        return LocaleTag(stem(path))
+        return LocaleTag(PathText.stem(of: path))
     }
 
     /// The error for a file `write` could not write: a folder that does not exist (it is not
     /// created for one file) or cannot be written to, else the system's `reason`.
     private static func cannotWrite(_ path: String, reason: String) -> ValidationError {
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let folder = PathText.folder(of: path)
         if !FileExists.directory(folder) {
             return ValidationError("cannot write '\(path)': the folder '\(folder)' does not exist (create it first)")
         }
@@ -111,15 +84,4 @@ enum LocaleFileIO {
         }
         return FileExists.directory(path)
     }
-
-    /// The file name without folder and extension.
-    static func stem(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: ".") else { return name }
-        return String(name[..<dot])
-    }
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 
@@ -81,25 +82,7 @@ struct Workspace {
     }
 }
 
-enum FileExists {
-    static func file(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
-    }
-
-    static func directory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-}
-
 /// `--format text|json`
 enum DataFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

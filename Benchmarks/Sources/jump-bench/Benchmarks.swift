@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import DevToolSupport
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 
@@ -132,7 +133,7 @@ func benchmarkLoad(_ directory: String, walker: String?, iterations: Int, warmup
     }
     // The reader alone: every file's bytes in memory first, then only YAMLReader.read.
     let contents = (yamlFiles(in: directory + "/flows") + yamlFiles(in: directory + "/locales")).compactMap { path in
-        readFile(path).map { (path, $0) }
+        (try? FileReader.read(path).get()).map { (path, $0) }
     }
     var readerTimes: [Double] = []
     for iteration in 0..<(warmup + iterations) {

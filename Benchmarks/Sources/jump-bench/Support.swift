@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import DevToolSupport
+import JumpForms
 
 /// Milliseconds on the monotonic clock.
 func nowMilliseconds() -> Double {
@@ -108,12 +109,57 @@ func run(_ program: String, _ arguments: [String], discardOutput: Bool = false) 
     return (exitStatus, String(decoding: output, as: UTF8.self))
 }
 
-func fileExists(_ path: String) -> Bool {
-    access(path, F_OK) == 0
-}
-
 /// Keeps results alive so the optimizer cannot drop the work that made them.
 nonisolated(unsafe) var benchmarkSink = 0
 
 /// Values kept until the process exits: a profile of the check then counts no freeing of the corpus.
 nonisolated(unsafe) var keptUntilExit: [Any] = []
+
+/// How the benchmarks print their figures: text for people, or one JSON object per benchmark
+/// and line (`--format json`) for programs.
+enum OutputFormat: String, Sendable {
+    case text
+    case json
+}
+
+/// The format of this run, set once from `--format` before any benchmark runs.
+nonisolated(unsafe) var outputFormat = OutputFormat.text
+
+/// Sets `outputFormat` from a `--format` value; exits with status 2 on an unknown one.
+func setOutputFormat(_ value: String?, tool: String) {
+    guard let value else { return }
+    guard let format = OutputFormat(rawValue: value) else {
+        printError("\(tool): --format must be text or json, not '\(value)'\n")
+        exit(2)
+    }
+    outputFormat = format
+}
+
+/// Prints `text()` in text format, or `json()` as one line of compact JSON in JSON format.
+func report(_ text: () -> Void, json: () -> JSONValue) {
+    switch outputFormat {
+    case .text: text()
+    case .json: print(json().serialized())
+    }
+}
+
+/// A figure as a JSON number with three decimals, or null when it is not finite.
+func number(_ value: Double) -> JSONValue {
+    value.isFinite ? .number(fixed(value, 3)) : .null
+}
+
+extension Stats {
+    /// Best, median, mean and worst of the samples, and their count.
+    var json: JSONValue {
+        .object([("samples", .integer(samples.count)), ("best", number(best)), ("median", number(median)),
+                 ("mean", number(mean)), ("worst", number(worst))])
+    }
+}
+
+extension Stats {
+    /// Rates per round (higher is better): best is the highest, worst the lowest.
+    var rateJSON: JSONValue {
+        .object([("rounds", .integer(samples.count)), ("best", number(worst)), ("median", number(median)),
+                 ("mean", number(mean)), ("worst", number(best))])
+    }
+}

@@ -448,7 +448,7 @@ struct CorpusGenerator {
             switch value {
             case .integer(let number): text = String(number)
             case .word(let word): text = word
-            case .quoted(let source): text = "\"" + source.replacingAll("\\", with: "\\\\") + "\""
+            case .quoted(let source): text = "\"" + source.replacing("\\", with: "\\\\") + "\""
             case .list(let items): text = "[" + items.joined(separator: ", ") + "]"
             case .anchoredList(let anchor, let items): text = "&\(anchor) [" + items.joined(separator: ", ") + "]"
             case .alias(let name): text = "*" + name
@@ -461,7 +461,7 @@ struct CorpusGenerator {
             return "      - " + parts.map { "\($0.0): \($0.1)" }.joined(separator: "\n        ") + "\n"
         }
         // An alias directly before `,` or `}` needs a space (`*a,` would name the anchor `a,`).
-        return "      - { " + parts.map { "\($0.0): \($0.1)" }.joined(separator: ", ").replacingAll("*reserved,", with: "*reserved ,") + " }\n"
+        return "      - { " + parts.map { "\($0.0): \($0.1)" }.joined(separator: ", ").replacing("*reserved,", with: "*reserved ,") + " }\n"
     }
 
     // MARK: locale files
@@ -544,8 +544,8 @@ struct CorpusGenerator {
             return (roll < 8 ? ">-\n" : "|-\n") + pad + first + "\n" + pad + rest
         }
         if !needsQuotes, roll < 60 { return text }
-        if roll < 75 { return "'" + text.replacingAll("'", with: "''") + "'" }
-        var escaped = text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
+        if roll < 75 { return "'" + text.replacing("'", with: "''") + "'" }
+        var escaped = text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
         if random.chance(30), let special = escaped.unicodeScalars.first(where: { $0.value > 0x7F && $0.value <= 0xFFFF }) {
             let hex = String(special.value, radix: 16, uppercase: true)
             let code = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JumpFiles
 
 /// The two builds of a libFuzzer target (fuzz-loader, fuzz-icu; scripts/fuzz.sh). Built with
 /// `-sanitize=fuzzer -D FUZZING`, the target's entry point hands control to libFuzzer
@@ -23,7 +24,7 @@ package enum FuzzTarget {
         var count = 0
         for path in paths {
             for file in inputFiles(path) {
-                guard let bytes = readFile(file) else {
+                guard let bytes = (try? FileReader.read(file).get()) else {
                     printError("\(tool): cannot read \(file)\n")
                     exit(2)
                 }

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import DevToolSupport
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck
@@ -29,6 +30,8 @@ enum LocalesBenchmark {
       verify --out DIR --report FILE [--baseline FILE]
             compare `jump-forms locales check --format json`'s findings (and the Python
             baseline's) with expected.json; exits 1 on any difference
+
+    --format json (load, check): one JSON object, times in milliseconds, instead of text.
     """
 
     static func main(_ arguments: [String]) {
@@ -47,6 +50,7 @@ enum LocalesBenchmark {
             index += 2
         }
         let out = options["out"] ?? ".bench/locales"
+        setOutputFormat(options["format"], tool: "jump-bench locales")
         switch command {
         case "generate":
             var spec = LocalesCorpusSpec()
@@ -78,7 +82,11 @@ enum LocalesBenchmark {
             }
             benchmarkSink &+= kept.count
             let stats = Stats(times)
-            print("ProjectLoader.loadLocales: \(grouped(messages)) messages, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
+            report {
+                print("ProjectLoader.loadLocales: \(grouped(messages)) messages, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
+            } json: {
+                .object([("benchmark", "locales load"), ("messages", .integer(messages)), ("milliseconds", stats.json)])
+            }
         case "check":
             // LocaleChecker alone, on catalogs loaded once (for profiling the checks).
             let iterations = options["iterations"].flatMap { Int($0) } ?? 10
@@ -98,7 +106,11 @@ enum LocalesBenchmark {
             }
             keptUntilExit.append((project, input, findings))
             let stats = Stats(times)
-            print("LocaleChecker.run: \(findings.count) findings, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
+            report {
+                print("LocaleChecker.run: \(findings.count) findings, best \(fixed(stats.best)) ms, median \(fixed(stats.median)) ms")
+            } json: {
+                .object([("benchmark", "locales check"), ("findings", .integer(findings.count)), ("milliseconds", stats.json)])
+            }
         case "verify":
             guard let report = options["report"] else {
                 printError("jump-bench locales verify: --report FILE is required")
@@ -114,7 +126,7 @@ enum LocalesBenchmark {
     /// Prints seeded vs found per rule (and the baseline's kinds); true when every count matches.
     static func verify(out: String, report: String, baseline: String?) -> Bool {
         func json(_ path: String) -> JSONValue? {
-            guard let bytes = readFile(path), let value = try? JSONValue.parse(bytes) else {
+            guard let bytes = (try? FileReader.read(path).get()), let value = try? JSONValue.parse(bytes) else {
                 printError("jump-bench locales: cannot read JSON from \(path)")
                 return nil
             }
@@ -447,11 +459,11 @@ struct LocalesCorpusGenerator {
         case "missing-key", "missing-builtin-key", "served-by-builtin": return .omitted
         case "empty-value": return .text("")
         case "same-as-source": return .text(referenceText)
-        case "icu-syntax": return .text(text.replacingAll("{value}", with: "{value"))
-        case "argument-unknown": return .text(text.replacingAll("{label}", with: "{lable}"))
-        case "argument-dropped": return .text(text.replacingAll("{label} ", with: ""))
-        case "argument-added": return .text(text.replacingAll("{value}", with: "{value} ({field})"))
-        case "render-failure": return .text(text.replacingAll("{value}", with: "{value, number}"))
+        case "icu-syntax": return .text(text.replacing("{value}", with: "{value"))
+        case "argument-unknown": return .text(text.replacing("{label}", with: "{lable}"))
+        case "argument-dropped": return .text(text.replacing("{label} ", with: ""))
+        case "argument-added": return .text(text.replacing("{value}", with: "{value} ({field})"))
+        case "render-failure": return .text(text.replacing("{value}", with: "{value, number}"))
         case "plural-missing-category":
             // Without the first category that is not `other`.
             let dropped = categories.first { $0 != .other }!
@@ -462,8 +474,8 @@ struct LocalesCorpusGenerator {
         case "select-without-other":
             guard let other = text.firstRange(of: " other {") else { return .text(text) }
             return .text(String(text[..<other.lowerBound]) + "}")
-        case "markup-mismatch": return .text(text.replacingAll("</b>", with: ""))
-        case "url-mismatch": return .text(text.replacingAll("example.com", with: "exmaple.com"))
+        case "markup-mismatch": return .text(text.replacing("</b>", with: ""))
+        case "url-mismatch": return .text(text.replacing("example.com", with: "exmaple.com"))
         case "number-mismatch":
             // The second number loses its last digit.
             let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
@@ -475,8 +487,8 @@ struct LocalesCorpusGenerator {
             }
             return .text(changed.joined(separator: " "))
         case "whitespace-edge": return .text(text + " ")
-        case "double-space": return .text(text.replacingAll(" ", with: "  "))
-        case "newline-mismatch": return .text(text.replacingAll("\n", with: " "))
+        case "double-space": return .text(text.replacing(" ", with: "  "))
+        case "newline-mismatch": return .text(text.replacing("\n", with: " "))
         case "invisible-character": return .text(String(text.prefix(3)) + "\u{200B}" + String(text.dropFirst(3)))
         case "bidi-control": return .text(text + "\u{202E}")
         case "yaml-trap": return .raw(["no", "off", "on", "yes", "No", "OFF", "~"][key.field % 7])

@@ -69,6 +69,12 @@ func benchmarkRequests(configPath: String, formName: String?, rounds: Int, round
 }
 
 func printRequests(_ result: RequestResult) {
+    guard outputFormat == .text else {
+        print(JSONValue.object([("benchmark", "requests"), ("form", .string(result.form)), ("fields", .integer(result.fields)),
+                                ("parameters", .integer(result.parameters)), ("bodyBytes", .integer(result.bodyBytes)),
+                                ("requestsPerSecond", result.rounds.rateJSON)]).serialized())
+        return
+    }
     print("request builder: register with form \(result.form), \(result.fields) fields -> \(result.parameters) parameters, \(result.bodyBytes)-byte body")
     print("  requests/s   best \(grouped(Int(result.rounds.worst)))  median \(grouped(Int(result.rounds.median)))  worst \(grouped(Int(result.rounds.best)))  (\(result.rounds.samples.count) rounds)")
 }

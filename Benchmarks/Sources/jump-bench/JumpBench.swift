@@ -6,9 +6,10 @@ import Musl
 import Darwin
 #endif
 #if Mimalloc && os(Linux)
-import CMimalloc
+import CMimallocBench
 #endif
 import DevToolSupport
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 
@@ -41,6 +42,8 @@ struct JumpBench {
             everything above, then a table
 
     Defaults for --walker and --cli: yaml-event-walk and jump-forms next to this binary.
+    --format json (load, reader, once, rules, requests, coldstart, bomb, all, locales load and
+    check): one JSON object per benchmark and line, times in milliseconds, instead of text.
     """
 
     static func main() {
@@ -70,6 +73,7 @@ struct JumpBench {
             options[String(argument.dropFirst(2))] = arguments[index + 1]
             index += 2
         }
+        setOutputFormat(options["format"], tool: "jump-bench")
         let binaries = executableDirectory()
         let out = options["out"] ?? ".bench/corpus"
         let walker = options["walker"] ?? binaries + "/yaml-event-walk"
@@ -91,7 +95,7 @@ struct JumpBench {
             printLoad(benchmarkLoad(out, walker: walker, iterations: int("iterations", 10), warmup: int("warmup", 1)))
         case "reader":
             // YAMLReader.read alone over the corpus files in memory (for profiling).
-            let contents = (yamlFiles(in: out + "/flows") + yamlFiles(in: out + "/locales")).compactMap { path in readFile(path).map { (path, $0) } }
+            let contents = (yamlFiles(in: out + "/flows") + yamlFiles(in: out + "/locales")).compactMap { path in (try? FileReader.read(path).get()).map { (path, $0) } }
             var times: [Double] = []
             for _ in 0..<int("iterations", 10) {
                 let start = nowMilliseconds()
@@ -99,12 +103,16 @@ struct JumpBench {
                 times.append(nowMilliseconds() - start)
             }
             let stats = Stats(times)
-            print("YAMLReader.read over \(contents.count) files: best \(fixed(stats.best)) ms  median \(fixed(stats.median)) ms")
+            report {
+                print("YAMLReader.read over \(contents.count) files: best \(fixed(stats.best)) ms  median \(fixed(stats.median)) ms")
+            } json: {
+                .object([("benchmark", "reader"), ("files", .integer(contents.count)), ("milliseconds", stats.json)])
+            }
         case "dump":
             // What YAMLReader.read makes of each file named: diagnostics and a digest of the
             // document (to compare two builds of the reader).
             for path in arguments where !path.hasPrefix("--") {
-                guard let bytes = readFile(path) else { continue }
+                guard let bytes = (try? FileReader.read(path).get()) else { continue }
                 let result = YAMLReader.read(bytes, path: "input.yaml")
                 var text = result.diagnostics.map(\.description).joined(separator: "\n")
                 if let document = result.document {
@@ -118,7 +126,12 @@ struct JumpBench {
             // One ProjectLoader().load(paths:) + lint() of the corpus, nothing else (for profilers).
             let start = nowMilliseconds()
             let findings = ProjectLoader().load(paths: [out + "/flows"]).lint()
-            print("load + lint once: \(findings.count) findings, \(fixed(nowMilliseconds() - start)) ms")
+            let elapsed = nowMilliseconds() - start
+            report {
+                print("load + lint once: \(findings.count) findings, \(fixed(elapsed)) ms")
+            } json: {
+                .object([("benchmark", "once"), ("findings", .integer(findings.count)), ("milliseconds", number(elapsed))])
+            }
         case "rules":
             do {
                 printRules(try benchmarkRules(flowPath: options["flow"] ?? "flows/standard.yaml", formName: options["form"] ?? "registrationForm",
@@ -160,29 +173,57 @@ struct JumpBench {
             printError("jump-bench: \(error)\n")
             return false
         }
-        print("corpus: \(out) (seed \(spec.seed), \(fixed(nowMilliseconds() - start, 0)) ms)")
-        print("  \(summary.flowFiles.count) flow files: \(grouped(summary.forms)) forms, \(grouped(summary.fields)) fields, \(grouped(summary.rules)) rules")
-        print("  \(summary.localeFiles.count) locale files x \(grouped(summary.keysPerLocale)) keys (\(grouped(summary.pluralMessagesPerLocale)) ICU plural messages each)")
-        print("  \(grouped(summary.bytes)) bytes in \(summary.allFiles.count) files")
+        let elapsed = nowMilliseconds() - start
+        report {
+            print("corpus: \(out) (seed \(spec.seed), \(fixed(elapsed, 0)) ms)")
+            print("  \(summary.flowFiles.count) flow files: \(grouped(summary.forms)) forms, \(grouped(summary.fields)) fields, \(grouped(summary.rules)) rules")
+            print("  \(summary.localeFiles.count) locale files x \(grouped(summary.keysPerLocale)) keys (\(grouped(summary.pluralMessagesPerLocale)) ICU plural messages each)")
+            print("  \(grouped(summary.bytes)) bytes in \(summary.allFiles.count) files")
+        } json: {
+            .object([("benchmark", "corpus"), ("out", .string(out)), ("seed", .number(String(spec.seed))),
+                     ("flowFiles", .integer(summary.flowFiles.count)), ("forms", .integer(summary.forms)),
+                     ("fields", .integer(summary.fields)), ("rules", .integer(summary.rules)),
+                     ("localeFiles", .integer(summary.localeFiles.count)), ("keysPerLocale", .integer(summary.keysPerLocale)),
+                     ("bytes", .integer(summary.bytes)), ("files", .integer(summary.allFiles.count)),
+                     ("milliseconds", number(elapsed))])
+        }
         return check(out)
     }
 
     @discardableResult
     static func check(_ out: String) -> Bool {
         let counts = lintCorpus(out)
-        print("lint of \(out)/flows: \(counts.errors) errors, \(counts.warnings) warnings")
-        for (code, count) in counts.byCode.sorted(by: { $0.key < $1.key }) {
-            print("  \(code): \(count)")
+        report {
+            print("lint of \(out)/flows: \(counts.errors) errors, \(counts.warnings) warnings")
+            for (code, count) in counts.byCode.sorted(by: { $0.key < $1.key }) {
+                print("  \(code): \(count)")
+            }
+            for error in counts.firstErrors { print("  " + error) }
+            print("plural case keys checked against CLDR cardinal categories: \(grouped(counts.pluralKeys)), not in the locale's categories: \(counts.foreignPluralKeys.count)")
+            for key in counts.foreignPluralKeys.prefix(10) { print("  " + key) }
+        } json: {
+            .object([("benchmark", "check"), ("errors", .integer(counts.errors)), ("warnings", .integer(counts.warnings)),
+                     ("byCode", .object(counts.byCode.sorted(by: { $0.key < $1.key }).map { ($0.key, .integer($0.value)) })),
+                     ("pluralKeys", .integer(counts.pluralKeys)), ("foreignPluralKeys", .integer(counts.foreignPluralKeys.count))])
         }
-        for error in counts.firstErrors { print("  " + error) }
-        print("plural case keys checked against CLDR cardinal categories: \(grouped(counts.pluralKeys)), not in the locale's categories: \(counts.foreignPluralKeys.count)")
-        for key in counts.foreignPluralKeys.prefix(10) { print("  " + key) }
         if counts.errors > 0 { printError("jump-bench: the corpus has lint errors\n") }
         if !counts.foreignPluralKeys.isEmpty { printError("jump-bench: the corpus uses plural categories its locales lack\n") }
         return counts.errors == 0 && counts.foreignPluralKeys.isEmpty
     }
 
     static func printLoad(_ result: LoadResult) {
+        guard outputFormat == .text else {
+            var entries: [(key: String, value: JSONValue)] = [
+                ("benchmark", "load"), ("files", .integer(result.files)), ("bytes", .integer(result.bytes)),
+                ("libyamlEvents", .integer(result.walkerEvents)), ("findings", .integer(result.findings)),
+                ("readerMilliseconds", result.reader.json), ("loadMilliseconds", result.load.json),
+                ("lintMilliseconds", result.lint.json), ("loadAndLintMilliseconds", result.total.json),
+            ]
+            if let walker = result.walker { entries.append(("walkerMilliseconds", walker.json)) }
+            if let ratios = result.ratios { entries.append(("ratioByRound", ratios.json)) }
+            print(JSONValue.object(entries).serialized())
+            return
+        }
         print("load + lint: \(result.files) files, \(grouped(result.bytes)) bytes, \(grouped(result.walkerEvents)) libyaml events, \(result.findings) findings")
         print("  YAMLReader.read   best \(fixed(result.reader.best)) ms  median \(fixed(result.reader.median)) ms  (files already in memory)")
         print("  Swift load        best \(fixed(result.load.best)) ms  median \(fixed(result.load.median)) ms")
@@ -200,28 +241,46 @@ struct JumpBench {
     }
 
     static func printRules(_ result: RuleResult) {
+        guard outputFormat == .text else {
+            print(JSONValue.object([("benchmark", "rules"), ("form", .string(result.form)), ("fields", .integer(result.fields)),
+                                    ("rules", .integer(result.rules)), ("valueSets", .integer(result.valueSets)),
+                                    ("validSets", .integer(result.validSets)), ("fieldChecksPerSecond", result.rounds.rateJSON)]).serialized())
+            return
+        }
         print("rule engine: form \(result.form), \(result.fields) fields, \(result.rules) rules, \(result.valueSets) value sets (\(result.validSets) valid)")
         print("  field checks/s   best \(grouped(Int(result.rounds.worst)))  median \(grouped(Int(result.rounds.median)))  worst \(grouped(Int(result.rounds.best)))  (\(result.rounds.samples.count) rounds; goal >= 1,000,000)")
     }
 
     static func printColdStart(_ stats: Stats, _ cli: String) {
+        guard outputFormat == .text else {
+            print(JSONValue.object([("benchmark", "coldstart"), ("command", .string(cli + " --help")),
+                                    ("milliseconds", stats.json)]).serialized())
+            return
+        }
         print("cold start: \(cli) --help, \(stats.samples.count) spawns")
         print("  best \(fixed(stats.best)) ms  median \(fixed(stats.median)) ms  mean \(fixed(stats.mean)) ms  worst \(fixed(stats.worst)) ms  (goal median < 40 ms)")
     }
 
     static func printBomb(_ result: BombResult) {
+        guard outputFormat == .text else {
+            print(JSONValue.object([("benchmark", "bomb"), ("bytes", .integer(result.bytes)),
+                                    ("diagnostics", .array(result.codes.map { .string($0) })),
+                                    ("documentReturned", .bool(result.documentReturned)),
+                                    ("readerMilliseconds", result.reader.json), ("loadAndLintMilliseconds", result.loader.json)]).serialized())
+            return
+        }
         print("alias bomb: \(result.bytes) bytes, diagnostics \(result.codes.joined(separator: ", ")), document returned: \(result.documentReturned)")
         print("  YAMLReader.read   best \(fixed(result.reader.best, 3)) ms  median \(fixed(result.reader.median, 3)) ms  worst \(fixed(result.reader.worst, 3)) ms")
         print("  load + lint file  best \(fixed(result.loader.best, 3)) ms  median \(fixed(result.loader.median, 3)) ms  worst \(fixed(result.loader.worst, 3)) ms  (goal < 100 ms)")
     }
 
     static func all(out: String, walker: String, cli: String, iterations: Int, runs: Int) -> Bool {
-        print("== corpus")
+        heading("== corpus")
         guard generate(CorpusSpec(), out) else { return false }
-        print("\n== load + lint")
+        heading("\n== load + lint")
         let load = benchmarkLoad(out, walker: walker, iterations: iterations, warmup: 1)
         printLoad(load)
-        print("\n== rule engine")
+        heading("\n== rule engine")
         var rules: [RuleResult] = []
         for form in ["registrationForm", "editProfileForm"] {
             do {
@@ -232,7 +291,7 @@ struct JumpBench {
                 printError("jump-bench: \(error)\n")
             }
         }
-        print("\n== request builder")
+        heading("\n== request builder")
         var requests: RequestResult?
         do {
             let result = try benchmarkRequests(configPath: "jump.yaml", formName: nil, rounds: 5, roundMilliseconds: 1000)
@@ -241,13 +300,15 @@ struct JumpBench {
         } catch {
             printError("jump-bench: \(error)\n")
         }
-        print("\n== cold start")
+        heading("\n== cold start")
         let cold = benchmarkColdStart(cli, ["--help"], runs: runs, warmup: 5)
         printColdStart(cold, cli)
-        print("\n== alias bomb")
+        heading("\n== alias bomb")
         let bomb = benchmarkBomb(iterations: 20, scratch: scratchDirectory(out))
         printBomb(bomb)
 
+        // The table is for people; in JSON each benchmark has printed its object.
+        guard outputFormat == .text else { return true }
         print("\n== summary")
         var rows: [(String, String, String, String)] = []
         if let walker = load.walker, let ratios = load.ratios {
@@ -278,6 +339,11 @@ struct JumpBench {
             print(rightPad(row.0, widths[0]) + " | " + rightPad(row.1, widths[1]) + " | " + rightPad(row.2, widths[2]) + " | " + row.3)
         }
         return true
+    }
+
+    /// A section heading of `all`, in text format only.
+    static func heading(_ text: String) {
+        if outputFormat == .text { print(text) }
     }
 
     // MARK: paths

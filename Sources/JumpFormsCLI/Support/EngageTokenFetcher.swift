@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// and catch the token on a loopback redirect. Against the local server the CLI walks the
 /// Engage double itself (choosing a test identity); against a remote one it prints the start
 /// URL for a browser and waits.
-struct EngageWalk {
+struct EngageTokenFetcher {
     let context: AccountContext
 
     /// The token of a sign-in, and the email of the identity when the CLI chose it (local).
