@@ -81,9 +81,11 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
 
     /// Whether the call needs the signed-in user's access token.
     public var needsAccessToken: Bool {
-        [.updateProfile, .changePassword, .refreshAccessToken, .linkAccount, .unlinkAccount, .readRecord, .updateObject, .replacePlural,
-         .deleteAttribute]
-            .contains(self)
+        [
+            .updateProfile, .changePassword, .refreshAccessToken, .linkAccount, .unlinkAccount, .readRecord, .updateObject, .replacePlural,
+            .deleteAttribute
+        ]
+        .contains(self)
     }
 
     /// The `jump.yaml` form this call sends, if any.

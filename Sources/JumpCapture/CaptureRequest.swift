@@ -100,8 +100,10 @@ public struct CaptureRequest: Sendable {
     /// them in its URL.
     public var parametersInURL: Bool
 
-    public init(operation: CaptureOperation, server: ServerURL, method: HTTPRequest.Method = .post, path: String,
-                parameters: [RequestParameter], parametersInURL: Bool = false) {
+    public init(
+        operation: CaptureOperation, server: ServerURL, method: HTTPRequest.Method = .post, path: String,
+        parameters: [RequestParameter], parametersInURL: Bool = false
+    ) {
         self.operation = operation
         self.server = server
         self.method = method
@@ -198,7 +200,9 @@ public enum RequestPrinter {
             out += "\(headerName(field.name.canonicalName)): \(field.value)\n"
         }
         if request.method != .get {
-            out += masked && !request.sendsParametersInURL ? "Content-Length: (not shown: secrets in the body are masked)\n"
+            out +=
+                masked && !request.sendsParametersInURL
+                ? "Content-Length: (not shown: secrets in the body are masked)\n"
                 : "Content-Length: \(request.body.count)\n"
         }
         out += "\n"
@@ -232,9 +236,10 @@ public enum RequestPrinter {
             "operation": .string(request.operation.rawValue),
             "method": .string(request.method.rawValue),
             "url": .string("\(request.server.scheme)://\(request.server.authority)\(request.target(maskingSecrets: !showSecrets))"),
-            "parameters": .array(request.parameters.map {
-                ["name": .string($0.name), "value": .string(!showSecrets && $0.isSecret ? mask : $0.value), "secret": .bool($0.isSecret)]
-            }),
+            "parameters": .array(
+                request.parameters.map {
+                    ["name": .string($0.name), "value": .string(!showSecrets && $0.isSecret ? mask : $0.value), "secret": .bool($0.isSecret)]
+                })
         ]
     }
 

@@ -43,9 +43,12 @@ public struct EngageRequestBuilder: Sendable {
     /// Android's parameters (JRSession.java:92-93, 820-829), the app being jump-forms. iOS
     /// sends `device=iphone` with `appName` and `version` (JRSessionData.m:730-758).
     public func mobileConfiguration(device: String = "android") -> CaptureRequest {
-        CaptureRequest(operation: .engageMobileConfig, server: engage, method: .get, path: CaptureOperation.engageMobileConfig.path,
-                       parameters: [RequestParameter("appId", config.engageAppId?.value ?? ""), RequestParameter("device", device),
-                                    RequestParameter("app_name", "jump-forms"), RequestParameter("version", JumpCaptureVersion.current)])
+        CaptureRequest(
+            operation: .engageMobileConfig, server: engage, method: .get, path: CaptureOperation.engageMobileConfig.path,
+            parameters: [
+                RequestParameter("appId", config.engageAppId?.value ?? ""), RequestParameter("device", device),
+                RequestParameter("app_name", "jump-forms"), RequestParameter("version", JumpCaptureVersion.current)
+            ])
     }
 
     /// The start URL of a provider's dialog. Built-in providers start at `/<provider>/start`
@@ -53,8 +56,10 @@ public struct EngageRequestBuilder: Sendable {
     /// `/openid/start` with `openid_identifier` (+ `opx_blob`), custom SAML ones at
     /// `/saml2/sso/start` with `saml_provider`; then `extended=true`, the return, optional
     /// `force_reauth=true`, `installation_id` and `applicationId`.
-    public func startURL(for provider: ProviderDefinition, returnTo: EngageReturn, forceReauth: Bool = false,
-                         installationID: String, startPath: String? = nil) -> EngageStartURL {
+    public func startURL(
+        for provider: ProviderDefinition, returnTo: EngageReturn, forceReauth: Bool = false,
+        installationID: String, startPath: String? = nil
+    ) -> EngageStartURL {
         var path: String
         var parameters: [(name: String, value: String)] = []
         let kind: String
@@ -102,7 +107,8 @@ public struct EngageRequestBuilder: Sendable {
     public func tokenURLPost(tokenURL: ServerURL, path: String = "", token: String, placement: TokenPlacement = .body) -> CaptureRequest {
         // A request target starts with `/`, also for a token URL without a path.
         let path = tokenURL.basePath.isEmpty && !path.hasPrefix("/") ? "/" + path : path
-        return CaptureRequest(operation: .tokenURLPost, server: tokenURL, path: path, parameters: [RequestParameter("token", token, secret: true)],
-                              parametersInURL: placement == .query)
+        return CaptureRequest(
+            operation: .tokenURLPost, server: tokenURL, path: path, parameters: [RequestParameter("token", token, secret: true)],
+            parametersInURL: placement == .query)
     }
 }

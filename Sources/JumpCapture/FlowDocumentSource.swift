@@ -76,7 +76,7 @@ public enum FlowDocumentError: Error, Sendable, Hashable, CustomStringConvertibl
         switch self {
         case .insecureURL(let url): url
         case let .unreachable(url, _), let .timedOut(url, _), let .status(url, _), let .tooLarge(url, _), let .notJSON(url, _),
-             let .noVersion(url):
+            let .noVersion(url):
             url
         }
     }

@@ -10,7 +10,9 @@ import JumpForms
 /// pairs (the iOS SDK's hand-built bodies start with `&`).
 public enum FormEncoding {
     public static func encode(_ text: String) -> String {
-        percentEncode(text, spaceAsPlus: true) { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") }
+        percentEncode(text, spaceAsPlus: true) {
+            $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+        }
     }
 
     /// A parameter name as the SDKs send it: raw, except the bytes that would end or change it
@@ -27,7 +29,9 @@ public enum FormEncoding {
     /// RFC 3986 query-component encoding (unreserved `A-Z a-z 0-9 - . _ ~` kept, space as
     /// `%20`), for URLs a browser opens.
     public static func encodeComponent(_ text: String) -> String {
-        percentEncode(text, spaceAsPlus: false) { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "~") }
+        percentEncode(text, spaceAsPlus: false) {
+            $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "~")
+        }
     }
 
     private static func percentEncode(_ text: String, spaceAsPlus: Bool, keep: (UInt8) -> Bool) -> String {
@@ -114,7 +118,8 @@ public enum FormEncoding {
                 guard end > start else { continue }
                 let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
                 guard let name = text(start..<(equals ?? end)),
-                      let value = equals.map({ text(($0 + 1)..<end) }) ?? "" else { return nil }
+                    let value = equals.map({ text(($0 + 1)..<end) }) ?? ""
+                else { return nil }
                 result.append((name, value))
             }
             return result

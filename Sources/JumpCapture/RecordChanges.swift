@@ -28,8 +28,10 @@ public enum RecordChanges {
     /// - Parameter kind: what a path (`/primaryAddress`; `/photos/type` inside a plural's
     ///   elements) holds, from a schema (`EntitySchema.attributeKind(path:)` of JumpSchema);
     ///   without one, JSON objects are objects and arrays are plurals.
-    public static func changes(from before: JSONValue, to after: JSONValue,
-                               kind: (String) -> AttributeKind? = { _ in nil }) -> [RecordChange] {
+    public static func changes(
+        from before: JSONValue, to after: JSONValue,
+        kind: (String) -> AttributeKind? = { _ in nil }
+    ) -> [RecordChange] {
         var result: [RecordChange] = []
         diffObject(before.objectValue ?? [], after.objectValue ?? [], path: "", kind: kind, into: &result)
         return result
@@ -40,8 +42,10 @@ public enum RecordChanges {
         (path.isEmpty && reservedAttributes.contains(key)) || kind(path + "/" + key) == .readOnly
     }
 
-    static func diffObject(_ old: [(key: String, value: JSONValue)], _ new: [(key: String, value: JSONValue)], path: String,
-                           kind: (String) -> AttributeKind?, into result: inout [RecordChange]) {
+    static func diffObject(
+        _ old: [(key: String, value: JSONValue)], _ new: [(key: String, value: JSONValue)], path: String,
+        kind: (String) -> AttributeKind?, into result: inout [RecordChange]
+    ) {
         var updated: [(key: String, value: JSONValue)] = []
         var nested: [RecordChange] = []
         let oldValues = Dictionary(old.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
@@ -98,17 +102,20 @@ public enum RecordChanges {
     /// server numbers elements again) and without what the schema marks read-only.
     static func plural(_ value: JSONValue, path: String, kind: (String) -> AttributeKind?) -> JSONValue {
         guard case .array(let items) = value else { return value }
-        return .array(items.map { item in
-            guard case .object(let entries) = item else { return item }
-            return .object(entries.filter { $0.key != "id" }.compactMap { writable($0, path: path, kind: kind) })
-        })
+        return .array(
+            items.map { item in
+                guard case .object(let entries) = item else { return item }
+                return .object(entries.filter { $0.key != "id" }.compactMap { writable($0, path: path, kind: kind) })
+            })
     }
 
     /// An attribute of an element or of an object sent whole: dropped when the schema marks
     /// it read-only; objects and plurals the schema knows are cleaned the same way; anything
     /// else (a `json` value above all) is kept as it is.
-    static func writable(_ entry: (key: String, value: JSONValue), path: String,
-                         kind: (String) -> AttributeKind?) -> (key: String, value: JSONValue)? {
+    static func writable(
+        _ entry: (key: String, value: JSONValue), path: String,
+        kind: (String) -> AttributeKind?
+    ) -> (key: String, value: JSONValue)? {
         let childPath = path + "/" + entry.key
         switch kind(childPath) {
         case .readOnly?:

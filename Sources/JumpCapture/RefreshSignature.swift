@@ -1,14 +1,14 @@
 import Crypto
 import JumpForms
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The client's refresh secret: 40 hexadecimal characters from a CSPRNG, made at every
@@ -19,16 +19,20 @@ public struct RefreshSecret: Sendable, Hashable {
     /// A new secret: 20 random bytes from swift-crypto's secure generator, as hex.
     public static func generate() -> RefreshSecret {
         let key = SymmetricKey(size: SymmetricKeySize(bitCount: 160))
-        let hex = key.withUnsafeBytes { bytes in bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined() }
+        let hex = key.withUnsafeBytes { bytes in
+            bytes.map { byte in
+                let digits = Array("0123456789abcdef")
+                return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+            }.joined()
+        }
         return RefreshSecret(unchecked: hex)
     }
 
     /// A secret read back from storage; nil unless it is 40 hexadecimal characters.
     public init?(_ value: String) {
-        guard value.utf8.count == 40, value.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }) else {
+        guard value.utf8.count == 40,
+            value.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) })
+        else {
             return nil
         }
         self.value = value
@@ -65,18 +69,21 @@ public enum RefreshSignature {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) \(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+        return
+            "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) \(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
     }
 
     /// Seconds since 1970 of a `yyyy-MM-dd HH:mm:ss` UTC date; nil when it is not one.
     public static func epochSeconds(of date: String) -> Int? {
         let bytes = Array(date.utf8)
         guard bytes.count == 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+        else { return nil }
         func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              CivilDate(year: year, month: month, day: day) != nil, hour < 24, minute < 60, second < 60 else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            CivilDate(year: year, month: month, day: day) != nil, hour < 24, minute < 60, second < 60
+        else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)

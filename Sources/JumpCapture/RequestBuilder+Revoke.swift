@@ -5,7 +5,7 @@ extension RequestBuilder {
     public func revokeToken(_ token: String, hint: String? = "access_token") -> CaptureRequest {
         var parameters = [
             RequestParameter("client_id", config.captureClientId.value),
-            RequestParameter("token", token, secret: true),
+            RequestParameter("token", token, secret: true)
         ]
         if let hint { parameters.append(RequestParameter("token_type_hint", hint)) }
         return request(.revokeToken, parameters)

@@ -45,9 +45,10 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// place `jump.yaml` names it; nil for the other errors.
     public var diagnostic: Diagnostic? {
         guard case let .formMissing(operation, form, known) = self else { return nil }
-        return Diagnostic(.configNamesMissingForm,
-                          "'\(operation.formKey ?? "?")' names form '\(form.value)', which the flow lacks (\(operation.rawValue) sends it)",
-                          at: form.location, hint: Suggestion.hint(for: form.value, among: known))
+        return Diagnostic(
+            .configNamesMissingForm,
+            "'\(operation.formKey ?? "?")' names form '\(form.value)', which the flow lacks (\(operation.rawValue) sends it)",
+            at: form.location, hint: Suggestion.hint(for: form.value, among: known))
     }
 }
 
@@ -118,7 +119,7 @@ public struct RequestBuilder: Sendable {
             RequestParameter("client_id", config.captureClientId.value),
             RequestParameter("locale", locale.identifier),
             RequestParameter("flow", flowName),
-            RequestParameter("flow_version", flowVersion),
+            RequestParameter("flow_version", flowVersion)
         ]
         if redirect {
             parameters.append(RequestParameter("redirect_uri", redirectUri))
@@ -193,8 +194,10 @@ public struct RequestBuilder: Sendable {
 
     /// A form-based request: validated, then the common parameters, `form`, the fields and
     /// the extras.
-    func formRequest(_ operation: CaptureOperation, _ values: FormValues, today: CivilDate, redirect: Bool = true,
-                     extras: [RequestParameter]) throws(RequestError) -> CaptureRequest {
+    func formRequest(
+        _ operation: CaptureOperation, _ values: FormValues, today: CivilDate, redirect: Bool = true,
+        extras: [RequestParameter]
+    ) throws(RequestError) -> CaptureRequest {
         let form = try form(for: operation)
         try validate(values, form: form, today: today)
         return request(operation, common(redirect: redirect) + [RequestParameter("form", form.name)] + fieldParameters(form, values) + extras)
@@ -204,8 +207,10 @@ public struct RequestBuilder: Sendable {
 
     /// Traditional sign-in with the sign-in form (email or username, by the form's fields):
     /// JRCaptureApidInterface.m:571-591, Capture.java:63-93.
-    public func signIn(_ values: FormValues, refreshSecret: RefreshSecret, mergeToken: String? = nil,
-                       today: CivilDate) throws(RequestError) -> CaptureRequest {
+    public func signIn(
+        _ values: FormValues, refreshSecret: RefreshSecret, mergeToken: String? = nil,
+        today: CivilDate
+    ) throws(RequestError) -> CaptureRequest {
         var extras = [RequestParameter("refresh_secret", refreshSecret.value, secret: true)]
         if let mergeToken { extras.append(RequestParameter("merge_token", mergeToken, secret: true)) }
         return try formRequest(.signIn, values, today: today, extras: extras)
@@ -214,12 +219,13 @@ public struct RequestBuilder: Sendable {
     /// Sign-in with an Engage token; `thin_registration` from the configuration (Capture.java:152-181,
     /// and iOS's token-URL variant, JRCaptureData.m:180-214, sends the same set).
     public func socialSignIn(token: String, refreshSecret: RefreshSecret, mergeToken: String? = nil) -> CaptureRequest {
-        var parameters = common() + [
-            RequestParameter("token", token, secret: true),
-            RequestParameter("thin_registration", config.enableThinRegistration.value ? "true" : "false"),
-            RequestParameter("registration_form", config.captureSocialRegistrationFormName.value),
-            RequestParameter("refresh_secret", refreshSecret.value, secret: true),
-        ]
+        var parameters =
+            common() + [
+                RequestParameter("token", token, secret: true),
+                RequestParameter("thin_registration", config.enableThinRegistration.value ? "true" : "false"),
+                RequestParameter("registration_form", config.captureSocialRegistrationFormName.value),
+                RequestParameter("refresh_secret", refreshSecret.value, secret: true)
+            ]
         if let mergeToken { parameters.append(RequestParameter("merge_token", mergeToken, secret: true)) }
         return request(.socialSignIn, parameters)
     }
@@ -231,12 +237,16 @@ public struct RequestBuilder: Sendable {
 
     /// Two-step social registration: the social registration form with the Engage token of the
     /// sign-in that answered 310 (the same calls as `register`, with `token`).
-    public func socialRegister(_ values: FormValues, token: String, refreshSecret: RefreshSecret,
-                               today: CivilDate) throws(RequestError) -> CaptureRequest {
-        try formRequest(.socialRegister, values, today: today, extras: [
-            RequestParameter("token", token, secret: true),
-            RequestParameter("refresh_secret", refreshSecret.value, secret: true),
-        ])
+    public func socialRegister(
+        _ values: FormValues, token: String, refreshSecret: RefreshSecret,
+        today: CivilDate
+    ) throws(RequestError) -> CaptureRequest {
+        try formRequest(
+            .socialRegister, values, today: today,
+            extras: [
+                RequestParameter("token", token, secret: true),
+                RequestParameter("refresh_secret", refreshSecret.value, secret: true)
+            ])
     }
 
     /// The form's identifying field: its first field of type email or text.
@@ -253,10 +263,12 @@ public struct RequestBuilder: Sendable {
         let form = try form(for: operation)
         try validate(values, form: form, today: today)
         let field = try identifyingField(of: form)
-        return request(operation, common(responseType: .token) + [
-            RequestParameter("form", form.name),
-            RequestParameter(field.name, values[field.name] ?? ""),
-        ])
+        return request(
+            operation,
+            common(responseType: .token) + [
+                RequestParameter("form", form.name),
+                RequestParameter(field.name, values[field.name] ?? "")
+            ])
     }
 
     public func forgotPassword(_ values: FormValues, today: CivilDate) throws(RequestError) -> CaptureRequest {
@@ -270,14 +282,16 @@ public struct RequestBuilder: Sendable {
     /// The edit-profile form, with the access token (no `redirect_uri`/`response_type`):
     /// JRCapture.m:867-904, Capture.java:353-374.
     public func updateProfile(_ values: FormValues, accessToken: String, today: CivilDate) throws(RequestError) -> CaptureRequest {
-        try formRequest(.updateProfile, values, today: today, redirect: false,
-                        extras: [RequestParameter("access_token", accessToken, secret: true)])
+        try formRequest(
+            .updateProfile, values, today: today, redirect: false,
+            extras: [RequestParameter("access_token", accessToken, secret: true)])
     }
 
     /// The change-password form, sent like the edit-profile form.
     public func changePassword(_ values: FormValues, accessToken: String, today: CivilDate) throws(RequestError) -> CaptureRequest {
-        try formRequest(.changePassword, values, today: today, redirect: false,
-                        extras: [RequestParameter("access_token", accessToken, secret: true)])
+        try formRequest(
+            .changePassword, values, today: today, redirect: false,
+            extras: [RequestParameter("access_token", accessToken, secret: true)])
     }
 
     /// A new access token, signed with the refresh secret at `epochSeconds` (now by default).
@@ -285,38 +299,44 @@ public struct RequestBuilder: Sendable {
     /// Android sends them only when both are known, CaptureRecord.java:377-392).
     public func refreshAccessToken(accessToken: String, refreshSecret: RefreshSecret, epochSeconds: Int = RefreshSignature.now) -> CaptureRequest {
         let date = RefreshSignature.dateString(epochSeconds: epochSeconds)
-        return request(.refreshAccessToken, [
-            RequestParameter("access_token", accessToken, secret: true),
-            RequestParameter("signature", RefreshSignature.sign(accessToken: accessToken, date: date, secret: refreshSecret), secret: true),
-            RequestParameter("date", date),
-            RequestParameter("client_id", config.captureClientId.value),
-            RequestParameter("locale", locale.identifier),
-            RequestParameter("flow", flowName),
-            RequestParameter("flow_version", flowVersion),
-        ])
+        return request(
+            .refreshAccessToken,
+            [
+                RequestParameter("access_token", accessToken, secret: true),
+                RequestParameter("signature", RefreshSignature.sign(accessToken: accessToken, date: date, secret: refreshSecret), secret: true),
+                RequestParameter("date", date),
+                RequestParameter("client_id", config.captureClientId.value),
+                RequestParameter("locale", locale.identifier),
+                RequestParameter("flow", flowName),
+                RequestParameter("flow_version", flowVersion)
+            ])
     }
 
     /// Adds the identity of an Engage token to the signed-in account: JRCapture.m:1032-1041,
     /// Capture.java:607-617. `response_type` is `token` (iOS; Android repeats the last
     /// sign-in's, and neither reads a code from the answer).
     public func linkAccount(accessToken: String, token: String) -> CaptureRequest {
-        request(.linkAccount, common(responseType: .token) + [
-            RequestParameter("access_token", accessToken, secret: true),
-            RequestParameter("token", token, secret: true),
-        ])
+        request(
+            .linkAccount,
+            common(responseType: .token) + [
+                RequestParameter("access_token", accessToken, secret: true),
+                RequestParameter("token", token, secret: true)
+            ])
     }
 
     /// Removes an identity: the SDKs' parameters in their order, no `redirect_uri` or
     /// `response_type` (JRCapture.m:1085-1092, Capture.java:635-642).
     public func unlinkAccount(accessToken: String, identifier: String) -> CaptureRequest {
-        request(.unlinkAccount, [
-            RequestParameter("client_id", config.captureClientId.value),
-            RequestParameter("locale", locale.identifier),
-            RequestParameter("identifier_to_remove", identifier),
-            RequestParameter("access_token", accessToken, secret: true),
-            RequestParameter("flow", flowName),
-            RequestParameter("flow_version", flowVersion),
-        ])
+        request(
+            .unlinkAccount,
+            [
+                RequestParameter("client_id", config.captureClientId.value),
+                RequestParameter("locale", locale.identifier),
+                RequestParameter("identifier_to_remove", identifier),
+                RequestParameter("access_token", accessToken, secret: true),
+                RequestParameter("flow", flowName),
+                RequestParameter("flow_version", flowVersion)
+            ])
     }
 
     /// The record, or one attribute of it (`/primaryAddress`). The access token alone
@@ -340,20 +360,24 @@ public struct RequestBuilder: Sendable {
     /// `entity.replace` of a plural: the whole list is sent, without `client_id`
     /// (ApidReplace.java).
     public func replacePlural(accessToken: String, attribute: String, value: JSONValue) -> CaptureRequest {
-        request(.replacePlural, [
-            RequestParameter("access_token", accessToken, secret: true),
-            RequestParameter("attribute_name", attribute),
-            RequestParameter("value", value.serialized()),
-        ])
+        request(
+            .replacePlural,
+            [
+                RequestParameter("access_token", accessToken, secret: true),
+                RequestParameter("attribute_name", attribute),
+                RequestParameter("value", value.serialized())
+            ])
     }
 
     /// `entity.delete` of one attribute: a plural element (`/photos#3`), a plural, an object
     /// or a value. As the Android SDK sends it (ApidDelete): `attribute_name` and the access
     /// token alone, no `client_id`.
     public func deleteAttribute(accessToken: String, attribute: String) -> CaptureRequest {
-        request(.deleteAttribute, [
-            RequestParameter("attribute_name", attribute),
-            RequestParameter("access_token", accessToken, secret: true),
-        ])
+        request(
+            .deleteAttribute,
+            [
+                RequestParameter("attribute_name", attribute),
+                RequestParameter("access_token", accessToken, secret: true)
+            ])
     }
 }

@@ -93,7 +93,8 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     public var serverError: ServerError? {
         switch self {
         case .badCredentials(let error), .accessTokenExpired(let error), .unknownAttribute(let error),
-             .redirectURIMismatch(let error), .server(let error): error
+            .redirectURIMismatch(let error), .server(let error):
+            error
         case .registrationNeeded(let value): value.server
         case .mergeRequired(let value): value.server
         case .invalidFields(let value): value.server
@@ -120,7 +121,8 @@ public struct ResponseDecoder: Sendable {
 
     /// Decodes the answer to `operation`. `engageToken` is the token the request carried (the
     /// social registration and merge token when the answer is 310 or 380).
-    public func decode(_ operation: CaptureOperation, status: Int, body: [UInt8], engageToken: String? = nil) -> Result<CaptureSuccess, CaptureError> {
+    public func decode(_ operation: CaptureOperation, status: Int, body: [UInt8], engageToken: String? = nil) -> Result<CaptureSuccess, CaptureError>
+    {
         let json: JSONValue
         switch Self.parseBody(status: status, body: body) {
         case .failure(let error): return .failure(.malformedResponse(error))
@@ -155,7 +157,7 @@ public struct ResponseDecoder: Sendable {
         }
         do {
             return .success(try JSONValue.parse(body))
-        } catch where !Self.startsStructuredJSON(trimmed.first ?? 0) {
+        } catch  where !Self.startsStructuredJSON(trimmed.first ?? 0) {
             // `Service Unavailable`, `forbidden`: text that is no JSON at all, quoted.
             let text = String(decoding: trimmed.prefix(4096), as: UTF8.self)
             let line = text.prefix { $0 != "\n" && $0 != "\r" }.prefix(120)
@@ -181,13 +183,15 @@ public struct ResponseDecoder: Sendable {
         switch operation {
         case .signIn, .socialSignIn, .register, .socialRegister:
             guard let token = json["access_token"]?.stringValue else { return missing("access_token") }
-            return .success(.signedIn(SignInResult(
-                accessToken: token,
-                authorizationCode: json["authorization_code"]?.stringValue,
-                isNew: json["is_new"]?.boolValue ?? false,
-                record: json["capture_user"] ?? .null,
-                expiresIn: json["expires_in"]?.intValue
-            )))
+            return .success(
+                .signedIn(
+                    SignInResult(
+                        accessToken: token,
+                        authorizationCode: json["authorization_code"]?.stringValue,
+                        isNew: json["is_new"]?.boolValue ?? false,
+                        record: json["capture_user"] ?? .null,
+                        expiresIn: json["expires_in"]?.intValue
+                    )))
         case .refreshAccessToken:
             guard let token = json["access_token"]?.stringValue else { return missing("access_token") }
             return .success(.refreshed(accessToken: token, expiresIn: json["expires_in"]?.intValue))
@@ -207,8 +211,9 @@ public struct ResponseDecoder: Sendable {
     func decodeError(_ json: JSONValue, engageToken: String?) -> CaptureError {
         // Engage failures: {"stat": "fail", "err": {"code": 2, "msg": "..."}}
         if let err = json["err"] {
-            let server = ServerError(code: err["code"]?.intValue ?? 0, error: "engage_error",
-                                     description: err["msg"]?.stringValue ?? "Engage error", body: json)
+            let server = ServerError(
+                code: err["code"]?.intValue ?? 0, error: "engage_error",
+                description: err["msg"]?.stringValue ?? "Engage error", body: json)
             return .server(server)
         }
         var code = json["code"]?.intValue ?? Int(json["code"]?.stringValue ?? "") ?? 0
@@ -225,12 +230,13 @@ public struct ResponseDecoder: Sendable {
         case 223: return .unknownAttribute(server)
         case 310: return .registrationNeeded(TwoStepRegistration(prefill: prefill(json), token: engageToken, server: server))
         case 380:
-            return .mergeRequired(MergeRequired(
-                existingProvider: json["existing_provider"]?.stringValue ?? "capture",
-                conflictingProvider: json["conflicting_provider"]?.stringValue ?? json["provider"]?.stringValue,
-                mergeToken: engageToken ?? json["merge_token"]?.stringValue,
-                server: server
-            ))
+            return .mergeRequired(
+                MergeRequired(
+                    existingProvider: json["existing_provider"]?.stringValue ?? "capture",
+                    conflictingProvider: json["conflicting_provider"]?.stringValue ?? json["provider"]?.stringValue,
+                    mergeToken: engageToken ?? json["merge_token"]?.stringValue,
+                    server: server
+                ))
         case 390: return .invalidFields(invalidFields(json, server: server))
         case 414: return .accessTokenExpired(server)
         case 420: return .redirectURIMismatch(server)

@@ -36,32 +36,44 @@ enum MaskedText {
 
 extension RequestParameter: SecretMasking {
     public var maskedFields: [(name: String, text: String)] {
-        [("name", MaskedText.quoted(name)), ("value", isSecret ? MaskedText.secret(value) : MaskedText.quoted(value)),
-         ("isSecret", String(isSecret))]
+        [
+            ("name", MaskedText.quoted(name)), ("value", isSecret ? MaskedText.secret(value) : MaskedText.quoted(value)),
+            ("isSecret", String(isSecret))
+        ]
     }
 }
 
 extension CaptureRequest: SecretMasking {
     public var maskedFields: [(name: String, text: String)] {
-        [("operation", operation.rawValue), ("method", method.rawValue),
-         ("url", "\(server.scheme)://\(server.authority)\(target(maskingSecrets: true))"),
-         ("parameters", "[" + parameters.map { $0.isSecret ? "\($0.name)=\(RequestPrinter.mask)" : "\($0.name)=\($0.value)" }
-            .joined(separator: ", ") + "]")]
+        [
+            ("operation", operation.rawValue), ("method", method.rawValue),
+            ("url", "\(server.scheme)://\(server.authority)\(target(maskingSecrets: true))"),
+            (
+                "parameters",
+                "["
+                    + parameters.map { $0.isSecret ? "\($0.name)=\(RequestPrinter.mask)" : "\($0.name)=\($0.value)" }
+                    .joined(separator: ", ") + "]"
+            )
+        ]
     }
 }
 
 extension SignInResult: SecretMasking {
     public var maskedFields: [(name: String, text: String)] {
-        [("accessToken", MaskedText.secret(accessToken)), ("authorizationCode", MaskedText.secret(authorizationCode)),
-         ("isNew", String(isNew)), ("record", record.serialized()), ("expiresIn", expiresIn.map(String.init) ?? "nil")]
+        [
+            ("accessToken", MaskedText.secret(accessToken)), ("authorizationCode", MaskedText.secret(authorizationCode)),
+            ("isNew", String(isNew)), ("record", record.serialized()), ("expiresIn", expiresIn.map(String.init) ?? "nil")
+        ]
     }
 }
 
 extension Session: SecretMasking {
     public var maskedFields: [(name: String, text: String)] {
-        [("captureDomain", MaskedText.quoted(captureDomain)), ("clientId", MaskedText.quoted(clientId)),
-         ("accessToken", MaskedText.secret(accessToken)), ("refreshSecret", MaskedText.secret(refreshSecret.value)),
-         ("expiresAt", expiresAt.map(String.init) ?? "nil"), ("record", record.serialized())]
+        [
+            ("captureDomain", MaskedText.quoted(captureDomain)), ("clientId", MaskedText.quoted(clientId)),
+            ("accessToken", MaskedText.secret(accessToken)), ("refreshSecret", MaskedText.secret(refreshSecret.value)),
+            ("expiresAt", expiresAt.map(String.init) ?? "nil"), ("record", record.serialized())
+        ]
     }
 }
 
@@ -79,8 +91,10 @@ extension TwoStepRegistration: SecretMasking {
 
 extension MergeRequired: SecretMasking {
     public var maskedFields: [(name: String, text: String)] {
-        [("existingProvider", MaskedText.quoted(existingProvider)), ("conflictingProvider", MaskedText.quoted(conflictingProvider)),
-         ("mergeToken", MaskedText.secret(mergeToken)), ("server", server.description)]
+        [
+            ("existingProvider", MaskedText.quoted(existingProvider)), ("conflictingProvider", MaskedText.quoted(conflictingProvider)),
+            ("mergeToken", MaskedText.secret(mergeToken)), ("server", server.description)
+        ]
     }
 }
 
@@ -129,7 +143,11 @@ extension ServerError: CustomDebugStringConvertible, CustomReflectable {
     }
 
     public var customMirror: Mirror {
-        Mirror(self, children: [(label: "code", value: code as Any), (label: "error", value: error as Any),
-                                (label: "description", value: description as Any)], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                (label: "code", value: code as Any), (label: "error", value: error as Any),
+                (label: "description", value: description as Any)
+            ], displayStyle: .struct)
     }
 }

@@ -2,14 +2,14 @@ import Crypto
 import JumpFiles
 import JumpForms
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A signed-in user: the access token, the refresh secret and the record.
@@ -23,8 +23,10 @@ public struct Session: Sendable, Hashable {
     public var expiresAt: Int?
     public var record: JSONValue
 
-    public init(captureDomain: String, clientId: String, accessToken: String, refreshSecret: RefreshSecret,
-                expiresAt: Int? = nil, record: JSONValue) {
+    public init(
+        captureDomain: String, clientId: String, accessToken: String, refreshSecret: RefreshSecret,
+        expiresAt: Int? = nil, record: JSONValue
+    ) {
         self.captureDomain = captureDomain
         self.clientId = clientId
         self.accessToken = accessToken
@@ -40,16 +42,18 @@ public struct Session: Sendable, Hashable {
             "accessToken": .string(accessToken),
             "refreshSecret": .string(refreshSecret.value),
             "expiresAt": expiresAt.map(JSONValue.integer) ?? .null,
-            "record": record,
+            "record": record
         ]
     }
 
     init?(json: JSONValue) {
         guard let domain = json["captureDomain"]?.stringValue, let client = json["clientId"]?.stringValue,
-              let token = json["accessToken"]?.stringValue,
-              let secret = json["refreshSecret"]?.stringValue.flatMap(RefreshSecret.init) else { return nil }
-        self.init(captureDomain: domain, clientId: client, accessToken: token, refreshSecret: secret,
-                  expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null)
+            let token = json["accessToken"]?.stringValue,
+            let secret = json["refreshSecret"]?.stringValue.flatMap(RefreshSecret.init)
+        else { return nil }
+        self.init(
+            captureDomain: domain, clientId: client, accessToken: token, refreshSecret: secret,
+            expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null)
     }
 }
 

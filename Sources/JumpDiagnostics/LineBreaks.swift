@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where lines break, the way YAML (and libyaml, whose line numbers the diagnostics carry)
@@ -68,8 +68,10 @@ public enum LineBreaks {
     private static func hasOtherBreak(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return false }
         if memchr(base, 0x0D, buffer.count) != nil { return true }
-        for (lead, isBreak) in [(UInt8(0xC2), { (next: UnsafeBufferPointer<UInt8>) in next.first == 0x85 }),
-                                (UInt8(0xE2), { (next: UnsafeBufferPointer<UInt8>) in next.count >= 2 && next[0] == 0x80 && (next[1] == 0xA8 || next[1] == 0xA9) })] {
+        for (lead, isBreak) in [
+            (UInt8(0xC2), { (next: UnsafeBufferPointer<UInt8>) in next.first == 0x85 }),
+            (UInt8(0xE2), { (next: UnsafeBufferPointer<UInt8>) in next.count >= 2 && next[0] == 0x80 && (next[1] == 0xA8 || next[1] == 0xA9) })
+        ] {
             var offset = 0
             while offset < buffer.count, let found = memchr(base + offset, Int32(lead), buffer.count - offset) {
                 offset = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1

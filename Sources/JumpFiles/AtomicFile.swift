@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a file or folder was not written, read or accepted: the path and the reason, which
@@ -63,8 +63,10 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` (see the type's notes). The folder must exist. `durable: false`
     /// skips the flushes (only for the scratch files of benchmarks and fuzz targets, which a
     /// crash may lose).
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool = false,
-                             durable: Bool = true) throws(FileFailure) {
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool = false,
+        durable: Bool = true
+    ) throws(FileFailure) {
         try write(bytes, to: path, mode: mode, ignoringUmask: ignoringUmask, followingLinks: true, durable: durable)
     }
 
@@ -76,18 +78,23 @@ public enum AtomicFile {
         try write(bytes, to: path, mode: 0o600, ignoringUmask: true, followingLinks: false, durable: true)
     }
 
-    private static func write(_ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool,
-                              followingLinks: Bool, durable: Bool) throws(FileFailure) {
+    private static func write(
+        _ bytes: [UInt8], to path: String, mode: mode_t, ignoringUmask: Bool,
+        followingLinks: Bool, durable: Bool
+    ) throws(FileFailure) {
         var target = path
         var existing: stat?
         var info = stat()
         if lstat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFLNK {
                 guard followingLinks else {
-                    throw FileFailure(path: path, reason: "it is a symbolic link; private files are not written through links (remove it, and run again)")
+                    throw FileFailure(
+                        path: path, reason: "it is a symbolic link; private files are not written through links (remove it, and run again)")
                 }
                 guard stat(path, &info) == 0 else {
-                    if errno == ENOENT { throw FileFailure(path: path, reason: "not writing through a dangling symbolic link (it points at nothing)") }
+                    if errno == ENOENT {
+                        throw FileFailure(path: path, reason: "not writing through a dangling symbolic link (it points at nothing)")
+                    }
                     throw FileFailure.system(path)
                 }
                 if (info.st_mode & S_IFMT) == S_IFREG {
@@ -117,8 +124,9 @@ public enum AtomicFile {
         }
 
         let folder = PathText.folder(of: target)
-        let (descriptor, temporary) = try createTemporary(in: folder, for: PathText.name(of: target),
-                                                          mode: ignoringUmask || existing != nil ? 0o600 : mode, reporting: path)
+        let (descriptor, temporary) = try createTemporary(
+            in: folder, for: PathText.name(of: target),
+            mode: ignoringUmask || existing != nil ? 0o600 : mode, reporting: path)
         func abandon() -> FileFailure {
             let failure = FileFailure.system(path)
             close(descriptor)
@@ -153,8 +161,10 @@ public enum AtomicFile {
 
     /// A new file in `folder` with a random name, opened for writing; never an existing file
     /// or a link (`O_EXCL | O_NOFOLLOW`). Errors name `reported` (the path the caller asked for).
-    private static func createTemporary(in folder: String, for name: String, mode: mode_t,
-                                        reporting reported: String) throws(FileFailure) -> (Int32, String) {
+    private static func createTemporary(
+        in folder: String, for name: String, mode: mode_t,
+        reporting reported: String
+    ) throws(FileFailure) -> (Int32, String) {
         // The name stays within NAME_MAX (255 bytes): the target's name, shortened, and 8 random
         // characters.
         var stem = ""

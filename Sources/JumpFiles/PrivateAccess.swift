@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The checks of files only their owner may use (the session, the session key, the local
@@ -32,10 +32,18 @@ package enum PrivateAccess {
         guard stat(folder, &info) == 0 else { throw FileFailure.system(folder) }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { throw FileFailure(path: folder, reason: "it is not a folder") }
         if info.st_uid != geteuid(), info.st_uid != 0 {
-            throw FileFailure(path: folder, reason: "the folder belongs to user \(info.st_uid), not to you (user \(geteuid())), so it could replace the files in it; use a folder of your own")
+            throw FileFailure(
+                path: folder,
+                reason:
+                    "the folder belongs to user \(info.st_uid), not to you (user \(geteuid())), so it could replace the files in it; use a folder of your own"
+            )
         }
         if info.st_mode & 0o022 != 0 {
-            throw FileFailure(path: folder, reason: "the folder can be written by others (mode \(octal(info.st_mode))), so they could replace the files in it; refused as ssh refuses such folders. Fix: chmod 700 '\(folder)'")
+            throw FileFailure(
+                path: folder,
+                reason:
+                    "the folder can be written by others (mode \(octal(info.st_mode))), so they could replace the files in it; refused as ssh refuses such folders. Fix: chmod 700 '\(folder)'"
+            )
         }
     }
 
@@ -49,7 +57,11 @@ package enum PrivateAccess {
             throw FileFailure(path: path, reason: "the file belongs to user \(info.st_uid), not to you (user \(geteuid())); remove it")
         }
         if info.st_mode & 0o077 != 0 {
-            throw FileFailure(path: path, reason: "the file can be \(info.st_mode & 0o022 != 0 ? "written" : "read") by others (mode \(octal(info.st_mode))); it must be private, as ssh requires of a key. Fix: chmod 600 '\(path)'")
+            throw FileFailure(
+                path: path,
+                reason:
+                    "the file can be \(info.st_mode & 0o022 != 0 ? "written" : "read") by others (mode \(octal(info.st_mode))); it must be private, as ssh requires of a key. Fix: chmod 600 '\(path)'"
+            )
         }
     }
 
@@ -63,7 +75,9 @@ package enum PrivateAccess {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
-            if errno == ELOOP { throw FileFailure(path: path, reason: "it is a symbolic link; private files are never read through links (remove it)") }
+            if errno == ELOOP {
+                throw FileFailure(path: path, reason: "it is a symbolic link; private files are never read through links (remove it)")
+            }
             throw FileFailure.system(path)
         }
         defer { close(descriptor) }

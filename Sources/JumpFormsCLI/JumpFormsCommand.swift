@@ -11,16 +11,17 @@ public struct JumpFormsCommand: AsyncParsableCommand {
         commandName: "jump-forms",
         abstract: "Identity forms from YAML flow files: register and sign in from prompts, lint flows, run a local Capture server.",
         discussion: """
-        Flows, locale files and jump.yaml are described in docs/flow-format.md; diagnostics in \
-        docs/diagnostics.md. Colour is used on a terminal unless NO_COLOR is set.
-        """,
+            Flows, locale files and jump.yaml are described in docs/flow-format.md; diagnostics in \
+            docs/diagnostics.md. Colour is used on a terminal unless NO_COLOR is set.
+            """,
         version: version,
         subcommands: [
             RegisterCommand.self, SignInCommand.self, WhoAmICommand.self, EditProfileCommand.self, ChangePasswordCommand.self,
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
-            LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self, ProvidersCommand.self,
-            ServeCommand.self, OutboxCommand.self, FlowCommand.self,
+            LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self,
+            ProvidersCommand.self,
+            ServeCommand.self, OutboxCommand.self, FlowCommand.self
         ]
     )
 

@@ -5,7 +5,8 @@ import JumpForms
 public enum AnswersLoader {
     /// The answers, in file order, with where each was written; or the diagnostics.
     public static func load(bytes: [UInt8], path: String, limits: LoaderLimits = .default)
-        -> (answers: [(field: Located<String>, value: String)], diagnostics: [Diagnostic], sources: SourceFiles) {
+        -> (answers: [(field: Located<String>, value: String)], diagnostics: [Diagnostic], sources: SourceFiles)
+    {
         var sources = SourceFiles()
         sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
         let result = YAMLReader.read(bytes, path: path, limits: limits)
@@ -17,8 +18,10 @@ public enum AnswersLoader {
             for entry in mapping.entries {
                 let field = Located(entry.key.value, at: decoder.location(entry.key))
                 guard case .scalar(let scalar) = entry.value else {
-                    decoder.errors.append(.wrongNodeKind(decoder.location(entry.value), expected: "a single value",
-                                                         found: entry.value.kindDescription, context: "the answer for '\(field.value)'"))
+                    decoder.errors.append(
+                        .wrongNodeKind(
+                            decoder.location(entry.value), expected: "a single value",
+                            found: entry.value.kindDescription, context: "the answer for '\(field.value)'"))
                     continue
                 }
                 answers.append((field, scalar.isNull ? "" : scalar.value))
@@ -30,7 +33,8 @@ public enum AnswersLoader {
 
     /// Reads the answers file at `path` (`-` is standard input).
     public static func load(path: String, limits: LoaderLimits = .default)
-        -> (answers: [(field: Located<String>, value: String)], diagnostics: [Diagnostic], sources: SourceFiles) {
+        -> (answers: [(field: Located<String>, value: String)], diagnostics: [Diagnostic], sources: SourceFiles)
+    {
         let bytes: [UInt8]
         if path == "-" {
             bytes = FileAccess.readStandardInput(limit: limits.maximumFileSize)

@@ -20,7 +20,9 @@ public enum BuiltinCatalog {
             var decoder = LocaleDecoder(path: path, bytes: bytes, streamed: read.messages)
             if let catalog = decoder.decode(document, expectedTag: nil) { result.append(catalog) }
         }
-        return result.sorted { ($0.tag.value.identifier == "en-US" ? 0 : 1, $0.tag.value) < ($1.tag.value.identifier == "en-US" ? 0 : 1, $1.tag.value) }
+        return result.sorted {
+            ($0.tag.value.identifier == "en-US" ? 0 : 1, $0.tag.value) < ($1.tag.value.identifier == "en-US" ? 0 : 1, $1.tag.value)
+        }
     }()
 
     /// Every key the built-in catalog defines.

@@ -39,12 +39,14 @@ extension ProjectLoader {
         var flows: [LoadedFlow] = []
         for group in groups {
             let name = flowDocumentName ?? (group.name.isEmpty ? config?.captureFlowName?.value : nil)
-            let result = CaptureFlowDocumentReader.combine(group.documents, name: name, defaultLocale: flowDocumentDefaultLocale,
-                                                            fallbackCatalogs: BuiltinCatalog.catalogs)
+            let result = CaptureFlowDocumentReader.combine(
+                group.documents, name: name, defaultLocale: flowDocumentDefaultLocale,
+                fallbackCatalogs: BuiltinCatalog.catalogs)
             project.diagnostics += result.diagnostics
             guard let flow = result.flow else { continue }
-            var loaded = LoadedFlow(flow: flow, localesDirectory: FileAccess.normalize(flow.path), catalogs: result.catalogs,
-                                    isComplete: !result.diagnostics.containsErrors)
+            var loaded = LoadedFlow(
+                flow: flow, localesDirectory: FileAccess.normalize(flow.path), catalogs: result.catalogs,
+                isComplete: !result.diagnostics.containsErrors)
             loaded.documentLocales = group.documents.compactMap(\.locale?.value)
             flows.append(loaded)
         }

@@ -14,7 +14,9 @@ public enum IdentitiesLoader {
     }
 
     /// The identities, or the located problems of the file.
-    public static func load(path: String, limits: LoaderLimits = .default) -> (identities: [TestIdentity], diagnostics: [Diagnostic], sources: SourceFiles) {
+    public static func load(path: String, limits: LoaderLimits = .default) -> (
+        identities: [TestIdentity], diagnostics: [Diagnostic], sources: SourceFiles
+    ) {
         var sources = SourceFiles()
         let bytes: [UInt8]
         switch FileAccess.read(path, limit: limits.maximumFileSize) {
@@ -46,16 +48,18 @@ public enum IdentitiesLoader {
                     let key = provider.value + "|" + identifier.value
                     let here = decoder.location(mapping.start)
                     if let first = seen[key] {
-                        decoder.errors.append(.duplicateIdentity(identifier.location, provider: provider.value, identifier: identifier.value, first: first))
+                        decoder.errors.append(
+                            .duplicateIdentity(identifier.location, provider: provider.value, identifier: identifier.value, first: first))
                         continue
                     }
                     seen[key] = identifier.location
-                    identities.append(TestIdentity(
-                        provider: provider.value, identifier: identifier.value, email: text(.email),
-                        verifiedEmail: fields[.verifiedEmail].flatMap { decoder.bool($0, "'verifiedEmail'") }?.value ?? false,
-                        givenName: text(.givenName), familyName: text(.familyName), displayName: text(.displayName),
-                        nativeToken: text(.nativeToken), location: here
-                    ))
+                    identities.append(
+                        TestIdentity(
+                            provider: provider.value, identifier: identifier.value, email: text(.email),
+                            verifiedEmail: fields[.verifiedEmail].flatMap { decoder.bool($0, "'verifiedEmail'") }?.value ?? false,
+                            givenName: text(.givenName), familyName: text(.familyName), displayName: text(.displayName),
+                            nativeToken: text(.nativeToken), location: here
+                        ))
                 }
             }
         }

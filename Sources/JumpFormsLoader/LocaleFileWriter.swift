@@ -30,8 +30,9 @@ public struct LocaleFileContent: Sendable, Hashable {
 
     /// A loaded catalog's content, in file order.
     public init(_ catalog: LocaleCatalog, header: [String] = []) {
-        self.init(tag: catalog.tag.value, messages: catalog.allMessages.map { Message(key: $0.key, text: $0.text) },
-                  sameAsSource: catalog.sameAsSource.map(\.value), notes: catalog.notes, header: header)
+        self.init(
+            tag: catalog.tag.value, messages: catalog.allMessages.map { Message(key: $0.key, text: $0.text) },
+            sameAsSource: catalog.sameAsSource.map(\.value), notes: catalog.notes, header: header)
     }
 }
 
@@ -50,7 +51,8 @@ public enum LocaleFileWriter {
             out += "sameAsSource:\n"
             for key in content.sameAsSource { out += "  - \(scalar(key))\n" }
         }
-        let noteEntries = content.messages.compactMap { message in content.notes[message.key].map { (message.key, $0) } }
+        let noteEntries =
+            content.messages.compactMap { message in content.notes[message.key].map { (message.key, $0) } }
             + content.notes.keys.filter { key in !content.messages.contains { $0.key == key } }.sorted().map { ($0, content.notes[$0]!) }
         if !noteEntries.isEmpty {
             out += "notes:\n"
@@ -116,7 +118,7 @@ public enum LocaleFileWriter {
         switch v {
         case 0x00..<0x20, 0x7F, 0x80...0x9F: return true
         case 0x00AD, 0x061C, 0x115F, 0x1160, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0x3164, 0xFEFF, 0xFFA0,
-             0xFFF9...0xFFFB, 0xFFFE, 0xFFFF, 0xD800...0xDFFF, 0xE0000...0xE007F:
+            0xFFF9...0xFFFB, 0xFFFE, 0xFFFF, 0xD800...0xDFFF, 0xE0000...0xE007F:
             return true
         default: return false
         }
@@ -134,7 +136,9 @@ public enum LocaleFileWriter {
             default:
                 if needsEscape(scalar) {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += scalar.value > 0xFFFF ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                    out +=
+                        scalar.value > 0xFFFF
+                        ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
                         : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     out.unicodeScalars.append(scalar)

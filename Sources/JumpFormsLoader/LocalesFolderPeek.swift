@@ -51,7 +51,8 @@ extension ProjectLoader {
                 case YAML_SCALAR_EVENT, YAML_ALIAS_EVENT:
                     guard depth == 1 else { continue }
                     let data = event.data.scalar
-                    let text = event.type == YAML_SCALAR_EVENT
+                    let text =
+                        event.type == YAML_SCALAR_EVENT
                         ? data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
                         : ""
                     if expectingKey {

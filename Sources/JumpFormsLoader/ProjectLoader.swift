@@ -92,7 +92,8 @@ public struct ProjectLoader: Sendable {
                 switch FileAccess.yamlFiles(in: path) {
                 case .failure(let error): assembler.project.diagnostics.append(error.diagnostic)
                 case .success(let files) where files.isEmpty:
-                    assembler.project.diagnostics.append(Diagnostic(.directoryUnreadable, "no YAML files in '\(path)' (it holds no .yaml or .yml file)", at: nil, file: path))
+                    assembler.project.diagnostics.append(
+                        Diagnostic(.directoryUnreadable, "no YAML files in '\(path)' (it holds no .yaml or .yml file)", at: nil, file: path))
                 case .success(let files):
                     // Read and parse the folder's files on all cores; decode them in order.
                     let reads = ConcurrentMap.map(files) { readFile($0, decodingFlow: true) }
@@ -155,9 +156,11 @@ public struct ProjectLoader: Sendable {
             let flowPath = FileAccess.join(FileAccess.directory(of: path), config.flow.value)
             guard FileAccess.kind(of: flowPath) == .file else {
                 let nearest = FileAccess.nearest(to: config.flow.value, relativeTo: FileAccess.directory(of: path), kind: .file)
-                project.diagnostics.append(Diagnostic(.fileUnreadable, "the flow file '\(flowPath)' does not exist",
-                                                      at: config.flow.location,
-                                                      hint: nearest.map { "did you mean '\($0)'? ('flow' is relative to jump.yaml)" } ?? "'flow' is relative to jump.yaml"))
+                project.diagnostics.append(
+                    Diagnostic(
+                        .fileUnreadable, "the flow file '\(flowPath)' does not exist",
+                        at: config.flow.location,
+                        hint: nearest.map { "did you mean '\($0)'? ('flow' is relative to jump.yaml)" } ?? "'flow' is relative to jump.yaml"))
                 return
             }
             if !flowPaths.contains(FileAccess.normalize(flowPath)) {
@@ -187,14 +190,18 @@ public struct ProjectLoader: Sendable {
                 } else {
                     catalogsByDirectory[directory] = []
                     let nearest = FileAccess.nearest(to: flow.localesDirectory.value, relativeTo: FileAccess.directory(of: path), kind: .directory)
-                    project.diagnostics.append(Diagnostic(.directoryUnreadable,
-                        "the locales folder '\(directory)' does not exist", at: flow.localesDirectory.location,
-                        hint: nearest.map { "did you mean '\($0)'? ('locales' is relative to the flow file)" }
-                            ?? "create it, or point 'locales' at the folder of locale files (relative to the flow file)"))
+                    project.diagnostics.append(
+                        Diagnostic(
+                            .directoryUnreadable,
+                            "the locales folder '\(directory)' does not exist", at: flow.localesDirectory.location,
+                            hint: nearest.map { "did you mean '\($0)'? ('locales' is relative to the flow file)" }
+                                ?? "create it, or point 'locales' at the folder of locale files (relative to the flow file)"))
                 }
             }
-            project.flows.append(LoadedFlow(flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? [],
-                                            isComplete: readCleanly && decoded.errors.isEmpty))
+            project.flows.append(
+                LoadedFlow(
+                    flow: flow, localesDirectory: directory, catalogs: catalogsByDirectory[directory] ?? [],
+                    isComplete: readCleanly && decoded.errors.isEmpty))
         }
 
         /// Locale files named directly that no flow's folder already brought; then sorting.
@@ -204,7 +211,7 @@ public struct ProjectLoader: Sendable {
             }
             for file in localeFiles where catalogsByDirectory[FileAccess.normalize(FileAccess.directory(of: file.path))] == nil {
                 var decoded = loader.decodeLocale(file.path, file.read)
-                decoded.read = ReadFile(path: file.path)     // recorded when the file was read
+                decoded.read = ReadFile(path: file.path)  // recorded when the file was read
                 decoded.record(into: &project)
                 if let catalog = decoded.catalog { project.looseCatalogs.append(catalog) }
             }
@@ -312,12 +319,14 @@ public struct ProjectLoader: Sendable {
         result.diagnostics = decoder.decoder.errors.map(\.diagnostic)
         if catalog != nil, !result.aliases.isEmpty {
             let keysByLine = catalog!.firstKeys(onLines: Set((document.anchors + document.aliases).map(\.mark.line)))
-            catalog!.yamlReferences = (document.anchors.map { ($0, LocaleYAMLReference.Kind.anchor) }
+            catalog!.yamlReferences =
+                (document.anchors.map { ($0, LocaleYAMLReference.Kind.anchor) }
                 + document.aliases.map { ($0, LocaleYAMLReference.Kind.alias) })
                 .map { marker, kind in
-                    LocaleYAMLReference(name: marker.name, kind: kind,
-                                        location: document.location(marker.mark, length: marker.name.unicodeScalars.count + 1),
-                                        key: keysByLine[marker.mark.line])
+                    LocaleYAMLReference(
+                        name: marker.name, kind: kind,
+                        location: document.location(marker.mark, length: marker.name.unicodeScalars.count + 1),
+                        key: keysByLine[marker.mark.line])
                 }
                 .sorted { $0.location < $1.location }
         }
@@ -379,14 +388,19 @@ public struct ProjectLoader: Sendable {
         let found: String
         if case .mapping(let mapping) = document.root {
             let keys = mapping.entries.prefix(4).map { "'\($0.key.value)'" }
-            found = mapping.entries.isEmpty ? "it is an empty mapping"
+            found =
+                mapping.entries.isEmpty
+                ? "it is an empty mapping"
                 : "its keys are \(keys.joined(separator: ", "))\(mapping.entries.count > 4 ? ", ..." : "")"
         } else {
             found = "its top level is \(document.root.kindDescription), not a mapping"
         }
         let location = SourceLocation(file: path, line: document.root.start.line, column: document.root.start.column)
-        return Diagnostic(.unknownFileKind,
+        return Diagnostic(
+            .unknownFileKind,
             "not a flow, locale file, jump.yaml or identities file: \(found)", at: location,
-            hint: "a flow has 'flow', 'fields' and 'forms'; a locale file 'locale' and 'messages'; jump.yaml 'capture...' keys; an identities file 'identities'")
+            hint:
+                "a flow has 'flow', 'fields' and 'forms'; a locale file 'locale' and 'messages'; jump.yaml 'capture...' keys; an identities file 'identities'"
+        )
     }
 }

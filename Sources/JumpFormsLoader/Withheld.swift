@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import JumpForms
 
@@ -55,9 +55,11 @@ public struct Withheld: Sendable {
     public func apply(to diagnostic: Diagnostic) -> Diagnostic {
         var shown = hidingValues(diagnostic)
         if let location = shown.location, let folder = projectFolder(outside: location.file) {
-            return Diagnostic(shown.code, "not shown: '\(location.file)' is outside the project folder '\(folder)' (jump.yaml points at it), so only the place of this finding is shown",
-                              at: location, severity: shown.severity,
-                              hint: "to see it in full, check the file by name: jump-forms lint '\(location.file)'", file: shown.file)
+            return Diagnostic(
+                shown.code,
+                "not shown: '\(location.file)' is outside the project folder '\(folder)' (jump.yaml points at it), so only the place of this finding is shown",
+                at: location, severity: shown.severity,
+                hint: "to see it in full, check the file by name: jump-forms lint '\(location.file)'", file: shown.file)
         }
         shown.related = shown.related.map { related in
             guard let folder = projectFolder(outside: related.location.file) else { return related }
@@ -103,8 +105,10 @@ public struct Withheld: Sendable {
         var out = String.UnicodeScalarView()
         var index = 0
         scan: while index < scalars.count {
-            for (pattern, replacement) in patterns where index + pattern.count <= scalars.count
-                && scalars[index..<(index + pattern.count)].elementsEqual(pattern) {
+            for (pattern, replacement) in patterns
+            where index + pattern.count <= scalars.count
+                && scalars[index..<(index + pattern.count)].elementsEqual(pattern)
+            {
                 out.append(contentsOf: replacement.unicodeScalars)
                 index += pattern.count
                 continue scan

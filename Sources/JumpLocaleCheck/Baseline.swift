@@ -67,7 +67,8 @@ public struct Baseline: Sendable, Hashable {
         var fingerprints: [Fingerprint] = []
         for (index, item) in items.enumerated() {
             guard let rule = item["rule"]?.stringValue, let file = item["file"]?.stringValue,
-                  let key = item["key"]?.stringValue, let hash = item["hash"]?.stringValue else {
+                let key = item["key"]?.stringValue, let hash = item["hash"]?.stringValue
+            else {
                 throw ParseError(message: "finding \(index + 1) needs 'rule', 'file', 'key' and 'hash'")
             }
             fingerprints.append(Fingerprint(rule: rule, file: file, key: key, messageHash: hash))
@@ -81,7 +82,7 @@ public struct Baseline: Sendable, Hashable {
         for (index, fingerprint) in fingerprints.enumerated() {
             let item: JSONValue = [
                 "rule": .string(fingerprint.rule), "file": .string(fingerprint.file),
-                "key": .string(fingerprint.key), "hash": .string(fingerprint.messageHash),
+                "key": .string(fingerprint.key), "hash": .string(fingerprint.messageHash)
             ]
             out += (index == 0 ? "\n    " : ",\n    ") + item.serialized()
         }

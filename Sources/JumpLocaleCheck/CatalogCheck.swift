@@ -57,8 +57,10 @@ struct CatalogCheck {
 
     var path: String { catalog.path }
 
-    func add(_ rule: LocaleRule, _ message: String, at location: SourceLocation?, key: String?,
-             hint: String? = nil, related: [Diagnostic.Related] = []) {
+    func add(
+        _ rule: LocaleRule, _ message: String, at location: SourceLocation?, key: String?,
+        hint: String? = nil, related: [Diagnostic.Related] = []
+    ) {
         sink.findings.append(LocaleFinding(rule, message, at: location, file: path, key: key, hint: hint, related: related))
     }
 
@@ -127,7 +129,8 @@ struct CatalogCheck {
             }
         }
         if let reference, reference.hasPattern, !checkSameAsSource(message, pattern, reference),
-           facts.hasTag || facts.mayHoldURL || facts.hasDigit || !reference.tags.isEmpty || !reference.urls.isEmpty || !reference.numbers.isEmpty {
+            facts.hasTag || facts.mayHoldURL || facts.hasDigit || !reference.tags.isEmpty || !reference.urls.isEmpty || !reference.numbers.isEmpty
+        {
             let literal = TextScan.literalText(pattern)
             checkMarkupMismatch(message, literal: literal, reference, facts)
             checkUrlMismatch(message, literal: literal, reference, facts)
@@ -144,8 +147,10 @@ struct CatalogCheck {
     /// The argument checks (`argument-unknown`, `argument-dropped`, `argument-added`); false
     /// when the message uses an argument nobody provides (then it is not rendered: the finding
     /// already says why it would fail).
-    func checkArguments(_ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], hasArguments: Bool,
-                        info: ProjectFacts.KeyInfo?, reference: ProjectFacts.ReferenceFacts?) -> Bool {
+    func checkArguments(
+        _ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], hasArguments: Bool,
+        info: ProjectFacts.KeyInfo?, reference: ProjectFacts.ReferenceFacts?
+    ) -> Bool {
         // Nothing to compare: no arguments here, none in the reference.
         if !hasArguments, reference?.argumentNames.isEmpty ?? true { return true }
         guard let provided = project.providedArguments(info, useReference: !isReference) else { return true }

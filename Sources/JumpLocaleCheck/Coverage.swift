@@ -58,8 +58,10 @@ public struct CoverageReport: Sendable {
     public var locales: [LocaleCoverage]
 
     /// `builtinCatalogs`: jump-forms' own catalog, en-US first (none: its keys are not counted).
-    public init(catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow], builtinCatalogs: [LocaleCatalog] = [],
-                sameAsSourceAllowed: [String] = []) {
+    public init(
+        catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow], builtinCatalogs: [LocaleCatalog] = [],
+        sameAsSourceAllowed: [String] = []
+    ) {
         self.reference = reference
         let byTag = Dictionary(catalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
         let builtinByTag = Dictionary(builtinCatalogs.map { ($0.tag.value, $0) }, uniquingKeysWith: { first, _ in first })
@@ -98,12 +100,14 @@ public struct CoverageReport: Sendable {
                 return Count(translated: distinct.filter(translated).count, total: distinct.count)
             }
             let flowCoverage = flows.map { flow in
-                FlowCoverage(name: flow.name.value, path: flow.path, count: count(flow.messageKeyUses.map(\.value)),
-                             forms: flow.forms.map { form in FormCoverage(name: form.name, count: count(Self.keys(of: form, in: flow))) })
+                FlowCoverage(
+                    name: flow.name.value, path: flow.path, count: count(flow.messageKeyUses.map(\.value)),
+                    forms: flow.forms.map { form in FormCoverage(name: form.name, count: count(Self.keys(of: form, in: flow))) })
             }
             let all = (referenceCatalog?.keys ?? []) + builtinKeys
-            return LocaleCoverage(tag: tag, path: catalog.path, all: count(all), flows: flowCoverage,
-                                  untranslated: referenceKeys.filter { !translated($0) })
+            return LocaleCoverage(
+                tag: tag, path: catalog.path, all: count(all), flows: flowCoverage,
+                untranslated: referenceKeys.filter { !translated($0) })
         }
     }
 
@@ -119,8 +123,10 @@ public struct CoverageReport: Sendable {
         return keys
     }
 
-    static func isTranslated(_ key: String, in catalog: LocaleCatalog, fallbacks: [LocaleCatalog], reference: LocaleCatalog?,
-                             allowed: [String]) -> Bool {
+    static func isTranslated(
+        _ key: String, in catalog: LocaleCatalog, fallbacks: [LocaleCatalog], reference: LocaleCatalog?,
+        allowed: [String]
+    ) -> Bool {
         guard let message = catalog[key] ?? fallbacks.lazy.compactMap({ $0[key] }).first else { return false }
         guard !message.text.unicodeScalars.allSatisfy(\.properties.isWhitespace), case .success(let pattern) = message.pattern else { return false }
         guard let reference, catalog.tag.value != reference.tag.value, let source = reference[key], source.text == message.text else { return true }
@@ -145,7 +151,9 @@ public struct CoverageReport: Sendable {
             let flow = locales[0].flows[flowIndex]
             rows.append(("flow \(flow.name)", flow.count.total, locales.map { $0.flows[flowIndex].count }))
             for formIndex in flow.forms.indices {
-                rows.append(("  \(flow.forms[formIndex].name)", flow.forms[formIndex].count.total, locales.map { $0.flows[flowIndex].forms[formIndex].count }))
+                rows.append(
+                    ("  \(flow.forms[formIndex].name)", flow.forms[formIndex].count.total, locales.map { $0.flows[flowIndex].forms[formIndex].count })
+                )
             }
         }
         let nameWidth = max(24, rows.map(\.0.count).max() ?? 0)
@@ -158,22 +166,43 @@ public struct CoverageReport: Sendable {
 
     public var json: JSONValue {
         func count(_ count: Count) -> [(key: String, value: JSONValue)] {
-            [(key: "translated", value: .integer(count.translated)), (key: "total", value: .integer(count.total)),
-             (key: "percent", value: .number(count.percentText.replacingAll("%", with: "")))]
+            [
+                (key: "translated", value: .integer(count.translated)), (key: "total", value: .integer(count.total)),
+                (key: "percent", value: .number(count.percentText.replacingAll("%", with: "")))
+            ]
         }
         return .object([
             (key: "reference", value: .string(reference.identifier)),
-            (key: "locales", value: .array(locales.map { locale in
-                .object([(key: "locale", value: .string(locale.tag.identifier)), (key: "file", value: .string(locale.path))]
-                    + count(locale.all)
-                    + [(key: "flows", value: .array(locale.flows.map { flow in
-                        .object([(key: "flow", value: .string(flow.name)), (key: "file", value: .string(flow.path))] + count(flow.count)
-                            + [(key: "forms", value: .array(flow.forms.map { form in
-                                .object([(key: "form", value: .string(form.name))] + count(form.count))
-                            }))])
-                    })),
-                    (key: "untranslated", value: .array(locale.untranslated.map { .string($0) }))])
-            })),
+            (
+                key: "locales",
+                value: .array(
+                    locales.map { locale in
+                        .object(
+                            [(key: "locale", value: .string(locale.tag.identifier)), (key: "file", value: .string(locale.path))]
+                                + count(locale.all)
+                                + [
+                                    (
+                                        key: "flows",
+                                        value: .array(
+                                            locale.flows.map { flow in
+                                                .object(
+                                                    [(key: "flow", value: .string(flow.name)), (key: "file", value: .string(flow.path))]
+                                                        + count(flow.count)
+                                                        + [
+                                                            (
+                                                                key: "forms",
+                                                                value: .array(
+                                                                    flow.forms.map { form in
+                                                                        .object([(key: "form", value: .string(form.name))] + count(form.count))
+                                                                    })
+                                                            )
+                                                        ])
+                                            })
+                                    ),
+                                    (key: "untranslated", value: .array(locale.untranslated.map { .string($0) }))
+                                ])
+                    })
+            )
         ])
     }
 }

@@ -16,7 +16,9 @@ public enum JUnitReport {
         for file in order {
             let fileFindings = byFile[file] ?? []
             // Files get every rule but the one about files that do not exist.
-            let rules = file.isEmpty ? [LocaleRule.missingLocaleFile]
+            let rules =
+                file.isEmpty
+                ? [LocaleRule.missingLocaleFile]
                 : LocaleRule.allCases.filter { $0 != .missingLocaleFile || fileFindings.contains { $0.rule == .missingLocaleFile } }
             var cases = ""
             var failures = 0
@@ -45,7 +47,9 @@ public enum JUnitReport {
             totalTests += rules.count
             totalFailures += failures
             let name = file.isEmpty ? "command line" : file
-            suites.append("  <testsuite name=\"\(escape(name))\" tests=\"\(rules.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n\(cases)  </testsuite>\n")
+            suites.append(
+                "  <testsuite name=\"\(escape(name))\" tests=\"\(rules.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n\(cases)  </testsuite>\n"
+            )
         }
         return document(suites, tests: totalTests, failures: totalFailures, errors: 0)
     }

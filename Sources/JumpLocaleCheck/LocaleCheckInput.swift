@@ -44,9 +44,11 @@ public struct LocaleCheckInput: Sendable {
     /// is in scope, or when asked (`--builtin-texts`). Default: whether there are flows.
     public var requiresBuiltinTexts: Bool
 
-    public init(catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow] = [], builtinCatalogs: [LocaleCatalog] = [],
-                requiredLocales: [RequiredLocale] = [], sameAsSourceAllowed: [String] = [], concurrently: Bool = true,
-                requiresBuiltinTexts: Bool? = nil) {
+    public init(
+        catalogs: [LocaleCatalog], reference: LocaleTag, flows: [Flow] = [], builtinCatalogs: [LocaleCatalog] = [],
+        requiredLocales: [RequiredLocale] = [], sameAsSourceAllowed: [String] = [], concurrently: Bool = true,
+        requiresBuiltinTexts: Bool? = nil
+    ) {
         self.catalogs = catalogs
         self.reference = reference
         self.flows = flows
@@ -68,8 +70,10 @@ public struct LocaleFinding: Sendable, Hashable {
     /// The file the finding belongs to (the locale file; "" for the command line).
     public var file: String
 
-    public init(_ rule: LocaleRule, _ message: String, at location: SourceLocation?, file: String, key: String?,
-                severity: Diagnostic.Severity? = nil, hint: String? = nil, related: [Diagnostic.Related] = []) {
+    public init(
+        _ rule: LocaleRule, _ message: String, at location: SourceLocation?, file: String, key: String?,
+        severity: Diagnostic.Severity? = nil, hint: String? = nil, related: [Diagnostic.Related] = []
+    ) {
         self.rule = rule
         self.diagnostic = Diagnostic(rule.code, message, at: location, severity: severity, hint: hint, related: related)
         self.key = key

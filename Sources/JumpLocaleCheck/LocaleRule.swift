@@ -119,7 +119,7 @@ public struct LocaleRuleDefinition: Sendable {
         .missingLocaleFile, .missingKey, .obsoleteKey, .emptyValue, .sameAsSource, .icuSyntax, .argumentUnknown,
         .argumentDropped, .argumentAdded, .pluralMissingCategory, .pluralUnusedCategory, .selectWithoutOther,
         .markupMismatch, .urlMismatch, .numberMismatch, .whitespaceEdge, .doubleSpace, .newlineMismatch,
-        .invisibleCharacter, .bidiControl, .yamlTrap, .duplicateKey, .yamlAlias, .renderFailure, .unknownLanguage,
+        .invisibleCharacter, .bidiControl, .yamlTrap, .duplicateKey, .yamlAlias, .renderFailure, .unknownLanguage
     ]
 }
 
@@ -137,20 +137,20 @@ public struct LocaleRuleExample: Sendable, Hashable {
 
     /// The flow of the examples that need call sites.
     public static let exampleFlow = """
-    flow: example
-    version: "1"
-    defaultLocale: en-US
-    locales: ../locales
-    fields:
-      email:
-        type: email
-        label: fields.email.label
-        validation:
-          - { rule: required, message: validation.required }
-    forms:
-      signInForm: { fields: [email] }
+        flow: example
+        version: "1"
+        defaultLocale: en-US
+        locales: ../locales
+        fields:
+          email:
+            type: email
+            label: fields.email.label
+            validation:
+              - { rule: required, message: validation.required }
+        forms:
+          signInForm: { fields: [email] }
 
-    """
+        """
 
     public var files: [File]
     /// Options of `jump-forms locales check`, run in the example's folder; `--locales
@@ -177,7 +177,7 @@ public struct LocaleRuleExample: Sendable, Hashable {
         }
         return LocaleRuleExample(files: [
             File("locales/en-US.yaml", "locale: en-US\nmessages:\n" + indented(reference) + "\n"),
-            File("locales/\(tag).yaml", "locale: \(tag)\n" + (messagesGiven ? translation : "messages:\n" + indented(translation)) + "\n"),
+            File("locales/\(tag).yaml", "locale: \(tag)\n" + (messagesGiven ? translation : "messages:\n" + indented(translation)) + "\n")
         ])
     }
 }

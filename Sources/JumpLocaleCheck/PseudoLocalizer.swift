@@ -86,7 +86,8 @@ public struct PseudoLocalizer: Sendable {
         var index = 0
         while index < scalars.count {
             if scalars[index] == "<", index + 1 < scalars.count, TextScan.isASCIILetter(scalars[index + 1]) || scalars[index + 1] == "/",
-               let close = scalars[index...].firstIndex(of: ">") {
+                let close = scalars[index...].firstIndex(of: ">")
+            {
                 for position in index...close { keep[position] = true }
                 index = close + 1
             } else {
@@ -115,7 +116,7 @@ public struct PseudoLocalizer: Sendable {
             ("u", "û"), ("v", "ṽ"), ("w", "ŵ"), ("x", "ẋ"), ("y", "ý"), ("z", "ž"),
             ("A", "Å"), ("B", "Ɓ"), ("C", "Ç"), ("D", "Ð"), ("E", "É"), ("F", "Ƒ"), ("G", "Ĝ"), ("H", "Ĥ"), ("I", "Î"), ("J", "Ĵ"),
             ("K", "Ķ"), ("L", "Ļ"), ("M", "Ṁ"), ("N", "Ñ"), ("O", "Ö"), ("P", "Þ"), ("Q", "Ǫ"), ("R", "Ŕ"), ("S", "Š"), ("T", "Ţ"),
-            ("U", "Û"), ("V", "Ṽ"), ("W", "Ŵ"), ("X", "Ẋ"), ("Y", "Ý"), ("Z", "Ž"),
+            ("U", "Û"), ("V", "Ṽ"), ("W", "Ŵ"), ("X", "Ẋ"), ("Y", "Ý"), ("Z", "Ž")
         ]
         return Dictionary(uniqueKeysWithValues: pairs.map { (Unicode.Scalar($0.0)!, $0.1) })
     }()

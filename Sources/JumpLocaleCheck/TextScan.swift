@@ -31,7 +31,9 @@ enum TextScan {
                 guard cursor < scalars.count, isASCIILetter(scalars[cursor]) else { index += 1; continue }
                 // The tag as found, `<`, `/` and the name lowercased (all ASCII).
                 var tag: [UInt8] = closing ? [UInt8(ascii: "<"), UInt8(ascii: "/")] : [UInt8(ascii: "<")]
-                while cursor < scalars.count, isASCIILetter(scalars[cursor]) || ("0"..."9").contains(scalars[cursor]) || scalars[cursor] == "-" || scalars[cursor] == ":" {
+                while cursor < scalars.count,
+                    isASCIILetter(scalars[cursor]) || ("0"..."9").contains(scalars[cursor]) || scalars[cursor] == "-" || scalars[cursor] == ":"
+                {
                     let byte = UInt8(scalars[cursor].value)
                     tag.append(isASCIILetter(scalars[cursor]) ? byte | 0x20 : byte)
                     cursor += 1
@@ -146,8 +148,13 @@ enum TextScan {
                 let b = bytes[index]
                 if b == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { found = true; return }
                 if b | 0x20 == UInt8(ascii: "w"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"), bytes[index + 2] | 0x20 == UInt8(ascii: "w"),
-                   bytes[index + 3] == UInt8(ascii: ".") { found = true; return }
-                if b == UInt8(ascii: ":"), index >= 6, bytes[index - 6] | 0x20 == UInt8(ascii: "m"), bytes[index - 1] | 0x20 == UInt8(ascii: "o") { found = true; return }
+                    bytes[index + 3] == UInt8(ascii: ".")
+                {
+                    found = true; return
+                }
+                if b == UInt8(ascii: ":"), index >= 6, bytes[index - 6] | 0x20 == UInt8(ascii: "m"), bytes[index - 1] | 0x20 == UInt8(ascii: "o") {
+                    found = true; return
+                }
             }
         }
         return found
@@ -312,7 +319,7 @@ enum TextScan {
     /// characters, tags) besides the zero-width space, which some languages need.
     static let invisibleRanges: [ClosedRange<UInt32>] = [
         0x00...0x08, 0x0B...0x1F, 0x7F...0x9F, 0xAD...0xAD, 0x115F...0x1160, 0x180E...0x180E, 0x2028...0x2029,
-        0x2060...0x2064, 0x3164...0x3164, 0xFEFF...0xFEFF, 0xFFA0...0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F,
+        0x2060...0x2064, 0x3164...0x3164, 0xFEFF...0xFEFF, 0xFFA0...0xFFA0, 0xFFF9...0xFFFB, 0xE0000...0xE007F
     ]
     static let zeroWidthSpace: UInt32 = 0x200B
 
@@ -326,7 +333,7 @@ enum TextScan {
     static let bidiControls: [UInt32: BidiKind] = [
         0x061C: .mark, 0x200E: .mark, 0x200F: .mark,
         0x202A: .embedding, 0x202B: .embedding, 0x202D: .embedding, 0x202E: .embedding, 0x202C: .popEmbedding,
-        0x2066: .isolate, 0x2067: .isolate, 0x2068: .isolate, 0x2069: .popIsolate,
+        0x2066: .isolate, 0x2067: .isolate, 0x2068: .isolate, 0x2069: .popIsolate
     ]
 
     /// The first bidi problem of a message: in a left-to-right locale any bidi control; in a
@@ -367,12 +374,14 @@ enum TextScan {
     }
 
     /// Languages written right to left, by BCP 47 language (and scripts that are).
-    static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "ps", "yi", "ji", "dv", "ckb", "sd", "ug", "syr", "ks", "nqo", "arc", "ku"]
+    static let rightToLeftLanguages: Set<String> = [
+        "ar", "he", "iw", "fa", "ur", "ps", "yi", "ji", "dv", "ckb", "sd", "ug", "syr", "ks", "nqo", "arc", "ku"
+    ]
     static let rightToLeftScripts: Set<String> = ["Arab", "Hebr", "Syrc", "Thaa", "Nkoo", "Adlm", "Rohg"]
 
     static func isRightToLeft(_ tag: LocaleTag) -> Bool {
         if let script = tag.script { return rightToLeftScripts.contains(script) }
-        if tag.language == "ku" { return false }   // Kurdish is Latin unless the script says Arabic
+        if tag.language == "ku" { return false }  // Kurdish is Latin unless the script says Arabic
         return rightToLeftLanguages.contains(tag.language)
     }
 
@@ -429,7 +438,7 @@ extension TextScan {
         "nm", "µm", "mm", "cm", "m", "km", "ft", "yd", "mi", "mg", "g", "kg", "lb", "lbs", "oz", "ml", "mL", "l", "L",
         "B", "kB", "KB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "bit", "kbit", "Mbit", "bps", "kbps", "Kbps", "Mbps", "Gbps",
         "Hz", "kHz", "MHz", "GHz", "W", "kW", "Wh", "kWh", "mAh", "V", "mV", "px", "pt", "dp", "sp", "dpi", "ppi", "fps", "mph",
-        "°", "°C", "°F", "x",
+        "°", "°C", "°F", "x"
     ]
 
     /// The word without its printf conversions (`%@`, `%1$@`, `%d`, `%.2f`, `%lld`, `%%`).
@@ -575,12 +584,17 @@ struct TextPrescan {
         func scalars(in ranges: [ClosedRange<UInt32>]) -> [(scalar: Unicode.Scalar, lead: Int, second: Int)] {
             ranges.filter { $0.overlaps(0x80...0xFFFF) }.flatMap { range in
                 range.clamped(to: 0x80...0xFFFF).compactMap { value in
-                    Unicode.Scalar(value).map { ($0, value < 0x800 ? Int(0xC0 | value >> 6) : Int(0xE0 | value >> 12),
-                                                 Int(value < 0x800 ? value & 0x3F : value >> 6 & 0x3F)) }
+                    Unicode.Scalar(value).map {
+                        (
+                            $0, value < 0x800 ? Int(0xC0 | value >> 6) : Int(0xE0 | value >> 12),
+                            Int(value < 0x800 ? value & 0x3F : value >> 6 & 0x3F)
+                        )
+                    }
                 }
             }
         }
-        let specialCandidates = TextScan.invisibleRanges + [TextScan.zeroWidthSpace...TextScan.zeroWidthSpace]
+        let specialCandidates =
+            TextScan.invisibleRanges + [TextScan.zeroWidthSpace...TextScan.zeroWidthSpace]
             + TextScan.bidiControls.keys.map { $0...$0 }
         for (scalar, lead, second) in scalars(in: specialCandidates) where mayBeSpecial(scalar) {
             special[lead] = true
@@ -633,7 +647,8 @@ struct TextPrescan {
                     // is an indirect jump that mispredicts on mixed text.
                     if byteClass == .nothing { continue }
                     if byteClass.isLead, index + 1 < count,
-                       filter[Int(byte)] & (1 << UInt64(bytes[index + 1] & 0x3F)) == 0 {
+                        filter[Int(byte)] & (1 << UInt64(bytes[index + 1] & 0x3F)) == 0
+                    {
                         continue
                     }
                     switch byteClass {
@@ -647,7 +662,9 @@ struct TextPrescan {
                         if index + 2 < count, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F { mayHoldURL = true }
                         if index >= 6, bytes[index - 6] | 0x20 == 0x6D, bytes[index - 1] | 0x20 == 0x6F { mayHoldURL = true }
                     case .dot:
-                        if index >= 3, bytes[index - 1] | 0x20 == 0x77, bytes[index - 2] | 0x20 == 0x77, bytes[index - 3] | 0x20 == 0x77 { mayHoldURL = true }
+                        if index >= 3, bytes[index - 1] | 0x20 == 0x77, bytes[index - 2] | 0x20 == 0x77, bytes[index - 3] | 0x20 == 0x77 {
+                            mayHoldURL = true
+                        }
                     case .control: mayHoldSpecialCharacter = true
                     case .specialLead:
                         if Self.mayBeSpecial(Self.scalar(in: bytes, at: index)) { mayHoldSpecialCharacter = true }

@@ -31,7 +31,8 @@ public enum AndroidStringsFile {
             return
         }
         guard root.name == "resources" else {
-            result.diagnostics.append(Diagnostic(.interchangeSyntax, "the root element is <\(root.name)>; a strings.xml holds <resources>", at: root.location))
+            result.diagnostics.append(
+                Diagnostic(.interchangeSyntax, "the root element is <\(root.name)>; a strings.xml holds <resources>", at: root.location))
             return
         }
         var note: String?
@@ -45,35 +46,45 @@ public enum AndroidStringsFile {
             case .element(let element):
                 defer { note = nil }
                 guard element.name == "string" || element.name == "plurals" else {
-                    result.diagnostics.append(Diagnostic(.interchangeUnsupported, "<\(element.name)> resources have no locale-file equivalent",
-                                                         at: element.location, hint: "only <string> and <plurals> are imported"))
+                    result.diagnostics.append(
+                        Diagnostic(
+                            .interchangeUnsupported, "<\(element.name)> resources have no locale-file equivalent",
+                            at: element.location, hint: "only <string> and <plurals> are imported"))
                     continue
                 }
                 guard let name = element.attribute("name") else {
                     result.diagnostics.append(Diagnostic(.interchangeSyntax, "<\(element.name)> without a name attribute", at: element.location))
                     continue
                 }
-                let location = SourceLocation(file: path, line: element.location.line, column: element.location.column, length: element.name.count + 1)
+                let location = SourceLocation(
+                    file: path, line: element.location.line, column: element.location.column, length: element.name.count + 1)
                 if let earlier = first[name] {
-                    result.diagnostics.append(Diagnostic(.interchangeDuplicateKey, "the resource '\(name)' is written twice; the first is kept",
-                                                         at: location, hint: "remove one of them", related: [Diagnostic.Related("first written here", at: earlier)]))
+                    result.diagnostics.append(
+                        Diagnostic(
+                            .interchangeDuplicateKey, "the resource '\(name)' is written twice; the first is kept",
+                            at: location, hint: "remove one of them", related: [Diagnostic.Related("first written here", at: earlier)]))
                     continue
                 }
                 first[name] = location
                 do {
                     var warnings: [PlaceholderMapping.Problem] = []
                     let formatted = try isFormatted(element)
-                    let text = element.name == "string"
-                        ? (formatted ? try mapping.importValue(resourceText(element.children), key: name, warnings: &warnings) : resourceText(element.children))
+                    let text =
+                        element.name == "string"
+                        ? (formatted
+                            ? try mapping.importValue(resourceText(element.children), key: name, warnings: &warnings)
+                            : resourceText(element.children))
                         : try pluralText(element, key: name, mapping: mapping, formatted: formatted, warnings: &warnings)
                     for warning in warnings {
-                        result.diagnostics.append(Diagnostic(.interchangeArgument, "resource '\(name)': \(warning.message)", at: location, severity: .warning))
+                        result.diagnostics.append(
+                            Diagnostic(.interchangeArgument, "resource '\(name)': \(warning.message)", at: location, severity: .warning))
                     }
                     result.entries.append(InterchangeEntry(key: name, text: text, note: note, location: location))
                 } catch let problem as PlaceholderMapping.Problem {
                     result.diagnostics.append(Diagnostic(.interchangeArgument, "resource '\(name)': \(problem.message)", at: location))
                 } catch let problem as Unsupported {
-                    result.diagnostics.append(Diagnostic(.interchangeUnsupported, "resource '\(name)': \(problem.message)", at: problem.location ?? location))
+                    result.diagnostics.append(
+                        Diagnostic(.interchangeUnsupported, "resource '\(name)': \(problem.message)", at: problem.location ?? location))
                 } catch {
                     continue
                 }
@@ -97,8 +108,10 @@ public enum AndroidStringsFile {
         }
     }
 
-    static func pluralText(_ element: XMLElement, key: String, mapping: PlaceholderMapping, formatted: Bool = true,
-                           warnings: inout [PlaceholderMapping.Problem]) throws -> String {
+    static func pluralText(
+        _ element: XMLElement, key: String, mapping: PlaceholderMapping, formatted: Bool = true,
+        warnings: inout [PlaceholderMapping.Problem]
+    ) throws -> String {
         var items: [(PluralCategory, String, SourceLocation)] = []
         for child in element.children {
             guard case .element(let item) = child else { continue }
@@ -106,7 +119,8 @@ public enum AndroidStringsFile {
                 throw Unsupported(message: "<plurals> holds <\(item.name)>; expected <item quantity=\"...\">", location: item.location)
             }
             guard let category = PluralCategory(rawValue: quantity) else {
-                throw Unsupported(message: "unknown quantity '\(quantity)'; Android's are zero, one, two, few, many and other", location: item.location)
+                throw Unsupported(
+                    message: "unknown quantity '\(quantity)'; Android's are zero, one, two, few, many and other", location: item.location)
             }
             items.append((category, resourceText(item.children), item.location))
         }
@@ -137,7 +151,8 @@ public enum AndroidStringsFile {
         let pound = mapping.order.position(of: argument, for: key)
         var cases: [String] = []
         for (category, text, _) in items {
-            cases.append("\(category.rawValue) {\(formatted ? try mapping.importValue(text, key: key, poundPosition: pound, warnings: &warnings) : text)}")
+            cases.append(
+                "\(category.rawValue) {\(formatted ? try mapping.importValue(text, key: key, poundPosition: pound, warnings: &warnings) : text)}")
         }
         return "{\(argument), plural, \(cases.joined(separator: " "))}"
     }
@@ -291,15 +306,20 @@ public enum AndroidStringsFile {
     }
 
     /// The file for `messages` (key, ICU text, note), with findings for what cannot be written.
-    public static func write(_ messages: [(key: String, text: String, note: String?)], mapping: PlaceholderMapping,
-                             header: String? = nil) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
+    public static func write(
+        _ messages: [(key: String, text: String, note: String?)], mapping: PlaceholderMapping,
+        header: String? = nil
+    ) -> (bytes: [UInt8], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
         if let header { out += "<!-- \(escapeComment(header)) -->\n" }
         out += "<resources xmlns:tools=\"\(toolsNamespace)\">\n"
         for message in messages {
             guard isValidName(message.key) else {
-                diagnostics.append(Diagnostic(.interchangeUnsupported, "'\(message.key)' is not a valid Android resource name (letters, digits, '_' and '.'); it is left out", at: nil))
+                diagnostics.append(
+                    Diagnostic(
+                        .interchangeUnsupported,
+                        "'\(message.key)' is not a valid Android resource name (letters, digits, '_' and '.'); it is left out", at: nil))
                 continue
             }
             if let note = message.note { out += "    <!-- \(escapeComment(note)) -->\n" }
@@ -316,7 +336,8 @@ public enum AndroidStringsFile {
                 }
                 out += "    </plurals>\n"
             } else {
-                out += "    <string name=\"\(message.key)\">\(XMLEscape.text(escape(mapping.export(key: message.key, text: message.text))))</string>\n"
+                out +=
+                    "    <string name=\"\(message.key)\">\(XMLEscape.text(escape(mapping.export(key: message.key, text: message.text))))</string>\n"
             }
         }
         out += "</resources>\n"
@@ -326,8 +347,9 @@ public enum AndroidStringsFile {
     /// The plural argument that is the whole message, when Android's `<plurals>` can hold it.
     static func wholePlural(_ text: String) -> MessagePluralArgument? {
         guard let pattern = try? MessagePattern(parsing: text), pattern.nodes.count == 1,
-              case .plural(let plural) = pattern.nodes[0], !plural.isOrdinal, plural.pluralOffset == 0,
-              plural.cases.allSatisfy({ if case .category = $0.key { true } else { false } }) else { return nil }
+            case .plural(let plural) = pattern.nodes[0], !plural.isOrdinal, plural.pluralOffset == 0,
+            plural.cases.allSatisfy({ if case .category = $0.key { true } else { false } })
+        else { return nil }
         return plural
     }
 }

@@ -198,8 +198,10 @@ public struct PlaceholderMapping: Sendable {
 
     /// As `importValue(_:key:poundPosition:tokens:)`, adding to `warnings` each placeholder
     /// whose formatting ICU cannot say (`%x`, `%e`, `%.0f`, ...): it becomes a plain number.
-    public func importValue(_ value: String, key: String, poundPosition: Int? = nil, tokens: [String: String] = [:],
-                            warnings: inout [Problem]) throws(Problem) -> String {
+    public func importValue(
+        _ value: String, key: String, poundPosition: Int? = nil, tokens: [String: String] = [:],
+        warnings: inout [Problem]
+    ) throws(Problem) -> String {
         guard Self.readsAsFormat(value, tokens: Array(tokens.keys)) else { return value }
         let scalars = Array(value.unicodeScalars)
         let names = order.names(for: key)
@@ -251,7 +253,10 @@ public struct PlaceholderMapping: Sendable {
                 out += "#"
             } else {
                 guard position <= names.count else {
-                    throw Problem(message: "placeholder '\(written)' is argument \(position), but the argument order of '\(key)' has \(names.count): \(names.joined(separator: ", "))", offset: index)
+                    throw Problem(
+                        message:
+                            "placeholder '\(written)' is argument \(position), but the argument order of '\(key)' has \(names.count): \(names.joined(separator: ", "))",
+                        offset: index)
                 }
                 let name = names[position - 1]
                 if specifier.isNumber {
@@ -261,7 +266,11 @@ public struct PlaceholderMapping: Sendable {
                     } else {
                         argument = "{\(name), number}"
                         if !specifier.isDecimalInteger {
-                            warnings.append(Problem(message: "placeholder '\(written)' becomes \(argument): its formatting ('\(specifier.conversion)') has no ICU equivalent and is lost", offset: index))
+                            warnings.append(
+                                Problem(
+                                    message:
+                                        "placeholder '\(written)' becomes \(argument): its formatting ('\(specifier.conversion)') has no ICU equivalent and is lost",
+                                    offset: index))
                         }
                     }
                     out += argument

@@ -25,8 +25,10 @@ public enum StringCatalogFile {
 
     /// The catalog for `localizations` (the source language's first), with findings for what
     /// cannot be written.
-    public static func write(sourceLanguage: LocaleTag, localizations: [Localization], notes: [String: String],
-                             mapping: PlaceholderMapping) -> String {
+    public static func write(
+        sourceLanguage: LocaleTag, localizations: [Localization], notes: [String: String],
+        mapping: PlaceholderMapping
+    ) -> String {
         var keys: [String] = []
         var seen = Set<String>()
         for localization in localizations {
@@ -51,7 +53,7 @@ public enum StringCatalogFile {
         let root: JSONValue = .object([
             (key: "sourceLanguage", value: .string(sourceLanguage.identifier)),
             (key: "strings", value: .object(strings.map { (key: $0.0, value: $0.1) })),
-            (key: "version", value: "1.0"),
+            (key: "version", value: "1.0")
         ])
         var out = ""
         xcodeJSON(root, indent: 0, into: &out)
@@ -72,8 +74,9 @@ public enum StringCatalogFile {
         for node in pattern.nodes { if case .plural(let plural) = node { counts[plural.name, default: 0] += 1 } }
         let substituted: [MessagePluralArgument] = pattern.nodes.compactMap { node in
             guard case .plural(let plural) = node, !plural.isOrdinal, plural.pluralOffset == 0, counts[plural.name] == 1,
-                  plural.cases.allSatisfy({ if case .category = $0.key { true } else { false } }),
-                  order.position(of: plural.name, for: key) != nil else { return nil }
+                plural.cases.allSatisfy({ if case .category = $0.key { true } else { false } }),
+                order.position(of: plural.name, for: key) != nil
+            else { return nil }
             return plural
         }
         guard !substituted.isEmpty else { return stringUnit(mapping.export(key: key, text: text)) }
@@ -88,17 +91,22 @@ public enum StringCatalogFile {
             let casePrinter = mapping.printer(key: key, pound: (plural.name, "%arg"))
             var variations: [(String, JSONValue)] = []
             for item in plural.cases {
-                variations.append((item.key.description, stringUnit(casePrinter.caseSource(item.message, context: .pluralCase(argument: plural.name)))))
+                variations.append(
+                    (item.key.description, stringUnit(casePrinter.caseSource(item.message, context: .pluralCase(argument: plural.name)))))
             }
-            substitutions.append((plural.name, .object([
-                (key: "argNum", value: .integer(order.position(of: plural.name, for: key)!)),
-                (key: "formatSpecifier", value: .string(mapping.dialect.number)),
-                (key: "variations", value: ["plural": .object(variations.map { (key: $0.0, value: $0.1) })]),
-            ])))
+            substitutions.append(
+                (
+                    plural.name,
+                    .object([
+                        (key: "argNum", value: .integer(order.position(of: plural.name, for: key)!)),
+                        (key: "formatSpecifier", value: .string(mapping.dialect.number)),
+                        (key: "variations", value: ["plural": .object(variations.map { (key: $0.0, value: $0.1) })])
+                    ])
+                ))
         }
         return .object([
             (key: "stringUnit", value: ["state": "translated", "value": .string(outer)]),
-            (key: "substitutions", value: .object(substitutions.map { (key: $0.0, value: $0.1) })),
+            (key: "substitutions", value: .object(substitutions.map { (key: $0.0, value: $0.1) }))
         ])
     }
 
@@ -164,12 +172,15 @@ public enum StringCatalogFile {
         do {
             root = try JSONNode.parse(bytes, file: path)
         } catch {
-            result.diagnostics.append(Diagnostic(.interchangeSyntax, "not valid JSON: \(error.message)",
-                                                 at: SourceLocation(file: path, line: error.line, column: error.column)))
+            result.diagnostics.append(
+                Diagnostic(
+                    .interchangeSyntax, "not valid JSON: \(error.message)",
+                    at: SourceLocation(file: path, line: error.line, column: error.column)))
             return result
         }
         guard case .object(let members) = root.value, let strings = members.first(where: { $0.key.value == "strings" }),
-              case .object(let entries) = strings.value.value else {
+            case .object(let entries) = strings.value.value
+        else {
             result.diagnostics.append(Diagnostic(.interchangeSyntax, "a String Catalog is an object with 'strings'", at: root.location))
             return result
         }
@@ -180,8 +191,10 @@ public enum StringCatalogFile {
             let key = entry.key.value
             let location = entry.key.location
             if let earlier = first[key] {
-                result.diagnostics.append(Diagnostic(.interchangeDuplicateKey, "the key \"\(key)\" is written twice; the first is kept", at: location,
-                                                     hint: "remove one of them", related: [Diagnostic.Related("first written here", at: earlier)]))
+                result.diagnostics.append(
+                    Diagnostic(
+                        .interchangeDuplicateKey, "the key \"\(key)\" is written twice; the first is kept", at: location,
+                        hint: "remove one of them", related: [Diagnostic.Related("first written here", at: earlier)]))
                 continue
             }
             first[key] = location
@@ -191,7 +204,8 @@ public enum StringCatalogFile {
             }
             let comment = fields.first { $0.key.value == "comment" }?.value.stringValue
             var localized: JSONNode.Member?
-            if let localizations = fields.first(where: { $0.key.value == "localizations" }), case .object(let byLanguage) = localizations.value.value {
+            if let localizations = fields.first(where: { $0.key.value == "localizations" }), case .object(let byLanguage) = localizations.value.value
+            {
                 localized = byLanguage.first { LocaleTag($0.key.value) == locale }
             }
             var warnings: [PlaceholderMapping.Problem] = []
@@ -207,11 +221,14 @@ public enum StringCatalogFile {
                     continue
                 }
                 for warning in warnings {
-                    result.diagnostics.append(Diagnostic(.interchangeArgument, "key \"\(key)\": \(warning.message)", at: localized?.key.location ?? location, severity: .warning))
+                    result.diagnostics.append(
+                        Diagnostic(
+                            .interchangeArgument, "key \"\(key)\": \(warning.message)", at: localized?.key.location ?? location, severity: .warning))
                 }
                 result.entries.append(InterchangeEntry(key: key, text: text, note: comment, location: location))
             } catch {
-                result.diagnostics.append(Diagnostic(error.code, "key \"\(key)\": \(error.message)", at: error.location ?? localized?.key.location ?? location))
+                result.diagnostics.append(
+                    Diagnostic(error.code, "key \"\(key)\": \(error.message)", at: error.location ?? localized?.key.location ?? location))
             }
         }
         return result
@@ -225,7 +242,8 @@ public enum StringCatalogFile {
 
     static func unitValue(_ node: JSONNode) -> String? {
         guard case .object(let fields) = node.value, let unit = fields.first(where: { $0.key.value == "stringUnit" }),
-              case .object(let unitFields) = unit.value.value else { return nil }
+            case .object(let unitFields) = unit.value.value
+        else { return nil }
         return unitFields.first { $0.key.value == "value" }?.value.stringValue
     }
 
@@ -236,19 +254,25 @@ public enum StringCatalogFile {
 
     /// The plural variations of a `variations` object: category -> value.
     static func pluralVariations(_ variations: JSONNode, key: String) throws(ReadProblem) -> [(PluralCategory, String)] {
-        guard case .object(let kinds) = variations.value else { throw ReadProblem(code: .interchangeSyntax, message: "'variations' must be an object", location: variations.location) }
+        guard case .object(let kinds) = variations.value else {
+            throw ReadProblem(code: .interchangeSyntax, message: "'variations' must be an object", location: variations.location)
+        }
         var result: [(PluralCategory, String)] = []
         for kind in kinds {
             guard kind.key.value == "plural" else {
-                throw ReadProblem(code: .interchangeUnsupported, message: "'\(kind.key.value)' variations have no locale-file equivalent (only plural ones)", location: kind.key.location)
+                throw ReadProblem(
+                    code: .interchangeUnsupported, message: "'\(kind.key.value)' variations have no locale-file equivalent (only plural ones)",
+                    location: kind.key.location)
             }
             guard case .object(let cases) = kind.value.value else { continue }
             for item in cases {
                 guard let category = PluralCategory(rawValue: item.key.value) else {
-                    throw ReadProblem(code: .interchangeUnsupported, message: "unknown plural category '\(item.key.value)'", location: item.key.location)
+                    throw ReadProblem(
+                        code: .interchangeUnsupported, message: "unknown plural category '\(item.key.value)'", location: item.key.location)
                 }
                 guard let value = unitValue(item.value) else {
-                    throw ReadProblem(code: .interchangeSyntax, message: "the '\(item.key.value)' variation has no stringUnit value", location: item.value.location)
+                    throw ReadProblem(
+                        code: .interchangeSyntax, message: "the '\(item.key.value)' variation has no stringUnit value", location: item.value.location)
                 }
                 result.append((category, value))
             }
@@ -257,8 +281,10 @@ public enum StringCatalogFile {
     }
 
     /// A value (or a key used as the source text) as ICU source.
-    static func importText(_ text: String, key: String, mapping: PlaceholderMapping, pound: Int? = nil, tokens: [String: String] = [:],
-                           warnings: inout [PlaceholderMapping.Problem]) throws(ReadProblem) -> String {
+    static func importText(
+        _ text: String, key: String, mapping: PlaceholderMapping, pound: Int? = nil, tokens: [String: String] = [:],
+        warnings: inout [PlaceholderMapping.Problem]
+    ) throws(ReadProblem) -> String {
         do {
             return try mapping.importValue(text, key: key, poundPosition: pound, tokens: tokens, warnings: &warnings)
         } catch {
@@ -266,8 +292,10 @@ public enum StringCatalogFile {
         }
     }
 
-    static func localizedText(_ node: JSONNode, key: String, mapping: PlaceholderMapping,
-                              warnings: inout [PlaceholderMapping.Problem]) throws(ReadProblem) -> String {
+    static func localizedText(
+        _ node: JSONNode, key: String, mapping: PlaceholderMapping,
+        warnings: inout [PlaceholderMapping.Problem]
+    ) throws(ReadProblem) -> String {
         func convert(_ text: String, pound: Int? = nil, tokens: [String: String] = [:]) throws(ReadProblem) -> String {
             try importText(text, key: key, mapping: mapping, pound: pound, tokens: tokens, warnings: &warnings)
         }
@@ -283,7 +311,8 @@ public enum StringCatalogFile {
                 }
             }
             guard positions.count == 1, let position = positions.first, position <= names.count else {
-                throw ReadProblem(code: .interchangeArgument, message: "cannot tell which argument the plural variations count", location: variations.location)
+                throw ReadProblem(
+                    code: .interchangeArgument, message: "cannot tell which argument the plural variations count", location: variations.location)
             }
             var cases: [String] = []
             for (category, text) in items { cases.append("\(category.rawValue) {\(try convert(text, pound: position))}") }
@@ -299,7 +328,11 @@ public enum StringCatalogFile {
                 let argument: String
                 if let number = field(member.value, "argNum")?.intValue {
                     guard number >= 1, number <= names.count else {
-                        throw ReadProblem(code: .interchangeArgument, message: "substitution '\(name)' is argument \(number), but the argument order of '\(key)' has \(names.count): \(names.joined(separator: ", "))", location: member.key.location)
+                        throw ReadProblem(
+                            code: .interchangeArgument,
+                            message:
+                                "substitution '\(name)' is argument \(number), but the argument order of '\(key)' has \(names.count): \(names.joined(separator: ", "))",
+                            location: member.key.location)
                     }
                     argument = names[number - 1]
                 } else {

@@ -18,8 +18,10 @@ public enum StringsFile {
     }
 
     /// The file for `entries` (key, ICU text, note) in `encoding`.
-    public static func write(_ entries: [(key: String, text: String, note: String?)], encoding: TextEncoding = .utf8,
-                             byteOrderMark: Bool = false) -> [UInt8] {
+    public static func write(
+        _ entries: [(key: String, text: String, note: String?)], encoding: TextEncoding = .utf8,
+        byteOrderMark: Bool = false
+    ) -> [UInt8] {
         var out = ""
         for (index, entry) in entries.enumerated() {
             if index > 0 { out += "\n" }
@@ -107,9 +109,11 @@ public enum StringsFile {
                     step()
                     let location = SourceLocation(file: path, line: keyPlace.line, column: keyPlace.column, length: keyLength)
                     if let first = firstPlace[key] {
-                        result.diagnostics.append(Diagnostic(.interchangeDuplicateKey, "the key \"\(key)\" is written twice; the first value is kept",
-                                                             at: location, hint: "remove one of them",
-                                                             related: [Diagnostic.Related("first written here", at: first)]))
+                        result.diagnostics.append(
+                            Diagnostic(
+                                .interchangeDuplicateKey, "the key \"\(key)\" is written twice; the first value is kept",
+                                at: location, hint: "remove one of them",
+                                related: [Diagnostic.Related("first written here", at: first)]))
                     } else {
                         firstPlace[key] = location
                         result.entries.append(InterchangeEntry(key: key, text: value, note: pendingComment, location: location))
@@ -245,7 +249,8 @@ public enum StringsFile {
         mutating func readHex(at place: SourceLocation) throws(SyntaxError) -> UInt32 {
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let c = current, let digit = c.properties.numericType == nil ? hexLetter(c) : (("0"..."9").contains(c) ? c.value - 0x30 : nil) else {
+                guard let c = current, let digit = c.properties.numericType == nil ? hexLetter(c) : (("0"..."9").contains(c) ? c.value - 0x30 : nil)
+                else {
                     throw SyntaxError(message: "'\\U' needs four hex digits", location: place)
                 }
                 value = value * 16 + digit

@@ -84,9 +84,12 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
                 }
                 let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 ? 2 : 0
                 guard length > 0, index + length <= bytes.count,
-                      let text = String(validating: bytes[index..<index + length], as: UTF8.self),
-                      text.unicodeScalars.count == 1, let scalar = text.unicodeScalars.first else {
-                    throw Failure(message: "invalid UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) does not start a valid sequence", line: line, column: column)
+                    let text = String(validating: bytes[index..<index + length], as: UTF8.self),
+                    text.unicodeScalars.count == 1, let scalar = text.unicodeScalars.first
+                else {
+                    throw Failure(
+                        message: "invalid UTF-8: byte 0x\(String(byte, radix: 16, uppercase: true)) does not start a valid sequence", line: line,
+                        column: column)
                 }
                 advance(scalar)
                 index += length
@@ -100,8 +103,10 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
             while index < bytes.count {
                 guard index + 1 < bytes.count else {
                     let name = bigEndian ? "big-endian" : "little-endian"
-                    throw Failure(message: "invalid UTF-16 (\(name)): the file has an odd number of bytes; the last byte (offset \(index)) is half a character (a byte is missing or extra)",
-                                  line: line, column: column)
+                    throw Failure(
+                        message:
+                            "invalid UTF-16 (\(name)): the file has an odd number of bytes; the last byte (offset \(index)) is half a character (a byte is missing or extra)",
+                        line: line, column: column)
                 }
                 let first = unit(index)
                 if (0xD800...0xDBFF).contains(first) {
@@ -182,8 +187,10 @@ extension InterchangeReadResult {
     /// Reads `bytes` with `parse` in each encoding they may be in (`TextEncoding.candidates`):
     /// the first that decodes and parses without a syntax error wins; when none does, the
     /// most likely encoding's errors are reported.
-    static func decoding(_ bytes: [UInt8], path: String,
-                         _ parse: (_ scalars: [Unicode.Scalar], _ result: inout InterchangeReadResult) -> Void) -> InterchangeReadResult {
+    static func decoding(
+        _ bytes: [UInt8], path: String,
+        _ parse: (_ scalars: [Unicode.Scalar], _ result: inout InterchangeReadResult) -> Void
+    ) -> InterchangeReadResult {
         var first: InterchangeReadResult?
         for detected in TextEncoding.candidates(bytes) {
             var result = InterchangeReadResult()
@@ -193,8 +200,10 @@ extension InterchangeReadResult {
                 result.text = String(String.UnicodeScalarView(scalars))
                 parse(scalars, &result)
             } catch {
-                result.diagnostics.append(Diagnostic(.interchangeSyntax, error.message,
-                                                     at: SourceLocation(file: path, line: error.line, column: error.column)))
+                result.diagnostics.append(
+                    Diagnostic(
+                        .interchangeSyntax, error.message,
+                        at: SourceLocation(file: path, line: error.line, column: error.column)))
             }
             if !result.failed { return result }
             if first == nil { first = result }

@@ -105,7 +105,8 @@ struct CLDRLocale: Sendable, Hashable {
         if let singleton = parts.firstIndex(where: { $0.count == 1 }) {
             let extensions = parts[singleton...].map { $0.lowercased() }
             if let u = extensions.firstIndex(of: "u"), let cu = extensions[u...].firstIndex(of: "cu"),
-               cu + 1 < extensions.endIndex, extensions[cu + 1].count == 3 {
+                cu + 1 < extensions.endIndex, extensions[cu + 1].count == 3
+            {
                 keyword = extensions[cu + 1].uppercased()
             }
             parts = Array(parts[..<singleton])

@@ -9,7 +9,8 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// A valid proleptic Gregorian date, or nil (`2023-02-29` is nil).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...CivilDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day

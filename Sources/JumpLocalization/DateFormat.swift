@@ -110,8 +110,9 @@ struct DateTimeValue: Sendable, Hashable {
     private init(epochSeconds local: Int, nanosecond: Int, timeZone: MessageTimeZone) {
         let (days, secondOfDay) = Self.floorDivide(local, 86_400)
         let (y, m, d) = Self.civil(fromDays: days)
-        self.init(year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60, second: secondOfDay % 60,
-                  nanosecond: nanosecond, timeZone: timeZone)
+        self.init(
+            year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60, second: secondOfDay % 60,
+            nanosecond: nanosecond, timeZone: timeZone)
     }
 
     /// ISO 8601: `2024-01-15`, `2024-01-15T10:00`, `2024-01-15T10:00:00.250Z`,
@@ -129,13 +130,15 @@ struct DateTimeValue: Sendable, Hashable {
             return value
         }
         guard scalars.count >= 10, scalars[4] == "-", scalars[7] == "-", let year = number(0..<4), let month = number(5..<7),
-              let day = number(8..<10), let date = CivilDate(year: year, month: month, day: day) else { return nil }
+            let day = number(8..<10), let date = CivilDate(year: year, month: month, day: day)
+        else { return nil }
         if scalars.count == 10 {
             self.init(date, timeZone: timeZone)
             return
         }
         guard scalars.count >= 16, scalars[10] == "T" || scalars[10] == "t" || scalars[10] == " ", scalars[13] == ":",
-              let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60 else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60
+        else { return nil }
         var index = 16
         var second = 0, nanosecond = 0
         if index < scalars.count, scalars[index] == ":" {
@@ -419,7 +422,8 @@ final class LocaleDateData: Sendable {
             let exact = value.second == 0 && value.nanosecond == 0 && (value.minute == 0 || hasMinute)
             // Noon at 12:00 (ICU, like CLDR, never says "midnight": it is ambiguous).
             if exact, minuteOfDay == 720, letter == "b" || periodRules.contains(where: { $0.0 == "noon" }),
-               let name = periodName("noon", count: count) {
+                let name = periodName("noon", count: count)
+            {
                 return name
             }
             if letter == "B" {
@@ -541,7 +545,8 @@ enum DateSkeleton {
                 throw DatePattern.StyleError(message: "'\(character)' cannot appear in a date skeleton (letters only, as in ::yMMMd)")
             }
             guard DatePattern.supportedLetters.contains(character) || "jJC".contains(character) else {
-                throw DatePattern.StyleError(message: "the date field letter '\(character)' is not supported (docs/locales.md lists the letters jump-forms formats)")
+                throw DatePattern.StyleError(
+                    message: "the date field letter '\(character)' is not supported (docs/locales.md lists the letters jump-forms formats)")
             }
             fields[character, default: 0] += 1
         }
@@ -612,7 +617,9 @@ enum DateSkeleton {
         return DatePattern(elements: elements)
     }
 
-    private static func best(_ requested: [Character: Int], available: [String: String], data: LocaleDateData) throws(DatePattern.StyleError) -> DatePattern {
+    private static func best(_ requested: [Character: Int], available: [String: String], data: LocaleDateData) throws(DatePattern.StyleError)
+        -> DatePattern
+    {
         var requestedByType: [Character: (Character, Int)] = [:]
         for (letter, count) in requested { requestedByType[type(letter)] = (letter, count) }
         var bestKey: String?

@@ -146,7 +146,8 @@ package struct MessageIndex: Sendable {
         while slots[slot] != 0 {
             let entry = slots[slot]
             if entry & 0xFFFF_FFFF_0000_0000 == high,
-               store.list.withKeyBytes(at: Int(entry & 0xFFFF_FFFF) - 1, { $0.elementsEqual(utf8) }) {
+                store.list.withKeyBytes(at: Int(entry & 0xFFFF_FFFF) - 1, { $0.elementsEqual(utf8) })
+            {
                 return slot
             }
             slot = (slot + 1) & mask

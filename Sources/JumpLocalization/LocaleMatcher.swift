@@ -71,7 +71,8 @@ public struct LocaleMatcher: Sendable {
             }
             let chain = chains[position]
             guard let meeting = wanted.firstIndex(where: { chain.contains($0) }),
-                  let depth = chain.firstIndex(of: wanted[meeting]) else { continue }
+                let depth = chain.firstIndex(of: wanted[meeting])
+            else { continue }
             let node = wanted[meeting]
             let isOwn = chain[0] == node || chain[0] == LocaleInheritance.representative(of: node)
             let isParadigm = LocaleInheritance.paradigmLocales.contains(chain[0])

@@ -39,13 +39,16 @@ public struct LocaleMessage: Sendable {
     }
 
     /// A message of its own (not read from a file's list).
-    public init(key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
-                offsetMap: MessageOffsetMap, trap: ScalarTrap? = nil) {
+    public init(
+        key: String, text: String, keyLocation: SourceLocation, valueLocation: SourceLocation,
+        offsetMap: MessageOffsetMap, trap: ScalarTrap? = nil
+    ) {
         var list = LocaleMessageList(file: valueLocation.file)
-        list.append(keyPrefix: UnsafeBufferPointer(start: nil, count: 0), keyPart: key, text: text,
-                    keyLocation: (keyLocation.line, keyLocation.column, keyLocation.length),
-                    valueLocation: (valueLocation.line, valueLocation.column, valueLocation.length),
-                    offsets: .map(offsetMap), trap: trap)
+        list.append(
+            keyPrefix: UnsafeBufferPointer(start: nil, count: 0), keyPart: key, text: text,
+            keyLocation: (keyLocation.line, keyLocation.column, keyLocation.length),
+            valueLocation: (valueLocation.line, valueLocation.column, valueLocation.length),
+            offsets: .map(offsetMap), trap: trap)
         self.init(store: LocaleMessageStore(list), position: 0)
     }
 
@@ -95,14 +98,16 @@ public struct LocaleMessage: Sendable {
     /// Where the value starts.
     public var valueLocation: SourceLocation {
         let record = record
-        return SourceLocation(file: store.list.file(at: position), line: Int(record.valueLine), column: Int(record.valueColumn), length: Int(record.valueLength))
+        return SourceLocation(
+            file: store.list.file(at: position), line: Int(record.valueLine), column: Int(record.valueColumn), length: Int(record.valueLength))
     }
 
     /// The file position of an offset inside the message.
     public func location(ofOffset offset: Int, length: Int = 1) -> SourceLocation {
         let record = record
         if record.offsets == .linear {
-            return SourceLocation(file: store.list.file(at: position), line: Int(record.mapLine), column: Int(record.mapColumn) + max(0, offset), length: length)
+            return SourceLocation(
+                file: store.list.file(at: position), line: Int(record.mapLine), column: Int(record.mapColumn) + max(0, offset), length: length)
         }
         return offsetMap.location(ofOffset: offset, in: store.list.file(at: position), length: length)
     }

@@ -18,8 +18,11 @@ public struct LocaleMessageList: Sendable {
 
     /// Works out the breakpoints of a value stored with `Offsets.resolved`: its text, where it
     /// starts and ends, and its style.
-    public typealias OffsetResolver = @Sendable (_ text: String, _ start: (line: Int, column: Int),
-                                                 _ end: (line: Int, column: Int), _ style: UInt8) -> [MessageOffsetMap.Breakpoint]
+    public typealias OffsetResolver =
+        @Sendable (
+            _ text: String, _ start: (line: Int, column: Int),
+            _ end: (line: Int, column: Int), _ style: UInt8
+        ) -> [MessageOffsetMap.Breakpoint]
 
     /// One message: ranges of bytes (`inSource` set: of `source`, else of `bytes`) and its
     /// places in the file.
@@ -81,7 +84,8 @@ public struct LocaleMessageList: Sendable {
         var text = text
         return text.withUTF8 { utf8 in
             if prefix.isEmpty, let offset, offset >= 0, offset + utf8.count <= source.count, offset < Int(Self.inSource),
-               source.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]).elementsEqual(utf8) }) {
+                source.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]).elementsEqual(utf8) })
+            {
                 return (UInt32(offset) | Self.inSource, UInt32(utf8.count))
             }
             let start = bytes.count
@@ -109,11 +113,13 @@ public struct LocaleMessageList: Sendable {
     /// Adds a message whose key is `keyPrefix` (UTF-8, may be empty), a dot and `keyPart`;
     /// `keyOffset` and `textOffset` say where in `source` the key part and the text may be
     /// written as they read (checked before used).
-    public mutating func append(keyPrefix: UnsafeBufferPointer<UInt8>, keyPart: String, keyOffset: Int? = nil,
-                                text: String, textOffset: Int? = nil,
-                                keyLocation: (line: Int, column: Int, length: Int),
-                                valueLocation: (line: Int, column: Int, length: Int),
-                                offsets: Offsets, trap: ScalarTrap?) {
+    public mutating func append(
+        keyPrefix: UnsafeBufferPointer<UInt8>, keyPart: String, keyOffset: Int? = nil,
+        text: String, textOffset: Int? = nil,
+        keyLocation: (line: Int, column: Int, length: Int),
+        valueLocation: (line: Int, column: Int, length: Int),
+        offsets: Offsets, trap: ScalarTrap?
+    ) {
         let key = range(of: keyPart, prefix: keyPrefix, sourceOffset: keyOffset)
         let value = range(of: text, prefix: UnsafeBufferPointer(start: nil, count: 0), sourceOffset: textOffset)
         var record = Record(
@@ -128,7 +134,9 @@ public struct LocaleMessageList: Sendable {
         case .linear(let line, let column):
             (record.mapLine, record.mapColumn) = (UInt32(clamping: line), UInt32(clamping: column))
         case .resolved(let endLine, let endColumn, let style):
-            (record.mapLine, record.mapColumn, record.offsets, record.style) = (UInt32(clamping: endLine), UInt32(clamping: endColumn), .resolved, style)
+            (record.mapLine, record.mapColumn, record.offsets, record.style) = (
+                UInt32(clamping: endLine), UInt32(clamping: endColumn), .resolved, style
+            )
         case .map(let map):
             if let start = map.linearStart, !start.isEscape, start.offset == 0 {
                 (record.mapLine, record.mapColumn) = (UInt32(clamping: start.line), UInt32(clamping: start.column))
@@ -158,11 +166,12 @@ public struct LocaleMessageList: Sendable {
         case .resolved, .map: offsets = .map(message.offsetMap)
         }
         func offset(_ start: UInt32) -> Int? { sameFile && start & Self.inSource != 0 ? Int(start & ~Self.inSource) : nil }
-        append(keyPrefix: UnsafeBufferPointer(start: nil, count: 0), keyPart: key, keyOffset: offset(record.keyStart),
-               text: message.text, textOffset: offset(record.textStart),
-               keyLocation: (keyLocation.line, keyLocation.column, keyLocation.length),
-               valueLocation: (valueLocation.line, valueLocation.column, valueLocation.length),
-               offsets: offsets, trap: message.trap)
+        append(
+            keyPrefix: UnsafeBufferPointer(start: nil, count: 0), keyPart: key, keyOffset: offset(record.keyStart),
+            text: message.text, textOffset: offset(record.textStart),
+            keyLocation: (keyLocation.line, keyLocation.column, keyLocation.length),
+            valueLocation: (valueLocation.line, valueLocation.column, valueLocation.length),
+            offsets: offsets, trap: message.trap)
         if valueLocation.file != file { otherFiles[Int32(records.count - 1)] = valueLocation.file }
     }
 

@@ -14,7 +14,8 @@ public struct LocaleTag: Sendable, Hashable, Comparable, CustomStringConvertible
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
         guard let first = parts.first, (2...3).contains(first.count),
-              first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+            first.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return nil }
         var script: String?
         var region: String?
         var variants: [String] = []
@@ -35,7 +36,8 @@ public struct LocaleTag: Sendable, Hashable, Comparable, CustomStringConvertible
         }
         while index < parts.count {
             let part = parts[index]
-            let isVariant = (5...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            let isVariant =
+                (5...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
                 || part.count == 4 && part.first?.isNumber == true && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
             guard isVariant else { return nil }
             variants.append(part.lowercased())

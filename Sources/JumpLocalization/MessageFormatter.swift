@@ -138,8 +138,10 @@ public struct MessageFormatter: Sendable {
 
     // MARK: Nodes
 
-    private func append<Output: FormattedText>(_ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: PoundValue?,
-                                               to output: inout Output) throws(MessageFormatError) {
+    private func append<Output: FormattedText>(
+        _ nodes: [MessageNode], _ arguments: [String: MessageArgument], pound: PoundValue?,
+        to output: inout Output
+    ) throws(MessageFormatError) {
         for node in nodes {
             switch node {
             case .text(let text):
@@ -227,7 +229,8 @@ public struct MessageFormatter: Sendable {
             if let number = DecimalNumber(text), let milliseconds = Int(number.rounded(toPower: 0, .floor).plainText) {
                 return DateTimeValue(epochMilliseconds: milliseconds, timeZone: timeZone)
             }
-            throw MessageFormatError(message: "argument '\(name)' must be a date (ISO 8601, as in 2024-01-15 or 2024-01-15T10:00:00Z), not '\(text)'", argument: name)
+            throw MessageFormatError(
+                message: "argument '\(name)' must be a date (ISO 8601, as in 2024-01-15 or 2024-01-15T10:00:00Z), not '\(text)'", argument: name)
         }
     }
 

@@ -322,7 +322,8 @@ struct MessageParser {
             let numberStyle: MessageNumberStyle
             if let style = try parseSimpleStyle(type: "number", open: open) {
                 let text = string(style.lowerBound, style.upperBound)
-                let integer = bytesAreASCII(style.lowerBound, style.upperBound)
+                let integer =
+                    bytesAreASCII(style.lowerBound, style.upperBound)
                     ? equalsLowercased(style.lowerBound, style.upperBound, "integer") : text.lowercased() == "integer"
                 numberStyle = integer ? .integer : .other(text)
             } else {
@@ -348,8 +349,9 @@ struct MessageParser {
             throw error("the 'choice' argument type is not supported; use plural or select", at: typeOffset)
         case .unknown:
             let typeName = string(typeStart, index)
-            throw error("unknown argument type '\(typeName)'; expected number, date, time, plural, select or selectordinal", at: typeOffset,
-                        hint: Suggestion.hint(for: typeName, among: ["number", "date", "time", "plural", "select", "selectordinal"]))
+            throw error(
+                "unknown argument type '\(typeName)'; expected number, date, time, plural, select or selectordinal", at: typeOffset,
+                hint: Suggestion.hint(for: typeName, among: ["number", "date", "time", "plural", "select", "selectordinal"]))
         }
     }
 
@@ -421,13 +423,16 @@ struct MessageParser {
         return begin..<end
     }
 
-    private mutating func parsePlural(name: String, nameOffset: Int, ordinal: Bool, open: Int, depth: Int) throws(MessageSyntaxError) -> MessagePluralArgument {
+    private mutating func parsePlural(name: String, nameOffset: Int, ordinal: Bool, open: Int, depth: Int) throws(MessageSyntaxError)
+        -> MessagePluralArgument
+    {
         let type = ordinal ? "selectordinal" : "plural"
         try expectCasesComma(type: type, open: open, depth: depth)
         // Outer before nested: the uses are recorded before the cases are parsed.
         addUse(MessageArgumentUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset))
         let selector = selectors.count
-        selectors.append(MessageSelectorUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
+        selectors.append(
+            MessageSelectorUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
         var cases: [MessagePluralCase] = []
         var categories = CategorySet()
         var exactValues = SeenStrings()
@@ -447,7 +452,8 @@ struct MessageParser {
                     let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
                     return .init(text: item.key.description, offset: item.keyOffset, category: category)
                 }
-                return MessagePluralArgument(name: name, isOrdinal: ordinal, pluralOffset: pluralOffset ?? 0, cases: cases, offset: open, nameOffset: nameOffset)
+                return MessagePluralArgument(
+                    name: name, isOrdinal: ordinal, pluralOffset: pluralOffset ?? 0, cases: cases, offset: open, nameOffset: nameOffset)
             }
             if equals(index, min(index + 7, count), "offset:") {
                 if pluralOffset != nil {
@@ -476,8 +482,9 @@ struct MessageParser {
                 }
                 guard let category = pluralCategory(wordStart, index) else {
                     let word = string(wordStart, index)
-                    throw error("unknown plural category '\(word)'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset,
-                                hint: Suggestion.hint(for: word, among: PluralCategory.allCases.map(\.rawValue)))
+                    throw error(
+                        "unknown plural category '\(word)'; expected zero, one, two, few, many, other or an exact match such as =0", at: keyOffset,
+                        hint: Suggestion.hint(for: word, among: PluralCategory.allCases.map(\.rawValue)))
                 }
                 guard categories.insert(category) else {
                     throw error("\(type) argument '\(name)' has the case '\(string(wordStart, index))' twice", at: keyOffset)
@@ -561,7 +568,9 @@ struct MessageParser {
     }
 
     /// After a case key: `{ message }`.
-    private mutating func parseCaseMessage(key: @autoclosure () -> String, open: Int, depth: Int, inPlural: Bool) throws(MessageSyntaxError) -> [MessageNode] {
+    private mutating func parseCaseMessage(key: @autoclosure () -> String, open: Int, depth: Int, inPlural: Bool) throws(MessageSyntaxError)
+        -> [MessageNode]
+    {
         skipWhiteSpace()
         guard index < count else { throw unmatched(open) }
         guard bytes[index] == UInt8(ascii: "{") else { throw error("expected '{' after case '\(key())'", at: scalarOffset(index)) }
@@ -671,7 +680,9 @@ struct MessageParser {
     /// The error for an argument or case whose `{` at `open` never closes.
     private func unmatched(_ open: Int) -> MessageSyntaxError {
         if let quote = unclosedQuote {
-            return error("this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", at: quote)
+            return error(
+                "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe",
+                at: quote)
         }
         return error("unmatched '{'", at: open)
     }
@@ -711,9 +722,9 @@ struct MessageParser {
         }
         switch v {
         case 0xA1...0xA7, 0xA9, 0xAB, 0xAC, 0xAE, 0xB0, 0xB1, 0xB6, 0xBB, 0xBF, 0xD7, 0xF7,
-             0x2010...0x2027, 0x2030...0x203E, 0x2041...0x2053, 0x2055...0x205E,
-             0x2190...0x245F, 0x2500...0x2775, 0x2794...0x2BFF, 0x2E00...0x2E7F,
-             0x3001...0x3003, 0x3008...0x3020, 0x3030, 0xFD3E, 0xFD3F, 0xFE45, 0xFE46:
+            0x2010...0x2027, 0x2030...0x203E, 0x2041...0x2053, 0x2055...0x205E,
+            0x2190...0x245F, 0x2500...0x2775, 0x2794...0x2BFF, 0x2E00...0x2E7F,
+            0x3001...0x3003, 0x3008...0x3020, 0x3030, 0xFD3E, 0xFD3F, 0xFE45, 0xFE46:
             return true
         default:
             return false

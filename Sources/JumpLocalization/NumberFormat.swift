@@ -311,7 +311,9 @@ struct NumberFormat: Sendable, Hashable {
             let exponentText = digitsText(String(abs(exponent)), data: data)
             let minDigits = pattern?.exponentDigits ?? 1
             let padded = String(repeating: data.digit(0), count: Swift.max(0, minDigits - String(abs(exponent)).count)) + exponentText
-            digits += data.symbol("exponential") + (exponent < 0 ? data.symbol("minusSign") : (pattern?.exponentShowsPlus == true ? data.symbol("plusSign") : "")) + padded
+            digits +=
+                data.symbol("exponential")
+                + (exponent < 0 ? data.symbol("minusSign") : (pattern?.exponentShowsPlus == true ? data.symbol("plusSign") : "")) + padded
         }
 
         // Affixes: the compact pattern's, else the custom pattern's, else the locale's.
@@ -321,12 +323,14 @@ struct NumberFormat: Sendable, Hashable {
         let (prefix, suffix) = affixes(affixPattern, signType: signType, data: data, currencySymbol: symbol)
         var text = prefix.text
         if prefix.currencyAtEnd, let last = prefix.text.unicodeScalars.last, let first = digits.unicodeScalars.first,
-           Self.currencySpacingApplies(currencyScalar: last, digitScalar: first) {
+            Self.currencySpacingApplies(currencyScalar: last, digitScalar: first)
+        {
             text += "\u{00A0}"
         }
         text += digits
         if suffix.currencyAtStart, let first = suffix.text.unicodeScalars.first, let last = digits.unicodeScalars.last,
-           Self.currencySpacingApplies(currencyScalar: first, digitScalar: last) {
+            Self.currencySpacingApplies(currencyScalar: first, digitScalar: last)
+        {
             text += "\u{00A0}"
         }
         text += suffix.text

@@ -104,7 +104,10 @@ struct NumberPattern: Sendable, Hashable {
                     while index < scalars.count, scalars[index] == "\u{00A4}" { index += 1 }
                     let count = index - start
                     guard count <= 2 else {
-                        throw SyntaxError(message: "'\(String(repeating: "¤", count: count))' (currency \(count == 3 ? "plural names" : "narrow symbols")) is not supported; use ¤ or ¤¤", offset: start)
+                        throw SyntaxError(
+                            message:
+                                "'\(String(repeating: "¤", count: count))' (currency \(count == 3 ? "plural names" : "narrow symbols")) is not supported; use ¤ or ¤¤",
+                            offset: start)
                     }
                     parts.append(.currency(count))
                 case "*":
@@ -159,7 +162,9 @@ struct NumberPattern: Sendable, Hashable {
                 if c != "0" { sawIncrement = true }
                 incrementDigits.append(UInt8(c.value - 0x30))
             case "@":
-                if zeros > 0 || sawDecimal { throw SyntaxError(message: "'@' cannot be mixed with '0' or a decimal point in a number pattern", offset: index) }
+                if zeros > 0 || sawDecimal {
+                    throw SyntaxError(message: "'@' cannot be mixed with '0' or a decimal point in a number pattern", offset: index)
+                }
                 if hashesAfterAt > 0 { throw SyntaxError(message: "'@' after '#' in a number pattern", offset: index) }
                 atSigns += 1
                 integerDigits += 1

@@ -105,7 +105,8 @@ enum NumberSkeleton {
                 try noOptions(); try once("precision"); format.precision = .currencyStandard
             case "precision-increment":
                 let option = try oneOption()
-                guard let increment = DecimalNumber(option), !increment.negative, !increment.isZero, !option.contains("e"), !option.contains("E") else {
+                guard let increment = DecimalNumber(option), !increment.negative, !increment.isZero, !option.contains("e"), !option.contains("E")
+                else {
                     throw fail("'\(option)' is not a positive decimal increment (as in precision-increment/0.05)")
                 }
                 try once("precision")
@@ -113,7 +114,9 @@ enum NumberSkeleton {
             case _ where stem.hasPrefix("rounding-mode-"):
                 try noOptions()
                 guard let mode = RoundingMode(rawValue: String(stem.dropFirst("rounding-mode-".count))) else {
-                    throw fail("unknown rounding mode '\(stem)'; expected rounding-mode- followed by \(RoundingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw fail(
+                        "unknown rounding mode '\(stem)'; expected rounding-mode- followed by \(RoundingMode.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 try once("rounding mode")
                 format.roundingMode = mode
@@ -156,12 +159,15 @@ enum NumberSkeleton {
             case _ where !stem.isEmpty && stem.unicodeScalars.allSatisfy({ $0 == "0" }):
                 try noOptions(); try once("integer width")
                 format.minInteger = stem.count
-            case "measure-unit", "unit", "numbering-system", "latin", "precision-currency-cash", "unit-width-formal", "usage", "unit-width-variant", "precision-increment-cash":
+            case "measure-unit", "unit", "numbering-system", "latin", "precision-currency-cash", "unit-width-formal", "usage", "unit-width-variant",
+                "precision-increment-cash":
                 throw fail("'\(stem)' is not supported by jump-forms (docs/locales.md lists the skeleton stems it formats)")
             default:
-                let stems = ["compact-short", "compact-long", "scientific", "engineering", "percent", "currency",
-                             "precision-integer", "precision-unlimited", "integer-width", "scale", "group-off", "group-min2",
-                             "group-on-aligned", "sign-always", "sign-never", "sign-accounting", "sign-except-zero", "decimal-always"]
+                let stems = [
+                    "compact-short", "compact-long", "scientific", "engineering", "percent", "currency",
+                    "precision-integer", "precision-unlimited", "integer-width", "scale", "group-off", "group-min2",
+                    "group-on-aligned", "sign-always", "sign-never", "sign-accounting", "sign-except-zero", "decimal-always"
+                ]
                 let hint = Suggestion.closest(to: stem, among: stems).map { " (did you mean '\($0)'?)" } ?? ""
                 throw fail("unknown number skeleton stem '\(stem)'\(hint)")
             }
@@ -169,7 +175,10 @@ enum NumberSkeleton {
         if case .currency = format.unit {
             if format.unitWidth == .narrow || format.unitWidth == .fullName {
                 let offset = tokens.first { $0.0.hasPrefix("unit-width-") }?.1 ?? 0
-                throw SyntaxError(message: "unit-width-\(format.unitWidth.rawValue) is not supported for currencies (the CLDR data jump-forms carries has no narrow symbols or currency names); use unit-width-short or unit-width-iso-code", offset: offset)
+                throw SyntaxError(
+                    message:
+                        "unit-width-\(format.unitWidth.rawValue) is not supported for currencies (the CLDR data jump-forms carries has no narrow symbols or currency names); use unit-width-short or unit-width-iso-code",
+                    offset: offset)
             }
         }
         if format.notation == .compactShort || format.notation == .compactLong {
@@ -187,7 +196,7 @@ enum NumberSkeleton {
         "sign-auto": .auto, "sign-always": .always, "+!": .always, "sign-never": .never, "+_": .never,
         "sign-accounting": .accounting, "()": .accounting, "sign-accounting-always": .accountingAlways, "()!": .accountingAlways,
         "sign-except-zero": .exceptZero, "+?": .exceptZero, "sign-accounting-except-zero": .accountingExceptZero, "()?": .accountingExceptZero,
-        "sign-negative": .negative, "+-": .negative, "sign-accounting-negative": .accountingNegative, "()-": .accountingNegative,
+        "sign-negative": .negative, "+-": .negative, "sign-accounting-negative": .accountingNegative, "()-": .accountingNegative
     ]
 
     private static func example(_ stem: String) -> String {
@@ -227,7 +236,9 @@ enum NumberSkeleton {
         }
         if options.isEmpty { return .fraction(min: minFraction, max: maxFraction) }
         guard options.count == 1, let maxFraction, let (minSig, maxSig) = significant(options[0]) else {
-            throw fail("'\(stem)/\(options.joined(separator: "/"))' is not supported; a fraction stem takes one significant-digits option, as in .##/@@+ or .00/@##")
+            throw fail(
+                "'\(stem)/\(options.joined(separator: "/"))' is not supported; a fraction stem takes one significant-digits option, as in .##/@@+ or .00/@##"
+            )
         }
         if maxSig == nil {
             // `.##/@@+`: at least minSig significant digits (ICU's withMinDigits).

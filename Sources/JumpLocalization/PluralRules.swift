@@ -260,13 +260,15 @@ enum CLDRLocaleID {
             index += 1
         }
         if index < parts.count,
-           parts[index].count == 2 && parts[index].allSatisfy(isLetter)
-            || parts[index].count == 3 && parts[index].allSatisfy(isDigit) {
+            parts[index].count == 2 && parts[index].allSatisfy(isLetter)
+                || parts[index].count == 3 && parts[index].allSatisfy(isDigit)
+        {
             region = parts[index].uppercased()
             index += 1
         }
         while index < parts.count, parts[index].allSatisfy({ isLetter($0) || isDigit($0) }),
-              (5...8).contains(parts[index].count) || parts[index].count == 4 && parts[index].first.map(isDigit) == true {
+            (5...8).contains(parts[index].count) || parts[index].count == 4 && parts[index].first.map(isDigit) == true
+        {
             variants.append(parts[index].uppercased())
             index += 1
         }

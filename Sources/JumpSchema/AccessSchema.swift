@@ -53,7 +53,8 @@ public struct AccessSchema: Sendable, Hashable {
             if isError, let stat = object["stat"] {
                 let message = ["message", "error_description", "error"].lazy
                     .compactMap { key in members.first { $0.key.value == key }?.value.stringValue }.first
-                decoder.errors.append(.errorResponse(stat.value.location, message: message ?? "stat is '\(stat.value.stringValue ?? stat.value.kindDescription)'"))
+                decoder.errors.append(
+                    .errorResponse(stat.value.location, message: message ?? "stat is '\(stat.value.stringValue ?? stat.value.kindDescription)'"))
                 return (nil, decoder.errors)
             }
             guard let member = object["access_schema"] else {
@@ -62,8 +63,10 @@ public struct AccessSchema: Sendable, Hashable {
             }
             list = member.value
         default:
-            decoder.errors.append(.wrongKind(root.location, expected: "a list of attribute paths", found: root.kindDescription,
-                                             context: "an access schema"))
+            decoder.errors.append(
+                .wrongKind(
+                    root.location, expected: "a list of attribute paths", found: root.kindDescription,
+                    context: "an access schema"))
             return (nil, decoder.errors)
         }
         let known = schema.allAttributes.map(\.path)
@@ -89,7 +92,8 @@ public struct AccessSchema: Sendable, Hashable {
     static func ignoredReason(_ attribute: AttributeDefinition, schema: EntitySchema) -> (reason: String, hint: String?)? {
         if attribute.isInPlural {
             let segments = EntitySchema.segments(of: attribute.path)
-            let plural = (1...segments.count).lazy.map { EntitySchema.path(Array(segments.prefix($0))) }
+            let plural =
+                (1...segments.count).lazy.map { EntitySchema.path(Array(segments.prefix($0))) }
                 .first { schema.attribute(at: $0)?.type.value == .plural } ?? attribute.path
             return ("it is inside the plural '\(plural)', which is written whole (entity.replace)", "list '\(plural)' to make the plural writable")
         }

@@ -12,7 +12,7 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
     /// Every type with a fixed name, in the order the docs show them.
     public static let namedTypes: [AttributeType] = [
         .string, .boolean, .integer, .decimal, .date, .dateTime, .ipAddress, .uuid, .id, .json, .object, .plural,
-        .password("password"), .password("password-bcrypt"),
+        .password("password"), .password("password-bcrypt")
     ]
 
     /// The names a schema may use (for "did you mean").
@@ -141,7 +141,8 @@ public enum AttributeConstraint: String, Sendable, Hashable, CaseIterable {
         case .unique: "no two records share the value"
         case .locallyUnique: "no two elements of one plural share the value"
         case .alphabetic: "letters `A-Z`, `a-z` only; `lint --schema` checks the field has `format: alpha` (or a pattern)"
-        case .alphanumeric: "ASCII letters and digits only; `lint --schema` checks the field has `format: alpha`, `alphaNumeric` or `numeric` (or a pattern)"
+        case .alphanumeric:
+            "ASCII letters and digits only; `lint --schema` checks the field has `format: alpha`, `alphaNumeric` or `numeric` (or a pattern)"
         case .unicodeLetters: "letters of any script only"
         case .unicodePrintable: "no control characters"
         case .emailAddress: "an email address; `lint --schema` checks the field is an `email` field or has `format: email` (or a pattern)"

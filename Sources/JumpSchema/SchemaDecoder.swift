@@ -37,8 +37,10 @@ struct SchemaDecoder {
         case .object:
             return decodeSchemaObject(root)
         default:
-            errors.append(.wrongKind(root.location, expected: "a list of attribute definitions or an object with 'attr_defs'",
-                                     found: root.kindDescription, context: "a schema"))
+            errors.append(
+                .wrongKind(
+                    root.location, expected: "a list of attribute definitions or an object with 'attr_defs'",
+                    found: root.kindDescription, context: "a schema"))
             return nil
         }
     }
@@ -160,10 +162,11 @@ struct SchemaDecoder {
 
     /// Names are path segments: not empty, no `/`, `.`, `#`, whitespace or control characters.
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && !name.unicodeScalars.contains { scalar in
-            scalar == "/" || scalar == "." || scalar == "#" || scalar.properties.isWhitespace
-                || scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-        }
+        !name.isEmpty
+            && !name.unicodeScalars.contains { scalar in
+                scalar == "/" || scalar == "." || scalar == "#" || scalar.properties.isWhitespace
+                    || scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+            }
     }
 
     // MARK: typed getters

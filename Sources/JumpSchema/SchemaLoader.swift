@@ -59,8 +59,10 @@ public enum SchemaLoader {
     /// A JSON file from its bytes: its text kept for rendering diagnostics, its syntax error
     /// as the only diagnostic, else what `decode` makes of its root (the value and the
     /// diagnostics).
-    static func load<Value: Sendable>(_ bytes: [UInt8], path: String,
-                                      decode: (JSONNode) -> (value: Value?, diagnostics: [Diagnostic])) -> SchemaLoad<Value> {
+    static func load<Value: Sendable>(
+        _ bytes: [UInt8], path: String,
+        decode: (JSONNode) -> (value: Value?, diagnostics: [Diagnostic])
+    ) -> SchemaLoad<Value> {
         var sources = SourceFiles()
         sources.add(path: path, text: String(decoding: bytes, as: UTF8.self))
         let root: JSONNode

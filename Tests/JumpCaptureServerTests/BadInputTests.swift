@@ -9,8 +9,10 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5))) struct BadInputTests {
     static let capturePaths = CaptureOperation.allCases.filter { !$0.isEngage }.map(\.path)
 
-    func expectCaptureError(_ answer: (status: Int, headers: HTTPHeadersLike, body: String), code: Int? = nil,
-                            sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectCaptureError(
+        _ answer: (status: Int, headers: HTTPHeadersLike, body: String), code: Int? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         #expect(answer.status != 500, "\(answer.body)", sourceLocation: sourceLocation)
         #expect(answer.headers.contentType?.hasPrefix("application/json") == true, sourceLocation: sourceLocation)
         guard let json = try? JSONValue.parse(Array(answer.body.utf8)) else {
@@ -28,11 +30,11 @@ import TestSupport
     @Test func malformedFormBodies() async throws {
         try await withServer { server in
             let bodies: [[UInt8]] = [
-                Array("client_id=%zz".utf8),          // a bad escape
-                Array("client_id=%4".utf8),           // a truncated escape
-                Array("client_id=%FF%FE".utf8),       // not UTF-8 once decoded
-                [0xFF, 0xFE, 0x00, 0x01],             // not UTF-8 at all
-                Array("%=%".utf8),
+                Array("client_id=%zz".utf8),  // a bad escape
+                Array("client_id=%4".utf8),  // a truncated escape
+                Array("client_id=%FF%FE".utf8),  // not UTF-8 once decoded
+                [0xFF, 0xFE, 0x00, 0x01],  // not UTF-8 at all
+                Array("%=%".utf8)
             ]
             for path in Self.capturePaths {
                 for body in bodies {
@@ -69,16 +71,23 @@ import TestSupport
     @Test func randomInputNeverGivesA500() async throws {
         try await withServer { server in
             var generator = SplitMix(seed: 0x5EED)
-            let names = ["client_id", "locale", "flow", "flow_version", "redirect_uri", "response_type", "form", "access_token", "token",
-                         "refresh_secret", "merge_token", "date", "signature", "attribute_name", "value", "attributes", "emailAddress",
-                         "signInEmailAddress", "currentPassword", "newPassword", "birthdate[dateselect_year]", "birthdate[dateselect_month]",
-                         "identifier_to_remove", "thin_registration", "registration_form", "code", "password", "providername", "identity"]
-            let values = ["", "x", "localdev0123456789abcdefghijklmn", "en-US", "fr-FR", "standard", "HEAD", "token", "code_and_token",
-                          "registrationForm", "signInForm", "editProfileForm", "{}", "[]", "{\"a\":", "[1,2", "null", "/", "/photos", "//",
-                          "/primaryAddress/city", "2025-06-15 10:30:00", "9999-99-99 99:99:99", "0123456789abcdef0123456789abcdef01234567",
-                          "ana@example.com", "%00", "\u{0}", "é", "🙂", String(repeating: "z", count: 300), "-1", "99999999999999999999"]
-            let paths = Self.capturePaths + ["/openid/mobile_config_and_baseurl", "/signin/oauth_token", "/api/v2/auth_info", "/signin/complete",
-                                             "/email/verify", "/password/reset", "/health", "/google/start", "/openid/start", "/saml2/sso/start"]
+            let names = [
+                "client_id", "locale", "flow", "flow_version", "redirect_uri", "response_type", "form", "access_token", "token",
+                "refresh_secret", "merge_token", "date", "signature", "attribute_name", "value", "attributes", "emailAddress",
+                "signInEmailAddress", "currentPassword", "newPassword", "birthdate[dateselect_year]", "birthdate[dateselect_month]",
+                "identifier_to_remove", "thin_registration", "registration_form", "code", "password", "providername", "identity"
+            ]
+            let values = [
+                "", "x", "localdev0123456789abcdefghijklmn", "en-US", "fr-FR", "standard", "HEAD", "token", "code_and_token",
+                "registrationForm", "signInForm", "editProfileForm", "{}", "[]", "{\"a\":", "[1,2", "null", "/", "/photos", "//",
+                "/primaryAddress/city", "2025-06-15 10:30:00", "9999-99-99 99:99:99", "0123456789abcdef0123456789abcdef01234567",
+                "ana@example.com", "%00", "\u{0}", "é", "🙂", String(repeating: "z", count: 300), "-1", "99999999999999999999"
+            ]
+            let paths =
+                Self.capturePaths + [
+                    "/openid/mobile_config_and_baseurl", "/signin/oauth_token", "/api/v2/auth_info", "/signin/complete",
+                    "/email/verify", "/password/reset", "/health", "/google/start", "/openid/start", "/saml2/sso/start"
+                ]
             for _ in 0..<400 {
                 let path = paths[generator.next(paths.count)]
                 var pairs: [(name: String, value: String)] = []
@@ -102,4 +111,3 @@ struct HTTPHeadersLike {
 
 import AsyncHTTPClient
 import NIOHTTP1
-

@@ -95,7 +95,7 @@ import Testing
         Case(input: "myapp://ho%st/", host: "ho%st", scheme: "myapp"),
         Case(input: "myapp://ho st/", host: nil),
         // No scheme: a browser needs a base URL, which a token URL does not have.
-        Case(input: "//example.com/", host: nil),
+        Case(input: "//example.com/", host: nil)
     ]
 
     @Test(arguments: cases) func parsesAsABrowserDoes(_ row: Case) {
@@ -126,7 +126,8 @@ import Testing
     }
 
     @Test func loopbackAndHostMatching() throws {
-        for input in ["http://localhost:8080/", "http://127.0.0.1/", "http://127.9.8.7/", "http://0x7f.1/", "http://[::1]:9/", "https://localhost./"] {
+        for input in ["http://localhost:8080/", "http://127.0.0.1/", "http://127.9.8.7/", "http://0x7f.1/", "http://[::1]:9/", "https://localhost./"]
+        {
             #expect(BrowserURL(input)?.isLoopback == true, "\(input)")
         }
         for input in ["http://[::1]@evil.net/", "http://127.example.com/", "http://128.0.0.1/", "http://[::2]/", "myapp://localhost/"] {
@@ -151,18 +152,23 @@ import Testing
     @Test func theEngageDialogRefusesTokenURLsABrowserSendsElsewhere() async throws {
         try await withServer { server in
             func start(_ tokenURL: String) async throws -> (status: Int, location: String?) {
-                let answer = try await server.raw(.GET, "/google/start?identity=ana.ruiz@example.com&token_url=" + FormEncoding.encodeComponent(tokenURL))
+                let answer = try await server.raw(
+                    .GET, "/google/start?identity=ana.ruiz@example.com&token_url=" + FormEncoding.encodeComponent(tokenURL))
                 return (answer.status, answer.headers.first(name: "location"))
             }
-            for refused in ["http://[::1]@evil.net/", "https://evil.net\\.example.com/", "https://example.com@evil.net/",
-                            "https://evil.net#@example.com/", "https://evil.net?x=.example.com", "http://127.0.0.1@evil.net/",
-                            "https://evil.net%5c.example.com/", "https:\\\\evil.net/", "https://evil.net%2fexample.com/",
-                            "https://exämple.com/", "javascript:alert(1)//example.com", "//example.com/", "https://evilexample.com/"] {
+            for refused in [
+                "http://[::1]@evil.net/", "https://evil.net\\.example.com/", "https://example.com@evil.net/",
+                "https://evil.net#@example.com/", "https://evil.net?x=.example.com", "http://127.0.0.1@evil.net/",
+                "https://evil.net%5c.example.com/", "https:\\\\evil.net/", "https://evil.net%2fexample.com/",
+                "https://exämple.com/", "javascript:alert(1)//example.com", "//example.com/", "https://evilexample.com/"
+            ] {
                 let answer = try await start(refused)
                 #expect(answer.status == 400, "\(refused): \(answer)")
             }
-            for allowed in ["https://example.com/", "https://a.example.com/token", "HTTPS://EXAMPLE.COM./", "https://%65xample.com/",
-                            "https://user@example.com/", "http://0x7f.1:9/", "http://[::1]:9/", "http://localhost:9/"] {
+            for allowed in [
+                "https://example.com/", "https://a.example.com/token", "HTTPS://EXAMPLE.COM./", "https://%65xample.com/",
+                "https://user@example.com/", "http://0x7f.1:9/", "http://[::1]:9/", "http://localhost:9/"
+            ] {
                 let answer = try await start(allowed)
                 #expect(answer.status == 302, "\(allowed): \(answer)")
                 #expect(answer.location?.hasPrefix(allowed + "?token=") == true, "\(allowed): \(answer)")

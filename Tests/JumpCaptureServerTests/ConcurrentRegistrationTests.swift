@@ -14,8 +14,9 @@ import TestSupport
             // display names, so only the email conflicts.
             let spellings = ["ana.ruiz@example.com", "Ana.Ruiz@example.com", "ANA.RUIZ@EXAMPLE.COM", "ana.ruiz@Example.com"]
             let requests = try (0..<count).map { index in
-                try server.builder().register(ServerFixtures.registration(email: spellings[index % spellings.count], displayName: "ana_\(index)"),
-                                              refreshSecret: .generate(), today: server.today)
+                try server.builder().register(
+                    ServerFixtures.registration(email: spellings[index % spellings.count], displayName: "ana_\(index)"),
+                    refreshSecret: .generate(), today: server.today)
             }
             let results = await withTaskGroup(of: Result<CaptureSuccess, CaptureError>?.self) { group in
                 for request in requests {
@@ -29,11 +30,14 @@ import TestSupport
             #expect(results.allSatisfy { $0 != nil }, "some requests got no answer")
             let signedIn = results.compactMap { $0?.signedIn }
             #expect(signedIn.count == 1)
-            let expected = [FieldMessages(field: "emailAddress", messages: ["This email address is already registered. Sign in or reset your password."])]
+            let expected = [
+                FieldMessages(field: "emailAddress", messages: ["This email address is already registered. Sign in or reset your password."])
+            ]
             var clean = 0
             for case .failure(let error)? in results {
                 guard case .invalidFields(let invalid) = error, invalid.server.code == 390, invalid.fields == expected,
-                      invalid.formMessages.isEmpty else {
+                    invalid.formMessages.isEmpty
+                else {
                     Issue.record("not a clean 390: \(error)")
                     continue
                 }

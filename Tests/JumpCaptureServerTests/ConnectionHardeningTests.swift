@@ -5,7 +5,7 @@ import JumpForms
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// HTTP as the documentation says, over real sockets with short injected timeouts: the idle
@@ -61,8 +61,10 @@ import Glibc
     @Test func silenceIsAnswered408MidRequestAndClosedQuietlyBetweenRequests() async throws {
         try await withServer(idleTimeout: .seconds(1), requestTimeout: .seconds(10)) { server in
             let port = try #require(server.url.port)
-            for (name, partial) in [("head", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n"),
-                                    ("body", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")] {
+            for (name, partial) in [
+                ("head", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n"),
+                ("body", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+            ] {
                 let start = ContinuousClock.now
                 let answer = try await RawHTTP.exchange(port: port, Array(partial.utf8))
                 let seconds = Self.seconds(since: start)
@@ -85,9 +87,11 @@ import Glibc
     @Test func http11NeedsOneHost() async throws {
         try await withServer { server in
             let port = try #require(server.url.port)
-            for (name, request) in [("no Host", "GET /health HTTP/1.1\r\n\r\n"),
-                                    ("two Hosts", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
-                                    ("POST without Host", "POST /oauth/auth_native HTTP/1.1\r\nContent-Length: 3\r\n\r\nx=1")] {
+            for (name, request) in [
+                ("no Host", "GET /health HTTP/1.1\r\n\r\n"),
+                ("two Hosts", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
+                ("POST without Host", "POST /oauth/auth_native HTTP/1.1\r\nContent-Length: 3\r\n\r\nx=1")
+            ] {
                 let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))
                 expectError(answer, status: 400, code: 400, name)
                 #expect(answer.body.contains("Host"), "\(name): \(answer.body)")
@@ -105,7 +109,8 @@ import Glibc
         try await withServer { server in
             let port = try #require(server.url.port)
             for coding in ["gzip", "br", "identity, gzip"] {
-                let request = "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                let request =
+                    "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                     + "Content-Encoding: \(coding)\r\nContent-Length: 10\r\n\r\n\u{1F}\u{8B}\u{08}\u{00}abcdef"
                 let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))
                 expectError(answer, status: 415, code: 415, coding)
@@ -115,7 +120,8 @@ import Glibc
             // `identity` is no coding at all.
             let plain = try server.builder().forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
             let body = String(decoding: plain.body, as: UTF8.self)
-            let request = "POST \(plain.path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Encoding: identity\r\n"
+            let request =
+                "POST \(plain.path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Encoding: identity\r\n"
                 + "Content-Length: \(plain.body.count)\r\nConnection: close\r\n\r\n" + body
             let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))
             #expect(answer.body == #"{"stat":"ok"}"#, "\(answer.head)\n\(answer.body)")

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// kill -9 in the middle of a registration load: after a restart on the same database, every
@@ -22,8 +22,9 @@ import Glibc
         defer { serve.stop() }
         let url = try serve.waitForURL()
         let config = ServerFixtures.project.config!
-        let builder = RequestBuilder(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let builder = RequestBuilder(
+            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            locale: ServerFixtures.english, capture: ServerURL(url)!)
         let transport = AsyncHTTPTransport(timeoutSeconds: 10, client: ServerFixtures.client)
         let decoder = ResponseDecoder(flow: ServerFixtures.flow, config: config)
 
@@ -38,10 +39,13 @@ import Glibc
                         while !Task.isCancelled {
                             let email = "user\(worker)-\(index)@example.com"
                             index += 1
-                            guard let request = try? builder.register(ServerFixtures.registration(email: email, displayName: "user\(worker)_\(index)"),
-                                                                      refreshSecret: .generate(), today: ServerFixtures.today) else { return }
+                            guard
+                                let request = try? builder.register(
+                                    ServerFixtures.registration(email: email, displayName: "user\(worker)_\(index)"),
+                                    refreshSecret: .generate(), today: ServerFixtures.today)
+                            else { return }
                             tally.attempted.add(1, ordering: .relaxed)
-                            guard let answer = try? await transport.send(request) else { return }   // the server is gone
+                            guard let answer = try? await transport.send(request) else { return }  // the server is gone
                             if case .success(.signedIn) = decoder.decode(.register, status: answer.status, body: answer.body) {
                                 tally.acknowledged.withLock { $0.append(email) }
                             }
@@ -54,7 +58,8 @@ import Glibc
         // 150, or at least 20 once 8 s have passed (a loaded machine answers slowly), or
         // whatever came within 80 s.
         while case let count = tally.acknowledged.withLock({ $0.count }), count < 150,
-              case let elapsed = Date().timeIntervalSince(started), elapsed < 80, count < 20 || elapsed < 8 {
+            case let elapsed = Date().timeIntervalSince(started), elapsed < 80, count < 20 || elapsed < 8
+        {
             try await Task.sleep(for: .milliseconds(10))
         }
         serve.signal(SIGKILL)
@@ -69,16 +74,20 @@ import Glibc
         let again = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { again.stop() }
         let secondURL = try again.waitForURL()
-        let second = RequestBuilder(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                    locale: ServerFixtures.english, capture: ServerURL(secondURL)!)
+        let second = RequestBuilder(
+            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            locale: ServerFixtures.english, capture: ServerURL(secondURL)!)
         let missing = await withTaskGroup(of: String?.self) { group in
             for (offset, email) in acked.enumerated() {
                 group.addTask {
                     _ = offset
-                    guard let request = try? second.signIn(["signInEmailAddress": email, "currentPassword": ServerFixtures.password],
-                                                           refreshSecret: .generate(), today: ServerFixtures.today),
-                          let answer = try? await transport.send(request),
-                          case .success(.signedIn) = decoder.decode(.signIn, status: answer.status, body: answer.body) else { return email }
+                    guard
+                        let request = try? second.signIn(
+                            ["signInEmailAddress": email, "currentPassword": ServerFixtures.password],
+                            refreshSecret: .generate(), today: ServerFixtures.today),
+                        let answer = try? await transport.send(request),
+                        case .success(.signedIn) = decoder.decode(.signIn, status: answer.status, body: answer.body)
+                    else { return email }
                     return nil
                 }
             }
@@ -91,8 +100,9 @@ import Glibc
         #expect(again.waitForExit()?.status == 0)
 
         // The file itself: no more accounts than attempts, at least as many as acknowledged.
-        let setup = CaptureServerSetup(config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                       databasePath: project.databasePath)
+        let setup = CaptureServerSetup(
+            config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            databasePath: project.databasePath)
         let count = try await CaptureServer(setup: setup, logger: ServerFixtures.quietLogger).accountCount()
         #expect(count >= acked.count)
         #expect(count <= tally.attempted.load(ordering: .relaxed))

@@ -17,9 +17,10 @@ import TestSupport
     static let appID = "localengageappid000"
 
     /// An Apple identity (Sign in with Apple hands the app an identity token).
-    static let apple = TestIdentity(provider: "apple", identifier: "001234.5f6a7b8c9d0e4f1a.0042", email: "kai.mori@privaterelay.example.com",
-                                    verifiedEmail: true, givenName: "Kai", familyName: "Mori", displayName: "kai_mori",
-                                    nativeToken: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIwMDEyMzQifQ.c2lnbmF0dXJl", location: ServerFixtures.here)
+    static let apple = TestIdentity(
+        provider: "apple", identifier: "001234.5f6a7b8c9d0e4f1a.0042", email: "kai.mori@privaterelay.example.com",
+        verifiedEmail: true, givenName: "Kai", familyName: "Mori", displayName: "kai_mori",
+        nativeToken: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIwMDEyMzQifQ.c2lnbmF0dXJl", location: ServerFixtures.here)
     static var identities: [TestIdentity] { ServerFixtures.identities + [apple] }
 
     static func json(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
@@ -35,7 +36,9 @@ import TestSupport
         var flow = ServerFixtures.flow
         flow.providers.append(ProviderDefinition(id: Located("openid", at: ServerFixtures.here), kind: .builtIn, location: ServerFixtures.here))
         try await withEngageServer(flow: flow) { server in
-            let answer = try await server.raw(.GET, "/openid/mobile_config_and_baseurl?device=iphone&appId=\(Self.appID)&appName=JUMP%20Demo.com.janrain.jumpdemo3&version=iphone_5.5")
+            let answer = try await server.raw(
+                .GET,
+                "/openid/mobile_config_and_baseurl?device=iphone&appId=\(Self.appID)&appName=JUMP%20Demo.com.janrain.jumpdemo3&version=iphone_5.5")
             #expect(answer.status == 200)
             let config = try Self.json(answer.body)
             #expect(config["baseurl"] == .string(server.url.description))
@@ -131,26 +134,33 @@ import TestSupport
     /// offers both, each link keeping the query.
     @Test func aBareStartWithSeveralCustomProvidersOffersThem() async throws {
         var flow = ServerFixtures.flow
-        flow.providers.append(ProviderDefinition(id: Located("partner_openid", at: ServerFixtures.here),
-                                                 kind: .openID(identifier: Located("https://partner.example.org/openid", at: ServerFixtures.here), opxBlob: nil),
-                                                 location: ServerFixtures.here))
-        let partner = TestIdentity(provider: "partner_openid", identifier: "https://partner.example.org/openid/u/7", email: "noor@partner.example.org",
-                                   displayName: "noor", location: ServerFixtures.here)
+        flow.providers.append(
+            ProviderDefinition(
+                id: Located("partner_openid", at: ServerFixtures.here),
+                kind: .openID(identifier: Located("https://partner.example.org/openid", at: ServerFixtures.here), opxBlob: nil),
+                location: ServerFixtures.here))
+        let partner = TestIdentity(
+            provider: "partner_openid", identifier: "https://partner.example.org/openid/u/7", email: "noor@partner.example.org",
+            displayName: "noor", location: ServerFixtures.here)
         try await withEngageServer(flow: flow, identities: Self.identities + [partner]) { server in
             let page = try await server.raw(.GET, "/openid/start?token_url=https://example.com/&applicationId=\(Self.appID)")
             #expect(page.status == 200)
-            #expect(page.body.contains("href=\"/openid/start/corp_openid?token_url=https://example.com/&amp;applicationId=\(Self.appID)\""), "\(page.body)")
+            #expect(
+                page.body.contains("href=\"/openid/start/corp_openid?token_url=https://example.com/&amp;applicationId=\(Self.appID)\""),
+                "\(page.body)")
             #expect(page.body.contains("href=\"/openid/start/partner_openid?token_url="))
             let answer = try await server.raw(.GET, "/openid/start/partner_openid?token_url=https://example.com/&applicationId=\(Self.appID)")
             #expect(answer.status == 302)
             // With the identifier, the provider it names.
-            let named = try await server.raw(.GET, "/openid/start?openid_identifier=https%3A%2F%2Fpartner.example.org%2Fopenid&token_url=https://example.com/")
+            let named = try await server.raw(
+                .GET, "/openid/start?openid_identifier=https%3A%2F%2Fpartner.example.org%2Fopenid&token_url=https://example.com/")
             #expect(named.status == 302)
             let token = try #require(TestServer.query(named.headers.first(name: "location") ?? "")["token"])
             let profile = try Self.json(try await server.raw(.GET, "/signin/device?token=\(token)&auth_info=true").body)
             #expect(profile.at("rpx_result.auth_info.profile.identifier") == .string(partner.identifier))
             // An identifier no provider has, a custom id the flow lacks.
-            #expect(try await server.raw(.GET, "/openid/start?openid_identifier=https%3A%2F%2Fnope.example&token_url=https://example.com/").status == 404)
+            #expect(
+                try await server.raw(.GET, "/openid/start?openid_identifier=https%3A%2F%2Fnope.example&token_url=https://example.com/").status == 404)
             #expect(try await server.raw(.GET, "/openid/start/nope?token_url=https://example.com/").status == 404)
             #expect(try await server.raw(.GET, "/saml2/sso/start/corp_openid?token_url=https://example.com/").status == 404)
         }
@@ -162,7 +172,8 @@ import TestSupport
     /// takes such a whitelist.
     @Test func iOSAppSchemeWhitelist() async throws {
         let whitelist = "jrmsampleapp1://SimpleCaptureDemo"
-        try await withServer(configure: { $0.engageWhitelistedDomain = Located(whitelist, at: ServerFixtures.here) }, identities: Self.identities) { server in
+        try await withServer(configure: { $0.engageWhitelistedDomain = Located(whitelist, at: ServerFixtures.here) }, identities: Self.identities) {
+            server in
             let answer = try await server.raw(.GET, "/facebook/start?token_url=\(whitelist)/&applicationId=\(Self.appID)")
             #expect(answer.status == 302)
             #expect(answer.headers.first(name: "location")?.hasPrefix(whitelist + "/?token=") == true)
@@ -189,11 +200,14 @@ import TestSupport
     /// (JRSession.java:216-238) at `/openid/start`.
     @Test func androidCustomProviderStartURLs() async throws {
         try await withServer(identities: Self.identities) { server in
-            let fromConfiguration = "/openid/start/corp_openid?extended=true&openid_identifier=https://id.example.com/openid&opx_blob=some_blob"
+            let fromConfiguration =
+                "/openid/start/corp_openid?extended=true&openid_identifier=https://id.example.com/openid&opx_blob=some_blob"
                 + "&token_url=https%3A%2F%2Fexample.com&installation_id=7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11&applicationId=\(Self.appID)"
-            let appConfigured = "/openid/start?extended=true&openid_identifier=https%3A%2F%2Fid.example.com%2Fopenid&opx_blob=some_blob"
+            let appConfigured =
+                "/openid/start?extended=true&openid_identifier=https%3A%2F%2Fid.example.com%2Fopenid&opx_blob=some_blob"
                 + "&token_url=https%3A%2F%2Fexample.com&installation_id=7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11&applicationId=\(Self.appID)"
-            let saml = "/saml2/sso/start/corp_saml?extended=true&saml_provider=example_saml_implementation&token_url=https%3A%2F%2Fexample.com"
+            let saml =
+                "/saml2/sso/start/corp_saml?extended=true&saml_provider=example_saml_implementation&token_url=https%3A%2F%2Fexample.com"
                 + "&force_reauth=true&installation_id=7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11&applicationId=\(Self.appID)"
             for target in [fromConfiguration, appConfigured, saml] {
                 let answer = try await server.raw(.GET, target)
@@ -212,7 +226,8 @@ import TestSupport
         try await withServer(identities: Self.identities) { server in
             let config = try Self.json(try await server.raw(.GET, "/openid/mobile_config_and_baseurl?appId=\(Self.appID)&device=android").body)
             let base = try #require(config["baseurl"]?.stringValue)
-            let start = "/facebook/start?extended=true&device=android&installation_id=7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11&applicationId=\(Self.appID)"
+            let start =
+                "/facebook/start?extended=true&device=android&installation_id=7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11&applicationId=\(Self.appID)"
             let answer = try await server.raw(.GET, start)
             #expect(answer.status == 302)
             let location = try #require(answer.headers.first(name: "location"))
@@ -247,8 +262,9 @@ import TestSupport
     @Test func iOSSignInWithApple() async throws {
         try await withServer(identities: Self.identities) { server in
             let idToken = try #require(Self.apple.nativeToken)
-            let answer = try await server.raw(.POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
-                                              body: Array("token=\(idToken)&provider=apple".utf8), contentType: nil)
+            let answer = try await server.raw(
+                .POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
+                body: Array("token=\(idToken)&provider=apple".utf8), contentType: nil)
             let json = try Self.json(answer.body)
             #expect(json["stat"] == "ok", "\(answer.body)")
             let token = try #require(json["token"]?.stringValue)
@@ -256,15 +272,22 @@ import TestSupport
             #expect(signedIn.record["profiles"]?.arrayValue?.first?["identifier"] == .string(Self.apple.identifier))
             #expect(signedIn.record["profiles"]?.arrayValue?.first?["domain"] == "apple.com")
             // An identity token no identity has; one that contradicts the body's token.
-            let unknown = try Self.json(try await server.raw(.POST, "/signin/oauth_token?id_token=a.b.c&provider=apple",
-                                                              body: Array("token=a.b.c&provider=apple".utf8), contentType: nil).body)
+            let unknown = try Self.json(
+                try await server.raw(
+                    .POST, "/signin/oauth_token?id_token=a.b.c&provider=apple",
+                    body: Array("token=a.b.c&provider=apple".utf8), contentType: nil
+                ).body)
             #expect(unknown["stat"] == "fail" && unknown.at("err.code") == 2)
-            let contradicting = try Self.json(try await server.raw(.POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
-                                                                    body: Array("token=other&provider=apple".utf8), contentType: nil).body)
+            let contradicting = try Self.json(
+                try await server.raw(
+                    .POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
+                    body: Array("token=other&provider=apple".utf8), contentType: nil
+                ).body)
             #expect(contradicting.at("err.code") == 1)
             // `provider` twice with two values is still refused.
-            let twoProviders = try await server.raw(.POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
-                                                    body: Array("token=\(idToken)&provider=google".utf8), contentType: nil)
+            let twoProviders = try await server.raw(
+                .POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
+                body: Array("token=\(idToken)&provider=google".utf8), contentType: nil)
             #expect(twoProviders.body.contains(#""code":201"#), "\(twoProviders.body)")
         }
     }
@@ -274,20 +297,27 @@ import TestSupport
     @Test func androidServerAuthCodeExchange() async throws {
         try await withServer(identities: Self.identities) { server in
             let base = server.url.description
-            let form = "code=google-native-marta&provider=google&redirect_uri=" + FormEncoding.encodeComponent(base + "/google/callback")
+            let form =
+                "code=google-native-marta&provider=google&redirect_uri=" + FormEncoding.encodeComponent(base + "/google/callback")
                 + "&application_id=appcfamhnpkagijaeinl"
             let json = try Self.json(try await server.raw(.POST, "/signin/oauth_token?providername=google", form: form).body)
             #expect(json["stat"] == "ok")
             let token = try #require(json["token"]?.stringValue)
             let signedIn = try #require(try await server.socialSignIn(token).signedIn)
             #expect(signedIn.record["email"] == "marta.keller@example.com")
-            let wrong = try Self.json(try await server.raw(.POST, "/signin/oauth_token?providername=google",
-                                                            form: "code=nope&provider=google&application_id=appcfamhnpkagijaeinl").body)
+            let wrong = try Self.json(
+                try await server.raw(
+                    .POST, "/signin/oauth_token?providername=google",
+                    form: "code=nope&provider=google&application_id=appcfamhnpkagijaeinl"
+                ).body)
             #expect(wrong.at("err.code") == 2)
             #expect(wrong.at("err.msg")?.stringValue?.contains("code is not valid") == true)
             // JREngage.java:952-957: a token secret sent for another provider than Twitter is accepted.
-            let withSecret = try Self.json(try await server.raw(.POST, "/signin/oauth_token?providername=google",
-                                                                 form: "token=google-native-ana&token_secret=s&provider=google").body)
+            let withSecret = try Self.json(
+                try await server.raw(
+                    .POST, "/signin/oauth_token?providername=google",
+                    form: "token=google-native-ana&token_secret=s&provider=google"
+                ).body)
             #expect(withSecret["stat"] == "ok")
         }
     }
@@ -297,7 +327,9 @@ import TestSupport
 
 extension TestServer {
     /// A request with headers, for what `raw` cannot say (`If-None-Match`).
-    func request(_ method: HTTPMethod, _ target: String, headers: [String: String] = [:]) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+    func request(_ method: HTTPMethod, _ target: String, headers: [String: String] = [:]) async throws -> (
+        status: Int, headers: HTTPHeaders, body: String
+    ) {
         var request = HTTPClientRequest(url: url.description + target)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -308,17 +340,21 @@ extension TestServer {
 }
 
 /// `withServer` with another flow (the fixtures' flow with providers added or removed).
-func withEngageServer(flow: Flow, identities: [TestIdentity] = EngageSDKTests.identities,
-                      _ body: (TestServer) async throws -> Void) async throws {
+func withEngageServer(
+    flow: Flow, identities: [TestIdentity] = EngageSDKTests.identities,
+    _ body: (TestServer) async throws -> Void
+) async throws {
     let folder = try TemporaryFolder("jump-engage-test")
     let clock = TestClock(ServerFixtures.start)
     let config = ServerFixtures.config
-    let setup = CaptureServerSetup(config: config, flow: flow, localizer: ServerFixtures.localizer, identities: identities,
-                                   databasePath: folder.path + "/capture.sqlite", clock: { clock.now })
+    let setup = CaptureServerSetup(
+        config: config, flow: flow, localizer: ServerFixtures.localizer, identities: identities,
+        databasePath: folder.path + "/capture.sqlite", clock: { clock.now })
     let embedded = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
-    let server = TestServer(embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
-                            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
-                            decoder: ResponseDecoder(flow: flow, config: config))
+    let server = TestServer(
+        embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
+        transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
+        decoder: ResponseDecoder(flow: flow, config: config))
     do {
         try await body(server)
         await server.stop()

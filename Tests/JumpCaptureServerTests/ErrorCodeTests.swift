@@ -67,8 +67,11 @@ import TestSupport
 
     @Test func thinRegistrationThatBreaksARuleEndsIn310() async throws {
         // The profile's display name is taken: thin registration cannot satisfy `unique`.
-        let identities = [TestIdentity(provider: "google", identifier: "g-1", email: "kim@example.com", givenName: "Kim", familyName: "Lee",
-                                       displayName: "ana_r", location: ServerFixtures.here)]
+        let identities = [
+            TestIdentity(
+                provider: "google", identifier: "g-1", email: "kim@example.com", givenName: "Kim", familyName: "Lee",
+                displayName: "ana_r", location: ServerFixtures.here)
+        ]
         try await withServer(identities: identities) { server in
             try await server.register()
             let result = try await server.socialSignIn(try await server.engageToken("google"))
@@ -92,7 +95,8 @@ import TestSupport
             let merged = try #require(try await server.signIn("ana.ruiz@example.com", mergeToken: merge.mergeToken).signedIn)
             #expect(merged.record["uuid"] == account.record["uuid"])
             #expect(merged.record["profiles"]?.arrayValue?.first?["identifier"] == "https://www.google.com/profiles/1002")
-            let viaGoogle = try #require(try await server.socialSignIn(try await server.engageToken("google", identity: "ana.ruiz@example.com")).signedIn)
+            let viaGoogle = try #require(
+                try await server.socialSignIn(try await server.engageToken("google", identity: "ana.ruiz@example.com")).signedIn)
             #expect(viaGoogle.record["uuid"] == account.record["uuid"])
             #expect(try await server.server.accountCount() == 1)
         }
@@ -100,10 +104,12 @@ import TestSupport
 
     @Test func mergeIntoASocialAccountNamesItsProvider() async throws {
         let identities = [
-            TestIdentity(provider: "facebook", identifier: "fb-1", email: "kim@example.com", givenName: "Kim", familyName: "Lee",
-                         displayName: "kim_lee", location: ServerFixtures.here),
-            TestIdentity(provider: "google", identifier: "g-1", email: "KIM@example.com", givenName: "Kim", familyName: "Lee",
-                         displayName: "kim_g", location: ServerFixtures.here),
+            TestIdentity(
+                provider: "facebook", identifier: "fb-1", email: "kim@example.com", givenName: "Kim", familyName: "Lee",
+                displayName: "kim_lee", location: ServerFixtures.here),
+            TestIdentity(
+                provider: "google", identifier: "g-1", email: "KIM@example.com", givenName: "Kim", familyName: "Lee",
+                displayName: "kim_g", location: ServerFixtures.here)
         ]
         try await withServer(identities: identities) { server in
             let account = try #require(try await server.socialSignIn(try await server.engageToken("facebook")).signedIn)
@@ -118,7 +124,10 @@ import TestSupport
 
     @Test(arguments: [
         ("en-US", "This email address is already registered. Sign in or reset your password.", "Some fields are not valid."),
-        ("fr-FR", "Cette adresse e-mail est déjà enregistrée. Connectez-vous ou réinitialisez votre mot de passe.", "Certains champs ne sont pas valides."),
+        (
+            "fr-FR", "Cette adresse e-mail est déjà enregistrée. Connectez-vous ou réinitialisez votre mot de passe.",
+            "Certains champs ne sont pas valides."
+        )
     ])
     func invalidFields390AreLocalized(locale: String, emailTaken: String, summary: String) async throws {
         try await withServer { server in
@@ -126,8 +135,9 @@ import TestSupport
             try await server.register()
             // `unique` against the database: only the server checks it.
             let secret = RefreshSecret.generate()
-            let again = try server.builder(tag).register(ServerFixtures.registration(email: "Ana.Ruiz@Example.com", displayName: "ana_2"),
-                                                        refreshSecret: secret, today: server.today)
+            let again = try server.builder(tag).register(
+                ServerFixtures.registration(email: "Ana.Ruiz@Example.com", displayName: "ana_2"),
+                refreshSecret: secret, today: server.today)
             guard case .failure(.invalidFields(let invalid)) = try await server.send(again) else { Issue.record("no 390"); return }
             #expect(invalid.server.code == 390)
             #expect(invalid.server.description == summary)
@@ -140,7 +150,7 @@ import TestSupport
             let form = try FormInterpreter(flow: ServerFixtures.flow, localizer: expected).model(form: "registrationForm", locale: tag)
             let report = RuleEngine(form: form, today: server.today).validate([
                 "emailAddress": "eve@mailinator.com", "displayName": "x", "firstName": "Ana", "lastName": "Ruiz",
-                "newPassword": ServerFixtures.password, "newPasswordConfirm": "other", "birthdate": "1990-04-01", "optIn": "true",
+                "newPassword": ServerFixtures.password, "newPasswordConfirm": "other", "birthdate": "1990-04-01", "optIn": "true"
             ])
             #expect(rules.fields == expected.messages(for: report.violations, in: form))
             #expect(Set(rules.fields.map(\.field)) == ["emailAddress", "displayName", "newPasswordConfirm"])
@@ -164,7 +174,9 @@ import TestSupport
                     if example.valid.contains(input) {
                         guard case .success(.signedIn) = result else { Issue.record("'\(input.value)' should pass: \(result)"); continue }
                     } else {
-                        guard case .failure(.invalidFields(let invalid)) = result else { Issue.record("'\(input.value)' should fail: \(result)"); continue }
+                        guard case .failure(.invalidFields(let invalid)) = result else {
+                            Issue.record("'\(input.value)' should fail: \(result)"); continue
+                        }
                         #expect(invalid.fields.map(\.field) == ["displayName"], "\(input.value)")
                     }
                 }
@@ -174,7 +186,8 @@ import TestSupport
 
     @Test func frenchMessagesForTheClientRules390() async throws {
         try await withServer { server in
-            let request = try server.builder(ServerFixtures.french).register(ServerFixtures.registration(), refreshSecret: .generate(), today: server.today)
+            let request = try server.builder(ServerFixtures.french).register(
+                ServerFixtures.registration(), refreshSecret: .generate(), today: server.today)
             let result = try await server.send(request.setting("displayName", "ab"))
             guard case .failure(.invalidFields(let invalid)) = result else { Issue.record("\(result)"); return }
             let message = try #require(invalid.fields.first { $0.field == "displayName" }?.messages.first)
@@ -245,7 +258,8 @@ import TestSupport
             #expect(try await server.send(refresh(server.clock.now - 301)).code == 200)
             #expect(try await server.send(refresh(server.clock.now + 301)).code == 200)
             // A bad signature: another secret, or a signature of another token.
-            let forged = server.builder().refreshAccessToken(accessToken: session.accessToken, refreshSecret: .generate(), epochSeconds: server.clock.now)
+            let forged = server.builder().refreshAccessToken(
+                accessToken: session.accessToken, refreshSecret: .generate(), epochSeconds: server.clock.now)
             let result = try await server.send(forged)
             #expect(result.code == 200)
             #expect(result.error?.serverError?.description.contains("signature") == true)
@@ -258,8 +272,9 @@ import TestSupport
             #expect(unknown.code == 200)
             #expect(unknown.error?.serverError?.description.contains("attribute_name") == true)
             // A form of another operation.
-            let request = try server.builder().register(ServerFixtures.registration(email: "eve@example.com", displayName: "eve"),
-                                                        refreshSecret: .generate(), today: server.today)
+            let request = try server.builder().register(
+                ServerFixtures.registration(email: "eve@example.com", displayName: "eve"),
+                refreshSecret: .generate(), today: server.today)
             #expect(try await server.send(request.setting("form", "nosuchForm")).code == 200)
             #expect(try await server.send(request.setting("flow", "other")).code == 200)
             #expect(try await server.send(request.setting("flow_version", "1999")).code == 200)
@@ -282,9 +297,11 @@ import TestSupport
     @Test func identifierInUse361() async throws {
         try await withServer { server in
             let (ana, _) = try await server.register()
-            let marta = try #require(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
+            let marta = try #require(
+                try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
             // Marta's Google identity belongs to Marta's account.
-            let link = server.builder().linkAccount(accessToken: ana.accessToken, token: try await server.engageToken("google", identity: "marta.keller@example.com"))
+            let link = server.builder().linkAccount(
+                accessToken: ana.accessToken, token: try await server.engageToken("google", identity: "marta.keller@example.com"))
             #expect(try await server.send(link).code == 361)
             // Nor can a merge token move it: no 380 named Ana's account for it.
             let merge = try await server.engageToken("google", identity: "marta.keller@example.com")
@@ -317,8 +334,10 @@ import TestSupport
 
     @Test func methodNotAllowed405() async throws {
         try await withServer { server in
-            for (method, path) in [(HTTPMethodName.GET, "/oauth/auth_native_traditional"), (.PUT, "/entity"), (.DELETE, "/oauth/refresh_access_token"),
-                                   (.POST, "/health"), (.POST, "/openid/mobile_config_and_baseurl")] {
+            for (method, path) in [
+                (HTTPMethodName.GET, "/oauth/auth_native_traditional"), (.PUT, "/entity"), (.DELETE, "/oauth/refresh_access_token"),
+                (.POST, "/health"), (.POST, "/openid/mobile_config_and_baseurl")
+            ] {
                 let answer = try await server.raw(method.nio, path)
                 #expect(answer.status == 405, "\(method) \(path)")
                 let json = try JSONValue.parse(Array(answer.body.utf8))

@@ -17,8 +17,10 @@ import TestSupport
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    static func get(_ server: TestServer, _ target: String, headers: [(String, String)] = [], method: HTTPMethod = .GET,
-                    client: HTTPClient = ServerFixtures.client) async throws -> Answer {
+    static func get(
+        _ server: TestServer, _ target: String, headers: [(String, String)] = [], method: HTTPMethod = .GET,
+        client: HTTPClient = ServerFixtures.client
+    ) async throws -> Answer {
         var request = HTTPClientRequest(url: server.url.description + target)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -34,8 +36,9 @@ import TestSupport
     /// As the SDKs ask (`Accept-Encoding: gzip`): gzipped, and once decoded (by AsyncHTTPClient's
     /// own decompressor) the document of the locale, byte for byte.
     @Test func theDocumentComesGzippedWhenAskedAndDecodesToTheDocument() async throws {
-        let decompressing = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                       configuration: .init(decompression: .enabled(limit: .ratio(50))))
+        let decompressing = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: .init(decompression: .enabled(limit: .ratio(50))))
         do {
             try await checkGzip(decompressing)
         } catch {
@@ -56,8 +59,9 @@ import TestSupport
                 #expect(raw.body.prefix(2) == [0x1F, 0x8B], "not a gzip member")
                 let expected = try Self.expected(locale)
                 #expect(raw.body.count < expected.utf8.count / 3, "\(raw.body.count) bytes gzipped of \(expected.utf8.count)")
-                let decoded = try await Self.get(server, "\(Self.base)/HEAD/\(locale).json", headers: [("Accept-Encoding", "gzip")],
-                                                 client: decompressing)
+                let decoded = try await Self.get(
+                    server, "\(Self.base)/HEAD/\(locale).json", headers: [("Accept-Encoding", "gzip")],
+                    client: decompressing)
                 #expect(decoded.text == expected)
             }
         }
@@ -67,7 +71,8 @@ import TestSupport
         try await withServer { server in
             let expected = try Self.expected("de-DE")
             for accept in [nil, "identity", "gzip;q=0", "br, deflate", "*;q=0"] {
-                let answer = try await Self.get(server, "\(Self.base)/2024-01-15.1/de-DE.json", headers: accept.map { [("Accept-Encoding", $0)] } ?? [])
+                let answer = try await Self.get(
+                    server, "\(Self.base)/2024-01-15.1/de-DE.json", headers: accept.map { [("Accept-Encoding", $0)] } ?? [])
                 #expect(answer.status == 200)
                 #expect(answer.headers.first(name: "Content-Encoding") == nil, "Accept-Encoding: \(accept ?? "none")")
                 #expect(answer.text == expected)
@@ -159,7 +164,7 @@ import TestSupport
                 "/widget_data/flows/localapp/standard/HEAD/en-US.xml": "<locale>.json",
                 "/widget_data/flows/localapp/standard/HEAD": "<locale>.json",
                 "/widget_data/flows/localapp/standard/HEAD/x/en-US.json": "<locale>.json",
-                "/widget_data/flows/localapp/standard/HEAD/.json": "'' is not a locale tag",
+                "/widget_data/flows/localapp/standard/HEAD/.json": "'' is not a locale tag"
             ]
             for (target, reason) in cases {
                 let answer = try await Self.get(server, target)

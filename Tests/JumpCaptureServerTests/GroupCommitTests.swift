@@ -56,7 +56,9 @@ import TestSupport
     }
 
     /// Submits `keys` at once while the writer is held, then lets it go; the outcome of each.
-    static func submitWhileHeld(_ keys: [String], _ pool: DatabasePool, _ commit: GroupCommit<String, Int64>) async throws -> [String: Result<Int64, any Error>] {
+    static func submitWhileHeld(_ keys: [String], _ pool: DatabasePool, _ commit: GroupCommit<String, Int64>) async throws -> [String: Result<
+        Int64, any Error
+    >] {
         let gate = WriterGate(pool)
         return try await withThrowingTaskGroup(of: (String, Result<Int64, any Error>).self) { group in
             for key in keys {

@@ -5,7 +5,7 @@ import JumpForms
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the server handles connections: sizes declared up front, transfer codings, stalled
@@ -44,7 +44,8 @@ import Glibc
             #expect(query.answer.body.contains("the query string and the body together"))
             // Behind an answered request on the same connection: refused at once as well.
             let keptAlive = try await Self.timedExchange(
-                port: port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\nConnection: close\r\n\r\n")
+                port: port,
+                "GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\nConnection: close\r\n\r\n")
             #expect(keptAlive.answer.body.contains(#""code":413"#), "\(keptAlive.answer.body)")
             #expect(keptAlive.seconds < 5, "the server waited \(keptAlive.seconds) s")
             #expect(try await server.raw(.GET, "/health").status == 200)
@@ -61,7 +62,10 @@ import Glibc
                 ("gzip", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc"),
                 // A chunked body with a coding the server does not undo, in one field or two.
                 ("gzip, chunked", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"),
-                ("gzip then chunked", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"),
+                (
+                    "gzip then chunked",
+                    "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                )
             ]
             for (name, request) in requests {
                 let (answer, seconds) = try await Self.timedExchange(port: port, request)
@@ -72,7 +76,9 @@ import Glibc
             }
             #expect(try await server.raw(.GET, "/health").status == 200)
             // A plain chunked body is still read.
-            let chunked = try await Self.timedExchange(port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nx=1&y\r\n0\r\n\r\n")
+            let chunked = try await Self.timedExchange(
+                port: port,
+                "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nx=1&y\r\n0\r\n\r\n")
             #expect(!chunked.answer.body.contains("bad_request"), "\(chunked.answer.body)")
         }
     }
@@ -102,8 +108,11 @@ import Glibc
             let port = try #require(server.url.port)
             let drips = [
                 ("headers", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n", "X-Slow: " + String(repeating: "a", count: 32)),
-                ("body", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n",
-                 String(repeating: "a", count: 40)),
+                (
+                    "body",
+                    "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n",
+                    String(repeating: "a", count: 40)
+                )
             ]
             for (name, head, drip) in drips {
                 let start = ContinuousClock.now
@@ -116,16 +125,21 @@ import Glibc
             }
             // Two requests 2 s apart on one connection: the pause is idle time, not a slow request.
             let request = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-            let kept = try await RawHTTP.paced(port: port, [Array(request.utf8), Array((request.dropLast(2) + "Connection: close\r\n\r\n").utf8)],
-                                               interval: .seconds(2), stopWhenAnswered: false)
+            let kept = try await RawHTTP.paced(
+                port: port, [Array(request.utf8), Array((request.dropLast(2) + "Connection: close\r\n\r\n").utf8)],
+                interval: .seconds(2), stopWhenAnswered: false)
             let text = kept.head + "\r\n\r\n" + kept.body
             #expect(text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(text)")
             #expect(!text.contains("408"), "\(text)")
             // A request that starts 0.6 s after the first and takes 0.6 s is within its own
             // second, though it is still arriving when the first one's second is up.
-            let split = try await RawHTTP.paced(port: port, [Array(request.utf8), Array("GET /health HTTP/1.1\r\n".utf8),
-                                                             Array("Host: x\r\nConnection: close\r\n\r\n".utf8)],
-                                                interval: .milliseconds(600), stopWhenAnswered: false)
+            let split = try await RawHTTP.paced(
+                port: port,
+                [
+                    Array(request.utf8), Array("GET /health HTTP/1.1\r\n".utf8),
+                    Array("Host: x\r\nConnection: close\r\n\r\n".utf8)
+                ],
+                interval: .milliseconds(600), stopWhenAnswered: false)
             let splitText = split.head + "\r\n\r\n" + split.body
             #expect(splitText.components(separatedBy: "HTTP/1.1 200").count == 3, "\(splitText)")
             #expect(!splitText.contains("408"), "\(splitText)")
@@ -195,8 +209,9 @@ import Glibc
     @Test func formBodiesAreUTF8Only() async throws {
         try await withServer { server in
             let (session, _) = try await server.register()
-            let update = try server.builder().updateProfile(["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "aboutMe": "plain"],
-                                                            accessToken: session.accessToken, today: server.today)
+            let update = try server.builder().updateProfile(
+                ["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "aboutMe": "plain"],
+                accessToken: session.accessToken, today: server.today)
             let raw = update.removing("aboutMe").body + Array("&aboutMe=raw".utf8) + [0xFF, 0xFE] + Array("bytes".utf8)
             let refused = try await server.raw(.POST, update.path, body: raw)
             #expect(refused.body.contains(#""code":200"#) && refused.body.contains("malformed"), "\(refused.body)")

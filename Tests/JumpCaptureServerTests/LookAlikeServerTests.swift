@@ -10,8 +10,9 @@ import TestSupport
 /// database from before the keys gets them.
 @Suite(.timeLimit(.minutes(5))) struct LookAlikeServerTests {
     static func register(_ server: TestServer, email: String, displayName: String) async throws -> Result<CaptureSuccess, CaptureError> {
-        let request = try server.builder().register(ServerFixtures.registration(email: "someone@example.com", displayName: "someone"),
-                                                    refreshSecret: .generate(), today: server.today)
+        let request = try server.builder().register(
+            ServerFixtures.registration(email: "someone@example.com", displayName: "someone"),
+            refreshSecret: .generate(), today: server.today)
         // Set after the client's rules ran: what the server does with what a client sends.
         return try await server.send(request.setting("emailAddress", email).setting("displayName", displayName))
     }
@@ -37,9 +38,10 @@ import TestSupport
             let update = server.builder().updateObject(accessToken: bo.accessToken, attribute: nil, value: ["displayName": "ＡＮＡ_Ｒ"])
             #expect(try await server.send(update).code == 361)
             // The edit-profile form: 390.
-            var profile = FormValues(record: try await server.record(bo.accessToken),
-                                     form: try FormInterpreter(flow: ServerFixtures.flow, localizer: ServerFixtures.localizer)
-                                        .model(form: "editProfileForm", locale: ServerFixtures.english))
+            var profile = FormValues(
+                record: try await server.record(bo.accessToken),
+                form: try FormInterpreter(flow: ServerFixtures.flow, localizer: ServerFixtures.localizer)
+                    .model(form: "editProfileForm", locale: ServerFixtures.english))
             profile["displayName"] = "\u{0430}na_r"
             let edit = try server.builder().updateProfile(profile, accessToken: bo.accessToken, today: server.today)
             #expect(Self.refusedFields(try await server.send(edit)) == ["displayName"])
@@ -76,19 +78,22 @@ import TestSupport
             try await pool.write { db in
                 for (id, email, name) in [(1, "ana.ruiz@example.com", "ana_r"), (2, "ａna.ruiz@example.com", "bo_lind")] {
                     let record: JSONValue = ["email": .string(email), "displayName": .string(name), "uuid": .string("uuid-\(id)"), "id": .integer(id)]
-                    try db.execute(sql: """
-                        INSERT INTO users (id, uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, 'x', 'x')
-                        """, arguments: [id, "uuid-\(id)", normalizeEmail(email), hash, record.serialized()])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO users (id, uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, 'x', 'x')
+                            """, arguments: [id, "uuid-\(id)", normalizeEmail(email), hash, record.serialized()])
                 }
             }
         }
         let clock = TestClock(ServerFixtures.start)
-        let setup = CaptureServerSetup(config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                       databasePath: path, clock: { clock.now })
+        let setup = CaptureServerSetup(
+            config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            databasePath: path, clock: { clock.now })
         let embedded = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
-        let server = TestServer(embedded: embedded, folder: folder, clock: clock, config: ServerFixtures.config, url: ServerURL(embedded.url)!,
-                                transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
-                                decoder: ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config))
+        let server = TestServer(
+            embedded: embedded, folder: folder, clock: clock, config: ServerFixtures.config, url: ServerURL(embedded.url)!,
+            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
+            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config))
         do {
             #expect(Self.refusedFields(try await Self.register(server, email: "ANA.Ruiz@example.com", displayName: "cy_ng")) == ["emailAddress"])
             #expect(Self.refusedFields(try await Self.register(server, email: "cy@example.com", displayName: "\u{0430}na_r")) == ["displayName"])

@@ -58,7 +58,8 @@ import TestSupport
             #expect(again.json["code"] == 200, "\(again.json)")
             // The code is stored hashed: its text is nowhere in the database.
             let stored = try await DatabaseQueue(path: server.databasePath).read { db in
-                try String.fetchAll(db, sql: "SELECT code_hash FROM authorization_codes") + String.fetchAll(db, sql: "SELECT token_hash FROM refresh_tokens")
+                try String.fetchAll(db, sql: "SELECT code_hash FROM authorization_codes")
+                    + String.fetchAll(db, sql: "SELECT token_hash FROM refresh_tokens")
             }
             #expect(!stored.contains(code))
             #expect(!stored.contains(answer.json["refresh_token"]?.stringValue ?? ""))
@@ -75,13 +76,16 @@ import TestSupport
         try await withServer(configure: Self.configure) { server in
             let code = try #require(try await server.register().result.authorizationCode)
             server.clock.advance(121)
-            let answer = try await Self.token(server, Self.codeGrant(code), authorization: Self.basic(server.config.captureClientId.value, Self.secret))
+            let answer = try await Self.token(
+                server, Self.codeGrant(code), authorization: Self.basic(server.config.captureClientId.value, Self.secret))
             #expect(answer.json["code"] == 415, "\(answer.json)")
             #expect(answer.json["error"] == "authorization_code_expired")
             // Just in time is in time.
             let fresh = try #require(try await server.signIn("ana.ruiz@example.com").signedIn?.authorizationCode)
             server.clock.advance(119)
-            #expect(try await Self.token(server, Self.codeGrant(fresh), authorization: Self.basic(server.config.captureClientId.value, Self.secret)).json["stat"] == "ok")
+            #expect(
+                try await Self.token(server, Self.codeGrant(fresh), authorization: Self.basic(server.config.captureClientId.value, Self.secret)).json[
+                    "stat"] == "ok")
         }
     }
 
@@ -97,7 +101,8 @@ import TestSupport
             }
             #expect(try await Self.token(server, Self.codeGrant(code)).json["code"] == 100)
             #expect(try await Self.token(server, Self.codeGrant(code), authorization: "Bearer \(Self.secret)").json["code"] == 205)
-            let contradicting = try await Self.token(server, Self.codeGrant(code) + "&client_secret=other", authorization: Self.basic(client, Self.secret))
+            let contradicting = try await Self.token(
+                server, Self.codeGrant(code) + "&client_secret=other", authorization: Self.basic(client, Self.secret))
             #expect(contradicting.json["code"] == 200)
             #expect(try await Self.token(server, Self.codeGrant(code), authorization: Self.basic(client, Self.secret)).json["stat"] == "ok")
         }
@@ -139,7 +144,8 @@ import TestSupport
             #expect(try await server.record(access)["email"] == "ana.ruiz@example.com")
             let next = try #require(renewed.json["refresh_token"]?.stringValue)
             #expect(next != refresh)
-            #expect(try await Self.token(server, "grant_type=refresh_token&refresh_token=\(refresh)", authorization: authorization).json["code"] == 200)
+            #expect(
+                try await Self.token(server, "grant_type=refresh_token&refresh_token=\(refresh)", authorization: authorization).json["code"] == 200)
             // Refresh tokens last until 30 days after the code's redemption (renewing does not extend it).
             server.clock.advance(30 * 86_400 - 4000 + 1)
             let late = try await Self.token(server, "grant_type=refresh_token&refresh_token=\(next)", authorization: authorization)
@@ -155,7 +161,9 @@ import TestSupport
             #expect(try await Self.token(server, "grant_type=password&code=x", authorization: authorization).json["code"] == 200)
             let unknown = try await Self.token(server, "grant_type=authorization_code&cod=x", authorization: authorization)
             #expect(unknown.json["error_description"]?.stringValue?.contains("did you mean 'code'") == true, "\(unknown.json)")
-            #expect(try await Self.token(server, "grant_type=refresh_token&refresh_token=a&refresh_token=b", authorization: authorization).json["code"] == 201)
+            #expect(
+                try await Self.token(server, "grant_type=refresh_token&refresh_token=a&refresh_token=b", authorization: authorization).json["code"]
+                    == 201)
             #expect(try await Self.token(server, Self.codeGrant("nope"), authorization: authorization).json["code"] == 200)
             // POST only: a secret in a query string ends up in URLs and their logs.
             let get = try await server.raw(.GET, "/oauth/token?" + Self.codeGrant("nope"))

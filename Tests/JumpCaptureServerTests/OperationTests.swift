@@ -66,7 +66,8 @@ import TestSupport
             #expect(profiles.first?["domain"] == "google.com")
             #expect(profiles.first?["verifiedEmail"] == "marta.keller@example.com")
             // The same identity again: the same account.
-            let again = try #require(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
+            let again = try #require(
+                try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
             #expect(!again.isNew)
             #expect(again.record["uuid"] == first.record["uuid"])
             #expect(try await server.server.accountCount() == 1)
@@ -95,7 +96,8 @@ import TestSupport
             var values = twoStep.prefill
             values["emailAddress"] = "jun.sato@example.org"
             values["optIn"] = "false"
-            let request = try server.builder().socialRegister(values, token: try #require(twoStep.token), refreshSecret: .generate(), today: server.today)
+            let request = try server.builder().socialRegister(
+                values, token: try #require(twoStep.token), refreshSecret: .generate(), today: server.today)
             let registered = try #require(try await server.send(request).signedIn)
             #expect(registered.isNew)
             #expect(registered.record["email"] == "jun.sato@example.org")
@@ -173,7 +175,7 @@ import TestSupport
             let values: FormValues = [
                 "displayName": "ana_ruiz", "firstName": "Ana María", "lastName": "Ruiz", "gender": "female", "birthdate": "1990-04-02",
                 "mobileNumber": "+34 612 345 678", "addressStreet": "Calle Mayor 1", "addressCity": "Madrid", "addressPostalCode": "28013",
-                "addressCountry": "ES", "optIn": "false", "aboutMe": "Hola",
+                "addressCountry": "ES", "optIn": "false", "aboutMe": "Hola"
             ]
             let request = try server.builder().updateProfile(values, accessToken: session.accessToken, today: server.today)
             #expect(request.parameter("redirect_uri") == nil)
@@ -257,7 +259,9 @@ import TestSupport
             #expect(signedIn.record["uuid"] == session.record["uuid"])
             // Linking it again (with a new token: each completes one operation) is harmless.
             #expect(try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: token)).code == 200)
-            #expect(try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("facebook"))).isOK)
+            #expect(
+                try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("facebook")))
+                    .isOK)
         }
     }
 
@@ -277,13 +281,16 @@ import TestSupport
 
     @Test func unlinkRefusesTheLastIdentityOfAnAccountWithoutPassword() async throws {
         try await withServer { server in
-            let session = try #require(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
+            let session = try #require(
+                try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
             let request = server.builder().unlinkAccount(accessToken: session.accessToken, identifier: "https://www.google.com/profiles/1001")
             let refused = try await server.send(request)
             #expect(refused.code == 200)
             #expect(refused.error?.serverError?.description.contains("last way to sign in") == true)
             // With a second identity the first one may go.
-            #expect(try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("facebook"))).isOK)
+            #expect(
+                try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("facebook")))
+                    .isOK)
             #expect(try await server.send(request).isOK)
             let profiles = try await server.record(session.accessToken)["profiles"]?.arrayValue ?? []
             #expect(profiles.compactMap { $0["identifier"]?.stringValue } == ["facebook:3003"])
@@ -321,8 +328,11 @@ import TestSupport
             after = after.setting("primaryAddress", ["address1": "5 rue Vaubecour", "city": "Lyon", "country": "FR"])
             let changes = RecordChanges.changes(from: before, to: after)
             // primaryAddress was null: it is compared with an empty object, so it gets its own update.
-            #expect(changes == [.update(attribute: nil, value: ["aboutMe": "Je lis."]),
-                                .update(attribute: "/primaryAddress", value: ["address1": "5 rue Vaubecour", "city": "Lyon", "country": "FR"])])
+            #expect(
+                changes == [
+                    .update(attribute: nil, value: ["aboutMe": "Je lis."]),
+                    .update(attribute: "/primaryAddress", value: ["address1": "5 rue Vaubecour", "city": "Lyon", "country": "FR"])
+                ])
             for change in changes {
                 guard case .update(let attribute, let value) = change else { Issue.record("\(change)"); continue }
                 let request = server.builder().updateObject(accessToken: session.accessToken, attribute: attribute, value: value)
@@ -337,8 +347,9 @@ import TestSupport
             #expect(record["lastUpdated"] != nil)
             // iOS sends the value as `attributes`.
             let ios = server.builder().updateObject(accessToken: session.accessToken, attribute: nil, value: ["aboutMe": "iOS"])
-            let renamed = CaptureRequest(operation: ios.operation, server: ios.server, path: ios.path,
-                                         parameters: ios.parameters.map { $0.name == "value" ? RequestParameter("attributes", $0.value) : $0 })
+            let renamed = CaptureRequest(
+                operation: ios.operation, server: ios.server, path: ios.path,
+                parameters: ios.parameters.map { $0.name == "value" ? RequestParameter("attributes", $0.value) : $0 })
             #expect(try await server.send(renamed).isOK)
             #expect(try await server.record(session.accessToken)["aboutMe"] == "iOS")
         }
@@ -348,7 +359,9 @@ import TestSupport
         let writable = ["/photos", "/aboutMe"].map { Located($0, at: ServerFixtures.here) }
         try await withServer(configure: { $0.server.writeWithToken = writable }) { server in
             let (session, _) = try await server.register()
-            let photos: JSONValue = [["type": "small", "value": "https://img.example.com/ana-s.jpg"], ["type": "large", "value": "https://img.example.com/ana-l.jpg"]]
+            let photos: JSONValue = [
+                ["type": "small", "value": "https://img.example.com/ana-s.jpg"], ["type": "large", "value": "https://img.example.com/ana-l.jpg"]
+            ]
             let request = server.builder().replacePlural(accessToken: session.accessToken, attribute: "/photos", value: photos)
             #expect(try await server.send(request).isOK)
             let result = try await server.readRecord(session.accessToken, attribute: "/photos")
@@ -390,8 +403,10 @@ import TestSupport
     func providerStartURLsCompleteToTheTokenURL(provider: String) async throws {
         try await withServer { server in
             let definition = try #require(ServerFixtures.flow.providers.first { $0.id.value == provider })
-            var start = server.engage.startURL(for: definition, returnTo: .tokenURL("https://example.com/token?app=1"), forceReauth: true,
-                                               installationID: "7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11").url
+            var start = server.engage.startURL(
+                for: definition, returnTo: .tokenURL("https://example.com/token?app=1"), forceReauth: true,
+                installationID: "7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11"
+            ).url
             if provider == "google" { start += "&identity=marta.keller%40example.com" }
             let target = String(start.dropFirst(server.url.description.count))
             let answer = try await server.raw(.GET, target)
@@ -400,7 +415,9 @@ import TestSupport
             #expect(location.hasPrefix("https://example.com/token?app=1&token="))
             let token = try #require(TestServer.query(location)["token"])
             let signedIn = try #require(try await server.socialSignIn(token).signedIn)
-            let expected = ServerFixtures.identities.first { $0.provider == provider && (provider != "google" || $0.email == "marta.keller@example.com") }
+            let expected = ServerFixtures.identities.first {
+                $0.provider == provider && (provider != "google" || $0.email == "marta.keller@example.com")
+            }
             #expect(signedIn.record["profiles"]?.arrayValue?.first?["identifier"] == expected.map { .string($0.identifier) })
         }
     }
@@ -426,7 +443,8 @@ import TestSupport
             let signedIn = try #require(try await server.socialSignIn(token).signedIn)
             #expect(signedIn.record["email"] == "marta.keller@example.com")
             // Twitter needs its token secret.
-            let twitter = try await server.send(server.engage.nativeTokenExchange(provider: "twitter", token: "twitter-native-jun", tokenSecret: "s3cr3t"))
+            let twitter = try await server.send(
+                server.engage.nativeTokenExchange(provider: "twitter", token: "twitter-native-jun", tokenSecret: "s3cr3t"))
             guard case .success(.engageToken) = twitter else { Issue.record("\(twitter)"); return }
             let noSecret = try await server.send(server.engage.nativeTokenExchange(provider: "twitter", token: "twitter-native-jun"))
             #expect(noSecret.code == 1)

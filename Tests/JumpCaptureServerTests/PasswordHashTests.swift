@@ -75,8 +75,10 @@ import Testing
             func save(_ hash: String) async throws {
                 try await store.pool.write { db in try db.execute(sql: "UPDATE users SET password_hash = ?", arguments: [hash]) }
             }
-            for old in [Bcrypt.hash(ServerFixtures.password, cost: 4), Bcrypt.hash(ServerFixtures.password, cost: 5),
-                        PasswordHash.make(ServerFixtures.password, cost: 4)] {
+            for old in [
+                Bcrypt.hash(ServerFixtures.password, cost: 4), Bcrypt.hash(ServerFixtures.password, cost: 5),
+                PasswordHash.make(ServerFixtures.password, cost: 4)
+            ] {
                 try await save(old)
                 #expect(try await server.signIn("ana.ruiz@example.com", "correct horse battery!").code == 210)
                 #expect(try await stored() == old)

@@ -9,20 +9,24 @@ import TestSupport
     static let identitySets: [[StoredIdentity]] = [
         [],
         [StoredIdentity(provider: "google", identifier: "https://google.com/1", verifiedEmail: "a@example.com")],
-        [StoredIdentity(provider: "facebook", identifier: "fb \"2\"", verifiedEmail: nil),
-         StoredIdentity(provider: "saml-corp", identifier: "é\u{2028}x", verifiedEmail: "b@example.com")],
+        [
+            StoredIdentity(provider: "facebook", identifier: "fb \"2\"", verifiedEmail: nil),
+            StoredIdentity(provider: "saml-corp", identifier: "é\u{2028}x", verifiedEmail: "b@example.com")
+        ]
     ]
 
     static func expected(_ text: String, _ identities: [StoredIdentity]) throws -> String {
         try JSONValue.parse(text).setting("profiles", CaptureService.profiles(identities)).serialized()
     }
 
-    @Test("written records: the splice gives the parsed record's text", arguments: [
-        "{}",
-        #"{"email":"a@example.com","givenName":"Ann","id":1}"#,
-        #"{"aboutMe":"my \"profiles\" page","address":{"city":"Łódź","lines":["a","b"]},"birthday":null,"optIn":true,"n":1.50}"#,
-        #"{"note":"line\nbreak \u2028 tab\t \\ end","x":[{},[]]}"#,
-    ])
+    @Test(
+        "written records: the splice gives the parsed record's text",
+        arguments: [
+            "{}",
+            #"{"email":"a@example.com","givenName":"Ann","id":1}"#,
+            #"{"aboutMe":"my \"profiles\" page","address":{"city":"Łódź","lines":["a","b"]},"birthday":null,"optIn":true,"n":1.50}"#,
+            #"{"note":"line\nbreak \u2028 tab\t \\ end","x":[{},[]]}"#
+        ])
     func splicedLikeParsed(record: String) throws {
         let text = try JSONValue.parse(record).serialized()
         for identities in Self.identitySets {

@@ -51,7 +51,9 @@ import TestSupport
     /// `maximumRecordSize`: a write that would make the record larger answers 363 naming the
     /// limit and its setting; the record stays as it was.
     @Test func aRecordLargerThanTheLimitIsRefused() async throws {
-        try await withServer(configure: { $0.server.writeWithToken = Self.writable; $0.server.maximumRecordSize = 2048 }) { server in
+        try await withServer(configure: {
+            $0.server.writeWithToken = Self.writable; $0.server.maximumRecordSize = 2048
+        }) { server in
             let token = try await server.register().result.accessToken
             let large = try await Self.update(server, token, json: #"{"notes":""# + String(repeating: "é", count: 1500) + #""}"#)
             #expect(large["code"] == .integer(363), "\(large)")
@@ -73,21 +75,25 @@ import TestSupport
             let token = try await server.register().result.accessToken
             let queue = try DatabaseQueue(path: server.databasePath)
             let uuid = try #require(try await server.record(token)["uuid"]?.stringValue)
-            let broken = #"{"email":"ana.ruiz@example.com","uuid":""# + uuid + #"","id":1,"notes":"# + String(repeating: "[", count: 600)
+            let broken =
+                #"{"email":"ana.ruiz@example.com","uuid":""# + uuid + #"","id":1,"notes":"# + String(repeating: "[", count: 600)
                 + String(repeating: "]", count: 600) + "}"
             try await queue.write { db in try db.execute(sql: "UPDATE users SET record = ? WHERE id = 1", arguments: [broken]) }
             let update = try await Self.update(server, token, json: #"{"aboutMe":"harmless"}"#)
             #expect(update["code"] == .integer(500), "\(update)")
             #expect(update["error_description"]?.stringValue?.contains("cannot be read") == true, "\(update)")
-            let profile = try server.builder().updateProfile(["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "aboutMe": "harmless"],
-                                                             accessToken: token, today: server.today)
+            let profile = try server.builder().updateProfile(
+                ["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "aboutMe": "harmless"],
+                accessToken: token, today: server.today)
             let answer = try await server.send(profile)
             #expect(answer.code == 500, "\(answer)")
             #expect(try await queue.read { db in try String.fetchOne(db, sql: "SELECT record FROM users WHERE id = 1") } == broken)
 
             // A reset's password alone is written; the record stays.
             let store = server.server.service.store
-            _ = try await store.updateUser(id: 1, unique: [], now: server.clock.now, passwordHash: .some(PasswordHash.make("a new passphrase", cost: 4))) { $0 }
+            _ = try await store.updateUser(
+                id: 1, unique: [], now: server.clock.now, passwordHash: .some(PasswordHash.make("a new passphrase", cost: 4))
+            ) { $0 }
             #expect(try await server.signIn("ana.ruiz@example.com", "a new passphrase").signedIn != nil)
             // Any other change is refused.
             await #expect(throws: StoreConflict.self) {

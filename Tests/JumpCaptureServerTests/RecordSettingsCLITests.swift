@@ -4,7 +4,7 @@ import JumpForms
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `server.schema`, `serve --schema` and `server.maximumRecordSize`, through the built binary.
@@ -14,7 +14,8 @@ import Glibc
     static func project(_ lines: [String] = []) throws -> ServeProject {
         let project = try ServeProject()
         try FileManager.default.createDirectory(atPath: project.path + "/schemas", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repository.path("schemas/default-schema.json"), toPath: project.path + "/schemas/default-schema.json")
+        try FileManager.default.copyItem(
+            atPath: Repository.path("schemas/default-schema.json"), toPath: project.path + "/schemas/default-schema.json")
         let config = try String(contentsOfFile: project.path + "/jump.yaml", encoding: .utf8)
         try project.folder.write("jump.yaml", config + lines.map { "  \($0)\n" }.joined())
         return project
@@ -29,11 +30,13 @@ import Glibc
             let serve = try ServeProcess(["--port", "0", "--db", project.databasePath] + arguments, project: project)
             defer { serve.stop() }
             let url = try serve.waitForURL()
-            let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                         locale: ServerFixtures.english, capture: ServerURL(url)!)
+            let builder = RequestBuilder(
+                config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+                locale: ServerFixtures.english, capture: ServerURL(url)!)
             let transport = AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client)
             let decoder = ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config)
-            let registered = try await transport.send(try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today))
+            let registered = try await transport.send(
+                try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today))
             let token = try #require(decoder.decode(.register, status: registered.status, body: registered.body).signedIn?.accessToken)
             let answer = try await transport.send(builder.updateObject(accessToken: token, attribute: nil, value: ["nickname": "ana"]))
             let json = try JSONValue.parse(answer.body)
@@ -77,14 +80,16 @@ import Glibc
     @Test func theCLISaysTheRecordLimit() throws {
         let project = try Self.project(["maximumRecordSize: 1024", "database: data/capture.sqlite"])
         defer { project.remove() }
-        let answers = try project.folder.write("ana.yaml", """
-        emailAddress: ana@example.com
-        displayName: ana_r
-        firstName: Ana
-        lastName: Ruiz
-        newPassword: correct horse battery
-        newPasswordConfirm: correct horse battery
-        """)
+        let answers = try project.folder.write(
+            "ana.yaml",
+            """
+            emailAddress: ana@example.com
+            displayName: ana_r
+            firstName: Ana
+            lastName: Ruiz
+            newPassword: correct horse battery
+            newPasswordConfirm: correct horse battery
+            """)
         let register = try project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
         let edit = try project.run(["edit-profile", "--non-interactive", "--set", "aboutMe=" + String(repeating: "é", count: 450)])

@@ -10,8 +10,11 @@ import TestSupport
     static let writable = ["/aboutMe", "/primaryAddress", "/photos"].map { Located($0, at: ServerFixtures.here) }
 
     /// A write with its value as JSON text (the builder's request, the value replaced).
-    static func write(_ server: TestServer, replace: Bool, _ token: String, _ attribute: String?, _ json: String) async throws -> Result<CaptureSuccess, CaptureError> {
-        let request = replace
+    static func write(_ server: TestServer, replace: Bool, _ token: String, _ attribute: String?, _ json: String) async throws -> Result<
+        CaptureSuccess, CaptureError
+    > {
+        let request =
+            replace
             ? server.builder().replacePlural(accessToken: token, attribute: attribute ?? "", value: [])
             : server.builder().updateObject(accessToken: token, attribute: attribute, value: [:])
         return try await server.send(request.setting("value", json))
@@ -27,8 +30,10 @@ import TestSupport
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }) { server in
             let token = try await server.register().result.accessToken
             #expect(try await Self.write(server, replace: true, token, "/photos", #"[{"value":"http://x/1.png"}]"#).isOK)
-            for (attribute, value) in [("/photos", #"{"value":"y"}"#), ("/photos", "{}"), (nil, #"{"photos":{"value":"y"}}"#),
-                                       (nil, #"{"photos":null}"#), ("/photos/x", #"{"value":"y"}"#)] {
+            for (attribute, value) in [
+                ("/photos", #"{"value":"y"}"#), ("/photos", "{}"), (nil, #"{"photos":{"value":"y"}}"#),
+                (nil, #"{"photos":null}"#), ("/photos/x", #"{"value":"y"}"#)
+            ] {
                 let result = try await Self.write(server, replace: false, token, attribute, value)
                 #expect(result.code == 200, "\(attribute ?? "/") \(value): \(result)")
                 #expect(Self.description(result).contains("plural"), "\(result)")
@@ -82,7 +87,7 @@ import TestSupport
                 ("/primaryAddress/./x", #"{"z":1}"#, "'.'"),
                 ("/primaryAddress//x", #"{"z":1}"#, "empty attribute name"),
                 ("/primaryAddress/", #"{"z":1}"#, "empty attribute name"),
-                ("/primaryAddress/a.b", #"{"z":1}"#, "'a.b'"),
+                ("/primaryAddress/a.b", #"{"z":1}"#, "'a.b'")
             ]
             for (attribute, value, named) in refused {
                 let result = try await Self.write(server, replace: false, token, attribute, value)

@@ -28,7 +28,11 @@ import TestSupport
         let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@/".utf8)
         var out = ""
         for byte in text.utf8 {
-            if kept.contains(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2) }
+            if kept.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
+            }
         }
         return out
     }
@@ -71,12 +75,14 @@ import TestSupport
             #expect(json["stat"] == "ok", "\(answer.body)")
             #expect(json.at("result.email") == "ana.ruiz@example.com")
             #expect(json.at("result.profiles") == .array([]))
-            let one = try JSONValue.parse(Array(try await server.raw(.POST, "/entity", form: "access_token=\(token)&attribute_name=%2FgivenName").body.utf8))
+            let one = try JSONValue.parse(
+                Array(try await server.raw(.POST, "/entity", form: "access_token=\(token)&attribute_name=%2FgivenName").body.utf8))
             #expect(one == ["stat": "ok", "result": "Ana"])
             // A client_id sent anyway must be this server's.
             let own = try await server.raw(.POST, "/entity", form: "access_token=\(token)&client_id=\(server.config.captureClientId.value)")
             #expect(own.body.hasPrefix(#"{"stat":"ok""#), "\(own.body)")
-            let other = try JSONValue.parse(Array(try await server.raw(.POST, "/entity", form: "access_token=\(token)&client_id=someoneelse").body.utf8))
+            let other = try JSONValue.parse(
+                Array(try await server.raw(.POST, "/entity", form: "access_token=\(token)&client_id=someoneelse").body.utf8))
             #expect(other["code"] == .integer(402))
         }
     }
@@ -106,7 +112,9 @@ import TestSupport
     @Test func iOSReplacesPluralsAndObjectsAndWritesElements() async throws {
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }) { server in
             let token = try await server.register().result.accessToken
-            let photos: JSONValue = [["type": "small", "value": "https://img.example.com/s.jpg"], ["type": "large", "value": "https://img.example.com/l.jpg"]]
+            let photos: JSONValue = [
+                ["type": "small", "value": "https://img.example.com/s.jpg"], ["type": "large", "value": "https://img.example.com/l.jpg"]
+            ]
             let replaced = try await Self.iOS(server, "/entity.replace", photos, token: token, path: "/photos")
             let items = try #require(replaced["result"]?.arrayValue, "\(replaced)")
             #expect(items.count == 2)
@@ -117,20 +125,28 @@ import TestSupport
             let second = ids[1]
             let element = try await Self.iOS(server, "/entity.update", ["type": "huge"], token: token, path: "/photos#\(second)")
             #expect(element["result"] == ["type": "huge", "value": "https://img.example.com/l.jpg", "id": .integer(second)], "\(element)")
-            let whole = try await Self.iOS(server, "/entity.replace", ["value": "https://img.example.com/x.jpg"], token: token, path: "/photos#\(second)")
+            let whole = try await Self.iOS(
+                server, "/entity.replace", ["value": "https://img.example.com/x.jpg"], token: token, path: "/photos#\(second)")
             #expect(whole["result"] == ["value": "https://img.example.com/x.jpg", "id": .integer(second)], "\(whole)")
 
             // replaceObject: a dictionary in `result`, the attributes not given gone.
-            _ = try await Self.iOS(server, "/entity.update", ["address1": "1 quai Rambaud", "city": "Lyon", "zip": "69002"], token: token, path: "/primaryAddress")
-            let object = try await Self.iOS(server, "/entity.replace", ["address1": "2 Storgata", "city": "Oslo"], token: token, path: "/primaryAddress")
+            _ = try await Self.iOS(
+                server, "/entity.update", ["address1": "1 quai Rambaud", "city": "Lyon", "zip": "69002"], token: token, path: "/primaryAddress")
+            let object = try await Self.iOS(
+                server, "/entity.replace", ["address1": "2 Storgata", "city": "Oslo"], token: token, path: "/primaryAddress")
             #expect(object["result"] == ["address1": "2 Storgata", "city": "Oslo"], "\(object)")
 
             let record = try await server.record(token)
-            #expect(record["photos"] == [["type": "small", "value": "https://img.example.com/s.jpg", "id": .integer(ids[0])],
-                                         ["value": "https://img.example.com/x.jpg", "id": .integer(second)]])
+            #expect(
+                record["photos"] == [
+                    ["type": "small", "value": "https://img.example.com/s.jpg", "id": .integer(ids[0])],
+                    ["value": "https://img.example.com/x.jpg", "id": .integer(second)]
+                ])
             #expect(record["primaryAddress"] == ["address1": "2 Storgata", "city": "Oslo"])
             // An element is read by its path too.
-            #expect(try await server.readRecord(token, attribute: "/photos#\(second)") == .success(.record(["value": "https://img.example.com/x.jpg", "id": .integer(second)])))
+            #expect(
+                try await server.readRecord(token, attribute: "/photos#\(second)")
+                    == .success(.record(["value": "https://img.example.com/x.jpg", "id": .integer(second)])))
             #expect(try await server.readRecord(token, attribute: "/photos#\(second)/value") == .success(.record("https://img.example.com/x.jpg")))
         }
     }
@@ -142,15 +158,19 @@ import TestSupport
     @Test func androidAppendsElementsAtTheRootAndDeletesThem() async throws {
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }) { server in
             let token = try await server.register().result.accessToken
-            let first = try await Self.android(server, "/entity.update", [
-                ("value", #"{"givenName":"Anna Maria","photos":[{"type":"small","value":"https:\/\/img.example.com\/a b.jpg"}]}"#),
-                ("access_token", token),
-            ])
+            let first = try await Self.android(
+                server, "/entity.update",
+                [
+                    ("value", #"{"givenName":"Anna Maria","photos":[{"type":"small","value":"https:\/\/img.example.com\/a b.jpg"}]}"#),
+                    ("access_token", token)
+                ])
             #expect(first["stat"] == "ok", "\(first)")
-            let second = try await Self.android(server, "/entity.update", [
-                ("access_token", token),
-                ("value", #"{"photos":[{"type":"large","value":"l"},{"type":"huge","value":"h"}]}"#),
-            ])
+            let second = try await Self.android(
+                server, "/entity.update",
+                [
+                    ("access_token", token),
+                    ("value", #"{"photos":[{"type":"large","value":"l"},{"type":"huge","value":"h"}]}"#)
+                ])
             #expect(second["stat"] == "ok", "\(second)")
             var record = try await server.record(token)
             #expect(record["givenName"] == "Anna Maria")
@@ -178,7 +198,9 @@ import TestSupport
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }) { server in
             let token = try await server.register().result.accessToken
             let builder = server.builder()
-            #expect(try await server.send(builder.updateObject(accessToken: token, attribute: nil, value: ["photos": [["value": "a"], ["value": "b"]]])).isOK)
+            #expect(
+                try await server.send(builder.updateObject(accessToken: token, attribute: nil, value: ["photos": [["value": "a"], ["value": "b"]]]))
+                    .isOK)
             let ids = try #require(try await server.record(token)["photos"]?.arrayValue?.compactMap { $0["id"]?.intValue })
             // Delete the newest, append: the new element does not take its id.
             #expect(try await server.send(builder.deleteAttribute(accessToken: token, attribute: "/photos#\(ids[1])")).isOK)
@@ -199,7 +221,8 @@ import TestSupport
             // Ids the plural does not hold: in a replace, and in an update's new elements.
             let foreign = try await server.send(builder.replacePlural(accessToken: token, attribute: "/photos", value: [["id": 999, "value": "x"]]))
             #expect(foreign.code == 320, "\(foreign)")
-            let appended = try await server.send(builder.updateObject(accessToken: token, attribute: nil, value: ["photos": [["id": .integer(ids[0]), "value": "x"]]]))
+            let appended = try await server.send(
+                builder.updateObject(accessToken: token, attribute: nil, value: ["photos": [["id": .integer(ids[0]), "value": "x"]]]))
             #expect(appended.code == 320, "\(appended)")
             #expect(try await server.send(builder.updateObject(accessToken: token, attribute: "/photos#999", value: ["value": "x"])).code == 310)
             #expect(try await server.readRecord(token, attribute: "/photos#999").code == 310)
@@ -213,8 +236,12 @@ import TestSupport
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }) { server in
             let token = try await server.register().result.accessToken
             let builder = server.builder()
-            #expect(try await server.send(builder.updateObject(accessToken: token, attribute: nil,
-                                                                value: ["aboutMe": "x", "primaryAddress": ["address1": "1 quai Rambaud", "city": "Lyon"], "photos": [["value": "a"]]])).isOK)
+            #expect(
+                try await server.send(
+                    builder.updateObject(
+                        accessToken: token, attribute: nil,
+                        value: ["aboutMe": "x", "primaryAddress": ["address1": "1 quai Rambaud", "city": "Lyon"], "photos": [["value": "a"]]])
+                ).isOK)
             for attribute in ["/aboutMe", "/primaryAddress", "/photos"] {
                 #expect(try await server.send(builder.deleteAttribute(accessToken: token, attribute: attribute)).isOK, "\(attribute)")
             }
@@ -240,16 +267,22 @@ import TestSupport
     /// base URL, Android `http://android.library`) go through every other call.
     @Test func theSDKsDefaultRedirectURIsAreAccepted() async throws {
         try await withServer { server in
-            let ios = try server.builder().register(ServerFixtures.registration(email: "ios@example.com", displayName: "ios_user"),
-                                                    refreshSecret: .generate(), today: server.today)
-                .setting("redirect_uri", server.url.description)
+            let ios = try server.builder().register(
+                ServerFixtures.registration(email: "ios@example.com", displayName: "ios_user"),
+                refreshSecret: .generate(), today: server.today
+            )
+            .setting("redirect_uri", server.url.description)
             #expect(try await server.send(ios).signedIn != nil)
-            let android = try server.builder().register(ServerFixtures.registration(email: "droid@example.com", displayName: "droid_user"),
-                                                        refreshSecret: .generate(), today: server.today)
-                .setting("redirect_uri", "http://android.library")
+            let android = try server.builder().register(
+                ServerFixtures.registration(email: "droid@example.com", displayName: "droid_user"),
+                refreshSecret: .generate(), today: server.today
+            )
+            .setting("redirect_uri", "http://android.library")
             let session = try #require(try await server.send(android).signedIn)
-            let link = server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken("google", identity: "marta.keller@example.com"))
-                .setting("redirect_uri", "http://android.library")
+            let link = server.builder().linkAccount(
+                accessToken: session.accessToken, token: try await server.engageToken("google", identity: "marta.keller@example.com")
+            )
+            .setting("redirect_uri", "http://android.library")
             #expect(try await server.send(link).isOK)
         }
     }

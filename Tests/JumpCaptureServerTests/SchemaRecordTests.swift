@@ -16,15 +16,19 @@ import TestSupport
         return loaded.value!
     }()
 
-    static let writable = ["/email", "/displayName", "/givenName", "/gender", "/birthday", "/aboutMe", "/primaryAddress", "/photos",
-                           "/lastLogin", "/display", "/optIn", "/nickname", "/uuid", "/profiles", "/password"]
-        .map { Located($0, at: ServerFixtures.here) }
+    static let writable = [
+        "/email", "/displayName", "/givenName", "/gender", "/birthday", "/aboutMe", "/primaryAddress", "/photos",
+        "/lastLogin", "/display", "/optIn", "/nickname", "/uuid", "/profiles", "/password"
+    ]
+    .map { Located($0, at: ServerFixtures.here) }
 
     static func withSchemaServer<T: Sendable>(_ schema: EntitySchema = defaultSchema, _ body: (TestServer) async throws -> T) async throws -> T {
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }, schema: schema, body)
     }
 
-    static func update(_ server: TestServer, _ token: String, _ value: JSONValue, attribute: String? = nil) async throws -> Result<CaptureSuccess, CaptureError> {
+    static func update(_ server: TestServer, _ token: String, _ value: JSONValue, attribute: String? = nil) async throws -> Result<
+        CaptureSuccess, CaptureError
+    > {
         try await server.send(server.builder().updateObject(accessToken: token, attribute: attribute, value: value))
     }
 
@@ -97,7 +101,7 @@ import TestSupport
                 (["gender": .string(String(repeating: "x", count: 101))], 363, "length_violation"),
                 (["photos": [["type": .string(String(repeating: "t", count: 101))]]], 363, "length_violation"),
                 (["email": "not an address"], 360, "constraint_violation"),
-                (["displayName": "ana\u{7}"], 360, "constraint_violation"),
+                (["displayName": "ana\u{7}"], 360, "constraint_violation")
             ]
             for (value, code, name) in cases {
                 let result = try await Self.update(server, token, value)
@@ -108,8 +112,14 @@ import TestSupport
             #expect(record["givenName"] == "Ana")
             #expect(record["photos"] == [], "a plural never written reads as []: \(record)")
             // What fits goes through.
-            #expect(try await Self.update(server, token, ["birthday": "1990-02-28", "lastLogin": "2025-06-15 10:30:00.000000 +0000",
-                                                          "gender": "female", "optIn": ["status": false], "email": "ana@example.org"]).isOK)
+            #expect(
+                try await Self.update(
+                    server, token,
+                    [
+                        "birthday": "1990-02-28", "lastLogin": "2025-06-15 10:30:00.000000 +0000",
+                        "gender": "female", "optIn": ["status": false], "email": "ana@example.org"
+                    ]
+                ).isOK)
             #expect(try await server.record(token).at("optIn.status") == .bool(false))
         }
     }
@@ -129,23 +139,23 @@ import TestSupport
 
     static let customSchema: EntitySchema = {
         let json = #"""
-        {"name": "user", "attr_defs": [
-          {"name": "id", "type": "id", "constraints": ["required", "unique"]},
-          {"name": "uuid", "type": "uuid", "constraints": ["required", "unique"]},
-          {"name": "created", "type": "dateTime"}, {"name": "lastUpdated", "type": "dateTime"},
-          {"name": "email", "type": "string", "constraints": ["unique", "email-address"]},
-          {"name": "displayName", "type": "string"}, {"name": "givenName", "type": "string"},
-          {"name": "familyName", "type": "string"}, {"name": "birthday", "type": "date"},
-          {"name": "optIn", "type": "object", "attr_defs": [{"name": "status", "type": "boolean"}]},
-          {"name": "nickname", "type": "string", "constraints": ["required"]},
-          {"name": "visits", "type": "integer"}, {"name": "device", "type": "uuid"},
-          {"name": "lastAddress", "type": "ipAddress"},
-          {"name": "accounts", "type": "plural", "attr_defs": [
-            {"name": "id", "type": "id"},
-            {"name": "domain", "type": "string", "constraints": ["required", "locally-unique"]},
-            {"name": "username", "type": "string"}]}
-        ]}
-        """#
+            {"name": "user", "attr_defs": [
+              {"name": "id", "type": "id", "constraints": ["required", "unique"]},
+              {"name": "uuid", "type": "uuid", "constraints": ["required", "unique"]},
+              {"name": "created", "type": "dateTime"}, {"name": "lastUpdated", "type": "dateTime"},
+              {"name": "email", "type": "string", "constraints": ["unique", "email-address"]},
+              {"name": "displayName", "type": "string"}, {"name": "givenName", "type": "string"},
+              {"name": "familyName", "type": "string"}, {"name": "birthday", "type": "date"},
+              {"name": "optIn", "type": "object", "attr_defs": [{"name": "status", "type": "boolean"}]},
+              {"name": "nickname", "type": "string", "constraints": ["required"]},
+              {"name": "visits", "type": "integer"}, {"name": "device", "type": "uuid"},
+              {"name": "lastAddress", "type": "ipAddress"},
+              {"name": "accounts", "type": "plural", "attr_defs": [
+                {"name": "id", "type": "id"},
+                {"name": "domain", "type": "string", "constraints": ["required", "locally-unique"]},
+                {"name": "username", "type": "string"}]}
+            ]}
+            """#
         return SchemaLoader.schema(bytes: Array(json.utf8), path: "custom-schema.json").value!
     }()
 
@@ -162,15 +172,21 @@ import TestSupport
                 (["lastAddress": "300.1.1.1"], 340, "invalid_data_format"),
                 (["nickname": nil], 362, "missing_required_attribute"),
                 (["accounts": [["username": "ana"]]], 362, "missing_required_attribute"),
-                (["accounts": [["domain": "a.example"], ["domain": "a.example"]]], 361, "unique_violation"),
+                (["accounts": [["domain": "a.example"], ["domain": "a.example"]]], 361, "unique_violation")
             ]
             for (value, code, name) in cases {
                 let result = try await Self.update(server, token, value)
                 #expect(result.code == code, "\(value): \(result)")
                 #expect(Self.error(result) == name, "\(value): \(result)")
             }
-            #expect(try await Self.update(server, token, ["visits": 3, "device": "0b6c1e0f-2a11-4a4e-9d56-7d0c1a3e3f43", "lastAddress": "2001:db8::8a2e:370:7334",
-                                                          "nickname": "ana", "accounts": [["domain": "a.example"], ["domain": "b.example"]]]).isOK)
+            #expect(
+                try await Self.update(
+                    server, token,
+                    [
+                        "visits": 3, "device": "0b6c1e0f-2a11-4a4e-9d56-7d0c1a3e3f43", "lastAddress": "2001:db8::8a2e:370:7334",
+                        "nickname": "ana", "accounts": [["domain": "a.example"], ["domain": "b.example"]]
+                    ]
+                ).isOK)
             #expect(try await Self.update(server, token, ["lastAddress": "::ffff:192.0.2.1"]).isOK)
             // Appending a second element with a domain the plural holds: 361 too.
             #expect(try await Self.update(server, token, ["accounts": [["domain": "b.example"]]]).code == 361)

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `jump-forms serve` and `jump-forms outbox`, run as built binaries.
@@ -40,11 +40,13 @@ import Glibc
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
         let url = try serve.waitForURL()
-        let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let builder = RequestBuilder(
+            config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            locale: ServerFixtures.english, capture: ServerURL(url)!)
         let request = try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today)
         let answer = try await AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client).send(request)
-        let decoded = ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config).decode(.register, status: answer.status, body: answer.body)
+        let decoded = ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config).decode(
+            .register, status: answer.status, body: answer.body)
         #expect(decoded.signedIn?.isNew == true)
         serve.signal(SIGTERM)
         let exit = try #require(serve.waitForExit(), "serve did not stop on SIGTERM")
@@ -66,8 +68,9 @@ import Glibc
         let url = try verbose.waitForURL()
         let port = try #require(ServerURL(url)?.port)
         let secret = RefreshSecret.generate()
-        let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let builder = RequestBuilder(
+            config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            locale: ServerFixtures.english, capture: ServerURL(url)!)
         let answer = try await AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client)
             .send(try builder.register(ServerFixtures.registration(), refreshSecret: secret, today: ServerFixtures.today))
         #expect(answer.status == 200)
@@ -80,14 +83,20 @@ import Glibc
         }
         #expect(quiet.stderr == "", "\(quiet.stderr)")
         let started = try #require(verbose.stderr.split(separator: "\n").first { $0.contains("Server started") }, "\(verbose.stderr)")
-        #expect(started.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info jump-forms.serve: \[HummingbirdCore\] Server started and listening on 127.0.0.1:(\d+)/)?.output.1 == "\(port)",
-                "\(started)")
+        #expect(
+            started.wholeMatch(
+                of:
+                    /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} info jump-forms.serve: \[HummingbirdCore\] Server started and listening on 127.0.0.1:(\d+)/
+            )?.output.1 == "\(port)",
+            "\(started)")
         #expect(verbose.stderr.contains(" trace jump-forms.serve: "))
         for text in [ServerFixtures.password, secret.value] {
             #expect(!verbose.stderr.contains(text), "a secret reached the log")
         }
-        #expect(unknown.stderr.hasPrefix("warning: LOG_LEVEL=loud is not a log level (trace, debug, info, notice, warning, error, critical); logging at warning\n"),
-                "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.hasPrefix(
+                "warning: LOG_LEVEL=loud is not a log level (trace, debug, info, notice, warning, error, critical); logging at warning\n"),
+            "\(unknown.stderr)")
         #expect(!unknown.stderr.contains("Server started"))
     }
 
@@ -141,8 +150,9 @@ import Glibc
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
         let url = try serve.waitForURL()
-        let builder = RequestBuilder(config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                     locale: ServerFixtures.english, capture: ServerURL(url)!)
+        let builder = RequestBuilder(
+            config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            locale: ServerFixtures.english, capture: ServerURL(url)!)
         let transport = AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client)
         _ = try await transport.send(try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today))
         _ = try await transport.send(try builder.forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: ServerFixtures.today))
@@ -175,7 +185,9 @@ import Glibc
             defer { cursor = entry.pointee.ifa_next }
             guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                continue
+            }
             let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if !text.hasPrefix("127.") { return text }
         }

@@ -3,7 +3,7 @@ import JumpCapture
 import JumpForms
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A throw-away copy of the example project (flows, locales, identities, jump.yaml with bcrypt
@@ -41,8 +41,9 @@ final class ServeProcess: Sendable {
         var environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         environment.merge(project.environment) { _, new in new }
         environment.merge(extra) { _, new in new }
-        child = try ChildProcess(Executable.productsFolder + "/jump-forms", ["serve"] + arguments,
-                                 in: project.path, environment: environment)
+        child = try ChildProcess(
+            Executable.productsFolder + "/jump-forms", ["serve"] + arguments,
+            in: project.path, environment: environment)
     }
 
     var stdout: String { child.stdout }

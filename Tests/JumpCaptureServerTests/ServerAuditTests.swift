@@ -16,14 +16,19 @@ import TestSupport
     @Test func concurrentUnlinksLeaveTheLastIdentity() async throws {
         try await withServer { server in
             // (provider, identity to choose, identifier)
-            let identities = [("google", "marta.keller@example.com", "https://www.google.com/profiles/1001"),
-                              ("facebook", "facebook:3003", "facebook:3003"),
-                              ("corp_openid", "https://id.example.com/openid/u/lea.martin", "https://id.example.com/openid/u/lea.martin")]
-            let session = try #require(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
+            let identities = [
+                ("google", "marta.keller@example.com", "https://www.google.com/profiles/1001"),
+                ("facebook", "facebook:3003", "facebook:3003"),
+                ("corp_openid", "https://id.example.com/openid/u/lea.martin", "https://id.example.com/openid/u/lea.martin")
+            ]
+            let session = try #require(
+                try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
             for round in 0..<6 {
-                let linked = Set(try await server.record(session.accessToken)["profiles"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? [])
+                let linked = Set(
+                    try await server.record(session.accessToken)["profiles"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? [])
                 for (provider, choice, identifier) in identities where !linked.contains(identifier) {
-                    let link = server.builder().linkAccount(accessToken: session.accessToken, token: try await server.engageToken(provider, identity: choice))
+                    let link = server.builder().linkAccount(
+                        accessToken: session.accessToken, token: try await server.engageToken(provider, identity: choice))
                     #expect(try await server.send(link).isOK, "round \(round): link \(provider)")
                 }
                 // Every identity unlinked twice, all at once.
@@ -57,7 +62,9 @@ import TestSupport
         try await withServer { server in
             let (session, _) = try await server.register()
             let token = session.accessToken
-            func update(_ value: JSONValue, attribute: String? = nil, locale: LocaleTag = ServerFixtures.english) async throws -> Result<CaptureSuccess, CaptureError> {
+            func update(_ value: JSONValue, attribute: String? = nil, locale: LocaleTag = ServerFixtures.english) async throws -> Result<
+                CaptureSuccess, CaptureError
+            > {
                 var request = server.builder(locale).updateObject(accessToken: token, attribute: attribute, value: value)
                 request.parameters.removeAll { $0.name == "locale" }
                 request.parameters.append(RequestParameter("locale", locale.identifier))
@@ -84,8 +91,11 @@ import TestSupport
                 #expect(negotiated.error?.serverError?.body["invalid_fields"] == fields, "\(tag): \(negotiated)")
             }
             // Nested values: a postal code the pattern refuses, a street without a city.
-            #expect(try await update(["zip": "!!"], attribute: "/primaryAddress").error?.serverError?.body.at("invalid_fields.addressPostalCode") != nil)
-            #expect(try await update(["primaryAddress": ["address1": "5 rue Vaubecour"]]).error?.serverError?.body.at("invalid_fields.addressStreet") != nil)
+            #expect(
+                try await update(["zip": "!!"], attribute: "/primaryAddress").error?.serverError?.body.at("invalid_fields.addressPostalCode") != nil)
+            #expect(
+                try await update(["primaryAddress": ["address1": "5 rue Vaubecour"]]).error?.serverError?.body.at("invalid_fields.addressStreet")
+                    != nil)
             // A checkbox takes a boolean; an object that holds fields takes no list.
             #expect(try await update(["optIn": ["status": "yes"]]).code == 200)
             #expect(try await update(["primaryAddress": [["city": "Lyon"]]]).code == 200)
@@ -127,8 +137,9 @@ import TestSupport
             #expect(try await server.send(photos).isOK)
             #expect(try await server.send(photos).isOK)
             // An object the record holds takes no list through entity.update either.
-            let object = server.builder().updateObject(accessToken: session.accessToken, attribute: nil,
-                                                       value: ["primaryAddress": ["address1": "1 Main St", "city": "Oslo"]])
+            let object = server.builder().updateObject(
+                accessToken: session.accessToken, attribute: nil,
+                value: ["primaryAddress": ["address1": "1 Main St", "city": "Oslo"]])
             #expect(try await server.send(object).isOK)
             let asList = server.builder().updateObject(accessToken: session.accessToken, attribute: nil, value: ["primaryAddress": list])
             #expect(try await server.send(asList).code == 200)
@@ -173,7 +184,7 @@ import TestSupport
                 ("bad Content-Length", "POST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400),
                 ("two Content-Lengths", "POST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc", 400),
                 ("huge header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "h", count: 82 * 1024) + "\r\n\r\n", 431),
-                ("huge URL", "GET /health?" + String(repeating: "q", count: 82 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n", 431),
+                ("huge URL", "GET /health?" + String(repeating: "q", count: 82 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n", 431)
             ]
             for (name, request, status) in cases {
                 let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))
@@ -193,8 +204,10 @@ import TestSupport
 
     @Test func methodNotAllowedNamesTheMethodsAndHEADWorks() async throws {
         try await withServer { server in
-            for (method, path, allowed) in [(HTTPMethodName.POST, "/health", "GET, HEAD"), (.GET, "/oauth/auth_native_traditional", "POST"),
-                                            (.PUT, "/entity", "POST, GET, HEAD"), (.DELETE, "/password/reset", "GET, POST, HEAD")] {
+            for (method, path, allowed) in [
+                (HTTPMethodName.POST, "/health", "GET, HEAD"), (.GET, "/oauth/auth_native_traditional", "POST"),
+                (.PUT, "/entity", "POST, GET, HEAD"), (.DELETE, "/password/reset", "GET, POST, HEAD")
+            ] {
                 let answer = try await server.raw(method.nio, path)
                 #expect(answer.status == 405, "\(method) \(path)")
                 #expect(answer.headers.first(name: "allow") == allowed, "\(method) \(path)")
@@ -234,7 +247,9 @@ import TestSupport
             #expect(outbox.map(\.kind) == ["verify_email", "forgot_password", "verify_email"])
             try #require(outbox.map(\.recipient) == ["ana.ruiz@example.com", "ana.ruiz@example.com", "marta.keller@example.com"])
             let localizer = ServerFixtures.localizer
-            for (message, key, locale) in [(outbox[0], "verifyEmail", "fr-FR"), (outbox[1], "resetPassword", "de-DE"), (outbox[2], "verifyEmail", "ja-JP")] {
+            for (message, key, locale) in [
+                (outbox[0], "verifyEmail", "fr-FR"), (outbox[1], "resetPassword", "de-DE"), (outbox[2], "verifyEmail", "ja-JP")
+            ] {
                 let tag = LocaleTag(locale)!
                 #expect(message.subject == localizer.text("jumpForms.server.\(key)Subject", for: tag), "\(locale)")
                 #expect(message.subject != localizer.text("jumpForms.server.\(key)Subject", for: ServerFixtures.english), "\(locale)")
@@ -302,7 +317,9 @@ import TestSupport
             #expect(try await count("engage_tokens") == 0)
             #expect(try await count("access_tokens") == 2)
             let refresh = server.builder().refreshAccessToken(accessToken: old.accessToken, refreshSecret: secret, epochSeconds: server.clock.now)
-            guard case .success(.refreshed(let refreshed, _)) = try await server.send(refresh) else { Issue.record("refresh of an expired token"); return }
+            guard case .success(.refreshed(let refreshed, _)) = try await server.send(refresh) else {
+                Issue.record("refresh of an expired token"); return
+            }
             // Past the refresh window (30 days) and the codes' day, everything old goes.
             server.clock.advance(CaptureStore.refreshWindow + 3600)
             let late = server.builder().refreshAccessToken(accessToken: refreshed, refreshSecret: secret, epochSeconds: server.clock.now)
@@ -347,21 +364,22 @@ enum RawHTTP {
         let milliseconds = Int32(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         let raw = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
             Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    let fd = try connect(port: port)
-                    defer { close(fd) }
-                    for (index, part) in parts.enumerated() {
-                        send(fd, part)
-                        if index == parts.count - 1 { break }
-                        if stopWhenAnswered {
-                            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                            if poll(&waiting, 1, milliseconds) > 0 { break }
-                        } else {
-                            usleep(UInt32(milliseconds) * 1000)
+                continuation.resume(
+                    with: Result {
+                        let fd = try connect(port: port)
+                        defer { close(fd) }
+                        for (index, part) in parts.enumerated() {
+                            send(fd, part)
+                            if index == parts.count - 1 { break }
+                            if stopWhenAnswered {
+                                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                                if poll(&waiting, 1, milliseconds) > 0 { break }
+                            } else {
+                                usleep(UInt32(milliseconds) * 1000)
+                            }
                         }
-                    }
-                    return receiveAll(fd)
-                })
+                        return receiveAll(fd)
+                    })
             }
         }
         return answer(raw)

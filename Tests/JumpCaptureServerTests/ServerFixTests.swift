@@ -13,11 +13,12 @@ import TestSupport
         try await withServer { server in
             let (ana, _) = try await server.register()
             try await server.register(ServerFixtures.registration(email: "eve@example.com", displayName: "eve_r"))
-            let base = try server.builder().updateProfile(["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz"],
-                                                          accessToken: ana.accessToken, today: server.today)
+            let base = try server.builder().updateProfile(
+                ["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz"],
+                accessToken: ana.accessToken, today: server.today)
             var takeover = base.removing("displayName").removing("firstName").removing("lastName").setting("form", "registrationForm")
             for (name, value) in ServerFixtures.registration(email: "ana.ruiz@example.com", displayName: "ana_r").values
-                where !name.hasPrefix("birthdate") && name != "newPassword" && name != "newPasswordConfirm" {
+            where !name.hasPrefix("birthdate") && name != "newPassword" && name != "newPasswordConfirm" {
                 takeover = takeover.setting(name, value)
             }
             takeover = takeover.setting("newPassword", "stolen password").setting("newPasswordConfirm", "stolen password")
@@ -30,11 +31,13 @@ import TestSupport
             #expect(answer.status != 500)
             #expect(server.decoder.decode(.updateProfile, status: answer.status, body: answer.body).code == 200)
             // Registration and sign-in too.
-            let register = try server.builder().register(ServerFixtures.registration(email: "kim@example.com", displayName: "kim"),
-                                                         refreshSecret: .generate(), today: server.today)
+            let register = try server.builder().register(
+                ServerFixtures.registration(email: "kim@example.com", displayName: "kim"),
+                refreshSecret: .generate(), today: server.today)
             #expect(try await server.send(register.setting("form", "editProfileForm")).code == 200)
-            let signIn = try server.builder().signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": ServerFixtures.password],
-                                                     refreshSecret: .generate(), today: server.today)
+            let signIn = try server.builder().signIn(
+                ["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": ServerFixtures.password],
+                refreshSecret: .generate(), today: server.today)
             #expect(try await server.send(signIn.setting("form", "forgotPasswordForm")).code == 200)
             // The change-password form is an update_profile form.
             let change = try server.builder().changePassword(
@@ -53,15 +56,18 @@ import TestSupport
             try await server.register(ServerFixtures.registration(email: "eve@example.com", displayName: "eve_r"))
             let tooLong = JSONValue.string(String(repeating: "a", count: 501))
             for attribute in [nil, "/"] {
-                let write = server.builder().updateObject(accessToken: ana.accessToken, attribute: attribute,
-                                                          value: ["displayName": "EVE_R", "aboutMe": tooLong])
+                let write = server.builder().updateObject(
+                    accessToken: ana.accessToken, attribute: attribute,
+                    value: ["displayName": "EVE_R", "aboutMe": tooLong])
                 guard case .failure(.invalidFields(let invalid)) = try await server.send(write) else { Issue.record("no 390"); return }
                 #expect(Set(invalid.fields.map(\.field)) == ["displayName", "aboutMe"], "\(invalid)")
                 // The message of displayName's `unique` rule, as a registration gives it.
-                let registration = try server.builder().register(ServerFixtures.registration(email: "kim@example.com", displayName: "eve_r"),
-                                                                 refreshSecret: .generate(), today: server.today)
+                let registration = try server.builder().register(
+                    ServerFixtures.registration(email: "kim@example.com", displayName: "eve_r"),
+                    refreshSecret: .generate(), today: server.today)
                 guard case .failure(.invalidFields(let registered)) = try await server.send(registration) else { Issue.record("no 390"); return }
-                #expect(invalid.fields.first { $0.field == "displayName" }?.messages == registered.fields.first { $0.field == "displayName" }?.messages)
+                #expect(
+                    invalid.fields.first { $0.field == "displayName" }?.messages == registered.fields.first { $0.field == "displayName" }?.messages)
             }
             // A taken value alone is still 361, and nothing was written.
             let taken = server.builder().updateObject(accessToken: ana.accessToken, attribute: nil, value: ["displayName": "EVE_R"])
@@ -90,7 +96,8 @@ import TestSupport
             #expect(record["email"] == "ana.ruiz@example.com")
             #expect(record["displayName"] == "ana_r")
             // A free value is written, and the email is found by sign-in under its new address.
-            let free = server.builder().updateObject(accessToken: ana.accessToken, attribute: nil, value: ["email": "ana@example.org", "displayName": "ana"])
+            let free = server.builder().updateObject(
+                accessToken: ana.accessToken, attribute: nil, value: ["email": "ana@example.org", "displayName": "ana"])
             #expect(try await server.send(free).isOK)
             #expect(try await server.signIn("ana@example.org").signedIn != nil)
         }
@@ -152,11 +159,14 @@ import TestSupport
     /// without bound.
     @Test func manyLocalesAreServed() async throws {
         // 300 wrong passwords: the sign-in throttle off.
-        try await withServer(configure: { $0.server.signInFailureLimit = 0; $0.server.clientFailureLimit = 0 }) { server in
+        try await withServer(configure: {
+            $0.server.signInFailureLimit = 0; $0.server.clientFailureLimit = 0
+        }) { server in
             for index in 0..<300 {
                 let tag = try #require(LocaleTag("en-US-v\(10000 + index)"))
-                let request = try server.builder(tag).signIn(["signInEmailAddress": "nobody@example.com", "currentPassword": "whatever"],
-                                                            refreshSecret: .generate(), today: server.today)
+                let request = try server.builder(tag).signIn(
+                    ["signInEmailAddress": "nobody@example.com", "currentPassword": "whatever"],
+                    refreshSecret: .generate(), today: server.today)
                 #expect(try await server.send(request).code == 210)
             }
             #expect(server.server.service.cachedFormCount <= 256)

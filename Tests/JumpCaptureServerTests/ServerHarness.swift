@@ -48,20 +48,26 @@ enum ServerFixtures {
     /// The Engage double's people in these tests (the repository's identities.yaml is checked
     /// separately).
     static let identities: [TestIdentity] = [
-        TestIdentity(provider: "google", identifier: "https://www.google.com/profiles/1001", email: "marta.keller@example.com",
-                     verifiedEmail: true, givenName: "Marta", familyName: "Keller", displayName: "marta_k",
-                     nativeToken: "google-native-marta", location: here),
-        TestIdentity(provider: "google", identifier: "https://www.google.com/profiles/1002", email: "ana.ruiz@example.com",
-                     verifiedEmail: true, givenName: "Ana", familyName: "Ruiz", displayName: "ana_google",
-                     nativeToken: "google-native-ana", location: here),
-        TestIdentity(provider: "facebook", identifier: "facebook:3003", email: "tomasz.nowak@example.net", verifiedEmail: true,
-                     givenName: "Tomasz", familyName: "Nowak", displayName: "tomasz_n", nativeToken: "facebook-native-tomasz", location: here),
-        TestIdentity(provider: "twitter", identifier: "twitter:4004", givenName: "Jun", familyName: "Sato", displayName: "jun_sato",
-                     nativeToken: "twitter-native-jun", location: here),
-        TestIdentity(provider: "corp_openid", identifier: "https://id.example.com/openid/u/lea.martin", email: "lea.martin@corp.example.com",
-                     verifiedEmail: true, givenName: "Léa", familyName: "Martin", displayName: "lea_martin", location: here),
-        TestIdentity(provider: "corp_saml", identifier: "saml:example_saml_implementation:E204518", email: "samuel.okafor@corp.example.com",
-                     givenName: "Samuel", familyName: "Okafor", displayName: "sokafor", location: here),
+        TestIdentity(
+            provider: "google", identifier: "https://www.google.com/profiles/1001", email: "marta.keller@example.com",
+            verifiedEmail: true, givenName: "Marta", familyName: "Keller", displayName: "marta_k",
+            nativeToken: "google-native-marta", location: here),
+        TestIdentity(
+            provider: "google", identifier: "https://www.google.com/profiles/1002", email: "ana.ruiz@example.com",
+            verifiedEmail: true, givenName: "Ana", familyName: "Ruiz", displayName: "ana_google",
+            nativeToken: "google-native-ana", location: here),
+        TestIdentity(
+            provider: "facebook", identifier: "facebook:3003", email: "tomasz.nowak@example.net", verifiedEmail: true,
+            givenName: "Tomasz", familyName: "Nowak", displayName: "tomasz_n", nativeToken: "facebook-native-tomasz", location: here),
+        TestIdentity(
+            provider: "twitter", identifier: "twitter:4004", givenName: "Jun", familyName: "Sato", displayName: "jun_sato",
+            nativeToken: "twitter-native-jun", location: here),
+        TestIdentity(
+            provider: "corp_openid", identifier: "https://id.example.com/openid/u/lea.martin", email: "lea.martin@corp.example.com",
+            verifiedEmail: true, givenName: "Léa", familyName: "Martin", displayName: "lea_martin", location: here),
+        TestIdentity(
+            provider: "corp_saml", identifier: "saml:example_saml_implementation:E204518", email: "samuel.okafor@corp.example.com",
+            givenName: "Samuel", familyName: "Okafor", displayName: "sokafor", location: here)
     ]
 
     static let password = "correct horse battery"
@@ -69,16 +75,18 @@ enum ServerFixtures {
     static func registration(email: String = "ana.ruiz@example.com", displayName: String = "ana_r") -> FormValues {
         [
             "emailAddress": email, "displayName": displayName, "firstName": "Ana", "lastName": "Ruiz",
-            "newPassword": password, "newPasswordConfirm": password, "birthdate": "1990-04-01", "optIn": "true",
+            "newPassword": password, "newPasswordConfirm": password, "birthdate": "1990-04-01", "optIn": "true"
         ]
     }
 
     /// A client that never follows redirects (the Engage double's dialogs end on one) and
     /// opens up to 256 connections per server (AsyncHTTPClient's default is 8), so that
     /// concurrent requests really are concurrent on the wire.
-    static let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                   configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)),
-                                                        connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+    static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)),
+            connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
 
     static var quietLogger: Logger {
         var logger = Logger(label: "jump-forms.test-server")
@@ -101,20 +109,25 @@ struct TestServer: Sendable {
     var server: CaptureServer { embedded.server }
     var databasePath: String { folder.path + "/capture.sqlite" }
 
-    static func start(configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
-                      idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                      requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil) async throws -> TestServer {
+    static func start(
+        configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
+        idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil
+    ) async throws -> TestServer {
         let folder = try TemporaryFolder("jump-server-test")
         var config = ServerFixtures.config
         configure(&config)
         let clock = TestClock(ServerFixtures.start)
-        let setup = CaptureServerSetup(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                       identities: identities, databasePath: folder.path + "/capture.sqlite",
-                                       clock: { clock.now }, schema: schema)
-        let embedded = try await EmbeddedCaptureServer.start(setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: ServerFixtures.quietLogger)
-        return TestServer(embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
-                          transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
-                          decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
+        let setup = CaptureServerSetup(
+            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            identities: identities, databasePath: folder.path + "/capture.sqlite",
+            clock: { clock.now }, schema: schema)
+        let embedded = try await EmbeddedCaptureServer.start(
+            setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: ServerFixtures.quietLogger)
+        return TestServer(
+            embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
+            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
+            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
     }
 
     func stop() async {
@@ -143,8 +156,10 @@ struct TestServer: Sendable {
     }
 
     /// A raw request with any method, path, content type and body bytes.
-    func raw(_ method: HTTPMethod, _ target: String, body: [UInt8]? = nil,
-             contentType: String? = "application/x-www-form-urlencoded") async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+    func raw(
+        _ method: HTTPMethod, _ target: String, body: [UInt8]? = nil,
+        contentType: String? = "application/x-www-form-urlencoded"
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
         var request = HTTPClientRequest(url: url.description + target)
         request.method = method
         if let body {
@@ -164,8 +179,10 @@ struct TestServer: Sendable {
 
     /// Registers `values` and returns the session: access token and the refresh secret used.
     @discardableResult
-    func register(_ values: FormValues = ServerFixtures.registration(), locale: LocaleTag = ServerFixtures.english,
-                  sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> (result: SignInResult, secret: RefreshSecret) {
+    func register(
+        _ values: FormValues = ServerFixtures.registration(), locale: LocaleTag = ServerFixtures.english,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> (result: SignInResult, secret: RefreshSecret) {
         let secret = RefreshSecret.generate()
         let request = try builder(locale).register(values, refreshSecret: secret, today: today)
         let result = try await send(request)
@@ -176,10 +193,13 @@ struct TestServer: Sendable {
         return (signedIn, secret)
     }
 
-    func signIn(_ email: String, _ password: String = ServerFixtures.password, secret: RefreshSecret = .generate(),
-                mergeToken: String? = nil, locale: LocaleTag = ServerFixtures.english) async throws -> Result<CaptureSuccess, CaptureError> {
-        let request = try builder(locale).signIn(["signInEmailAddress": email, "currentPassword": password], refreshSecret: secret,
-                                                 mergeToken: mergeToken, today: today)
+    func signIn(
+        _ email: String, _ password: String = ServerFixtures.password, secret: RefreshSecret = .generate(),
+        mergeToken: String? = nil, locale: LocaleTag = ServerFixtures.english
+    ) async throws -> Result<CaptureSuccess, CaptureError> {
+        let request = try builder(locale).signIn(
+            ["signInEmailAddress": email, "currentPassword": password], refreshSecret: secret,
+            mergeToken: mergeToken, today: today)
         return try await send(request)
     }
 
@@ -203,8 +223,10 @@ struct TestServer: Sendable {
     }
 
     /// Social sign-in with a token.
-    func socialSignIn(_ token: String, secret: RefreshSecret = .generate(), mergeToken: String? = nil,
-                      locale: LocaleTag = ServerFixtures.english) async throws -> Result<CaptureSuccess, CaptureError> {
+    func socialSignIn(
+        _ token: String, secret: RefreshSecret = .generate(), mergeToken: String? = nil,
+        locale: LocaleTag = ServerFixtures.english
+    ) async throws -> Result<CaptureSuccess, CaptureError> {
         try await send(builder(locale).socialSignIn(token: token, refreshSecret: secret, mergeToken: mergeToken), engageToken: token)
     }
 
@@ -234,17 +256,22 @@ struct TestServer: Sendable {
 enum HarnessError: Error, CustomStringConvertible {
     case unexpected(String)
     var description: String {
-        switch self { case .unexpected(let text): text }
+        switch self {
+        case .unexpected(let text): text
+        }
     }
 }
 
 /// Runs `body` against a fresh server and always stops the server.
-func withServer<T: Sendable>(configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
-                             idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil,
-                             _ body: (TestServer) async throws -> T) async throws -> T {
-    let server = try await TestServer.start(configure: configure, identities: identities, idleTimeout: idleTimeout,
-                                            requestTimeout: requestTimeout, schema: schema)
+func withServer<T: Sendable>(
+    configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
+    idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+    requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil,
+    _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let server = try await TestServer.start(
+        configure: configure, identities: identities, idleTimeout: idleTimeout,
+        requestTimeout: requestTimeout, schema: schema)
     do {
         let value = try await body(server)
         await server.stop()

@@ -11,23 +11,29 @@ import TestSupport
         try await withServer { server in
             try await server.register()
             // The client's rules would stop these values: the request bypasses them.
-            let request = try server.builder().register(ServerFixtures.registration(email: "ANA.RUIZ@example.com", displayName: "ana_r"),
-                                                        refreshSecret: .generate(), today: server.today)
-                .setting("lastName", "").setting("newPassword", "short").setting("newPasswordConfirm", "other")
+            let request = try server.builder().register(
+                ServerFixtures.registration(email: "ANA.RUIZ@example.com", displayName: "ana_r"),
+                refreshSecret: .generate(), today: server.today
+            )
+            .setting("lastName", "").setting("newPassword", "short").setting("newPasswordConfirm", "other")
             guard case .failure(.invalidFields(let invalid)) = try await server.send(request) else { Issue.record("no 390"); return }
             #expect(invalid.fields.map(\.field) == ["emailAddress", "displayName", "lastName", "newPassword", "newPasswordConfirm"])
             let taken = invalid.fields.first { $0.field == "emailAddress" }?.messages
             #expect(taken == ["This email address is already registered. Sign in or reset your password."])
             #expect(invalid.fields.first { $0.field == "displayName" }?.messages.count == 1)
             // A field that fails its own rules is not also reported taken.
-            guard case .failure(.invalidFields(let rules)) = try await server.send(request.setting("displayName", "x")) else { Issue.record("no 390"); return }
+            guard case .failure(.invalidFields(let rules)) = try await server.send(request.setting("displayName", "x")) else {
+                Issue.record("no 390"); return
+            }
             #expect(rules.fields.first { $0.field == "displayName" }?.messages.count == 1)
             #expect(rules.fields.first { $0.field == "emailAddress" } != nil)
             #expect(try await server.server.accountCount() == 1)
             // Update profile: the account's own value is not taken, another account's is.
             let (eve, _) = try await server.register(ServerFixtures.registration(email: "eve@example.com", displayName: "eve_r"))
-            let own = try server.builder().updateProfile(["displayName": "eve_r", "firstName": "Eve", "lastName": "Roe"],
-                                                         accessToken: eve.accessToken, today: server.today).setting("lastName", "")
+            let own = try server.builder().updateProfile(
+                ["displayName": "eve_r", "firstName": "Eve", "lastName": "Roe"],
+                accessToken: eve.accessToken, today: server.today
+            ).setting("lastName", "")
             guard case .failure(.invalidFields(let mine)) = try await server.send(own) else { Issue.record("no 390"); return }
             #expect(mine.fields.map(\.field) == ["lastName"])
             let other = own.setting("displayName", "ANA_R")
@@ -51,7 +57,8 @@ import TestSupport
 
             let mismatch = try await server.raw(.POST, "/signin/oauth_token?providername=google", form: "provider=facebook&token=google-native-marta")
             #expect(mismatch.body.contains(#""code":1"#) && mismatch.body.contains("does not match"), "\(mismatch.body)")
-            let repeated = try await server.raw(.POST, "/signin/oauth_token?providername=google&providername=google", form: "token=google-native-marta")
+            let repeated = try await server.raw(
+                .POST, "/signin/oauth_token?providername=google&providername=google", form: "token=google-native-marta")
             #expect(repeated.body.contains(#""code":201"#), "\(repeated.body)")
             let unknown = try await server.raw(.POST, "/signin/oauth_token?providername=nope", form: "provider=nope&token=x")
             #expect(unknown.body.contains("unknown provider 'nope'") && !unknown.body.contains("token is not valid"), "\(unknown.body)")

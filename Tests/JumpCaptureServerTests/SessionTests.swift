@@ -14,16 +14,23 @@ import TestSupport
 @Suite(.timeLimit(.minutes(5))) struct SessionTests {
     static let newPassword = "a new battery staple"
 
-    static func changePassword(_ server: TestServer, _ accessToken: String, current: String = ServerFixtures.password,
-                               to password: String = newPassword) throws -> CaptureRequest {
-        try server.builder().changePassword(["currentPassword": current, "newPassword": password, "newPasswordConfirm": password],
-                                            accessToken: accessToken, today: server.today)
+    static func changePassword(
+        _ server: TestServer, _ accessToken: String, current: String = ServerFixtures.password,
+        to password: String = newPassword
+    ) throws -> CaptureRequest {
+        try server.builder().changePassword(
+            ["currentPassword": current, "newPassword": password, "newPasswordConfirm": password],
+            accessToken: accessToken, today: server.today)
     }
 
-    static func refresh(_ server: TestServer, _ accessToken: String, _ secret: RefreshSecret,
-                        builder: RequestBuilder? = nil) async throws -> Result<CaptureSuccess, CaptureError> {
-        try await server.send((builder ?? server.builder()).refreshAccessToken(accessToken: accessToken, refreshSecret: secret,
-                                                                             epochSeconds: server.clock.now))
+    static func refresh(
+        _ server: TestServer, _ accessToken: String, _ secret: RefreshSecret,
+        builder: RequestBuilder? = nil
+    ) async throws -> Result<CaptureSuccess, CaptureError> {
+        try await server.send(
+            (builder ?? server.builder()).refreshAccessToken(
+                accessToken: accessToken, refreshSecret: secret,
+                epochSeconds: server.clock.now))
     }
 
     /// An `/oauth/token` grant from a sign-in's authorization code: (access token, refresh token).
@@ -104,7 +111,9 @@ import TestSupport
 
             // Only the newest reset link works.
             #expect(try await server.raw(.GET, "/password/reset?code=" + older).status == 404)
-            #expect(try await server.raw(.POST, "/password/reset", form: "code=\(older)&password=" + FormEncoding.encode("an older password")).status == 404)
+            #expect(
+                try await server.raw(.POST, "/password/reset", form: "code=\(older)&password=" + FormEncoding.encode("an older password")).status
+                    == 404)
             let reset = try await server.raw(.POST, "/password/reset", form: "code=\(newer)&password=" + FormEncoding.encode(Self.newPassword))
             #expect(reset.status == 200, "\(reset.body)")
             // Every session ends, the caller has none to keep; the verification link sent before is void.
@@ -145,12 +154,16 @@ import TestSupport
             // Only that session.
             #expect(try await server.readRecord(other.accessToken).isSuccess)
             // RFC 7009: an unknown (or revoked) token answers 200 all the same.
-            let again = try await server.raw(.POST, "/oauth/revoke", form: "client_id=\(server.config.captureClientId.value)&token=\(session.accessToken)")
+            let again = try await server.raw(
+                .POST, "/oauth/revoke", form: "client_id=\(server.config.captureClientId.value)&token=\(session.accessToken)")
             #expect(again.status == 200 && again.body == #"{"stat":"ok"}"#, "\(again.body)")
-            let unknown = try await server.raw(.POST, "/oauth/revoke", form: "client_id=\(server.config.captureClientId.value)&token=nope&token_type_hint=other")
+            let unknown = try await server.raw(
+                .POST, "/oauth/revoke", form: "client_id=\(server.config.captureClientId.value)&token=nope&token_type_hint=other")
             #expect(unknown.status == 200 && unknown.body == #"{"stat":"ok"}"#, "\(unknown.body)")
             // Refused requests name what is wrong, and revoke nothing.
-            func code(_ form: String) async throws -> JSONValue? { try JSONValue.parse(try await server.raw(.POST, "/oauth/revoke", form: form).body)["code"] }
+            func code(_ form: String) async throws -> JSONValue? {
+                try JSONValue.parse(try await server.raw(.POST, "/oauth/revoke", form: form).body)["code"]
+            }
             #expect(try await code("token=\(other.accessToken)") == 100)
             #expect(try await code("client_id=someone-else&token=\(other.accessToken)") == 402)
             #expect(try await code("client_id=\(server.config.captureClientId.value)") == 100)
@@ -209,14 +222,18 @@ import TestSupport
     @Test func theLimitHoldsFromTheRowsAndFollowsTheSetting() async throws {
         try await withServer(configure: { $0.server.refreshLifetime = 7200 }) { server in
             let (session, secret) = try await server.register()
-            let setup = CaptureServerSetup(config: server.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                           databasePath: server.databasePath, clock: { server.clock.now })
+            let setup = CaptureServerSetup(
+                config: server.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+                databasePath: server.databasePath, clock: { server.clock.now })
             let other = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
             do {
-                let builder = RequestBuilder(config: server.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                             locale: ServerFixtures.english, capture: ServerURL(other.url)!)
+                let builder = RequestBuilder(
+                    config: server.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+                    locale: ServerFixtures.english, capture: ServerURL(other.url)!)
                 server.clock.advance(7199)
-                guard case .success(.refreshed(let token, let lifetime)) = try await Self.refresh(server, session.accessToken, secret, builder: builder) else {
+                guard
+                    case .success(.refreshed(let token, let lifetime)) = try await Self.refresh(server, session.accessToken, secret, builder: builder)
+                else {
                     Issue.record("a refresh within refreshLifetime"); await other.stop(); return
                 }
                 #expect(lifetime == 1)
@@ -261,7 +278,8 @@ import TestSupport
             #expect(error.description == ServerFixtures.localizer.text("jumpForms.server.reauthenticate", for: ServerFixtures.english))
             #expect(try await server.signIn("marta.keller@example.com", "marta's own password").code == 210)
             // A new sign-in may, for five minutes.
-            let again = try #require(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
+            let again = try #require(
+                try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
             server.clock.advance(300)
             #expect(try await server.send(try values(again.accessToken)).isOK)
             #expect(try await server.signIn("marta.keller@example.com", "marta's own password").signedIn != nil)

@@ -8,7 +8,7 @@ import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Guessing slowed down: failed password checks lock the account and the client address with
@@ -18,10 +18,13 @@ import Glibc
     static let email = "ana.ruiz@example.com"
 
     /// A sign-in's raw answer: HTTP status, `Retry-After`, and the decoded Capture answer.
-    static func signIn(_ server: TestServer, _ email: String, _ password: String,
-                       locale: LocaleTag = ServerFixtures.english) async throws -> (status: Int, retryAfterHeader: String?, result: Result<CaptureSuccess, CaptureError>) {
-        let request = try server.builder(locale).signIn(["signInEmailAddress": email, "currentPassword": password], refreshSecret: .generate(),
-                                                        today: server.today)
+    static func signIn(
+        _ server: TestServer, _ email: String, _ password: String,
+        locale: LocaleTag = ServerFixtures.english
+    ) async throws -> (status: Int, retryAfterHeader: String?, result: Result<CaptureSuccess, CaptureError>) {
+        let request = try server.builder(locale).signIn(
+            ["signInEmailAddress": email, "currentPassword": password], refreshSecret: .generate(),
+            today: server.today)
         let answer = try await server.raw(.POST, request.path, body: request.body)
         let result = server.decoder.decode(.signIn, status: answer.status, body: Array(answer.body.utf8))
         return (answer.status, answer.headers.first(name: "retry-after"), result)
@@ -118,7 +121,9 @@ import Glibc
     /// Concurrent guesses at an account with failures are taken one at a time: the limit holds
     /// however many arrive together.
     @Test func concurrentGuessesDoNotOvershootTheLimit() async throws {
-        try await withServer(configure: { $0.server.signInFailureLimit = 3; $0.server.clientFailureLimit = 0 }) { server in
+        try await withServer(configure: {
+            $0.server.signInFailureLimit = 3; $0.server.clientFailureLimit = 0
+        }) { server in
             try await server.register()
             #expect(try await Self.signIn(server, Self.email, "wrong").result.code == 210)
             let codes = try await withThrowingTaskGroup(of: Int?.self) { group in
@@ -137,9 +142,10 @@ import Glibc
         try await withServer(configure: { $0.server.signInFailureLimit = 2 }) { server in
             let (session, _) = try await server.register()
             func change(_ current: String) async throws -> Result<CaptureSuccess, CaptureError> {
-                try await server.send(try server.builder().changePassword(
-                    ["currentPassword": current, "newPassword": "a new horse battery", "newPasswordConfirm": "a new horse battery"],
-                    accessToken: session.accessToken, today: server.today))
+                try await server.send(
+                    try server.builder().changePassword(
+                        ["currentPassword": current, "newPassword": "a new horse battery", "newPasswordConfirm": "a new horse battery"],
+                        accessToken: session.accessToken, today: server.today))
             }
             #expect(try await change("wrong 1").code == 390)
             #expect(try await change("wrong 2").code == 390)
@@ -154,7 +160,9 @@ import Glibc
     /// At most `emailsPerAddress` reset and verification emails per address per window; the
     /// requests still answer ok, for any address.
     @Test func emailsPerAddressAreCapped() async throws {
-        try await withServer(configure: { $0.server.emailsPerAddress = 2; $0.server.emailWindow = 3600 }) { server in
+        try await withServer(configure: {
+            $0.server.emailsPerAddress = 2; $0.server.emailWindow = 3600
+        }) { server in
             try await server.register()
             func sent() async throws -> Int {
                 try await server.server.outbox().filter { $0.recipient == Self.email }.count
@@ -164,11 +172,13 @@ import Glibc
                 #expect(try await server.send(try server.builder().forgotPassword(["signInEmailAddress": Self.email], today: server.today)).isOK)
             }
             #expect(try await server.send(try server.builder().resendVerification(["signInEmailAddress": Self.email], today: server.today)).isOK)
-            #expect(try await server.send(try server.builder().forgotPassword(["signInEmailAddress": "NOBODY@example.com"], today: server.today)).isOK)
+            #expect(
+                try await server.send(try server.builder().forgotPassword(["signInEmailAddress": "NOBODY@example.com"], today: server.today)).isOK)
             #expect(try await sent() == afterRegistration + 2)
             // The window moves on.
             server.clock.advance(3600)
-            #expect(try await server.send(try server.builder().forgotPassword(["signInEmailAddress": "Ana.Ruiz@Example.com"], today: server.today)).isOK)
+            #expect(
+                try await server.send(try server.builder().forgotPassword(["signInEmailAddress": "Ana.Ruiz@Example.com"], today: server.today)).isOK)
             #expect(try await sent() == afterRegistration + 3)
         }
     }
@@ -212,8 +222,10 @@ import Glibc
         defer { serve.stop() }
         let url = try serve.waitForURL()
         try project.folder.write("client.yaml", config.replacingOccurrences(of: "captureDomain: embedded", with: "captureDomain: \(url)"))
-        let signIn = ["signin", "--config", "client.yaml", "--non-interactive", "--set", "signInEmailAddress=nobody@example.com",
-                      "--set", "currentPassword=a wrong guess"]
+        let signIn = [
+            "signin", "--config", "client.yaml", "--non-interactive", "--set", "signInEmailAddress=nobody@example.com",
+            "--set", "currentPassword=a wrong guess"
+        ]
         let first = try project.run(signIn + ["--locale", "fr-FR"])
         #expect(first.status == 1, "\(first.stdout)\(first.stderr)")
         let french = try project.run(signIn + ["--locale", "fr-FR"])
@@ -234,21 +246,25 @@ import Glibc
         let clock = TestClock(ServerFixtures.start)
         var config = ServerFixtures.config
         config.server.signInFailureLimit = 2
-        let setup = CaptureServerSetup(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                       databasePath: folder.path + "/capture.sqlite", clock: { clock.now })
+        let setup = CaptureServerSetup(
+            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+            databasePath: folder.path + "/capture.sqlite", clock: { clock.now })
         var logger = Logger(label: "jump-forms.test") { _ in lines }
         logger.logLevel = .info
         let embedded = try await EmbeddedCaptureServer.start(setup, logger: logger)
-        let server = TestServer(embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
-                                transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
-                                decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
+        let server = TestServer(
+            embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
+            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
+            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
         let secret = "Secret-Guess-\u{1B}[31m-42"
         for _ in 1...3 { _ = try await Self.signIn(server, "mallory@example.com", secret) }
         await embedded.stop()
         let text = lines.text
         #expect(text.contains(#"info: failed sign-in for "mallory@example.com" from 127.0.0.1 (1 in a row for this account)"#), "\(text)")
         #expect(text.contains(#"info: failed sign-in for "mallory@example.com" from 127.0.0.1 (2 in a row for this account)"#), "\(text)")
-        #expect(text.contains(#"info: sign-in for "mallory@example.com" from 127.0.0.1 refused unchecked: too many failed attempts (1 s to wait)"#), "\(text)")
+        #expect(
+            text.contains(#"info: sign-in for "mallory@example.com" from 127.0.0.1 refused unchecked: too many failed attempts (1 s to wait)"#),
+            "\(text)")
         #expect(!text.contains("Secret-Guess"), "the password reached the log")
         #expect(!text.contains("\u{1B}"))
     }

@@ -4,7 +4,7 @@ import JumpForms
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `jump-forms signout` against a remote server (`jump-forms serve`, both the built binary):
@@ -19,7 +19,9 @@ import Glibc
         let url = try serve.waitForURL()
         let config = try String(contentsOfFile: project.path + "/jump.yaml", encoding: .utf8)
         try project.folder.write("jump.yaml", config.replacingOccurrences(of: "captureDomain: embedded", with: "captureDomain: \(url)"))
-        let answers = try project.folder.write("ana.yaml", """
+        let answers = try project.folder.write(
+            "ana.yaml",
+            """
             emailAddress: ana@example.com
             displayName: ana_r
             firstName: Ana
@@ -41,8 +43,10 @@ import Glibc
         let whoami = try project.run(["whoami"])
         #expect(whoami.status == 1 && whoami.stderr.contains("the access token is not valid"), "\(whoami.stderr)")
 
-        let signin = try project.run(["signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
-                                      "--set", "currentPassword=correct horse battery"])
+        let signin = try project.run([
+            "signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
+            "--set", "currentPassword=correct horse battery"
+        ])
         #expect(signin.status == 0, "\(signin.stderr)")
         serve.signal(SIGTERM)
         #expect(serve.waitForExit()?.status == 0)

@@ -23,15 +23,20 @@ import TestSupport
                 func uniqueIndexes(_ table: String) throws -> [[String]] {
                     try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list(?)", arguments: [table])
                         .filter { ($0["unique"] as Int) == 1 }
-                        .map { try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [$0["name"] as String]) }
+                        .map {
+                            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [$0["name"] as String])
+                        }
                 }
                 #expect(try uniqueIndexes("users").contains(["email_normalized"]))
                 #expect(try uniqueIndexes("identities").contains(["provider", "identifier"]))
                 // They hold, whatever writes the file: the same normalized address, the same identity.
                 let userID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email_normalized = 'ana.ruiz@example.com'"))
                 for (sql, arguments) in [
-                    ("INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')", StatementArguments()),
-                    ("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'google', 'https://www.google.com/profiles/1001')", [userID]),
+                    (
+                        "INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')",
+                        StatementArguments()
+                    ),
+                    ("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'google', 'https://www.google.com/profiles/1001')", [userID])
                 ] {
                     do {
                         try db.execute(sql: sql, arguments: arguments)
@@ -52,13 +57,16 @@ import TestSupport
             let (registered, secret) = try await server.register()
             let signInSecret = RefreshSecret.generate()
             let signedIn = try #require(try await server.signIn("ana.ruiz@example.com", secret: signInSecret).signedIn)
-            let refresh = server.builder().refreshAccessToken(accessToken: signedIn.accessToken, refreshSecret: signInSecret, epochSeconds: server.clock.now)
+            let refresh = server.builder().refreshAccessToken(
+                accessToken: signedIn.accessToken, refreshSecret: signInSecret, epochSeconds: server.clock.now)
             guard case .success(.refreshed(let refreshed, _)) = try await server.send(refresh) else { Issue.record("refresh"); return }
             let usedEngage = try await server.engageToken("google", identity: "marta.keller@example.com")
             let social = try #require(try await server.socialSignIn(usedEngage).signedIn)
             let waitingEngage = try await server.engageToken("facebook")
-            let secrets = [registered.accessToken, signedIn.accessToken, refreshed, social.accessToken, usedEngage, waitingEngage,
-                           secret.value, signInSecret.value, ServerFixtures.password]
+            let secrets = [
+                registered.accessToken, signedIn.accessToken, refreshed, social.accessToken, usedEngage, waitingEngage,
+                secret.value, signInSecret.value, ServerFixtures.password
+            ]
             var stored: [UInt8] = []
             for path in Self.files(server.databasePath) {
                 stored += try #require(FileManager.default.contents(atPath: path), "\(path)")

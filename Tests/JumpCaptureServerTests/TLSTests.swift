@@ -12,7 +12,7 @@ import Testing
 import TestSupport
 import X509
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `serve --tls`: the local CA, the server certificate, the key files' modes, and HTTPS as the
@@ -34,15 +34,18 @@ import Glibc
 
     /// A client trusting `roots` only (nil: the system's roots), limited to the given TLS
     /// versions and (TLS 1.2) suites.
-    static func client(trusting roots: [NIOSSLCertificate]?, minimum: TLSVersion = .tlsv12, maximum: TLSVersion = .tlsv13,
-                       suites: [NIOTLSCipher]? = nil) -> HTTPClient {
+    static func client(
+        trusting roots: [NIOSSLCertificate]?, minimum: TLSVersion = .tlsv12, maximum: TLSVersion = .tlsv13,
+        suites: [NIOTLSCipher]? = nil
+    ) -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let roots { tls.trustRoots = .certificates(roots) }
         tls.minimumTLSVersion = minimum
         tls.maximumTLSVersion = maximum
         if let suites { tls.cipherSuiteValues = suites }
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                          configuration: .init(tlsConfiguration: tls, timeout: .init(connect: .seconds(5), read: .seconds(10))))
+        return HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: .init(tlsConfiguration: tls, timeout: .init(connect: .seconds(5), read: .seconds(10))))
     }
 
     /// `GET url` with a client made for it, which is shut down after.
@@ -148,7 +151,8 @@ import Glibc
             #expect(url.hasPrefix("https://127.0.0.1:"))
             let port = try #require(ServerURL(url)?.port)
             for host in ["127.0.0.1", "localhost"] {
-                let tls12 = try await Self.get("https://\(host):\(port)/health", Self.client(trusting: ca, maximum: .tlsv12, suites: Self.okHttpSuites))
+                let tls12 = try await Self.get(
+                    "https://\(host):\(port)/health", Self.client(trusting: ca, maximum: .tlsv12, suites: Self.okHttpSuites))
                 #expect(tls12.status == 200 && tls12.body == #"{"stat":"ok"}"#, "\(host)")
             }
             let tls13 = try await Self.get(url + "/health", Self.client(trusting: ca, minimum: .tlsv13, maximum: .tlsv13))
@@ -175,10 +179,12 @@ import Glibc
         let tls = try ServerTLS.load(certificatePath: certificatePath, keyPath: keyPath)
         let ca = try NIOSSLCertificate.fromPEMBytes(Array(caPEM.utf8))
         try await withTLSServer(tls, folder: folder) { url in
-            let answer = try await Self.get(url + "/health", Self.client(trusting: ca, maximum: .tlsv12, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]))
+            let answer = try await Self.get(
+                url + "/health", Self.client(trusting: ca, maximum: .tlsv12, suites: [.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]))
             #expect(answer.status == 200)
             await #expect(throws: (any Error).self) {
-                _ = try await Self.get(url + "/health", Self.client(trusting: ca, maximum: .tlsv12, suites: [.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256]))
+                _ = try await Self.get(
+                    url + "/health", Self.client(trusting: ca, maximum: .tlsv12, suites: [.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256]))
             }
         }
         let otherKey = try folder.write("other-key.pem", P256.Signing.PrivateKey().pemRepresentation)
@@ -201,21 +207,23 @@ import Glibc
     static func rsaServerCertificate() throws -> (ca: String, certificate: String, key: String) {
         let caKey = Certificate.PrivateKey(P256.Signing.PrivateKey())
         let caName = try DistinguishedName { CommonName("jump-forms test CA") }
-        let ca = try Certificate(version: .v3, serialNumber: .init(), publicKey: caKey.publicKey, notValidBefore: Date() - 3600,
-                                 notValidAfter: Date() + 86_400, issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
-                                 extensions: try Certificate.Extensions {
-                                     Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                                     Critical(KeyUsage(keyCertSign: true))
-                                 }, issuerPrivateKey: caKey)
+        let ca = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: caKey.publicKey, notValidBefore: Date() - 3600,
+            notValidAfter: Date() + 86_400, issuer: caName, subject: caName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true))
+            }, issuerPrivateKey: caKey)
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let server = try Certificate(version: .v3, serialNumber: .init(), publicKey: .init(rsa.publicKey), notValidBefore: Date() - 3600,
-                                     notValidAfter: Date() + 86_400, issuer: caName, subject: try DistinguishedName { CommonName("127.0.0.1") },
-                                     signatureAlgorithm: .ecdsaWithSHA256,
-                                     extensions: try Certificate.Extensions {
-                                         Critical(BasicConstraints.notCertificateAuthority)
-                                         try ExtendedKeyUsage([.serverAuth])
-                                         SubjectAlternativeNames([.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
-                                     }, issuerPrivateKey: caKey)
+        let server = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rsa.publicKey), notValidBefore: Date() - 3600,
+            notValidAfter: Date() + 86_400, issuer: caName, subject: try DistinguishedName { CommonName("127.0.0.1") },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+            }, issuerPrivateKey: caKey)
         return (try ca.serializeAsPEM().pemString, try server.serializeAsPEM().pemString, rsa.pemRepresentation)
     }
 
@@ -245,14 +253,19 @@ import Glibc
         }
         let authority = LocalCertificateAuthority(folder: project.path + "/share/jump-forms/tls")
         chmod(authority.serverKeyPath, 0o644)
-        let refused = try project.run(["serve", "--port", "0", "--db", project.databasePath,
-                                       "--tls-cert", authority.serverCertificatePath, "--tls-key", authority.serverKeyPath])
+        let refused = try project.run([
+            "serve", "--port", "0", "--db", project.databasePath,
+            "--tls-cert", authority.serverCertificatePath, "--tls-key", authority.serverKeyPath
+        ])
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("chmod 600 \(authority.serverKeyPath)"), "\(refused.stderr)")
         // The same files, private again, served as your own: no CA line.
         chmod(authority.serverKeyPath, 0o600)
-        let own = try ServeProcess(["--port", "0", "--db", project.databasePath, "--tls-cert", authority.serverCertificatePath,
-                                    "--tls-key", authority.serverKeyPath], project: project)
+        let own = try ServeProcess(
+            [
+                "--port", "0", "--db", project.databasePath, "--tls-cert", authority.serverCertificatePath,
+                "--tls-key", authority.serverKeyPath
+            ], project: project)
         defer { own.stop() }
         let url = try Self.waitForHTTPSURL(own)
         let health = try await Self.get(url + "/health", Self.client(trusting: try NIOSSLCertificate.fromPEMFile(caPath), minimum: .tlsv13))
@@ -285,7 +298,8 @@ import Glibc
         while Date() < deadline {
             let text = serve.stdout
             if let at = text.range(of: " at https://"), let end = text[at.upperBound...].firstIndex(of: "\n"),
-               let ca = text.range(of: "CA certificate: "), let caEnd = text[ca.upperBound...].firstIndex(of: "\n") {
+                let ca = text.range(of: "CA certificate: "), let caEnd = text[ca.upperBound...].firstIndex(of: "\n")
+            {
                 return ("https://" + text[at.upperBound..<end], String(text[ca.upperBound..<caEnd]))
             }
             if !serve.child.isRunning { break }
@@ -297,8 +311,9 @@ import Glibc
 
 /// An embedded server over HTTPS for one test.
 func withTLSServer(_ tls: ServerTLS, folder: TemporaryFolder, _ body: (String) async throws -> Void) async throws {
-    let setup = CaptureServerSetup(config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-                                   identities: ServerFixtures.identities, databasePath: folder.path + "/capture.sqlite")
+    let setup = CaptureServerSetup(
+        config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
+        identities: ServerFixtures.identities, databasePath: folder.path + "/capture.sqlite")
     let embedded = try await EmbeddedCaptureServer.start(setup, tls: tls, logger: ServerFixtures.quietLogger)
     do {
         try await body(embedded.url)

@@ -18,9 +18,10 @@ import TestSupport
     @Test func aSessionHasItsUserRecordAndIdentitiesInLinkOrder() async throws {
         let folder = try TemporaryFolder()
         let store = try Self.store(folder)
-        let user = try await store.createUser(record: ["givenName": "Ana", "email": "ana@example.com"], passwordHash: nil,
-                                              identity: StoredIdentity(provider: "google", identifier: "g-1", verifiedEmail: "ana@example.com"),
-                                              unique: [], now: Self.now)
+        let user = try await store.createUser(
+            record: ["givenName": "Ana", "email": "ana@example.com"], passwordHash: nil,
+            identity: StoredIdentity(provider: "google", identifier: "g-1", verifiedEmail: "ana@example.com"),
+            unique: [], now: Self.now)
         let (token, expiresAt) = try await store.issueToken(userID: user.id, refreshSecret: nil, lifetime: 3600, now: Self.now)
         #expect(expiresAt == Self.now + 3600)
 
@@ -56,7 +57,7 @@ import TestSupport
         #expect(try await store.token("not-a-token") == nil)
         let row = try #require(try await store.token(token))
         #expect(row.userID == user.id)
-        #expect(row.refreshSecret == secret)   // opened from its sealed form
+        #expect(row.refreshSecret == secret)  // opened from its sealed form
         #expect(try await store.session(token, identities: true)?.identities == [])
 
         let rotated = try #require(try await store.rotate(row, lifetime: 60, now: Self.now + 1))
@@ -89,7 +90,7 @@ import TestSupport
                         let session = try #require(try await store.session(token, identities: true))
                         let n = try #require(session.user.record["n"]?.intValue)
                         #expect((0...writes).contains(n))
-                        #expect(n >= last)   // one task's checks never go back in time
+                        #expect(n >= last)  // one task's checks never go back in time
                         last = n
                     }
                 }

@@ -17,7 +17,8 @@ import TestSupport
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         guard sqlite3_prepare_v2(db, "SELECT count(*) FROM \(table)", -1, &statement, nil) == SQLITE_OK,
-              sqlite3_step(statement) == SQLITE_ROW else { return nil }
+            sqlite3_step(statement) == SQLITE_ROW
+        else { return nil }
         return Int(sqlite3_column_int64(statement, 0))
     }
 

@@ -176,7 +176,8 @@ import TestSupport
             if relative.hasPrefix("JumpFiles/") { continue }
             let text = try String(contentsOfFile: sources + "/" + relative, encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let writes = ["O_CREAT", "O_TRUNC", "write(toFile", "createFile(", "FileHandle(forWriting", "fwrite(", "fputs(", ".write(to: URL"]
+                let writes =
+                    ["O_CREAT", "O_TRUNC", "write(toFile", "createFile(", "FileHandle(forWriting", "fwrite(", "fputs(", ".write(to: URL"]
                     .contains { line.contains($0) }
                     || (line.contains("fopen(") && (line.contains("\"w") || line.contains("\"a") || line.contains("+\"")))
                 let sqliteFile = relative == "JumpCapture/Session.swift" && line.contains("O_CREAT | O_EXCL | O_NOFOLLOW")

@@ -39,6 +39,6 @@ enum CaptureFixtures {
     static let registration: FormValues = [
         "emailAddress": "ana.ruiz@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz",
         "newPassword": "correct horse battery", "newPasswordConfirm": "correct horse battery",
-        "birthdate": "1990-04-01", "optIn": "true",
+        "birthdate": "1990-04-01", "optIn": "true"
     ]
 }

@@ -82,7 +82,8 @@ import TestSupport
         #expect(configured.url == "https://flows.example.cn/static/widget_data/flows/localapp/standard/2024-02-01.3/fr-FR.json")
 
         config.captureFlowDomain = nil
-        let local = try #require(FlowDocumentSource(config: config, capture: ServerURL("http://127.0.0.1:8080")!, flowName: "standard", locale: locale))
+        let local = try #require(
+            FlowDocumentSource(config: config, capture: ServerURL("http://127.0.0.1:8080")!, flowName: "standard", locale: locale))
         #expect(local.url == "http://127.0.0.1:8080/widget_data/flows/localapp/standard/2024-02-01.3/fr-FR.json")
 
         config.captureAppId = nil
@@ -95,7 +96,8 @@ import TestSupport
         defer { server.stop() }
         var config = CaptureFixtures.config
         config.captureFlowVersion = Located("2024-02-01.3", at: config.captureFlowVersion.location)
-        let source = try #require(FlowDocumentSource(config: config, capture: ServerURL(server.url)!, flowName: "standard", locale: CaptureFixtures.locale))
+        let source = try #require(
+            FlowDocumentSource(config: config, capture: ServerURL(server.url)!, flowName: "standard", locale: CaptureFixtures.locale))
         _ = try await FlowVersionDownloader(timeoutSeconds: 10).version(of: source)
         #expect(server.requests.map(\.target) == ["/widget_data/flows/localapp/standard/2024-02-01.3/en-US.json"])
     }
@@ -106,7 +108,7 @@ import TestSupport
             "missing": .init(status: 404, contentType: "text/html", body: "<h1>Not Found</h1>"),
             "html": .init(contentType: "text/html", body: "<html>maintenance</html>"),
             "numeric": .init(body: #"{"version": 20240201, "fields": {}}"#),
-            "list": .init(body: "[1, 2]"),
+            "list": .init(body: "[1, 2]")
         ]
         let server = try LoopbackServer { request in
             answers.first { request.target.contains("/\($0.key)/") }?.value ?? .init(status: 500, body: "")
@@ -125,15 +127,17 @@ import TestSupport
         }
         #expect(await attempt("missing") == .status(url: "\(server.url)/widget_data/flows/app/missing/HEAD/en-US.json", status: 404))
         guard case .notJSON? = await attempt("html") else { Issue.record("HTML taken for JSON"); return }
-        #expect(await attempt("numeric") == .noVersion(url: "\(server.url)/widget_data/flows/app/numeric/HEAD/en-US.json"),
-                "a version that is not a string is not one (CaptureFlowUtils.java:194-199)")
+        #expect(
+            await attempt("numeric") == .noVersion(url: "\(server.url)/widget_data/flows/app/numeric/HEAD/en-US.json"),
+            "a version that is not a string is not one (CaptureFlowUtils.java:194-199)")
         #expect(await attempt("list") == .noVersion(url: "\(server.url)/widget_data/flows/app/list/HEAD/en-US.json"))
 
         // Nobody listening.
         let closed = try LoopbackServer { _ in .init(body: "") }
         let port = closed.port
         closed.stop()
-        let nowhere = FlowDocumentSource(domain: ServerURL("http://127.0.0.1:\(port)")!, appId: "app", flowName: "standard", version: "HEAD", locale: "en-US")
+        let nowhere = FlowDocumentSource(
+            domain: ServerURL("http://127.0.0.1:\(port)")!, appId: "app", flowName: "standard", version: "HEAD", locale: "en-US")
         do {
             _ = try await downloader.version(of: nowhere)
             Issue.record("a closed port answered")
@@ -144,7 +148,8 @@ import TestSupport
         }
 
         // Plain http only on loopback (the SDKs force https: JRCaptureData.m:307).
-        let insecure = FlowDocumentSource(domain: ServerURL("http://flows.example.com")!, appId: "app", flowName: "standard", version: "HEAD", locale: "en-US")
+        let insecure = FlowDocumentSource(
+            domain: ServerURL("http://flows.example.com")!, appId: "app", flowName: "standard", version: "HEAD", locale: "en-US")
         await #expect(throws: FlowDocumentError.insecureURL(insecure.url)) { try await downloader.version(of: insecure) }
     }
 }

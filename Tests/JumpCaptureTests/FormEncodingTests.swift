@@ -6,7 +6,8 @@ import Testing
 @Suite struct FormEncodingTests {
     /// Any Unicode scalar but the surrogate range (mapped to U+FFFD), favouring the tricky ones.
     static let scalar = Gen<UInt32>.value(in: 0...0x10FFFF).map { Unicode.Scalar($0) ?? "\u{FFFD}" }
-    static let special = Gen<Unicode.Scalar?>.element(of: ["&", "=", "+", "%", " ", "#", "?", "/", "\u{0}", "\n", "é", "🙂", "\u{202E}", "*", "~"]).map { $0! }
+    static let special = Gen<Unicode.Scalar?>.element(of: ["&", "=", "+", "%", " ", "#", "?", "/", "\u{0}", "\n", "é", "🙂", "\u{202E}", "*", "~"]).map
+    { $0! }
     static let text = Gen<Unicode.Scalar>.oneOf(scalar, special).array(of: 0...40).map { String(String.UnicodeScalarView($0)) }
 
     @Test func encodedValuesDecodeToThemselves() async {
@@ -52,7 +53,8 @@ import Testing
     /// (ApiConnection.java:70-79), iOS `appendFormat:@"%@=%@", key, ...`
     /// (NSDictionary+JRQueryParams.m, JRConnectionManager.m:45-59 escapes values only).
     @Test func namesAreRawAsTheSDKsSendThem() {
-        #expect(FormEncoding.encode([(name: "birthdate[dateselect_year]", value: "1990"), (name: "phone[home]", value: "+48 1")])
+        #expect(
+            FormEncoding.encode([(name: "birthdate[dateselect_year]", value: "1990"), (name: "phone[home]", value: "+48 1")])
                 == "birthdate[dateselect_year]=1990&phone[home]=%2B48+1")
         #expect(FormEncoding.encodeName("a-b_c.d~*!$'()[]/:@,;?") == "a-b_c.d~*!$'()[]/:@,;?")
         // What would end or change a name is still escaped, so any name round-trips.
@@ -73,13 +75,15 @@ import Testing
     /// JRConnectionManager.m:45-59). Android's URLEncoder writes a space as `+`.
     @Test func theSDKsBodiesDecode() throws {
         let json = #"{"aboutMe":"J'aime (1+1=2) & a/b: c@d, e; f! $g *h ~i ?"}"#
-        let ios = "&attributes=%7B%22aboutMe%22:%22J'aime%20(1%2B1%3D2)%20%26%20a/b:%20c@d,%20e;%20f!%20$g%20*h%20~i%20%3F%22%7D"
+        let ios =
+            "&attributes=%7B%22aboutMe%22:%22J'aime%20(1%2B1%3D2)%20%26%20a/b:%20c@d,%20e;%20f!%20$g%20*h%20~i%20%3F%22%7D"
             + "&access_token=0123abcd&include_record=true&attribute_name=/photos#3"
         let pairs = try #require(FormEncoding.decode(pairs: ios))
         #expect(pairs.map(\.name) == ["attributes", "access_token", "include_record", "attribute_name"])
         #expect(pairs[0].value == json)
         #expect(pairs[3].value == "/photos#3")
-        let android = "value=%7B%22aboutMe%22%3A%22J%27aime+%281%2B1%3D2%29+%26+a%2Fb%3A+c%40d%2C+e%3B+f%21+%24g+*h+%7Ei+%3F%22%7D&access_token=0123abcd"
+        let android =
+            "value=%7B%22aboutMe%22%3A%22J%27aime+%281%2B1%3D2%29+%26+a%2Fb%3A+c%40d%2C+e%3B+f%21+%24g+*h+%7Ei+%3F%22%7D&access_token=0123abcd"
         #expect(FormEncoding.decode(pairs: android)?.first?.value == json)
         #expect(FormEncoding.encode([("value", json), ("access_token", "0123abcd")]) == android, "FormEncoding.encode is URLEncoder's")
     }

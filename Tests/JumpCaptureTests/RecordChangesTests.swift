@@ -10,7 +10,7 @@ import Testing
         "primaryAddress": ["city": "Kraków", "zip": "31-147", "phones": [["type": "home", "number": "1"]]],
         "photos": [["id": 1, "type": "large", "value": "a.png"]],
         "statuses": ["active"],
-        "aboutMe": "hi",
+        "aboutMe": "hi"
     ]
 
     @Test func unchangedRecordsNeedNoCalls() {
@@ -24,19 +24,21 @@ import Testing
         after = after.setting("photos", [["id": 1, "type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]])
         after = after.setting("statuses", ["active", "verified"])
         after = after.removing("aboutMe")
-        #expect(RecordChanges.changes(from: before, to: after) == [
-            .update(attribute: nil, value: ["displayName": "ana_r", "aboutMe": nil]),
-            .update(attribute: "/primaryAddress", value: ["city": "Warszawa"]),
-            .replace(attribute: "/photos", value: [["type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]]),
-            .replace(attribute: "/statuses", value: ["active", "verified"]),
-        ])
+        #expect(
+            RecordChanges.changes(from: before, to: after) == [
+                .update(attribute: nil, value: ["displayName": "ana_r", "aboutMe": nil]),
+                .update(attribute: "/primaryAddress", value: ["city": "Warszawa"]),
+                .replace(attribute: "/photos", value: [["type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]]),
+                .replace(attribute: "/statuses", value: ["active", "verified"])
+            ])
     }
 
     @Test func aPluralInsideAnObjectIsReplacedNotDropped() {
         let after = before.setting("primaryAddress", ["city": "Kraków", "zip": "31-147", "phones": [["type": "home", "number": "2"]]])
-        #expect(RecordChanges.changes(from: before, to: after) == [
-            .replace(attribute: "/primaryAddress/phones", value: [["type": "home", "number": "2"]]),
-        ])
+        #expect(
+            RecordChanges.changes(from: before, to: after) == [
+                .replace(attribute: "/primaryAddress/phones", value: [["type": "home", "number": "2"]])
+            ])
     }
 
     @Test func reservedAttributesAreNeverSent() {
@@ -47,17 +49,19 @@ import Testing
     @Test func insideAPluralElementOnlyItsOwnIdIsDropped() {
         // `data` holds JSON with an `id` key of its own: sent as it is.
         let after = before.setting("photos", [["id": 1, "type": "large", "value": "a.png", "data": ["id": "x-9", "created": "today"]]])
-        #expect(RecordChanges.changes(from: before, to: after) == [
-            .replace(attribute: "/photos", value: [["type": "large", "value": "a.png", "data": ["id": "x-9", "created": "today"]]]),
-        ])
+        #expect(
+            RecordChanges.changes(from: before, to: after) == [
+                .replace(attribute: "/photos", value: [["type": "large", "value": "a.png", "data": ["id": "x-9", "created": "today"]]])
+            ])
     }
 
     @Test func writableAttributesNamedLikeReservedOnesAreSentInsideObjects() {
         // Only the top of the record has reserved names; `created` of an address is the user's.
         let added = before.removing("primaryAddress").setting("primaryAddress", ["city": "Kraków", "created": "1999"])
-        #expect(RecordChanges.changes(from: before.removing("primaryAddress"), to: added) == [
-            .update(attribute: "/primaryAddress", value: ["city": "Kraków", "created": "1999"]),
-        ])
+        #expect(
+            RecordChanges.changes(from: before.removing("primaryAddress"), to: added) == [
+                .update(attribute: "/primaryAddress", value: ["city": "Kraków", "created": "1999"])
+            ])
         let changed = before.setting("primaryAddress", ["city": "Kraków", "zip": "31-147", "phones": [["type": "home", "number": "1"]], "id": "A-1"])
         #expect(RecordChanges.changes(from: before, to: changed) == [.update(attribute: "/primaryAddress", value: ["id": "A-1"])])
     }
@@ -65,10 +69,11 @@ import Testing
     @Test func aNewObjectsPluralsAreReplacedNotCarriedInAnUpdate() {
         let without = before.removing("primaryAddress")
         let after = without.setting("primaryAddress", ["city": "Gdańsk", "phones": [["id": 3, "type": "work", "number": "9"]]])
-        #expect(RecordChanges.changes(from: without, to: after) == [
-            .update(attribute: "/primaryAddress", value: ["city": "Gdańsk"]),
-            .replace(attribute: "/primaryAddress/phones", value: [["type": "work", "number": "9"]]),
-        ])
+        #expect(
+            RecordChanges.changes(from: without, to: after) == [
+                .update(attribute: "/primaryAddress", value: ["city": "Gdańsk"]),
+                .replace(attribute: "/primaryAddress/phones", value: [["type": "work", "number": "9"]])
+            ])
         // From null, too.
         let fromNull = without.setting("primaryAddress", nil)
         #expect(RecordChanges.changes(from: fromNull, to: after) == RecordChanges.changes(from: without, to: after))

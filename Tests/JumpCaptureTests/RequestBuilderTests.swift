@@ -13,29 +13,53 @@ import TestSupport
         let engage = CaptureFixtures.engage
         let day = CaptureFixtures.today
         let secret = CaptureFixtures.secret
-        let profile: FormValues = ["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "gender": "female",
-                                   "birthdate": "1990-04-01", "mobileNumber": "+48 600 100 200", "addressStreet": "ul. Długa 1",
-                                   "addressCity": "Kraków", "addressPostalCode": "31-147", "addressCountry": "PL", "optIn": "false",
-                                   "aboutMe": "Café & ü"]
+        let profile: FormValues = [
+            "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "gender": "female",
+            "birthdate": "1990-04-01", "mobileNumber": "+48 600 100 200", "addressStreet": "ul. Długa 1",
+            "addressCity": "Kraków", "addressPostalCode": "31-147", "addressCountry": "PL", "optIn": "false",
+            "aboutMe": "Café & ü"
+        ]
         return [
-            ("signin", try b.signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "p@ss w0rd&="], refreshSecret: secret, today: day)),
+            (
+                "signin",
+                try b.signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "p@ss w0rd&="], refreshSecret: secret, today: day)
+            ),
             // captureTraditionalSignInType: username (Fixtures/project).
             ("signin-username", try fixture.signIn(["username": "ana_r", "password": "p@ss w0rd"], refreshSecret: secret, today: day)),
-            ("signin-merge", try b.signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "pw"], refreshSecret: secret, mergeToken: "engage-token-42", today: day)),
+            (
+                "signin-merge",
+                try b.signIn(
+                    ["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "pw"], refreshSecret: secret, mergeToken: "engage-token-42",
+                    today: day)
+            ),
             ("social-signin", b.socialSignIn(token: "engage-token-1", refreshSecret: secret)),
             ("social-signin-merge", b.socialSignIn(token: "engage-token-2", refreshSecret: secret, mergeToken: "engage-token-1")),
             ("register", try b.register(CaptureFixtures.registration, refreshSecret: secret, today: day)),
             // A field whose schemaId is a map: sent as phone[home], phone[work].
-            ("register-map-field", try fixture.register(["email": "ana.ruiz@example.com", "username": "ana_r", "password": "pw",
-                                                         "phone[home]": "+48 12 000 00 00", "phone[work]": "+48 22 111 11 11"],
-                                                        refreshSecret: secret, today: day)),
-            ("social-register", try b.socialRegister(["emailAddress": "ana.ruiz@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz"],
-                                                     token: "engage-token-1", refreshSecret: secret, today: day)),
+            (
+                "register-map-field",
+                try fixture.register(
+                    [
+                        "email": "ana.ruiz@example.com", "username": "ana_r", "password": "pw",
+                        "phone[home]": "+48 12 000 00 00", "phone[work]": "+48 22 111 11 11"
+                    ],
+                    refreshSecret: secret, today: day)
+            ),
+            (
+                "social-register",
+                try b.socialRegister(
+                    ["emailAddress": "ana.ruiz@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz"],
+                    token: "engage-token-1", refreshSecret: secret, today: day)
+            ),
             ("forgot-password", try b.forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: day)),
             ("resend-verification", try b.resendVerification(["signInEmailAddress": "ana.ruiz@example.com"], today: day)),
             ("update-profile", try b.updateProfile(profile, accessToken: "access-1", today: day)),
-            ("change-password", try b.changePassword(["currentPassword": "old pw", "newPassword": "new passphrase", "newPasswordConfirm": "new passphrase"],
-                                                     accessToken: "access-1", today: day)),
+            (
+                "change-password",
+                try b.changePassword(
+                    ["currentPassword": "old pw", "newPassword": "new passphrase", "newPasswordConfirm": "new passphrase"],
+                    accessToken: "access-1", today: day)
+            ),
             ("refresh", b.refreshAccessToken(accessToken: "access-1", refreshSecret: secret, epochSeconds: CaptureFixtures.epoch)),
             ("link", b.linkAccount(accessToken: "access-1", token: "engage-token-3")),
             ("unlink", b.unlinkAccount(accessToken: "access-1", identifier: "https://www.google.com/profiles/123")),
@@ -43,23 +67,31 @@ import TestSupport
             ("read-record-attribute", b.readRecord(accessToken: "access-1", attribute: "/primaryAddress")),
             ("entity-update", b.updateObject(accessToken: "access-1", attribute: "/primaryAddress", value: ["city": "Kraków", "zip": "31-147"])),
             ("entity-update-root", b.updateObject(accessToken: "access-1", attribute: nil, value: ["displayName": "ana"])),
-            ("entity-replace", b.replacePlural(accessToken: "access-1", attribute: "/photos", value: [["type": "large", "value": "https://example.com/a.png"]])),
+            (
+                "entity-replace",
+                b.replacePlural(accessToken: "access-1", attribute: "/photos", value: [["type": "large", "value": "https://example.com/a.png"]])
+            ),
             ("entity-delete", b.deleteAttribute(accessToken: "access-1", attribute: "/photos#2")),
             ("engage-config", engage.mobileConfiguration()),
             ("engage-token", engage.nativeTokenExchange(provider: "facebook", token: "fb-token")),
             ("engage-token-twitter", engage.nativeTokenExchange(provider: "twitter", token: "tw-token", tokenSecret: "tw-secret")),
             ("token-url", engage.tokenURLPost(tokenURL: ServerURL("https://example.com")!, path: "/token", token: "engage-token-1")),
-            ("token-url-query", engage.tokenURLPost(tokenURL: ServerURL("https://example.com/token")!, path: "?app=1", token: "engage-token-1",
-                                                    placement: .query)),
+            (
+                "token-url-query",
+                engage.tokenURLPost(
+                    tokenURL: ServerURL("https://example.com/token")!, path: "?app=1", token: "engage-token-1",
+                    placement: .query)
+            ),
             ("revoke", b.revokeToken("access-1")),
-            ("revoke-refresh-token", b.revokeToken("refresh-1", hint: "refresh_token")),
+            ("revoke-refresh-token", b.revokeToken("refresh-1", hint: "refresh_token"))
         ]
     }
 
     @Test func everyOperationMatchesItsGoldenFile() throws {
         let requests = try Self.requests()
         let covered = Set(requests.map(\.1.operation))
-        #expect(covered == Set(CaptureOperation.allCases), "operations without a golden request: \(Set(CaptureOperation.allCases).subtracting(covered))")
+        #expect(
+            covered == Set(CaptureOperation.allCases), "operations without a golden request: \(Set(CaptureOperation.allCases).subtracting(covered))")
         for (name, request) in requests {
             Snapshot.check(RequestPrinter.http(request, showSecrets: true), against: Repository.path("\(Self.golden)/\(name).http"))
         }
@@ -87,8 +119,11 @@ import TestSupport
         var text = ""
         for provider in CaptureFixtures.loaded.flow.providers {
             for returnTo in [EngageReturn.tokenURL("https://example.com"), .device("android")] {
-                text += engage.startURL(for: provider, returnTo: returnTo, forceReauth: provider.id.value == "google",
-                                        installationID: "8a7c0d2e-1f3b-4c5d-9e6f-0a1b2c3d4e5f").url + "\n"
+                text +=
+                    engage.startURL(
+                        for: provider, returnTo: returnTo, forceReauth: provider.id.value == "google",
+                        installationID: "8a7c0d2e-1f3b-4c5d-9e6f-0a1b2c3d4e5f"
+                    ).url + "\n"
             }
         }
         Snapshot.check(text, against: Repository.path("\(Self.golden)/provider-start-urls.txt"))
@@ -105,22 +140,25 @@ import TestSupport
             Issue.record("a request was built from invalid values")
         } catch {
             guard case .invalidValues(let failure) = error else { Issue.record("\(error)"); return }
-            #expect(failure.messages == [
-                FieldMessages(field: "emailAddress", messages: ["Enter a valid email address, such as name@example.com."]),
-                FieldMessages(field: "newPasswordConfirm", messages: ["The passwords do not match."]),
-            ])
+            #expect(
+                failure.messages == [
+                    FieldMessages(field: "emailAddress", messages: ["Enter a valid email address, such as name@example.com."]),
+                    FieldMessages(field: "newPasswordConfirm", messages: ["The passwords do not match."])
+                ])
         }
     }
 
     /// Zero-padded parts: JRCaptureUser+Extras.m:196-201 (the stored yyyy-MM-dd split at `-`),
     /// CaptureFlowUtils.java:185-190 (`%04d`, `%02d`, `%02d`).
     @Test func dateselectSplitsZeroPaddedAndCheckboxesAreJSON() throws {
-        let request = try CaptureFixtures.builder().register(CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
+        let request = try CaptureFixtures.builder().register(
+            CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         #expect(request.parameter("birthdate[dateselect_year]") == "1990")
         #expect(request.parameter("birthdate[dateselect_month]") == "04")
         #expect(request.parameter("birthdate[dateselect_day]") == "01")
-        #expect(request.encodedParameters().contains("&birthdate[dateselect_year]=1990&birthdate[dateselect_month]=04&birthdate[dateselect_day]=01&"),
-                "names raw, as ApiConnection.java:74 and NSDictionary+JRQueryParams.m write them")
+        #expect(
+            request.encodedParameters().contains("&birthdate[dateselect_year]=1990&birthdate[dateselect_month]=04&birthdate[dateselect_day]=01&"),
+            "names raw, as ApiConnection.java:74 and NSDictionary+JRQueryParams.m write them")
         #expect(request.parameter("birthdate") == nil)
         #expect(request.parameter("optIn") == "true")
         #expect(request.parameter("flow_version") == "2024-01-15.1")
@@ -141,13 +179,15 @@ import TestSupport
         #expect(unset.parameter("optIn") == nil)
         #expect(!unset.parameters.contains { $0.name.hasPrefix("birthdate") })
         values["optIn"] = ""
-        #expect(try builder.register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today).parameter("optIn") == nil,
-                "a cleared checkbox is unset")
+        #expect(
+            try builder.register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today).parameter("optIn") == nil,
+            "a cleared checkbox is unset")
         values["optIn"] = "false"
         let unchecked = try builder.register(values, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         #expect(unchecked.parameter("optIn") == "false")
-        let profile = try builder.updateProfile(["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "birthdate": ""],
-                                                accessToken: "a", today: CaptureFixtures.today)
+        let profile = try builder.updateProfile(
+            ["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "birthdate": ""],
+            accessToken: "a", today: CaptureFixtures.today)
         #expect(!profile.parameters.contains { $0.name.hasPrefix("birthdate") || $0.name == "optIn" }, "\(profile.parameters.map(\.name))")
     }
 
@@ -163,17 +203,24 @@ import TestSupport
         #expect(try names("signin-merge") == common.union(["form", "refresh_secret", "signInEmailAddress", "currentPassword", "merge_token"]))
         // Capture.java:166-178, JRCaptureData.m:187-210
         #expect(try names("social-signin") == common.union(["token", "thin_registration", "registration_form", "refresh_secret"]))
-        #expect(try names("social-signin-merge") == common.union(["token", "thin_registration", "registration_form", "refresh_secret", "merge_token"]))
+        #expect(
+            try names("social-signin-merge") == common.union(["token", "thin_registration", "registration_form", "refresh_secret", "merge_token"]))
         // JRCapture.m:779-795, Capture.java:218-238
-        #expect(try names("register") == common.union(["form", "refresh_secret", "emailAddress", "displayName", "firstName", "lastName",
-                                                        "newPassword", "newPasswordConfirm", "birthdate[dateselect_year]",
-                                                        "birthdate[dateselect_month]", "birthdate[dateselect_day]", "optIn"]))
-        #expect(try names("social-register") == common.union(["form", "refresh_secret", "token", "emailAddress", "displayName", "firstName", "lastName"]))
+        #expect(
+            try names("register")
+                == common.union([
+                    "form", "refresh_secret", "emailAddress", "displayName", "firstName", "lastName",
+                    "newPassword", "newPasswordConfirm", "birthdate[dateselect_year]",
+                    "birthdate[dateselect_month]", "birthdate[dateselect_day]", "optIn"
+                ]))
+        #expect(
+            try names("social-register") == common.union(["form", "refresh_secret", "token", "emailAddress", "displayName", "firstName", "lastName"]))
         // JRCapture.m:573-582, JRCaptureUIRequestBuilder.m (standardParameters); Capture.java:250-261, 299-308
         #expect(try names("forgot-password") == common.union(["form", "signInEmailAddress"]))
         #expect(try names("resend-verification") == common.union(["form", "signInEmailAddress"]))
         // JRCapture.m:880-893, Capture.java:362-371: no redirect_uri, no response_type
-        #expect(try names("update-profile").intersection(common.union(["form", "access_token"]))
+        #expect(
+            try names("update-profile").intersection(common.union(["form", "access_token"]))
                 == ["client_id", "locale", "flow", "flow_version", "form", "access_token"])
         // JRCapture.m:509-518
         #expect(try names("refresh") == ["access_token", "signature", "date", "client_id", "locale", "flow", "flow_version"])
@@ -212,17 +259,22 @@ import TestSupport
     @Test func responseTypeFollowsTheCall() throws {
         var config = CaptureFixtures.config
         config.responseType = Located("code_and_token", at: config.responseType.location)
-        let builder = RequestBuilder(config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
-                                     locale: CaptureFixtures.locale, capture: CaptureFixtures.capture)
+        let builder = RequestBuilder(
+            config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
+            locale: CaptureFixtures.locale, capture: CaptureFixtures.capture)
         let day = CaptureFixtures.today
         #expect(try builder.forgotPassword(["signInEmailAddress": "ana@example.com"], today: day).parameter("response_type") == "token")
         #expect(try builder.resendVerification(["signInEmailAddress": "ana@example.com"], today: day).parameter("response_type") == "token")
         #expect(builder.linkAccount(accessToken: "a", token: "t").parameter("response_type") == "token")
-        #expect(try builder.signIn(["signInEmailAddress": "ana@example.com", "currentPassword": "pw"], refreshSecret: CaptureFixtures.secret,
-                                   today: day).parameter("response_type") == "code_and_token")
+        #expect(
+            try builder.signIn(
+                ["signInEmailAddress": "ana@example.com", "currentPassword": "pw"], refreshSecret: CaptureFixtures.secret,
+                today: day
+            ).parameter("response_type") == "code_and_token")
         #expect(builder.socialSignIn(token: "t", refreshSecret: CaptureFixtures.secret).parameter("response_type") == "code_and_token")
-        #expect(try builder.register(CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: day)
-                    .parameter("response_type") == "code_and_token")
+        #expect(
+            try builder.register(CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: day)
+                .parameter("response_type") == "code_and_token")
     }
 
     /// Without `redirectUri`, the Capture base URL (JRCaptureData.m:244-248); the SDKs always
@@ -230,8 +282,9 @@ import TestSupport
     @Test func redirectUriDefaultsToTheCaptureURL() throws {
         var config = CaptureFixtures.config
         config.redirectUri = nil
-        let builder = RequestBuilder(config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
-                                     locale: CaptureFixtures.locale, capture: .embeddedPlaceholder)
+        let builder = RequestBuilder(
+            config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
+            locale: CaptureFixtures.locale, capture: .embeddedPlaceholder)
         let request = builder.linkAccount(accessToken: "a", token: "t")
         #expect(request.parameter("redirect_uri") == "http://127.0.0.1:<embedded port>")
         let running = ServerURL("http://127.0.0.1:41219")!
@@ -260,7 +313,7 @@ import TestSupport
             try builder.updateProfile(["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz"], accessToken: "a", today: day),
             builder.refreshAccessToken(accessToken: "a", refreshSecret: CaptureFixtures.secret),
             builder.linkAccount(accessToken: "a", token: "t"),
-            builder.unlinkAccount(accessToken: "a", identifier: "i"),
+            builder.unlinkAccount(accessToken: "a", identifier: "i")
         ]
         for request in requests { #expect(request.parameter("flow_version") == "2024-02-01.3", "\(request.operation)") }
     }
@@ -301,14 +354,17 @@ import TestSupport
             Issue.record("a plain value for a map field was sent: \(RequestPrinter.http(request))")
         } catch {
             #expect(error == .plainValueForMapField(form: "registrationForm", field: "phone", subKeys: ["home", "work"]))
-            #expect(error.description == "field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value")
+            #expect(
+                error.description
+                    == "field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value")
         }
     }
 
     @Test func usernameSignInSendsTheUsernameField() throws {
         #expect(CaptureFixtures.fixtureProject.config?.captureTraditionalSignInType.value == .username)
-        let request = try CaptureFixtures.fixtureBuilder().signIn(["username": "ana_r", "password": "pw"], refreshSecret: CaptureFixtures.secret,
-                                                                  today: CaptureFixtures.today)
+        let request = try CaptureFixtures.fixtureBuilder().signIn(
+            ["username": "ana_r", "password": "pw"], refreshSecret: CaptureFixtures.secret,
+            today: CaptureFixtures.today)
         #expect(request.parameter("username") == "ana_r")
         #expect(request.parameters.first { $0.name == "password" }?.isSecret == true)
     }
@@ -316,8 +372,9 @@ import TestSupport
     @Test func aFormMissingFromTheFlowIsLocatedInJumpYaml() throws {
         var config = CaptureFixtures.config
         config.captureTraditionalRegistrationFormName.value = "registrationFrom"
-        let builder = RequestBuilder(config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
-                                     locale: CaptureFixtures.locale, capture: CaptureFixtures.capture)
+        let builder = RequestBuilder(
+            config: config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
+            locale: CaptureFixtures.locale, capture: CaptureFixtures.capture)
         do {
             _ = try builder.form(for: .register)
             Issue.record("no error")

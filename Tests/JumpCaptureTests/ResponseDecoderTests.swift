@@ -21,7 +21,8 @@ import TestSupport
         case .success(let success):
             switch success {
             case .signedIn(let value):
-                return "signedIn token=\(value.accessToken) code=\(value.authorizationCode ?? "-") isNew=\(value.isNew) expiresIn=\(value.expiresIn.map(String.init) ?? "-")\nrecord=\(value.record.serialized())\n"
+                return
+                    "signedIn token=\(value.accessToken) code=\(value.authorizationCode ?? "-") isNew=\(value.isNew) expiresIn=\(value.expiresIn.map(String.init) ?? "-")\nrecord=\(value.record.serialized())\n"
             case let .refreshed(token, expiresIn): return "refreshed token=\(token) expiresIn=\(expiresIn.map(String.init) ?? "-")\n"
             case .record(let record): return "record=\(record.serialized())\n"
             case .ok(let json): return "ok \(json.serialized())\n"
@@ -36,7 +37,8 @@ import TestSupport
                 out += "kind=registrationNeeded token=\(value.token ?? "-")\n"
                 out += "prefill=\(value.prefill.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))\n"
             case .mergeRequired(let value):
-                out += "kind=mergeRequired existing=\(value.existingProvider) conflicting=\(value.conflictingProvider ?? "-") mergeToken=\(value.mergeToken ?? "-")\n"
+                out +=
+                    "kind=mergeRequired existing=\(value.existingProvider) conflicting=\(value.conflictingProvider ?? "-") mergeToken=\(value.mergeToken ?? "-")\n"
             case .invalidFields(let value):
                 out += "kind=invalidFields\n"
                 for entry in value.fields { out += "field \(entry.field): \(entry.messages.joined(separator: " | "))\n" }
@@ -94,7 +96,7 @@ import TestSupport
             ("signin-plain-text.txt", "malformedResponse", nil),
             ("signin-empty-body.txt", "malformedResponse", nil),
             ("signin-truncated.txt", "malformedResponse", nil),
-            ("signin-not-an-object.txt", "malformedResponse", nil),
+            ("signin-not-an-object.txt", "malformedResponse", nil)
         ]
         for (name, kind, code) in expected {
             #expect(Self.fixtures.contains(name), "no fixture \(name)")
@@ -128,12 +130,14 @@ import TestSupport
     }
 
     @Test func preregAttributesFillTheSubValuesOfAMapField() {
-        let body = #"{"stat":"error","code":310,"error":"record_not_found","prereg_attributes":{"email":"ana@example.com","displayName":"ana_r","phones":{"home":"+48 12 000 00 00","work":"+48 22 111 11 11"}}}"#
+        let body =
+            #"{"stat":"error","code":310,"error":"record_not_found","prereg_attributes":{"email":"ana@example.com","displayName":"ana_r","phones":{"home":"+48 12 000 00 00","work":"+48 22 111 11 11"}}}"#
         let result = CaptureFixtures.fixtureDecoder.decode(.socialSignIn, status: 200, body: Array(body.utf8), engageToken: "engage-1")
         guard case .failure(.registrationNeeded(let twoStep)) = result else { Issue.record("\(result)"); return }
-        #expect(twoStep.prefill.values == [
-            "email": "ana@example.com", "username": "ana_r", "phone[home]": "+48 12 000 00 00", "phone[work]": "+48 22 111 11 11",
-        ])
+        #expect(
+            twoStep.prefill.values == [
+                "email": "ana@example.com", "username": "ana_r", "phone[home]": "+48 12 000 00 00", "phone[work]": "+48 22 111 11 11"
+            ])
     }
 
     @Test func messageIsPreferredOverErrorDescription() throws {

@@ -5,8 +5,10 @@ import Testing
 /// Values holding secrets never print them: not in interpolation, `debugPrint`,
 /// `String(reflecting:)` nor `dump`.
 @Suite struct SecretMaskingTests {
-    static let secrets = ["access-token-SECRET", "0123456789abcdef0123456789abcdef01234567", "p@ss-SECRET", "engage-token-SECRET",
-                          "merge-token-SECRET", "auth-code-SECRET"]
+    static let secrets = [
+        "access-token-SECRET", "0123456789abcdef0123456789abcdef01234567", "p@ss-SECRET", "engage-token-SECRET",
+        "merge-token-SECRET", "auth-code-SECRET"
+    ]
 
     /// Every way Swift prints a value.
     static func printouts(_ value: Any) -> [String] {
@@ -27,18 +29,21 @@ import Testing
 
     @Test func requestsParametersSessionsAndResultsPrintMasked() throws {
         let secret = RefreshSecret(Self.secrets[1])!
-        let request = try CaptureFixtures.builder().signIn(["signInEmailAddress": "ana@example.com", "currentPassword": "p@ss-SECRET"],
-                                                           refreshSecret: secret, mergeToken: "merge-token-SECRET", today: CaptureFixtures.today)
+        let request = try CaptureFixtures.builder().signIn(
+            ["signInEmailAddress": "ana@example.com", "currentPassword": "p@ss-SECRET"],
+            refreshSecret: secret, mergeToken: "merge-token-SECRET", today: CaptureFixtures.today)
         Self.expectMasked(request, "CaptureRequest")
         Self.expectMasked(request.parameters, "[RequestParameter]")
         Self.expectMasked(CaptureFixtures.builder().refreshAccessToken(accessToken: "access-token-SECRET", refreshSecret: secret), "refresh request")
         Self.expectMasked(secret, "RefreshSecret")
         let record: JSONValue = ["email": "ana@example.com"]
-        let session = Session(captureDomain: "https://example.com", clientId: "client", accessToken: "access-token-SECRET",
-                              refreshSecret: secret, record: record)
+        let session = Session(
+            captureDomain: "https://example.com", clientId: "client", accessToken: "access-token-SECRET",
+            refreshSecret: secret, record: record)
         Self.expectMasked(session, "Session")
         Self.expectMasked(Optional(session) as Any, "Session?")
-        let answer = #"{"stat":"ok","access_token":"access-token-SECRET","authorization_code":"auth-code-SECRET","capture_user":{"email":"ana@example.com"}}"#
+        let answer =
+            #"{"stat":"ok","access_token":"access-token-SECRET","authorization_code":"auth-code-SECRET","capture_user":{"email":"ana@example.com"}}"#
         let result = CaptureFixtures.decoder.decode(.signIn, status: 200, body: Array(answer.utf8))
         guard case .success(.signedIn(let signedIn)) = result else { Issue.record("\(result)"); return }
         Self.expectMasked(signedIn, "SignInResult")

@@ -5,9 +5,10 @@ import Testing
 import TestSupport
 
 @Suite struct SessionStoreTests {
-    let session = Session(captureDomain: "https://example.com", clientId: "client", accessToken: "secret-access-token-123",
-                          refreshSecret: RefreshSecret("0123456789abcdef0123456789abcdef01234567")!, expiresAt: 1_800_000_000,
-                          record: ["email": "ana@example.com"])
+    let session = Session(
+        captureDomain: "https://example.com", clientId: "client", accessToken: "secret-access-token-123",
+        refreshSecret: RefreshSecret("0123456789abcdef0123456789abcdef01234567")!, expiresAt: 1_800_000_000,
+        record: ["email": "ana@example.com"])
 
     @Test func sessionsRoundTripSealedInPrivateFiles() throws {
         let folder = try TemporaryFolder()

@@ -47,10 +47,13 @@ import TestSupport
     }
 
     @Test func refreshRequestCarriesDateAndSignature() throws {
-        let request = CaptureFixtures.builder().refreshAccessToken(accessToken: "access-1", refreshSecret: CaptureFixtures.secret, epochSeconds: CaptureFixtures.epoch)
+        let request = CaptureFixtures.builder().refreshAccessToken(
+            accessToken: "access-1", refreshSecret: CaptureFixtures.secret, epochSeconds: CaptureFixtures.epoch)
         let date = try #require(request.parameter("date"))
         #expect(date == "2025-06-15 10:30:00")
-        #expect(RefreshSignature.verify(try #require(request.parameter("signature")), accessToken: "access-1", date: date, secret: CaptureFixtures.secret))
+        #expect(
+            RefreshSignature.verify(try #require(request.parameter("signature")), accessToken: "access-1", date: date, secret: CaptureFixtures.secret)
+        )
     }
 }
 

@@ -6,10 +6,13 @@ import TestSupport
 /// The real transport against a real HTTP server on 127.0.0.1 (ephemeral port).
 @Suite(.timeLimit(.minutes(5))) struct TransportTests {
     @Test func sendsTheFormBodyAndDecodesTheAnswer() async throws {
-        let server = try LoopbackServer { _ in .init(body: #"{"stat":"ok","access_token":"t1","is_new":true,"capture_user":{"email":"ana@example.com"}}"#) }
+        let server = try LoopbackServer { _ in
+            .init(body: #"{"stat":"ok","access_token":"t1","is_new":true,"capture_user":{"email":"ana@example.com"}}"#)
+        }
         defer { server.stop() }
-        let builder = RequestBuilder(config: CaptureFixtures.config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
-                                     locale: CaptureFixtures.locale, capture: ServerURL(server.url)!)
+        let builder = RequestBuilder(
+            config: CaptureFixtures.config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
+            locale: CaptureFixtures.locale, capture: ServerURL(server.url)!)
         let request = try builder.register(CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         let answer = try await AsyncHTTPTransport(timeoutSeconds: 10).send(request)
         #expect(answer.status == 200)
@@ -34,8 +37,10 @@ import TestSupport
             #expect(throws: Never.self) { try AsyncHTTPTransport.check(ServerURL(host)!) }
         }
         // Names that merely start like a loopback address resolve anywhere.
-        for host in ["http://127.example.invalid", "http://127.0.0.1.example.com:8080", "http://127.0.0.256", "http://127.0.0",
-                     "http://127.1", "http://127.0.0.01x", "http://localhost.example.com"] {
+        for host in [
+            "http://127.example.invalid", "http://127.0.0.1.example.com:8080", "http://127.0.0.256", "http://127.0.0",
+            "http://127.1", "http://127.0.0.01x", "http://localhost.example.com"
+        ] {
             #expect(throws: TransportError.insecureURL(ServerURL(host)!.description), "\(host)") {
                 try AsyncHTTPTransport.check(ServerURL(host)!)
             }
@@ -50,8 +55,9 @@ import TestSupport
         let target = elsewhere.url + "/oauth/auth_native_traditional"
         let server = try LoopbackServer { _ in .init(status: 307, contentType: "text/plain", body: "", headers: [("Location", target)]) }
         defer { server.stop() }
-        var request = try CaptureFixtures.builder().signIn(["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "s3cret-password"],
-                                                           refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
+        var request = try CaptureFixtures.builder().signIn(
+            ["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "s3cret-password"],
+            refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         request.server = ServerURL(server.url)!
         do {
             _ = try await AsyncHTTPTransport(timeoutSeconds: 10).send(request)
@@ -80,7 +86,9 @@ import TestSupport
     }
 
     @Test func errorPagesBecomeClearErrors() async throws {
-        let server = try LoopbackServer { _ in .init(status: 502, contentType: "text/html", body: "<html><head><title>Bad Gateway</title></head></html>") }
+        let server = try LoopbackServer { _ in
+            .init(status: 502, contentType: "text/html", body: "<html><head><title>Bad Gateway</title></head></html>")
+        }
         defer { server.stop() }
         var request = CaptureFixtures.builder().readRecord(accessToken: "t")
         request.server = ServerURL(server.url)!

@@ -20,18 +20,18 @@ import TestSupport
     }
 
     #if Mimalloc && os(Linux)
-    /// Built with the Mimalloc trait (`swift test --traits Mimalloc`), the executable links
-    /// mimalloc, and mimalloc (not glibc) serves its `malloc`: mimalloc reads its options, and
-    /// says so when asked, only when it is the process's allocator.
-    @Test func theBinaryAllocatesWithMimalloc() throws {
-        let plain = try run(["--version"])
-        #expect(plain.status == 0)
-        #expect(!plain.stderr.contains("mimalloc"))
-        let result = try Executable.run("jump-forms", ["--version"], environment: ["MIMALLOC_VERBOSE": "1"])
-        #expect(result.status == 0)
-        #expect(result.stdout == plain.stdout)
-        #expect(result.stderr.contains("mimalloc: option 'verbose': 1"), "\(result.stderr)")
-    }
+        /// Built with the Mimalloc trait (`swift test --traits Mimalloc`), the executable links
+        /// mimalloc, and mimalloc (not glibc) serves its `malloc`: mimalloc reads its options, and
+        /// says so when asked, only when it is the process's allocator.
+        @Test func theBinaryAllocatesWithMimalloc() throws {
+            let plain = try run(["--version"])
+            #expect(plain.status == 0)
+            #expect(!plain.stderr.contains("mimalloc"))
+            let result = try Executable.run("jump-forms", ["--version"], environment: ["MIMALLOC_VERBOSE": "1"])
+            #expect(result.status == 0)
+            #expect(result.stdout == plain.stdout)
+            #expect(result.stderr.contains("mimalloc: option 'verbose': 1"), "\(result.stderr)")
+        }
     #endif
 
     @Test func lintIsCleanOnTheExamples() throws {
@@ -55,8 +55,10 @@ import TestSupport
         let empty = try run(["lint"], in: folder.path)
         #expect(empty.status == 2)
         #expect(empty.stderr.contains("nothing to lint here"))
-        try folder.write("flows/flow.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
-            .replacingOccurrences(of: "locales: locales", with: "locales: ../locales"))
+        try folder.write(
+            "flows/flow.yaml",
+            try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "locales: locales", with: "locales: ../locales"))
         try folder.write("locales/en-US.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/locales/en-US.yaml", encoding: .utf8))
         let clean = try run(["lint"], in: folder.path)
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
@@ -122,11 +124,13 @@ import TestSupport
     }
 
     @Test func validatePrintsMessagesPerFieldAndExitsOne() throws {
-        let result = try run(["validate", "registrationForm", "--today", "2025-06-15",
-                              "--set", "emailAddress=ana@example", "--set", "displayName=ana",
-                              "--set", "firstName=Ana", "--set", "lastName=Ruiz",
-                              "--set", "newPassword=correct horse", "--set", "newPasswordConfirm=correct hose",
-                              "--set", "birthdate=2015-01-01"])
+        let result = try run([
+            "validate", "registrationForm", "--today", "2025-06-15",
+            "--set", "emailAddress=ana@example", "--set", "displayName=ana",
+            "--set", "firstName=Ana", "--set", "lastName=Ruiz",
+            "--set", "newPassword=correct horse", "--set", "newPasswordConfirm=correct hose",
+            "--set", "birthdate=2015-01-01"
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.contains("emailAddress: Enter a valid email address, such as name@example.com."))
         #expect(result.stdout.contains("newPasswordConfirm: The passwords do not match."))
@@ -136,9 +140,9 @@ import TestSupport
 
     @Test func validateReadsAnswersFromStandardInputAsJSON() throws {
         let answers = """
-        {"emailAddress": "ana@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz",
-         "newPassword": "correct horse", "newPasswordConfirm": "correct horse", "birthdate": "1990-04-01", "optIn": "true"}
-        """
+            {"emailAddress": "ana@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz",
+             "newPassword": "correct horse", "newPasswordConfirm": "correct horse", "birthdate": "1990-04-01", "optIn": "true"}
+            """
         let result = try run(["validate", "registrationForm", "--answers", "-", "--format", "json"], input: answers)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -172,9 +176,11 @@ import TestSupport
     static let fixtures = Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics")
 
     /// Every value of registrationForm but the checkbox.
-    static let registration = ["--today", "2025-06-15", "--set", "emailAddress=ana@example.com", "--set", "displayName=ana_r",
-                               "--set", "firstName=Ana", "--set", "lastName=Ruiz", "--set", "newPassword=correct horse",
-                               "--set", "newPasswordConfirm=correct horse", "--set", "birthdate=1990-04-01"]
+    static let registration = [
+        "--today", "2025-06-15", "--set", "emailAddress=ana@example.com", "--set", "displayName=ana_r",
+        "--set", "firstName=Ana", "--set", "lastName=Ruiz", "--set", "newPassword=correct horse",
+        "--set", "newPasswordConfirm=correct horse", "--set", "birthdate=1990-04-01"
+    ]
 
     @Test func lintOfTheRepositoryRootIsClean() throws {
         // jump.yaml, identities.yaml and every other YAML file at the top of the repository.
@@ -192,10 +198,11 @@ import TestSupport
         let result = try run(["lint", "."], in: folder.path)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").filter { $0.contains("error[") }
-        #expect(lines == [
-            "compose.yaml:1:1: error[JF216]: not a flow, locale file, jump.yaml or identities file: its keys are 'services'",
-            "list.yaml:1:1: error[JF216]: not a flow, locale file, jump.yaml or identities file: its top level is a sequence, not a mapping",
-        ])
+        #expect(
+            lines == [
+                "compose.yaml:1:1: error[JF216]: not a flow, locale file, jump.yaml or identities file: its keys are 'services'",
+                "list.yaml:1:1: error[JF216]: not a flow, locale file, jump.yaml or identities file: its top level is a sequence, not a mapping"
+            ])
     }
 
     @Test func identitiesFilesAreChecked() throws {
@@ -233,8 +240,10 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("jump.yaml", "captureDomain: embedded\ncaptureClientId: x\ncaptureLocale: en-US\nflow: flows/standrd.yaml\n")
-        try folder.write("flows/standard.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
-            .replacingOccurrences(of: "locales: locales", with: "locales: ../locale"))
+        try folder.write(
+            "flows/standard.yaml",
+            try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
+                .replacingOccurrences(of: "locales: locales", with: "locales: ../locale"))
         try folder.write("locales/en-US.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/locales/en-US.yaml", encoding: .utf8))
         let config = try run(["lint"], in: folder.path)
         #expect(config.status == 2)
@@ -273,7 +282,8 @@ import TestSupport
         #expect(refused.status == 1)
         #expect(refused.stdout.contains("optIn: Send me news and offers by email: answer yes or no."), "\(refused.stdout)")
         // An answers file's YAML `yes` is the text "yes".
-        let answers = "emailAddress: ana@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\nnewPassword: correct horse\n"
+        let answers =
+            "emailAddress: ana@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\nnewPassword: correct horse\n"
             + "newPasswordConfirm: correct horse\nbirthdate: 1990-04-01\noptIn: yes\n"
         let file = try run(["validate", "registrationForm", "--today", "2025-06-15", "--answers", "-", "--format", "json"], input: answers)
         #expect(file.status == 0, "\(file.stdout)\(file.stderr)")
@@ -285,7 +295,9 @@ import TestSupport
         try folder.write("answers.yaml", "emailAdress: a\nfirstName: [Ana]\nlastNme: Ruiz\n")
         let result = try run(["validate", "registrationForm", "--answers", folder.path + "/answers.yaml"])
         #expect(result.status == 2)
-        let lines = result.stderr.split(separator: "\n").filter { $0.contains("error[") }.map { $0.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains("error[") }.map {
+            $0.split(separator: ":").dropFirst().prefix(2).joined(separator: ":")
+        }
         #expect(lines == ["1:1", "2:12", "3:1"], "\(result.stderr)")
     }
 
@@ -310,11 +322,17 @@ import TestSupport
     @Test func clientSideFalseIsReportedAsLeftToTheServer() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write("flow.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
-            .replacingOccurrences(of: "      - { rule: required, message: v.required }",
-                                  with: "      - { rule: required, message: v.required }\n      - { rule: minLength, value: 50, message: v.required, clientSide: false }"))
+        try folder.write(
+            "flow.yaml",
+            try String(contentsOfFile: Self.fixtures + "/valid-minimal/flow.yaml", encoding: .utf8)
+                .replacingOccurrences(
+                    of: "      - { rule: required, message: v.required }",
+                    with:
+                        "      - { rule: required, message: v.required }\n      - { rule: minLength, value: 50, message: v.required, clientSide: false }"
+                ))
         try folder.write("locales/en-US.yaml", try String(contentsOfFile: Self.fixtures + "/valid-minimal/locales/en-US.yaml", encoding: .utf8))
-        let result = try run(["validate", "signInForm", "--flow", "flow.yaml", "--set", "email=ana@example.com", "--set", "password=x"], in: folder.path)
+        let result = try run(
+            ["validate", "signInForm", "--flow", "flow.yaml", "--set", "email=ana@example.com", "--set", "password=x"], in: folder.path)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("left to the server: email (minLength, clientSide: false)"), "\(result.stdout)")
     }
@@ -346,7 +364,9 @@ import TestSupport
         let block = String(readme[start.lowerBound...].prefix { $0 != "`" })
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        for file in ["jump.yaml", "flows/standard.yaml"] + (try FileManager.default.contentsOfDirectory(atPath: Repository.path("locales")).map { "locales/" + $0 }) {
+        for file in ["jump.yaml", "flows/standard.yaml"]
+            + (try FileManager.default.contentsOfDirectory(atPath: Repository.path("locales")).map { "locales/" + $0 })
+        {
             var text = try String(contentsOfFile: Repository.path(file), encoding: .utf8)
             if file == "flows/standard.yaml" {
                 text = text.replacingOccurrences(of: "    label: fields.emailAddress.label", with: "    lable: fields.emailAddress.label")

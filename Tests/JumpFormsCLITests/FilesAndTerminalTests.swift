@@ -59,11 +59,12 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n")
-        let (arguments, target): ([String], String) = switch command {
-        case "export": (["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"], "en.strings")
-        case "baseline": (["locales", "check", "--locales", "locales", "--reference", "en-US", "--write-baseline", "base.json"], "base.json")
-        default: (["generate", "model", "--schema", Repository.path("schemas/default-schema.json"), "--out", "model"], "model/User.swift")
-        }
+        let (arguments, target): ([String], String) =
+            switch command {
+            case "export": (["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"], "en.strings")
+            case "baseline": (["locales", "check", "--locales", "locales", "--reference", "en-US", "--write-baseline", "base.json"], "base.json")
+            default: (["generate", "model", "--schema", Repository.path("schemas/default-schema.json"), "--out", "model"], "model/User.swift")
+            }
         try folder.write(target, "keep me\n")
         try Self.chmod(folder.path + "/" + target, 0o444)
         let result = try Executable.run("jump-forms", arguments, in: folder.path)
@@ -86,8 +87,9 @@ import TestSupport
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n")
         let real = try folder.write("elsewhere/real.strings", "old\n")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/en.strings", withDestinationPath: real)
-        let result = try Executable.run("jump-forms", ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"],
-                                        in: folder.path)
+        let result = try Executable.run(
+            "jump-forms", ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"],
+            in: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path + "/en.strings") == real)
         #expect(try String(contentsOfFile: real, encoding: .utf8).contains("greeting"))
@@ -103,8 +105,9 @@ import TestSupport
         let home = try #require(Self.passwordDatabaseHome())
         // A client id of its own: no database of that name exists in the real home folder.
         let client = "homeless" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
-        let child = try ChildProcess(Executable.productsFolder + "/jump-forms", ["outbox"], in: project.path,
-                                     environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JUMP_CLIENT_ID": client])
+        let child = try ChildProcess(
+            Executable.productsFolder + "/jump-forms", ["outbox"], in: project.path,
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JUMP_CLIENT_ID": client])
         let ended = try child.finish(timeout: 60)
         #expect(ended.code == 2, "\(child.stderr)")
         let expected = home + "/.local/share/jump-forms/\(client).sqlite"
@@ -183,7 +186,10 @@ import TestSupport
                 return .init(body: #"{"version":\#(JSONValue.string(hostileVersion).serialized()),"fields":{}}"#)
             }
             if request.target.hasPrefix("/oauth/forgot_password_native") {
-                return .init(body: #"{"stat":"error","code":390,"error":"invalid_form_fields","error_description":\#(text),"invalid_fields":{"signInEmailAddress":[\#(text)],"elsewhere":[\#(text)]}}"#)
+                return .init(
+                    body:
+                        #"{"stat":"error","code":390,"error":"invalid_form_fields","error_description":\#(text),"invalid_fields":{"signInEmailAddress":[\#(text)],"elsewhere":[\#(text)]}}"#
+                )
             }
             return .init(body: #"{"stat":"error","code":200,"error":"invalid_argument","error_description":\#(text)}"#)
         }
@@ -194,8 +200,10 @@ import TestSupport
         defer { server.stop() }
         let project = try Project(captureDomain: server.url)
         defer { project.folder.remove() }
-        let signIn = try project.run(["signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
-                                      "--set", "currentPassword=correct horse battery"])
+        let signIn = try project.run([
+            "signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
+            "--set", "currentPassword=correct horse battery"
+        ])
         #expect(signIn.status == 0, "\(signIn.stdout)\(signIn.stderr)")
         #expect(Self.controls(signIn.stderr).isEmpty, "\(Self.controls(signIn.stderr))")
         #expect(signIn.stderr.contains(#"ana\u{1B}[2J\u{1B}]0;owned\u{7}\u{D}\u{202E}evil\u{9B}31m"#), "\(signIn.stderr)")
@@ -232,19 +240,23 @@ import TestSupport
         let project = try Project(extra: "server:\n  bcryptCost: 4\n  database: data/capture.sqlite\n")
         defer { project.folder.remove() }
         let locale = try String(contentsOfFile: project.path + "/locales/en-US.yaml", encoding: .utf8)
-        try project.folder.write("locales/en-US.yaml", locale + """
-          jumpForms.server.verifyEmailSubject: "Confirm\\e]0;owned\\a now"
-          jumpForms.server.verifyEmailBody: "\\e[2JOpen {link}\\r\\u202Edone"
+        try project.folder.write(
+            "locales/en-US.yaml",
+            locale + """
+                  jumpForms.server.verifyEmailSubject: "Confirm\\e]0;owned\\a now"
+                  jumpForms.server.verifyEmailBody: "\\e[2JOpen {link}\\r\\u202Edone"
 
-        """)
-        let answers = try project.folder.write("ana.yaml", """
-        emailAddress: ana@example.com
-        displayName: ana_r
-        firstName: Ana
-        lastName: Ruiz
-        newPassword: correct horse battery
-        newPasswordConfirm: correct horse battery
-        """)
+                """)
+        let answers = try project.folder.write(
+            "ana.yaml",
+            """
+            emailAddress: ana@example.com
+            displayName: ana_r
+            firstName: Ana
+            lastName: Ruiz
+            newPassword: correct horse battery
+            newPasswordConfirm: correct horse battery
+            """)
         let register = try project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
         let text = try project.run(["outbox"])
@@ -298,7 +310,7 @@ import TestSupport
         // Not a URL: the decoder's diagnostic. A form the flow lacks: lint's finding.
         let runs: [([String: String], String)] = [
             (["CAPTURE_URL": "hunter2-not-a-url", "SIGN_IN_FORM": "signInForm"], "${CAPTURE_URL}"),
-            (["CAPTURE_URL": "http://127.0.0.1:9/hunter2", "SIGN_IN_FORM": "hunter2Form"], "${SIGN_IN_FORM}"),
+            (["CAPTURE_URL": "http://127.0.0.1:9/hunter2", "SIGN_IN_FORM": "hunter2Form"], "${SIGN_IN_FORM}")
         ]
         for (environment, named) in runs {
             for format in ["text", "json", "sarif"] {

@@ -6,16 +6,19 @@ import TestSupport
 /// `jump-forms flow export` and `flow import`, and `--flow FILE.json`, run as the built binary.
 @Suite struct FlowCommandTests {
     static let locales = ["de-DE", "en-US", "es-ES", "fr-FR", "ja-JP", "pl-PL"]
-    static let forms = ["signInForm", "registrationForm", "socialRegistrationForm", "forgotPasswordForm", "resendVerificationForm",
-                        "editProfileForm", "changePasswordForm"]
+    static let forms = [
+        "signInForm", "registrationForm", "socialRegistrationForm", "forgotPasswordForm", "resendVerificationForm",
+        "editProfileForm", "changePasswordForm"
+    ]
     static let version = "2024-01-15.1"
     static let golden = Repository.path("Tests/JumpFormsLoaderTests/Fixtures/flow-documents/golden/standard/\(version)")
 
     func run(_ arguments: [String], in directory: String = Repository.root) throws -> CommandResult {
         let home = try TemporaryFolder("jump-forms-flow-home")
         defer { home.remove() }
-        return try Executable.run("jump-forms", arguments, in: directory,
-                                  environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"])
+        return try Executable.run(
+            "jump-forms", arguments, in: directory,
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"])
     }
 
     /// Exports the example project and imports the documents again: the folder with `cdn/` and `out/`.
@@ -28,8 +31,10 @@ import TestSupport
         let imported = try run(["flow", "import"] + documents + ["--out", folder.path + "/out"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.isEmpty, "\(imported.stderr)")
-        #expect(imported.stdout == (["\(folder.path)/out/flows/standard.yaml"] + Self.locales.map { "\(folder.path)/out/locales/\($0).yaml" })
-            .map { $0 + "\n" }.joined())
+        #expect(
+            imported.stdout
+                == (["\(folder.path)/out/flows/standard.yaml"] + Self.locales.map { "\(folder.path)/out/locales/\($0).yaml" })
+                .map { $0 + "\n" }.joined())
         return folder
     }
 
@@ -40,7 +45,9 @@ import TestSupport
         defer { folder.remove() }
         for document in Self.locales {
             let written = try String(contentsOfFile: "\(folder.path)/cdn/standard/\(Self.version)/\(document).json", encoding: .utf8)
-            #expect(written == (try String(contentsOfFile: "\(Self.golden)/\(document).json", encoding: .utf8)), "\(document).json differs from its golden file")
+            #expect(
+                written == (try String(contentsOfFile: "\(Self.golden)/\(document).json", encoding: .utf8)),
+                "\(document).json differs from its golden file")
         }
         let lint = try run(["lint", folder.path + "/out/flows/standard.yaml"])
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
@@ -94,7 +101,7 @@ import TestSupport
             ("JF600-not-json/en-US.json", "en-US.json:4:49: error[JF600]: not valid JSON"),
             ("JF300-form-names-missing-field/en-US.json", "en-US.json:6:40: error[JF300]: form 'signInForm' names field 'pasword'"),
             ("JF603-unknown-type-and-rule/en-US.json", "en-US.json:13:18: error[JF603]: unknown rule 'minLenght' of field 'password'"),
-            ("JF603-unknown-type-and-rule/en-US.json", "en-US.json:5:15: error[JF603]: unknown field type 'emial' of field 'email'"),
+            ("JF603-unknown-type-and-rule/en-US.json", "en-US.json:5:15: error[JF603]: unknown field type 'emial' of field 'email'")
         ]
         for (file, message) in cases {
             let result = try run(["flow", "import", "\(fixtures)/\(file)", "--out", folder.path + "/out"])
@@ -128,13 +135,13 @@ import TestSupport
         let folder = try TemporaryFolder("flow-import-capture")
         defer { folder.remove() }
         let document = """
-        {"version": "7", "fields": {
-          "signInEmail": {"type": "email", "schemaId": "email", "label": "Adresse e-mail",
-            "validation": [{"rule": "required", "value": true, "message": "L'adresse est obligatoire"}]},
-          "signInPassword": {"type": "password", "label": "Mot de passe"},
-          "signInForm": {"fields": ["signInEmail", "signInPassword"]}
-        }}
-        """
+            {"version": "7", "fields": {
+              "signInEmail": {"type": "email", "schemaId": "email", "label": "Adresse e-mail",
+                "validation": [{"rule": "required", "value": true, "message": "L'adresse est obligatoire"}]},
+              "signInPassword": {"type": "password", "label": "Mot de passe"},
+              "signInForm": {"fields": ["signInEmail", "signInPassword"]}
+            }}
+            """
         let path = try folder.write("cdn/native_fr/7/fr-FR.json", document)
         let result = try run(["flow", "import", path, "--out", folder.path + "/out"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -160,9 +167,11 @@ import TestSupport
         #expect(export.status == 0, "\(export.stderr)")
         let document = "\(folder.path)/standard/\(Self.version)/en-US.json"
         func values(displayName: String = "ana_r") -> [String] {
-            ["--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=\(displayName)", "--set", "firstName=Ana",
-             "--set", "lastName=Ruiz", "--set", "newPassword=PASSWORD-S3cret", "--set", "newPasswordConfirm=PASSWORD-S3cret",
-             "--set", "birthdate=1990-04-01", "--set", "optIn=true"]
+            [
+                "--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=\(displayName)", "--set", "firstName=Ana",
+                "--set", "lastName=Ruiz", "--set", "newPassword=PASSWORD-S3cret", "--set", "newPasswordConfirm=PASSWORD-S3cret",
+                "--set", "birthdate=1990-04-01", "--set", "optIn=true"
+            ]
         }
         let common = ["request", "register", "--today", "2025-06-15", "--format", "json", "--config", "jump.yaml"]
         let fromYAML = try run(common + ["--flow", "flows/standard.yaml"] + values())

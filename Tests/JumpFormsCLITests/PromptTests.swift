@@ -18,16 +18,18 @@ import TestSupport
             }
             let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
             try folder.write("jump.yaml", config + "server:\n  bcryptCost: 4\n  identities: identities.yaml\n  database: data/capture.sqlite\n")
-            try folder.write("identities.yaml", """
-            identities:
-              - { provider: google, identifier: "https://www.google.com/profiles/1001", email: ana@example.com, verifiedEmail: true,
-                  givenName: Ana, familyName: Ruiz, displayName: ana_google }
-              - { provider: twitter, identifier: "twitter:2002", givenName: Bo, familyName: Lind }
-              - { provider: facebook, identifier: "facebook:3003", email: cy@example.com, givenName: Cy, familyName: Ng, displayName: cy_fb }
-              - { provider: linkedin, identifier: "linkedin:4004", email: eve@example.com, givenName: Eve, familyName: Moss }
-              - { provider: apple, identifier: "apple:5005", email: eve@example.com, verifiedEmail: true,
-                  givenName: Eve, familyName: Moss, displayName: eve_apple }
-            """)
+            try folder.write(
+                "identities.yaml",
+                """
+                identities:
+                  - { provider: google, identifier: "https://www.google.com/profiles/1001", email: ana@example.com, verifiedEmail: true,
+                      givenName: Ana, familyName: Ruiz, displayName: ana_google }
+                  - { provider: twitter, identifier: "twitter:2002", givenName: Bo, familyName: Lind }
+                  - { provider: facebook, identifier: "facebook:3003", email: cy@example.com, givenName: Cy, familyName: Ng, displayName: cy_fb }
+                  - { provider: linkedin, identifier: "linkedin:4004", email: eve@example.com, givenName: Eve, familyName: Moss }
+                  - { provider: apple, identifier: "apple:5005", email: eve@example.com, verifiedEmail: true,
+                      givenName: Eve, familyName: Moss, displayName: eve_apple }
+                """)
         }
 
         /// Sets the local server's `accessTokenLifetime` (seconds) for the next runs.
@@ -40,8 +42,10 @@ import TestSupport
         }
 
         var environment: [String: String] {
-            ["HOME": path, "XDG_STATE_HOME": path + "/state", "XDG_CONFIG_HOME": path + "/config", "XDG_DATA_HOME": path + "/share",
-             "TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+            [
+                "HOME": path, "XDG_STATE_HOME": path + "/state", "XDG_CONFIG_HOME": path + "/config", "XDG_DATA_HOME": path + "/share",
+                "TERM": "xterm-256color", "NO_COLOR": "1", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"
+            ]
         }
 
         var binary: String { Executable.productsFolder + "/jump-forms" }
@@ -55,20 +59,24 @@ import TestSupport
         }
 
         func signInAna() throws {
-            let result = try run(["signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
-                                  "--set", "currentPassword=correct horse battery"])
+            let result = try run([
+                "signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
+                "--set", "currentPassword=correct horse battery"
+            ])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
 
         func registerAna() throws {
-            let answers = try folder.write("ana.yaml", """
-            emailAddress: ana@example.com
-            displayName: ana_r
-            firstName: Ana
-            lastName: Ruiz
-            newPassword: correct horse battery
-            newPasswordConfirm: correct horse battery
-            """)
+            let answers = try folder.write(
+                "ana.yaml",
+                """
+                emailAddress: ana@example.com
+                displayName: ana_r
+                firstName: Ana
+                lastName: Ruiz
+                newPassword: correct horse battery
+                newPasswordConfirm: correct horse battery
+                """)
             let result = try run(["register", "--non-interactive", "--answers", answers])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
@@ -114,8 +122,9 @@ import TestSupport
     @Test func frenchPromptsAndMessagesAndCtrlCSendsNothing() throws {
         let project = try Project()
         defer { project.folder.remove() }
-        let terminal = try TmuxSession("\(project.binary) register --locale fr-FR; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*echo'",
-                                       in: project.path, environment: project.environment)
+        let terminal = try TmuxSession(
+            "\(project.binary) register --locale fr-FR; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*echo'",
+            in: project.path, environment: project.environment)
         defer { terminal.close() }
         try terminal.answer("Adresse e-mail (vous@example.com) :", "ana@")
         try terminal.waitFor("Saisissez une adresse e-mail valide")
@@ -199,7 +208,9 @@ import TestSupport
         defer { project.folder.remove() }
         let missing = try project.run(["register", "--non-interactive", "--set", "emailAddress=dee@example.com"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("Required values are missing: displayName, firstName, lastName, newPassword, newPasswordConfirm."), "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains("Required values are missing: displayName, firstName, lastName, newPassword, newPasswordConfirm."),
+            "\(missing.stderr)")
 
         var environment = project.environment
         environment["JUMP_FIELD_EMAIL_ADDRESS"] = "dee@example.com"
@@ -213,7 +224,9 @@ import TestSupport
         #expect(fromEnvironment.stderr.contains("signed in as dee@example.com"))
         #expect(fromEnvironment.stderr.contains("Local server database: "))
 
-        let dryRun = try project.run(["signin", "--dry-run", "--set", "signInEmailAddress=dee@example.com", "--set", "currentPassword=correct horse battery"])
+        let dryRun = try project.run([
+            "signin", "--dry-run", "--set", "signInEmailAddress=dee@example.com", "--set", "currentPassword=correct horse battery"
+        ])
         #expect(dryRun.status == 0)
         #expect(dryRun.stdout.contains("POST /oauth/auth_native_traditional HTTP/1.1"))
         #expect(dryRun.stdout.contains("currentPassword=********"))
@@ -373,8 +386,10 @@ import TestSupport
         #expect(!screen.contains("horse battery"), "a password appeared on the screen:\n\(screen)")
         // The form's two password fields do not share a label.
         #expect(screen.contains("1. Current password: (hidden)") && screen.contains("2. Password: (hidden)"), "\(screen)")
-        let signIn = try project.run(["signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
-                                      "--set", "currentPassword=a new horse battery"])
+        let signIn = try project.run([
+            "signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
+            "--set", "currentPassword=a new horse battery"
+        ])
         #expect(signIn.status == 0, "\(signIn.stderr)")
     }
 
@@ -435,8 +450,10 @@ import TestSupport
         try project.signInAna()
         Thread.sleep(forTimeInterval: 2.2)
         try project.setTokenLifetime(3600)
-        let change = try project.run(["change-password", "--non-interactive", "--set", "currentPassword=correct horse battery",
-                                      "--set", "newPassword=a new horse battery", "--set", "newPasswordConfirm=a new horse battery"])
+        let change = try project.run([
+            "change-password", "--non-interactive", "--set", "currentPassword=correct horse battery",
+            "--set", "newPassword=a new horse battery", "--set", "newPasswordConfirm=a new horse battery"
+        ])
         #expect(change.status == 0, "\(change.stdout)\(change.stderr)")
         #expect(change.stderr.contains("Your password is changed."))
     }
@@ -513,8 +530,9 @@ import TestSupport
         #expect(result.stderr.hasPrefix("There are no texts for xx-YY; using en-US.\n"), "\(result.stderr)")
         // fr-CA -> fr -> fr-FR (CLDR's parent, then the language's own region): French.
         let canadian = try project.run(["register", "--non-interactive", "--locale", "fr-CA"])
-        #expect(canadian.stderr.hasPrefix("Aucun texte pour fr-CA ; utilisation de fr-FR.\nDes valeurs obligatoires sont manquantes"),
-                "\(canadian.stderr)")
+        #expect(
+            canadian.stderr.hasPrefix("Aucun texte pour fr-CA ; utilisation de fr-FR.\nDes valeurs obligatoires sont manquantes"),
+            "\(canadian.stderr)")
         let french = try project.run(["register", "--non-interactive", "--locale", "fr-FR"])
         #expect(french.stderr.hasPrefix("Des valeurs obligatoires sont manquantes"), "\(french.stderr)")
     }
@@ -527,7 +545,8 @@ import TestSupport
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
         let commands = String(readme[readme.index(start.lowerBound, offsetBy: 6)..<end.lowerBound])
         // `swift run jump-forms` is the built binary here: the README's lines run as written.
-        let script = "swift() { if [ \"$1 $2\" = \"run jump-forms\" ]; then shift 2; \(project.binary) \"$@\"; else return 127; fi; }\n"
+        let script =
+            "swift() { if [ \"$1 $2\" = \"run jump-forms\" ]; then shift 2; \(project.binary) \"$@\"; else return 127; fi; }\n"
             + commands + "swift run jump-forms whoami\n"
         let child = try ChildProcess("/bin/bash", ["--noprofile", "--norc", "-e", "-c", script], in: project.path, environment: project.environment)
         let ended = try child.finish(timeout: 60)

@@ -5,22 +5,27 @@ import TestSupport
 /// `jump-forms request` and `jump-forms providers`, run as the built binary. Each run gets a
 /// fresh HOME (no session file from another run), and nothing is ever sent.
 @Suite struct RequestCLITests {
-    static let secrets = ["PASSWORD-S3cret", "ACCESS-TOKEN-S3cret", "ENGAGE-TOKEN-S3cret", "TOKEN-SECRET-S3cret",
-                          "0123456789abcdef0123456789abcdef01234567"]
+    static let secrets = [
+        "PASSWORD-S3cret", "ACCESS-TOKEN-S3cret", "ENGAGE-TOKEN-S3cret", "TOKEN-SECRET-S3cret",
+        "0123456789abcdef0123456789abcdef01234567"
+    ]
     static let refreshSecret = secrets[4]
     static let fixtureConfig = Repository.path("Tests/JumpCaptureTests/Fixtures/project/jump.yaml")
 
     func run(_ arguments: [String], in directory: String = Repository.root, input: String? = nil) throws -> CommandResult {
         let home = try TemporaryFolder("jump-forms-request-home")
         defer { home.remove() }
-        return try Executable.run("jump-forms", arguments, in: directory,
-                                  environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"],
-                                  input: input)
+        return try Executable.run(
+            "jump-forms", arguments, in: directory,
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"],
+            input: input)
     }
 
-    static let registration = ["--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=ana_r", "--set", "firstName=Ana",
-                               "--set", "lastName=Ruiz", "--set", "newPassword=PASSWORD-S3cret", "--set", "newPasswordConfirm=PASSWORD-S3cret",
-                               "--set", "birthdate=1990-04-01", "--set", "optIn=true"]
+    static let registration = [
+        "--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=ana_r", "--set", "firstName=Ana",
+        "--set", "lastName=Ruiz", "--set", "newPassword=PASSWORD-S3cret", "--set", "newPasswordConfirm=PASSWORD-S3cret",
+        "--set", "birthdate=1990-04-01", "--set", "optIn=true"
+    ]
     static let access = ["--access-token", "ACCESS-TOKEN-S3cret"]
 
     /// Arguments that build each operation's request.
@@ -28,14 +33,29 @@ import TestSupport
         ("signin", ["--set", "signInEmailAddress=ana.ruiz@example.com", "--set", "currentPassword=PASSWORD-S3cret"]),
         ("social-signin", ["--token", "ENGAGE-TOKEN-S3cret"]),
         ("register", registration),
-        ("social-register", ["--token", "ENGAGE-TOKEN-S3cret", "--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=ana_r",
-                             "--set", "firstName=Ana", "--set", "lastName=Ruiz"]),
+        (
+            "social-register",
+            [
+                "--token", "ENGAGE-TOKEN-S3cret", "--set", "emailAddress=ana.ruiz@example.com", "--set", "displayName=ana_r",
+                "--set", "firstName=Ana", "--set", "lastName=Ruiz"
+            ]
+        ),
         ("forgot-password", ["--set", "signInEmailAddress=ana.ruiz@example.com"]),
         ("resend-verification", ["--set", "signInEmailAddress=ana.ruiz@example.com"]),
-        ("update-profile", access + ["--set", "displayName=ana_r", "--set", "firstName=Ana", "--set", "lastName=Ruiz",
-                                     "--set", "birthdate=1990-04-01"]),
-        ("change-password", access + ["--set", "currentPassword=PASSWORD-S3cret", "--set", "newPassword=PASSWORD-S3cret-new",
-                                      "--set", "newPasswordConfirm=PASSWORD-S3cret-new"]),
+        (
+            "update-profile",
+            access + [
+                "--set", "displayName=ana_r", "--set", "firstName=Ana", "--set", "lastName=Ruiz",
+                "--set", "birthdate=1990-04-01"
+            ]
+        ),
+        (
+            "change-password",
+            access + [
+                "--set", "currentPassword=PASSWORD-S3cret", "--set", "newPassword=PASSWORD-S3cret-new",
+                "--set", "newPasswordConfirm=PASSWORD-S3cret-new"
+            ]
+        ),
         ("refresh", access + ["--refresh-secret", refreshSecret]),
         ("link", access + ["--token", "ENGAGE-TOKEN-S3cret"]),
         ("unlink", access + ["--identifier", "https://www.google.com/profiles/123"]),
@@ -45,12 +65,14 @@ import TestSupport
         ("entity-delete", access + ["--attribute", "/photos#2"]),
         ("engage-config", []),
         ("engage-token", ["--provider", "twitter", "--token", "ENGAGE-TOKEN-S3cret", "--token-secret", "TOKEN-SECRET-S3cret"]),
-        ("token-url", ["--token-url", "https://example.com/token", "--token", "ENGAGE-TOKEN-S3cret"]),
+        ("token-url", ["--token-url", "https://example.com/token", "--token", "ENGAGE-TOKEN-S3cret"])
     ]
 
     /// The operations that send a form's values (and take `--today`).
-    static let formOperations: Set<String> = ["signin", "register", "social-register", "forgot-password", "resend-verification",
-                                              "update-profile", "change-password"]
+    static let formOperations: Set<String> = [
+        "signin", "register", "social-register", "forgot-password", "resend-verification",
+        "update-profile", "change-password"
+    ]
 
     static func leaks(_ text: String) -> [String] {
         secrets.filter { text.contains($0) || text.contains($0.replacingOccurrences(of: "-", with: "%2D")) }
@@ -71,8 +93,10 @@ import TestSupport
     }
 
     @Test func showSecretsPrintsThemInClear() throws {
-        let signIn = try run(["request", "signin", "--show-secrets", "--set", "signInEmailAddress=ana.ruiz@example.com",
-                              "--set", "currentPassword=PASSWORD-S3cret", "--refresh-secret", Self.refreshSecret])
+        let signIn = try run([
+            "request", "signin", "--show-secrets", "--set", "signInEmailAddress=ana.ruiz@example.com",
+            "--set", "currentPassword=PASSWORD-S3cret", "--refresh-secret", Self.refreshSecret
+        ])
         #expect(signIn.status == 0, "\(signIn.stderr)")
         #expect(signIn.stdout.contains("currentPassword=PASSWORD-S3cret"))
         #expect(signIn.stdout.contains("refresh_secret=\(Self.refreshSecret)"))
@@ -89,7 +113,9 @@ import TestSupport
         #expect(result.stdout.contains("\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\n"))
         #expect(result.stdout.contains("\nContent-Length: (not shown: secrets in the body are masked)\n"))
         let curl = try run(["request", "engage-config", "--format", "curl", "--capture-url", "https://example.us.janraincapture.com"])
-        #expect(curl.stdout.contains("'https://rpxnow.com/openid/mobile_config_and_baseurl?appId=localengageappid000&device=android&app_name=jump-forms&version=0.1.0'"))
+        #expect(
+            curl.stdout.contains(
+                "'https://rpxnow.com/openid/mobile_config_and_baseurl?appId=localengageappid000&device=android&app_name=jump-forms&version=0.1.0'"))
     }
 
     @Test func jsonFormatIsMachineReadable() throws {
@@ -153,8 +179,10 @@ import TestSupport
         #expect(!shown.stdout.contains("signature=********"))
 
         // Sign-in sends the given secret.
-        let signIn = try run(["request", "signin", "--show-secrets", "--refresh-secret", Self.refreshSecret,
-                              "--set", "signInEmailAddress=ana@example.com", "--set", "currentPassword=pw"])
+        let signIn = try run([
+            "request", "signin", "--show-secrets", "--refresh-secret", Self.refreshSecret,
+            "--set", "signInEmailAddress=ana@example.com", "--set", "currentPassword=pw"
+        ])
         #expect(signIn.stdout.contains("refresh_secret=\(Self.refreshSecret)"))
     }
 
@@ -175,25 +203,32 @@ import TestSupport
         defer { folder.remove() }
         let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "flow: flows/standard.yaml", with: "flow: \(Repository.path("flows/standard.yaml"))")
-            .replacingOccurrences(of: "captureTraditionalRegistrationFormName: registrationForm",
-                                  with: "captureTraditionalRegistrationFormName: registrationFrom")
+            .replacingOccurrences(
+                of: "captureTraditionalRegistrationFormName: registrationForm",
+                with: "captureTraditionalRegistrationFormName: registrationFrom")
         try folder.write("jump.yaml", config)
         let result = try run(["request", "register"] + Self.registration, in: folder.path)
         #expect(result.status == 2)
-        #expect(result.stderr.contains(
-            "jump.yaml:12:41: error[JF316]: 'captureTraditionalRegistrationFormName' names form 'registrationFrom', which the flow lacks (register sends it)"),
+        #expect(
+            result.stderr.contains(
+                "jump.yaml:12:41: error[JF316]: 'captureTraditionalRegistrationFormName' names form 'registrationFrom', which the flow lacks (register sends it)"
+            ),
             "\(result.stderr)")
         #expect(result.stderr.contains("hint: did you mean 'registrationForm'?"))
     }
 
     @Test func aPlainValueForAMapFieldIsRefusedNamingItsParts() throws {
         // A remote Capture without captureAppId: the flow version is given, nothing downloaded.
-        let common = ["request", "register", "--config", Self.fixtureConfig, "--flow-version", "7", "--set", "email=ana@example.com",
-                      "--set", "username=ana_r", "--set", "password=PASSWORD-S3cret"]
+        let common = [
+            "request", "register", "--config", Self.fixtureConfig, "--flow-version", "7", "--set", "email=ana@example.com",
+            "--set", "username=ana_r", "--set", "password=PASSWORD-S3cret"
+        ]
         let plain = try run(common + ["--set", "phone=+48 12 000 00 00"])
         #expect(plain.status == 2)
-        #expect(plain.stderr.contains("field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value"),
-                "\(plain.stderr)")
+        #expect(
+            plain.stderr.contains(
+                "field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value"),
+            "\(plain.stderr)")
         #expect(plain.stdout.isEmpty)
         let parts = try run(common + ["--set", "phone[home]=+48 12 000 00 00", "--set", "phone[work]=+48 22"])
         #expect(parts.status == 0, "\(parts.stderr)")
@@ -204,15 +239,22 @@ import TestSupport
     @Test func editedRecordsBecomeTheCallsTheSchemaCallsFor() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let record = try folder.write("record.json", #"""
+        let record = try folder.write(
+            "record.json",
+            #"""
             {"id": 7, "email": "ana@example.com", "display": {"theme": "dark"}, "photos": [{"id": 1, "type": "large", "value": "a.png"}]}
             """#)
-        let edited = try folder.write("edited.json", #"""
+        let edited = try folder.write(
+            "edited.json",
+            #"""
             {"id": 7, "email": "ana@example.com", "display": {"theme": "light"}, "photos": [{"id": 1, "type": "large", "value": "b.png"}],
              "primaryAddress": {"city": "Kraków"}}
             """#)
-        let withSchema = try run(["request", "entity-update", "--format", "json", "--record", record, "--edited", edited,
-                                  "--schema", Repository.path("schemas/default-schema.json")] + Self.access)
+        let withSchema = try run(
+            [
+                "request", "entity-update", "--format", "json", "--record", record, "--edited", edited,
+                "--schema", Repository.path("schemas/default-schema.json")
+            ] + Self.access)
         #expect(withSchema.status == 0, "\(withSchema.stderr)")
         let calls = try #require(try JSONSerialization.jsonObject(with: Data(withSchema.stdout.utf8)) as? [[String: Any]])
         func parameter(_ call: [String: Any], _ name: String) -> String? {
@@ -294,7 +336,8 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("&flow=standard&flow_version=2024-02-01.3&"), "\(result.stdout)")
         let url = "\(server.url)/widget_data/flows/localapp/standard/HEAD/en-US.json"
-        #expect(result.stderr == "\(Repository.path("flows/standard.yaml")):3:10: warning: the flow's version '2024-01-15.1' differs from "
+        #expect(
+            result.stderr == "\(Repository.path("flows/standard.yaml")):3:10: warning: the flow's version '2024-01-15.1' differs from "
                 + "the flow document's '2024-02-01.3' (\(url)); requests send flow_version '2024-02-01.3', as the SDKs do\n")
         let received = try #require(server.requests.first)
         #expect(server.requests.count == 1, "one download, no sign-in sent")
@@ -317,17 +360,21 @@ import TestSupport
         defer { server.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let config = try Self.remoteConfig(in: folder, domain: "https://capture.example.com", [
-            ("captureFlowVersion: HEAD", "captureFlowVersion: 2024-01-15.1\ncaptureFlowDomain: \(server.url)/cdn"),
-        ])
+        let config = try Self.remoteConfig(
+            in: folder, domain: "https://capture.example.com",
+            [
+                ("captureFlowVersion: HEAD", "captureFlowVersion: 2024-01-15.1\ncaptureFlowDomain: \(server.url)/cdn")
+            ])
         let result = try run(["request", "unlink", "--config", config, "--identifier", "https://www.google.com/profiles/123"] + Self.access)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "the versions agree: \(result.stderr)")
         #expect(server.requests.map(\.target) == ["/cdn/widget_data/flows/localapp/standard/2024-01-15.1/en-US.json"])
         #expect(result.stdout.hasPrefix("POST /oauth/unlink_account_native HTTP/1.1\nHost: capture.example.com\n"))
         // Unlink: the SDKs' set, no redirect_uri/response_type (JRCapture.m:1085-1092, Capture.java:635-642).
-        #expect(result.stdout.hasSuffix("\nclient_id=localdev0123456789abcdefghijklmn&locale=en-US&identifier_to_remove=https%3A%2F%2Fwww.google.com"
-                                        + "%2Fprofiles%2F123&access_token=********&flow=standard&flow_version=2024-01-15.1\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.hasSuffix(
+                "\nclient_id=localdev0123456789abcdefghijklmn&locale=en-US&identifier_to_remove=https%3A%2F%2Fwww.google.com"
+                    + "%2Fprofiles%2F123&access_token=********&flow=standard&flow_version=2024-01-15.1\n"), "\(result.stdout)")
     }
 
     /// `captureFlowDomain` is a URL with its scheme (as Android's JumpConfig takes it), located
@@ -335,9 +382,11 @@ import TestSupport
     @Test func aFlowDomainThatIsNotAURLIsLocated() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let config = try Self.remoteConfig(in: folder, domain: "https://capture.example.com", [
-            ("captureFlowVersion: HEAD", "captureFlowVersion: HEAD\ncaptureFlowDomain: flows.example.com"),
-        ])
+        let config = try Self.remoteConfig(
+            in: folder, domain: "https://capture.example.com",
+            [
+                ("captureFlowVersion: HEAD", "captureFlowVersion: HEAD\ncaptureFlowDomain: flows.example.com")
+            ])
         let result = try run(["request", "signin", "--config", config] + Self.signInValues)
         #expect(result.status == 2)
         #expect(result.stderr.contains("jump.yaml:9:20: error[JF213]"), "\(result.stderr)")
@@ -394,13 +443,18 @@ import TestSupport
         #expect(body.status == 0, "\(body.stderr)")
         #expect(body.stdout.hasPrefix("POST /token?x=1 HTTP/1.1\n"))
         #expect(body.stdout.hasSuffix("\ntoken=********\n"))
-        let query = try run(["request", "token-url", "--token-in", "query", "--token-url", "https://app.example.com/token?x=1",
-                             "--token", "ENGAGE-TOKEN-S3cret"])
+        let query = try run([
+            "request", "token-url", "--token-in", "query", "--token-url", "https://app.example.com/token?x=1",
+            "--token", "ENGAGE-TOKEN-S3cret"
+        ])
         #expect(query.status == 0, "\(query.stderr)")
-        #expect(query.stdout == "POST /token?x=1&token=******** HTTP/1.1\nHost: app.example.com\nAccept: application/json\n"
+        #expect(
+            query.stdout == "POST /token?x=1&token=******** HTTP/1.1\nHost: app.example.com\nAccept: application/json\n"
                 + "User-Agent: jump-forms/0.1.0\nContent-Length: 0\n\n", "\(query.stdout)")
-        let shown = try run(["request", "token-url", "--token-in", "query", "--show-secrets", "--format", "curl",
-                             "--token-url", "https://app.example.com/token", "--token", "ENGAGE-TOKEN-S3cret"])
+        let shown = try run([
+            "request", "token-url", "--token-in", "query", "--show-secrets", "--format", "curl",
+            "--token-url", "https://app.example.com/token", "--token", "ENGAGE-TOKEN-S3cret"
+        ])
         #expect(shown.stdout.contains("'https://app.example.com/token?token=ENGAGE-TOKEN-S3cret'"), "\(shown.stdout)")
         // Another operation refuses --token-in: RequestParsingTests.
         let misplaced = try run(["request", "signin", "--token-in", "query"] + Self.signInValues)
@@ -422,7 +476,8 @@ import TestSupport
         #expect(Set(providers.compactMap { $0["kind"] as? String }) == ["built-in", "custom OpenID", "custom SAML"])
         let openID = try #require(providers.first { $0["id"] as? String == "corp_openid" })
         let url = try #require(openID["startURL"] as? String)
-        #expect(url.hasPrefix("https://rpxnow.com/openid/start?openid_identifier=https%3A%2F%2Fid.example.com%2Fopenid&opx_blob=some_blob&extended=true"))
+        #expect(
+            url.hasPrefix("https://rpxnow.com/openid/start?openid_identifier=https%3A%2F%2Fid.example.com%2Fopenid&opx_blob=some_blob&extended=true"))
         #expect(url.contains("&token_url=https%3A%2F%2Fexample.com&"))
         #expect(providers.allSatisfy { ($0["name"] as? String)?.isEmpty == false })
 

@@ -34,9 +34,11 @@ import Testing
     }
 
     @Test func aFormOperationTakesValuesTheDayAndTheSecret() throws {
-        let command = try parse(["signin", "--set", "signInEmailAddress=ana@example.com", "--set", "currentPassword=pw",
-                                 "--today", "2025-06-15", "--refresh-secret", Self.secret, "--merge-token", "MERGE",
-                                 "--flow-version", "7", "--format", "curl", "--show-secrets", "--config", "jump.yaml"])
+        let command = try parse([
+            "signin", "--set", "signInEmailAddress=ana@example.com", "--set", "currentPassword=pw",
+            "--today", "2025-06-15", "--refresh-secret", Self.secret, "--merge-token", "MERGE",
+            "--flow-version", "7", "--format", "curl", "--show-secrets", "--config", "jump.yaml"
+        ])
         let signIn = try #require(command as? RequestCommand.SignIn)
         #expect(signIn.form.input.assignments == ["signInEmailAddress=ana@example.com", "currentPassword=pw"])
         #expect(signIn.form.today == "2025-06-15")
@@ -67,7 +69,7 @@ import Testing
             (["read-record", "--edited", "edited.json"], "--edited"),
             (["entity-delete", "--value", "{}"], "--value"),
             (["unlink", "--token", "T"], "--token"),
-            (["revoke", "--set", "a=b"], "--set"),
+            (["revoke", "--set", "a=b"], "--set")
         ]
         for (arguments, option) in cases {
             let message = usageError(arguments)

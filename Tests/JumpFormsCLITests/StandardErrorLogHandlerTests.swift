@@ -12,17 +12,23 @@ import Testing
         handler[metadataKey: "hb.request.id"] = "7"
         handler[metadataKey: "b"] = "handler"
         #expect(handler[metadataKey: "hb.request.id"] == "7")
-        let event = LogEvent(level: .warning, message: "slow", metadata: ["a": "event", "trace": "event"],
-                             source: "JumpCaptureServer", file: #fileID, function: #function, line: #line)
-        #expect(handler.line(for: event, at: "T") == "T warning jump-forms.serve: a=event b=provider hb.request.id=7 trace=event [JumpCaptureServer] slow\n")
+        let event = LogEvent(
+            level: .warning, message: "slow", metadata: ["a": "event", "trace": "event"],
+            source: "JumpCaptureServer", file: #fileID, function: #function, line: #line)
+        #expect(
+            handler.line(for: event, at: "T")
+                == "T warning jump-forms.serve: a=event b=provider hb.request.id=7 trace=event [JumpCaptureServer] slow\n")
     }
 
     @Test func namesTheErrorAndOmitsEmptyMetadata() {
         let handler = StandardErrorLogHandler(label: "", metadataProvider: nil)
-        #expect(handler.line(for: LogEvent(level: .info, message: "up", metadata: nil, source: "S", file: "", function: "", line: 0), at: "T")
+        #expect(
+            handler.line(for: LogEvent(level: .info, message: "up", metadata: nil, source: "S", file: "", function: "", line: 0), at: "T")
                 == "T info: [S] up\n")
         let failed = LogEvent(level: .error, message: "no", error: Refused(), metadata: nil, source: "S", file: "", function: "", line: 0)
-        #expect(handler.line(for: failed, at: "T") == "T error: error.message=Refused() error.type=JumpFormsCLITests.StandardErrorLogHandlerTests.Refused [S] no\n")
+        #expect(
+            handler.line(for: failed, at: "T")
+                == "T error: error.message=Refused() error.type=JumpFormsCLITests.StandardErrorLogHandlerTests.Refused [S] no\n")
     }
 
     @Test func timestampIsLocalISO8601ToTheSecond() {

@@ -73,8 +73,11 @@ import TestSupport
         // Texts rendered for the locale, messages with the field's label and the rule's value.
         #expect(document["fields"]?["emailAddress"]?["label"] == "Adresse e-mail")
         let rules = try #require(document["fields"]?["newPassword"]?["validation"]?.arrayValue)
-        #expect(rules[1] == ["rule": "minLength", "value": 8, "message": "Le champ «\u{A0}Mot de passe\u{A0}» doit comporter au moins 8 caractères.",
-                             "messageKey": "validation.minLength"])
+        #expect(
+            rules[1] == [
+                "rule": "minLength", "value": 8, "message": "Le champ «\u{A0}Mot de passe\u{A0}» doit comporter au moins 8 caractères.",
+                "messageKey": "validation.minLength"
+            ])
         let option = try #require(document["fields"]?["gender"]?["options"]?.arrayValue?.last)
         #expect(option == ["value": "", "text": "Je préfère ne pas répondre", "textKey": "options.gender.unset", "disabled": true])
     }
@@ -141,47 +144,47 @@ import TestSupport
 
     /// A document as Capture writes it: rendered texts only, no jumpForms object.
     static let capture = """
-    {
-      "version": "20240601.3",
-      "fields": {
-        "traditionalSignIn_emailAddress": {
-          "type": "email",
-          "label": "Email Address",
-          "placeholder": "you@{company}.com",
-          "validation": [
-            {"rule": "required", "value": true, "message": "Email is required"},
-            {"rule": "format", "value": "email", "message": "Isn't an email: '{x}'"}
-          ]
-        },
-        "traditionalSignIn_password": {
-          "type": "password",
-          "label": "Password",
-          "validation": [
-            {"rule": "required", "value": true, "message": "Password is required"},
-            {"rule": "minLength", "value": "6", "message": "Too short"},
-            {"rule": "disableClientSide", "value": true}
-          ]
-        },
-        "gender": {
-          "type": "select",
-          "schemaId": "gender",
-          "label": "Gender",
-          "options": [
-            {"value": "", "text": "Choose", "disabled": true},
-            {"value": "f", "text": "Female", "selected": true},
-            {"value": "m", "text": "Male"}
-          ],
-          "validation": [{"rule": "required", "value": false, "message": "unused"}]
-        },
-        "traditionalSignInForm": {"fields": ["traditionalSignIn_emailAddress", "traditionalSignIn_password"]},
-        "editProfileForm": {"fields": ["gender"]}
-      },
-      "schema_info": {
-        "paths": {"traditionalSignIn_emailAddress": "email", "gender": "gender"}
-      }
-    }
+        {
+          "version": "20240601.3",
+          "fields": {
+            "traditionalSignIn_emailAddress": {
+              "type": "email",
+              "label": "Email Address",
+              "placeholder": "you@{company}.com",
+              "validation": [
+                {"rule": "required", "value": true, "message": "Email is required"},
+                {"rule": "format", "value": "email", "message": "Isn't an email: '{x}'"}
+              ]
+            },
+            "traditionalSignIn_password": {
+              "type": "password",
+              "label": "Password",
+              "validation": [
+                {"rule": "required", "value": true, "message": "Password is required"},
+                {"rule": "minLength", "value": "6", "message": "Too short"},
+                {"rule": "disableClientSide", "value": true}
+              ]
+            },
+            "gender": {
+              "type": "select",
+              "schemaId": "gender",
+              "label": "Gender",
+              "options": [
+                {"value": "", "text": "Choose", "disabled": true},
+                {"value": "f", "text": "Female", "selected": true},
+                {"value": "m", "text": "Male"}
+              ],
+              "validation": [{"rule": "required", "value": false, "message": "unused"}]
+            },
+            "traditionalSignInForm": {"fields": ["traditionalSignIn_emailAddress", "traditionalSignIn_password"]},
+            "editProfileForm": {"fields": ["gender"]}
+          },
+          "schema_info": {
+            "paths": {"traditionalSignIn_emailAddress": "email", "gender": "gender"}
+          }
+        }
 
-    """
+        """
 
     @Test func capturesOwnDocumentsBecomeAFlowWithMessagesMadeFromTheirTexts() throws {
         let folder = try TemporaryFolder("capture-document")
@@ -199,8 +202,11 @@ import TestSupport
         // schemaId from schema_info.paths.
         #expect(email.schemaId == .path(Located("email", at: email.schemaId!.paths[0].location)))
         #expect(email.label?.value == "fields.traditionalSignIn_emailAddress.label")
-        #expect(email.validation.map(\.message.value) == ["validation.traditionalSignIn_emailAddress.required",
-                                                          "validation.traditionalSignIn_emailAddress.format"])
+        #expect(
+            email.validation.map(\.message.value) == [
+                "validation.traditionalSignIn_emailAddress.required",
+                "validation.traditionalSignIn_emailAddress.format"
+            ])
         let password = try #require(flow.field(named: "traditionalSignIn_password"))
         #expect(password.validation.map(\.value) == [.none, .integer(6)])
         #expect(password.validation.allSatisfy { !$0.clientSide })
@@ -241,8 +247,10 @@ import TestSupport
         let folder = try TemporaryFolder("flow-document-damage")
         defer { folder.remove() }
         let original = Array(try Self.document(LocaleTag("en-US")!).utf8)
-        let pieces: [[UInt8]] = [Array("{".utf8), Array("}".utf8), Array("\"".utf8), Array(",".utf8), Array("[]".utf8),
-                                 Array("null".utf8), Array("\"type\": 1".utf8), Array("\\u00".utf8), [0xFF], [0xE2, 0x80]]
+        let pieces: [[UInt8]] = [
+            Array("{".utf8), Array("}".utf8), Array("\"".utf8), Array(",".utf8), Array("[]".utf8),
+            Array("null".utf8), Array("\"type\": 1".utf8), Array("\\u00".utf8), [0xFF], [0xE2, 0x80]
+        ]
         var random = SplitMix(seed: 21)
         for round in 0..<150 {
             var bytes = original
@@ -262,8 +270,9 @@ import TestSupport
             let lines = bytes.count(where: { $0 == UInt8(ascii: "\n") }) + 1
             for finding in findings {
                 if let location = finding.location {
-                    #expect(location.file == path && location.line >= 1 && location.line <= lines && location.column >= 1,
-                            "round \(round): \(finding)")
+                    #expect(
+                        location.file == path && location.line >= 1 && location.line <= lines && location.column >= 1,
+                        "round \(round): \(finding)")
                 }
             }
             if let flow = project.primaryFlow, project.diagnostics.isEmpty {

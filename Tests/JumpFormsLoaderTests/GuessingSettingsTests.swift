@@ -20,23 +20,25 @@ import TestSupport
         let fixture = "Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal"
         try folder.write("flow.yaml", try String(contentsOfFile: Repository.path(fixture + "/flow.yaml"), encoding: .utf8))
         try folder.write("locales/en-US.yaml", try String(contentsOfFile: Repository.path(fixture + "/locales/en-US.yaml"), encoding: .utf8))
-        let config = try folder.write("jump.yaml", """
-        captureDomain: embedded
-        captureClientId: abc123
-        captureLocale: en-US
-        flow: flow.yaml
-        server:
-          signInFailureLimit: 0
-          clientFailureLimit: 50
-          signInWait: 30
-          signInMaximumWait: 3600
-          signInFailureReset: 86400
-          clientFailureReset: 60
-          emailsPerAddress: 10
-          emailWindow: 600
-          maximumConnections: 64
-          passwordHashQueue: 0
-        """)
+        let config = try folder.write(
+            "jump.yaml",
+            """
+            captureDomain: embedded
+            captureClientId: abc123
+            captureLocale: en-US
+            flow: flow.yaml
+            server:
+              signInFailureLimit: 0
+              clientFailureLimit: 50
+              signInWait: 30
+              signInMaximumWait: 3600
+              signInFailureReset: 86400
+              clientFailureReset: 60
+              emailsPerAddress: 10
+              emailWindow: 600
+              maximumConnections: 64
+              passwordHashQueue: 0
+            """)
         let project = ProjectLoader(environment: [:]).load(paths: [config])
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
         let server = try #require(project.config?.server)

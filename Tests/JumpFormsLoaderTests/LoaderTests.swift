@@ -57,14 +57,14 @@ import TestSupport
     @Test func aliasBombWithAliasKeysIsRefused() {
         // ~300 bytes that would expand to 9^7 (about 4.8 million) nodes.
         let bomb = """
-        a: &a [x, x, x, x, x, x, x, x, x]
-        b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
-        c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
-        d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]
-        e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]
-        f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]
-        g: {*f : 1}
-        """
+            a: &a [x, x, x, x, x, x, x, x, x]
+            b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
+            c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
+            d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]
+            e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]
+            f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]
+            g: {*f : 1}
+            """
         #expect(bomb.utf8.count < 320)
         let result = read(bomb)
         #expect(result.document == nil)
@@ -98,7 +98,7 @@ import TestSupport
         ("a: 1\n\t\ntext: x\n", "x"),
         ("a: 1\n \t # a comment\ntext: x\n", "x"),
         ("text: first\n\t\n  second\n", "first\nsecond"),
-        ("text: |\n  first\n\t\n  second\n", "first\n\nsecond\n"),
+        ("text: |\n  first\n\t\n  second\n", "first\n\nsecond\n")
     ])
     func tabsInContentAreNoIndentation(_ yaml: String, _ text: String) throws {
         let result = read(yaml)
@@ -121,7 +121,7 @@ import TestSupport
         ("a: 1\n\t# a comment\nb:\n\tc: 2\n", ["4:1"]),
         // Past the first, as many as there are, each after libyaml stopped at the one before.
         ("a:\n\tb: 1\n\tc: |\n\t  x\n\t  \ty\n", ["2:1", "3:1", "4:1", "5:1"]),
-        (String(repeating: "a:\n", count: 1) + (1...40).map { "\t- item \($0)\n" }.joined(), (2...41).map { "\($0):1" }),
+        (String(repeating: "a:\n", count: 1) + (1...40).map { "\t- item \($0)\n" }.joined(), (2...41).map { "\($0):1" })
     ])
     func tabsUsedAsIndentationAreRefused(_ yaml: String, _ places: [String]) {
         let result = read(yaml)
@@ -140,7 +140,7 @@ import TestSupport
     @Test(arguments: [
         ("plain: no", ScalarTrap.boolean), ("plain: On", .boolean), ("plain: 1.0", .number), ("plain: 0x1F", .number),
         ("plain: 1_000", .number), ("plain: 12:30", .number), ("plain: 2024-01-01", .date), ("plain: ~", .null),
-        ("plain: .inf", .number), ("plain: -3", .number),
+        ("plain: .inf", .number), ("plain: -3", .number)
     ])
     func unquotedValuesOtherToolsWouldRetypeAreFlagged(_ line: String, _ trap: ScalarTrap) throws {
         let catalog = try locale("locale: en-US\nmessages:\n  \(line)\n")
@@ -164,14 +164,15 @@ import TestSupport
     }
 
     @Test func nestedAndFlatKeysFlattenToTheSameNames() throws {
-        let catalog = try locale("""
-        locale: en-US
-        messages:
-          fields:
-            email:
-              label: Email
-          fields.name.label: Name
-        """)
+        let catalog = try locale(
+            """
+            locale: en-US
+            messages:
+              fields:
+                email:
+                  label: Email
+              fields.name.label: Name
+            """)
         #expect(catalog.keys == ["fields.email.label", "fields.name.label"])
         #expect(catalog["fields.email.label"]?.keyLocation.line == 5)
     }
@@ -182,7 +183,7 @@ import TestSupport
         ("  k: ab{c", 2, 8),
         ("  k: 'it''s {x'", 5, 13),
         ("  k: \"\\u00e9\\t{x\"", 2, 15),
-        ("  k: \"plain {x\"", 6, 13),
+        ("  k: \"plain {x\"", 6, 13)
     ])
     func messageOffsetsMapToFileColumns(_ line: String, _ offset: Int, _ column: Int) throws {
         let catalog = try locale("locale: en-US\nmessages:\n\(line)\n")
@@ -215,15 +216,22 @@ import TestSupport
     @Test func environmentVariablesAndDefaultsFillTheConfig() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try folder.write("flow.yaml", try String(contentsOfFile: Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal/flow.yaml"), encoding: .utf8))
-        try folder.write("locales/en-US.yaml", try String(contentsOfFile: Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal/locales/en-US.yaml"), encoding: .utf8))
-        let config = try folder.write("jump.yaml", """
-        captureDomain: ${DOMAIN:-embedded}
-        captureClientId: ${CLIENT_ID}
-        captureLocale: en-US
-        redirectUri: https://${HOST:-example.com}/cb
-        flow: flow.yaml
-        """)
+        try folder.write(
+            "flow.yaml",
+            try String(contentsOfFile: Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal/flow.yaml"), encoding: .utf8))
+        try folder.write(
+            "locales/en-US.yaml",
+            try String(
+                contentsOfFile: Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal/locales/en-US.yaml"), encoding: .utf8))
+        let config = try folder.write(
+            "jump.yaml",
+            """
+            captureDomain: ${DOMAIN:-embedded}
+            captureClientId: ${CLIENT_ID}
+            captureLocale: en-US
+            redirectUri: https://${HOST:-example.com}/cb
+            flow: flow.yaml
+            """)
         let project = ProjectLoader(environment: ["CLIENT_ID": "abc123"]).load(paths: [config])
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
         let loaded = try #require(project.config)
@@ -243,15 +251,17 @@ import TestSupport
         let minimal = "Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal"
         try folder.write("flow.yaml", try String(contentsOfFile: Repository.path(minimal + "/flow.yaml"), encoding: .utf8))
         try folder.write("locales/en-US.yaml", try String(contentsOfFile: Repository.path(minimal + "/locales/en-US.yaml"), encoding: .utf8))
-        let config = try folder.write("jump.yaml", """
-        captureDomain: embedded
-        captureClientId: abc123
-        captureLocale: en-US
-        flow: flow.yaml
-        server:
-          schema: ${SCHEMA:-schemas/user.json}
-          maximumRecordSize: 2048
-        """)
+        let config = try folder.write(
+            "jump.yaml",
+            """
+            captureDomain: embedded
+            captureClientId: abc123
+            captureLocale: en-US
+            flow: flow.yaml
+            server:
+              schema: ${SCHEMA:-schemas/user.json}
+              maximumRecordSize: 2048
+            """)
         let project = ProjectLoader(environment: [:]).load(paths: [config])
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
         let server = try #require(project.config?.server)
@@ -283,7 +293,8 @@ import TestSupport
     }
 
     @Test func answersKeepValuesAsWritten() {
-        let (answers, diagnostics, _) = AnswersLoader.load(bytes: Array("optIn: true\nbirthdate: 2012-06-15\nname: no\nlist: [a]\n".utf8), path: "answers.yaml")
+        let (answers, diagnostics, _) = AnswersLoader.load(
+            bytes: Array("optIn: true\nbirthdate: 2012-06-15\nname: no\nlist: [a]\n".utf8), path: "answers.yaml")
         #expect(answers.map(\.value) == ["true", "2012-06-15", "no"])
         #expect(diagnostics.map(\.code) == [.wrongNodeKind])
     }

@@ -23,7 +23,7 @@ import TestSupport
         "&anchor", "*alias", "!tag", "|", ">", "'quoted'", "\"double\"", "%directive", "@at", "`tick`", "{label} is required.",
         "[list]", "trailing space ", " leading", "two\nlines", "tab\there", "back\\slash", "bell\u{07}", "e-mail\u{200B}address",
         "\u{200F}\u{202E}rtl\u{202C}\u{200F}", "nbsp\u{00A0}here", "ends with colon:", "😀 emoji", "l'adresse", "50%", "a: b: c",
-        "line\u{2028}separator", "Ünïcödé", "日本語", "\u{FEFF}bom",
+        "line\u{2028}separator", "Ünïcödé", "日本語", "\u{FEFF}bom"
     ]
 
     @Test func everyAwkwardTextReadsBackUnchanged() throws {
@@ -33,8 +33,12 @@ import TestSupport
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)\n\(yaml)")
         let loaded = try #require(catalog)
         for message in messages {
-            #expect(loaded[message.key]?.text == message.text, "\(message.key): \(String(reflecting: message.text)) came back as \(String(reflecting: loaded[message.key]?.text))")
-            #expect(loaded[message.key]?.trap == nil, "\(message.text) is written so that YAML 1.1 reads it as \(String(describing: loaded[message.key]?.trap))")
+            #expect(
+                loaded[message.key]?.text == message.text,
+                "\(message.key): \(String(reflecting: message.text)) came back as \(String(reflecting: loaded[message.key]?.text))")
+            #expect(
+                loaded[message.key]?.trap == nil,
+                "\(message.text) is written so that YAML 1.1 reads it as \(String(describing: loaded[message.key]?.trap))")
         }
         #expect(loaded.keys == messages.map(\.key))
     }
@@ -50,27 +54,30 @@ import TestSupport
     }
 
     @Test func nestedKeysWhenPossibleFlatOtherwise() throws {
-        let content = LocaleFileContent(tag: LocaleTag("fr-FR")!, messages: [
-            .init(key: "fields.email.label", text: "Adresse e-mail"),
-            .init(key: "fields.email.tip", text: "Jamais partagée."),
-            .init(key: "validation.required", text: "{label} est obligatoire."),
-        ], sameAsSource: ["providers.*"], notes: ["fields.email.tip": "Shown under the field"])
+        let content = LocaleFileContent(
+            tag: LocaleTag("fr-FR")!,
+            messages: [
+                .init(key: "fields.email.label", text: "Adresse e-mail"),
+                .init(key: "fields.email.tip", text: "Jamais partagée."),
+                .init(key: "validation.required", text: "{label} est obligatoire.")
+            ], sameAsSource: ["providers.*"], notes: ["fields.email.tip": "Shown under the field"])
         let nested = LocaleFileWriter.yaml(content, nested: true)
-        #expect(nested == """
-        locale: fr-FR
-        sameAsSource:
-          - providers.*
-        notes:
-          fields.email.tip: Shown under the field
-        messages:
-          fields:
-            email:
-              label: Adresse e-mail
-              tip: Jamais partagée.
-          validation:
-            required: "{label} est obligatoire."
+        #expect(
+            nested == """
+                locale: fr-FR
+                sameAsSource:
+                  - providers.*
+                notes:
+                  fields.email.tip: Shown under the field
+                messages:
+                  fields:
+                    email:
+                      label: Adresse e-mail
+                      tip: Jamais partagée.
+                  validation:
+                    required: "{label} est obligatoire."
 
-        """)
+                """)
         let (catalog, project) = try Self.load(nested, name: "fr-FR.yaml")
         #expect(project.diagnostics.isEmpty)
         #expect(catalog?.keys == content.messages.map(\.key))
@@ -82,16 +89,17 @@ import TestSupport
     }
 
     @Test func theLoaderRecordsDuplicatesAnchorsAndAliases() throws {
-        let (catalog, project) = try Self.load("""
-        locale: fr-FR
-        messages:
-          a.label: &shared Nom
-          b.label: *shared
-          c:
-            label: Un
-            label: Deux
-          c.label: Trois
-        """, name: "fr-FR.yaml")
+        let (catalog, project) = try Self.load(
+            """
+            locale: fr-FR
+            messages:
+              a.label: &shared Nom
+              b.label: *shared
+              c:
+                label: Un
+                label: Deux
+              c.label: Trois
+            """, name: "fr-FR.yaml")
         let loaded = try #require(catalog)
         #expect(loaded.duplicateKeys.map(\.key) == ["c.label", "c.label"])
         #expect(loaded.duplicateKeys.map(\.location.line) == [7, 8])

@@ -13,66 +13,97 @@ import Testing
 
     static let flow: Flow = {
         let fields = [
-            FieldDefinition(name: "email", location: here, type: Located(.email, at: here), label: located("l.email"),
-                            validation: [rule(.required, .none, "v.required"), rule(.format, .text("email"), "v.email")]),
-            FieldDefinition(name: "password", location: here, type: Located(.password, at: here), label: located("l.password"),
-                            validation: [rule(.required, .none, "v.required"), rule(.minLength, .integer(8), "v.minLength")]),
-            FieldDefinition(name: "confirm", location: here, type: Located(.password, at: here), label: located("l.confirm"),
-                            validation: [rule(.match, .text("password"), "v.match")]),
-            FieldDefinition(name: "gender", location: here, type: Located(.select, at: here), label: located("l.gender"),
-                            options: [FieldOption(value: located("f"), label: located("o.f"), location: here),
-                                      FieldOption(value: located("m"), label: located("o.m"), location: here),
-                                      FieldOption(value: located("x"), label: located("o.x"), disabled: true, location: here)],
-                            validation: [rule(.matchOptions, .none, "v.options")]),
+            FieldDefinition(
+                name: "email", location: here, type: Located(.email, at: here), label: located("l.email"),
+                validation: [rule(.required, .none, "v.required"), rule(.format, .text("email"), "v.email")]),
+            FieldDefinition(
+                name: "password", location: here, type: Located(.password, at: here), label: located("l.password"),
+                validation: [rule(.required, .none, "v.required"), rule(.minLength, .integer(8), "v.minLength")]),
+            FieldDefinition(
+                name: "confirm", location: here, type: Located(.password, at: here), label: located("l.confirm"),
+                validation: [rule(.match, .text("password"), "v.match")]),
+            FieldDefinition(
+                name: "gender", location: here, type: Located(.select, at: here), label: located("l.gender"),
+                options: [
+                    FieldOption(value: located("f"), label: located("o.f"), location: here),
+                    FieldOption(value: located("m"), label: located("o.m"), location: here),
+                    FieldOption(value: located("x"), label: located("o.x"), disabled: true, location: here)
+                ],
+                validation: [rule(.matchOptions, .none, "v.options")]),
             FieldDefinition(name: "news", location: here, type: Located(.checkbox, at: here), label: located("l.news")),
-            FieldDefinition(name: "birthday", location: here, type: Located(.dateselect, at: here), label: located("l.birthday"),
-                            validation: [rule(.minYears, .integer(13), "v.minYears")]),
-            FieldDefinition(name: "source", location: here, type: Located(.hidden, at: here), defaultValue: located("cli")),
+            FieldDefinition(
+                name: "birthday", location: here, type: Located(.dateselect, at: here), label: located("l.birthday"),
+                validation: [rule(.minYears, .integer(13), "v.minYears")]),
+            FieldDefinition(name: "source", location: here, type: Located(.hidden, at: here), defaultValue: located("cli"))
         ]
         let profile = [
-            FieldDefinition(name: "street", location: here, type: Located(.text, at: here), label: located("l.street"),
-                            validation: [rule(.alongWith, .text("city"), "v.address")]),
-            FieldDefinition(name: "city", location: here, type: Located(.text, at: here), label: located("l.city"),
-                            validation: [rule(.alongWith, .text("street"), "v.address")]),
-            FieldDefinition(name: "about", location: here, type: Located(.textarea, at: here), label: located("l.about"),
-                            validation: [rule(.maxLength, .integer(20), "v.maxLength")]),
-            FieldDefinition(name: "size", location: here, type: Located(.radio, at: here), label: located("l.size"),
-                            options: [FieldOption(value: located("s"), label: located("o.s"), location: here),
-                                      FieldOption(value: located("l"), label: located("o.l"), location: here)],
-                            validation: [rule(.required, .none, "v.required"), rule(.matchOptions, .none, "v.options")]),
+            FieldDefinition(
+                name: "street", location: here, type: Located(.text, at: here), label: located("l.street"),
+                validation: [rule(.alongWith, .text("city"), "v.address")]),
+            FieldDefinition(
+                name: "city", location: here, type: Located(.text, at: here), label: located("l.city"),
+                validation: [rule(.alongWith, .text("street"), "v.address")]),
+            FieldDefinition(
+                name: "about", location: here, type: Located(.textarea, at: here), label: located("l.about"),
+                validation: [rule(.maxLength, .integer(20), "v.maxLength")]),
+            FieldDefinition(
+                name: "size", location: here, type: Located(.radio, at: here), label: located("l.size"),
+                options: [
+                    FieldOption(value: located("s"), label: located("o.s"), location: here),
+                    FieldOption(value: located("l"), label: located("o.l"), location: here)
+                ],
+                validation: [rule(.required, .none, "v.required"), rule(.matchOptions, .none, "v.options")])
         ]
-        return Flow(path: "flow.yaml", name: located("f"), version: located("1"), defaultLocale: Located(LocaleTag("en-US")!, at: here),
-                    localesDirectory: located("locales"), fields: fields + profile,
-                    forms: [FormDefinition(name: "form", location: here, fields: fields.map { located($0.name) }),
-                            FormDefinition(name: "profile", location: here, fields: profile.map { located($0.name) }),
-                            FormDefinition(name: "short", location: here, fields: [located("email"), located("password")])], providers: [])
+        return Flow(
+            path: "flow.yaml", name: located("f"), version: located("1"), defaultLocale: Located(LocaleTag("en-US")!, at: here),
+            localesDirectory: located("locales"), fields: fields + profile,
+            forms: [
+                FormDefinition(name: "form", location: here, fields: fields.map { located($0.name) }),
+                FormDefinition(name: "profile", location: here, fields: profile.map { located($0.name) }),
+                FormDefinition(name: "short", location: here, fields: [located("email"), located("password")])
+            ], providers: [])
     }()
 
     static func catalog(_ tag: String, _ messages: [(String, String)]) -> LocaleCatalog {
-        LocaleCatalog(path: "\(tag).yaml", tag: Located(LocaleTag(tag)!, at: here), messages: messages.map {
-            LocaleMessage(key: $0.0, text: $0.1, keyLocation: here, valueLocation: here, offsetMap: .linear(line: 1, column: 1))
-        })
+        LocaleCatalog(
+            path: "\(tag).yaml", tag: Located(LocaleTag(tag)!, at: here),
+            messages: messages.map {
+                LocaleMessage(key: $0.0, text: $0.1, keyLocation: here, valueLocation: here, offsetMap: .linear(line: 1, column: 1))
+            })
     }
 
-    static let localizer = Localizer(defaultLocale: LocaleTag("en-US")!, catalogs: [
-        catalog("en-US", [("l.email", "Email"), ("l.password", "Password"), ("l.confirm", "Confirm"), ("l.gender", "Gender"),
-                          ("o.f", "Female"), ("o.m", "Male"), ("o.x", "Hidden"), ("l.news", "News"), ("l.birthday", "Birthday"),
-                          ("v.required", "{label} is required."), ("v.email", "Not an email."), ("v.match", "Does not match."),
-                          ("v.minLength", "At least {value} characters."), ("v.options", "Pick one."), ("v.minYears", "Too young."),
-                          ("l.street", "Street"), ("l.city", "City"), ("l.about", "About"), ("l.size", "Size"), ("o.s", "Small"),
-                          ("o.l", "Large"), ("v.address", "Enter both the street and the city."), ("v.maxLength", "At most {value}."),
-                          ("jumpForms.prompt.yes", "yes"), ("jumpForms.prompt.no", "no"), ("jumpForms.prompt.hiddenValue", "(hidden)"),
-                          ("jumpForms.prompt.review", "Review your answers"), ("jumpForms.prompt.dateHint", "YYYY-MM-DD"),
-                          ("jumpForms.prompt.invalidChoice", "Choose 1 to {count}."),
-                          ("jumpForms.input.invalidDate", "{label}: YYYY-MM-DD please.")]),
-        catalog("fr-FR", [("jumpForms.prompt.yes", "oui"), ("jumpForms.prompt.no", "non"), ("v.required", "« {label} » est obligatoire."),
-                          ("l.email", "E-mail")]),
-    ])
+    static let localizer = Localizer(
+        defaultLocale: LocaleTag("en-US")!,
+        catalogs: [
+            catalog(
+                "en-US",
+                [
+                    ("l.email", "Email"), ("l.password", "Password"), ("l.confirm", "Confirm"), ("l.gender", "Gender"),
+                    ("o.f", "Female"), ("o.m", "Male"), ("o.x", "Hidden"), ("l.news", "News"), ("l.birthday", "Birthday"),
+                    ("v.required", "{label} is required."), ("v.email", "Not an email."), ("v.match", "Does not match."),
+                    ("v.minLength", "At least {value} characters."), ("v.options", "Pick one."), ("v.minYears", "Too young."),
+                    ("l.street", "Street"), ("l.city", "City"), ("l.about", "About"), ("l.size", "Size"), ("o.s", "Small"),
+                    ("o.l", "Large"), ("v.address", "Enter both the street and the city."), ("v.maxLength", "At most {value}."),
+                    ("jumpForms.prompt.yes", "yes"), ("jumpForms.prompt.no", "no"), ("jumpForms.prompt.hiddenValue", "(hidden)"),
+                    ("jumpForms.prompt.review", "Review your answers"), ("jumpForms.prompt.dateHint", "YYYY-MM-DD"),
+                    ("jumpForms.prompt.invalidChoice", "Choose 1 to {count}."),
+                    ("jumpForms.input.invalidDate", "{label}: YYYY-MM-DD please.")
+                ]),
+            catalog(
+                "fr-FR",
+                [
+                    ("jumpForms.prompt.yes", "oui"), ("jumpForms.prompt.no", "non"), ("v.required", "« {label} » est obligatoire."),
+                    ("l.email", "E-mail")
+                ])
+        ])
 
-    static func session(_ prefilled: FormValues = FormValues(), defaults: FormValues = FormValues(), form name: String = "form",
-                        locale: String = "en-US") throws -> FormSession {
+    static func session(
+        _ prefilled: FormValues = FormValues(), defaults: FormValues = FormValues(), form name: String = "form",
+        locale: String = "en-US"
+    ) throws -> FormSession {
         let form = try FormInterpreter(flow: flow, localizer: localizer).model(form: name, locale: LocaleTag(locale)!)
-        return FormSession(form: form, localizer: localizer, today: CivilDate(year: 2025, month: 6, day: 15)!, prefilled: prefilled, defaults: defaults)
+        return FormSession(
+            form: form, localizer: localizer, today: CivilDate(year: 2025, month: 6, day: 15)!, prefilled: prefilled, defaults: defaults)
     }
 
     func promptField(_ session: inout FormSession) -> Prompt? {
@@ -94,8 +125,11 @@ import Testing
         #expect(review.lines.map(\.shown) == ["ana@example.com", "(hidden)", "(hidden)", "Female", "yes", "1990-04-01"])
         session.confirm()
         guard case .complete(let values) = session.next() else { Issue.record("not complete"); return }
-        #expect(values == ["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse", "gender": "f",
-                           "news": "true", "birthday": "1990-04-01", "source": "cli"])
+        #expect(
+            values == [
+                "email": "ana@example.com", "password": "correct horse", "confirm": "correct horse", "gender": "f",
+                "news": "true", "birthday": "1990-04-01", "source": "cli"
+            ])
     }
 
     @Test func refusedAnswersAreAskedAgainWithTheirMessages() throws {
@@ -199,8 +233,10 @@ import Testing
     }
 
     @Test func editFromTheReviewAsksThatFieldThenReviewsAgain() throws {
-        var session = try Self.session(["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse",
-                                        "gender": "f", "news": "true", "birthday": "1990-04-01"])
+        var session = try Self.session([
+            "email": "ana@example.com", "password": "correct horse", "confirm": "correct horse",
+            "gender": "f", "news": "true", "birthday": "1990-04-01"
+        ])
         guard case .review = session.next() else { Issue.record("expected the review"); return }
         session.edit("gender")
         let gender = try #require(promptField(&session))
@@ -236,8 +272,10 @@ import Testing
     }
 
     @Test func serverRefusalsReaskJustThoseFields() throws {
-        var session = try Self.session(["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse",
-                                        "gender": "f", "news": "true", "birthday": "1990-04-01"])
+        var session = try Self.session([
+            "email": "ana@example.com", "password": "correct horse", "confirm": "correct horse",
+            "gender": "f", "news": "true", "birthday": "1990-04-01"
+        ])
         guard case .review = session.next() else { Issue.record("expected the review"); return }
         session.confirm()
         guard case .complete = session.next() else { Issue.record("expected completion"); return }
@@ -250,14 +288,17 @@ import Testing
     }
 
     @Test func invalidPrefilledValuesAreAsked() throws {
-        var session = try Self.session(["email": "not-an-email", "password": "correct horse", "confirm": "correct horse",
-                                        "gender": "f", "news": "true", "birthday": "1990-04-01"])
+        var session = try Self.session([
+            "email": "not-an-email", "password": "correct horse", "confirm": "correct horse",
+            "gender": "f", "news": "true", "birthday": "1990-04-01"
+        ])
         let prompt = try #require(promptField(&session))
         #expect(prompt.field == "email" && prompt.messages == ["Not an email."] && prompt.current == "not-an-email")
     }
 
     @Test func yesAndNoWordsFollowTheLocale() throws {
-        var session = try Self.session(["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse", "gender": "f"], locale: "fr-FR")
+        var session = try Self.session(
+            ["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse", "gender": "f"], locale: "fr-FR")
         #expect(try #require(promptField(&session)).field == "news")
         #expect(session.answer("oui").isEmpty)
         #expect(session.values["news"] == "true")

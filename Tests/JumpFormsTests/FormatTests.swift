@@ -31,9 +31,10 @@ import Testing
     }
 
     @Test func formatNamesAreTheCaptureVocabulary() {
-        #expect(Format.allCases.map(\.rawValue) == [
-            "alpha", "alphaExtended", "alphaExtendedSpaces", "alphaNumeric", "alphaNumericExtended", "email",
-            "i18nAlphaNumeric", "numeric", "numericReal", "phone", "phoneInternational", "zipCode", "zipCode+4",
-        ])
+        #expect(
+            Format.allCases.map(\.rawValue) == [
+                "alpha", "alphaExtended", "alphaExtendedSpaces", "alphaNumeric", "alphaNumericExtended", "email",
+                "i18nAlphaNumeric", "numeric", "numericReal", "phone", "phoneInternational", "zipCode", "zipCode+4"
+            ])
     }
 }

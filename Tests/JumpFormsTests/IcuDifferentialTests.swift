@@ -30,7 +30,8 @@ struct IcuMessageCase: Sendable {
         var cases: [IcuMessageCase] = []
         for item in items {
             guard case .array(let fields) = item, fields.count >= 4, case .string(let locale) = fields[0], case .string(let message) = fields[1],
-                  case .object(let entries) = fields[2] else { throw FixtureError(message: "bad case \(item)") }
+                case .object(let entries) = fields[2]
+            else { throw FixtureError(message: "bad case \(item)") }
             var arguments: [String: MessageArgument] = [:]
             var value: String?
             for (name, entry) in entries {
@@ -117,13 +118,18 @@ struct KnownDifference: Decodable, Sendable {
                 used.insert(index)
                 continue
             }
-            unexpected.append("\(item.locale) \(item.message) \(item.value ?? "-"): ICU \(item.output.map { Self.visible($0) } ?? "error \(item.error ?? "")"), jump-forms \(Self.visible(ours))")
+            unexpected.append(
+                "\(item.locale) \(item.message) \(item.value ?? "-"): ICU \(item.output.map { Self.visible($0) } ?? "error \(item.error ?? "")"), jump-forms \(Self.visible(ours))"
+            )
         }
         if let path = ProcessInfo.processInfo.environment["ICU_DIFFERENCES_OUT"] {
             // All unexpected differences, one per line, for working through them.
             try unexpected.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
-        #expect(unexpected.isEmpty, "\(unexpected.count) differences from ICU \(version) not in icu-known-differences.json (\(agreeing) of \(cases.count) agree):\n\(unexpected.prefix(60).joined(separator: "\n"))")
+        #expect(
+            unexpected.isEmpty,
+            "\(unexpected.count) differences from ICU \(version) not in icu-known-differences.json (\(agreeing) of \(cases.count) agree):\n\(unexpected.prefix(60).joined(separator: "\n"))"
+        )
         let stale = known.indices.filter { !used.contains($0) }.map { "\(known[$0].message) \(known[$0].locale ?? "*") \(known[$0].value ?? "*")" }
         #expect(stale.isEmpty, "listed differences that no longer occur: \(stale)")
     }
@@ -142,8 +148,9 @@ struct KnownDifference: Decodable, Sendable {
         let letters: [PluralCategory: Character] = [.zero: "z", .one: "o", .two: "t", .few: "f", .many: "m", .other: "x"]
         var differences: [String] = []
         for (kind, languages) in [("cardinal", file.cardinal), ("ordinal", file.ordinal)] {
-            #expect(languages.count == (kind == "cardinal" ? PluralRules.languages.count : PluralRules.ordinalLanguages.count),
-                    "ICU lacks some of jump-forms' \(kind) languages")
+            #expect(
+                languages.count == (kind == "cardinal" ? PluralRules.languages.count : PluralRules.ordinalLanguages.count),
+                "ICU lacks some of jump-forms' \(kind) languages")
             for (language, index) in languages.sorted(by: { $0.key < $1.key }) {
                 let rules = kind == "cardinal" ? PluralRules.cardinal(for: language) : PluralRules.ordinal(for: language)
                 var ours = String((0...1000).map { letters[rules.category(for: $0)]! })

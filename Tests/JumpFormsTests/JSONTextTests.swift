@@ -35,8 +35,10 @@ struct JSONTextTests {
 
     @Test func stringsRoundTrip() throws {
         var generator = SplitMix(seed: 0x5EED)
-        let pool: [Unicode.Scalar] = ["a", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{2028}", "\u{2029}", "\u{2023}",
-                                      "€", "😀", "\u{FEFF}", "\u{FFFD}", "ß", "中"]
+        let pool: [Unicode.Scalar] = [
+            "a", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{2028}", "\u{2029}", "\u{2023}",
+            "€", "😀", "\u{FEFF}", "\u{FFFD}", "ß", "中"
+        ]
         for _ in 0..<500 {
             let length = generator.next(12)
             var text = String.UnicodeScalarView()
@@ -53,11 +55,12 @@ struct JSONTextTests {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(#""\q""#) }
     }
 
-    @Test(arguments: [
-        [0x22, 0xC3, 0x22],                         // a lead byte without its continuation
-        [0x22, 0x61, 0xFF, 0x62, 0x22],             // a byte UTF-8 never uses
-        [0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22], // a surrogate, after an escape
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xC3, 0x22],  // a lead byte without its continuation
+            [0x22, 0x61, 0xFF, 0x62, 0x22],  // a byte UTF-8 never uses
+            [0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22]  // a surrogate, after an escape
+        ] as [[UInt8]])
     func invalidUTF8InAStringIsRefusedAtTheString(_ bytes: [UInt8]) {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(bytes) }
         do {
@@ -72,7 +75,7 @@ struct JSONTextTests {
         #expect(ValidUTF8.string(Array("plain ascii".utf8)[...]) == "plain ascii")
         #expect(ValidUTF8.string(Array("é😀".utf8)[...]) == "é😀")
         #expect(ValidUTF8.string([0x61, 0xC3][...]) == nil)
-        #expect(ValidUTF8.string([0xF4, 0x90, 0x80, 0x80][...]) == nil)   // above U+10FFFF
+        #expect(ValidUTF8.string([0xF4, 0x90, 0x80, 0x80][...]) == nil)  // above U+10FFFF
         #expect(ValidUTF8.string([][...]) == "")
     }
 }

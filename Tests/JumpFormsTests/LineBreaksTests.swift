@@ -23,10 +23,12 @@ import TestSupport
         return starts
     }
 
-    @Test("fixed texts", arguments: [
-        "", "a", "\n", "a\nb\n", "a\r\nb", "a\rb\r", "\r\n\r\n", "x\u{85}y", "x\u{2028}y\u{2029}z",
-        "“quoted” … text\nnext", "tail\u{E2}", "a\u{C2}", "é\u{A0}\n",
-    ])
+    @Test(
+        "fixed texts",
+        arguments: [
+            "", "a", "\n", "a\nb\n", "a\r\nb", "a\rb\r", "\r\n\r\n", "x\u{85}y", "x\u{2028}y\u{2029}z",
+            "“quoted” … text\nnext", "tail\u{E2}", "a\u{C2}", "é\u{A0}\n"
+        ])
     func fixed(text: String) {
         #expect(LineBreaks.lineStarts(Array(text.utf8)) == Self.expectedStarts(text), "\(text.debugDescription)")
     }

@@ -116,7 +116,7 @@ struct LocaleMatcherFixture: Decodable {
         ("pt-AO", ["pt-AO", "pt-PT", "pt"]), ("en-AU", ["en-AU", "en-001", "en"]), ("en-US", ["en-US", "en"]),
         ("sr-ME", ["sr-Latn-ME", "sr-Latn"]), ("sr-Latn-RS", ["sr-Latn-RS", "sr-Latn"]), ("es-Latn-AR", ["es-AR", "es-419", "es"]),
         ("iw-IL", ["he-IL", "he"]), ("sh", ["sr-Latn"]), ("ars", ["ar-SA", "ar"]), ("en-UK", ["en-GB", "en-001", "en"]),
-        ("en-US-posix", ["en-US-posix", "en-US", "en"]), ("xx-YY", ["xx-YY", "xx"]),
+        ("en-US-posix", ["en-US-posix", "en-US", "en"]), ("xx-YY", ["xx-YY", "xx"])
     ])
     func inheritanceChainsFollowCLDRParents(_ tag: String, _ chain: [String]) throws {
         #expect(try #require(LocaleTag(tag)).inheritanceChain.map(\.identifier) == chain)
@@ -124,7 +124,7 @@ struct LocaleMatcherFixture: Decodable {
 
     @Test(arguments: [
         ("fr", "fr-Latn-FR"), ("zh-HK", "zh-Hant-HK"), ("zh", "zh-Hans-CN"), ("es-419", "es-Latn-419"),
-        ("sr-ME", "sr-Latn-ME"), ("und-HK", "zh-Hant-HK"), ("iw", "he-Hebr-IL"), ("ars", "ar-Arab-SA"), ("xx", "xx"),
+        ("sr-ME", "sr-Latn-ME"), ("und-HK", "zh-Hant-HK"), ("iw", "he-Hebr-IL"), ("ars", "ar-Arab-SA"), ("xx", "xx")
     ])
     func maximizingAddsLikelySubtags(_ tag: String, _ maximized: String) throws {
         #expect(try #require(LocaleTag(tag)).maximized.identifier == maximized)
@@ -133,7 +133,7 @@ struct LocaleMatcherFixture: Decodable {
     @Test(arguments: [
         ("iw", "he"), ("tl-PH", "fil-PH"), ("sh", "sr-Latn"), ("sh-BA", "sr-Latn-BA"), ("mo-MD", "ro-MD"), ("cnr", "sr-ME"),
         ("cnr-BA", "sr-BA"), ("en-UK", "en-GB"), ("ars", "ar-SA"), ("de-DD", "de-DE"), ("ru-SU", "ru-RU"), ("hy-SU", "hy-AM"),
-        ("fr-CA", "fr-CA"),
+        ("fr-CA", "fr-CA")
     ])
     func canonicalizingReplacesAliases(_ tag: String, _ canonical: String) throws {
         #expect(try #require(LocaleTag(tag)).canonicalized.identifier == canonical)

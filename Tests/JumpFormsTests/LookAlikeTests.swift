@@ -35,11 +35,13 @@ import TestSupport
         #expect(Self.fixture.unicode == LookAlike.Data.unicodeVersion)
         for item in Self.fixture.cases {
             let folded = LookAlike.folded(item.input)
-            #expect(folded.unicodeScalars.elementsEqual(item.folded.unicodeScalars),
-                    "folded(\(Self.scalars(item.input))) = \(Self.scalars(folded)), ICU \(Self.scalars(item.folded))")
+            #expect(
+                folded.unicodeScalars.elementsEqual(item.folded.unicodeScalars),
+                "folded(\(Self.scalars(item.input))) = \(Self.scalars(folded)), ICU \(Self.scalars(item.folded))")
             let skeleton = LookAlike.skeleton(item.input)
-            #expect(skeleton.unicodeScalars.elementsEqual(item.skeleton.unicodeScalars),
-                    "skeleton(\(Self.scalars(item.input))) = \(Self.scalars(skeleton)), ICU \(Self.scalars(item.skeleton))")
+            #expect(
+                skeleton.unicodeScalars.elementsEqual(item.skeleton.unicodeScalars),
+                "skeleton(\(Self.scalars(item.input))) = \(Self.scalars(skeleton)), ICU \(Self.scalars(item.skeleton))")
         }
     }
 
@@ -83,8 +85,10 @@ import TestSupport
         #expect(!codes.validate(["field": "ＡＤＭＩＮ", "other": ""]).isValid)
         #expect(codes.validate(["field": "\u{0430}dmin", "other": ""]).isValid)
         let domains = try engine(.emailDomainBlacklist, .email, ["mailinator.com"])
-        for address in ["eve@mailinator.com", "eve@MAILINATOR.COM", "eve@mailinator.ｃｏｍ", "eve＠mailinator.com",
-                        "eve@eu.mailinator.com", "eve@mailinator.com.", "eve@mailinator\u{3002}com"] {
+        for address in [
+            "eve@mailinator.com", "eve@MAILINATOR.COM", "eve@mailinator.ｃｏｍ", "eve＠mailinator.com",
+            "eve@eu.mailinator.com", "eve@mailinator.com.", "eve@mailinator\u{3002}com"
+        ] {
             #expect(!domains.validate(["field": address, "other": ""]).isValid, "\(address)")
         }
         for address in ["eve@example.com", "eve@notmailinator.com"] {

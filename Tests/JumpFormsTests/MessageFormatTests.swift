@@ -96,7 +96,8 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageFormatExample("en", "{n, number, '#',##0.00}", ["n": 5], "#5.00"),
         MessageFormatExample("fr", "{n, number}", ["n": 1_234_567], localized("fr", 1_234_567)),
         MessageFormatExample("pl", "{n, number}", ["n": .decimal("12345.5")], localized("pl", "12345.5")),
-        MessageFormatExample("en", "Born {d, date, short} at {t, time}", ["d": "2024-05-01", "t": "2024-05-01T10:30:00Z"], "Born 5/1/24 at 10:30:00\u{202F}AM"),
+        MessageFormatExample(
+            "en", "Born {d, date, short} at {t, time}", ["d": "2024-05-01", "t": "2024-05-01T10:30:00Z"], "Born 5/1/24 at 10:30:00\u{202F}AM"),
         MessageFormatExample("en", "{d, date, long}", ["d": .date(CivilDate(year: 2024, month: 5, day: 1)!)], "May 1, 2024"),
         MessageFormatExample("fr", "{d, date, ::yMMMMd}", ["d": "2024-05-01T23:30:00-02:00"], "2 mai 2024"),
         // Numbers are milliseconds since 1970, as in ICU.
@@ -105,7 +106,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageFormatExample("en", "{g, select, female {She} male {He} other {They}} replied.", ["g": "female"], "She replied."),
         MessageFormatExample("en", "{g, select, female {She} male {He} other {They}} replied.", ["g": "unset"], "They replied."),
         MessageFormatExample("en", "{g, select, 1 {one} other {many}}", ["g": 1], "one"),
-        MessageFormatExample("en", "{g, select, a {{x}} other {y}}", ["g": "b"], "y"),
+        MessageFormatExample("en", "{g, select, a {{x}} other {y}}", ["g": "b"], "y")
     ]
 
     @Test(arguments: simple)
@@ -163,7 +164,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageFormatExample("cy", "{n, selectordinal, zero {#fed} one {#af} two {#ail} few {#ydd} many {#ed} other {#fed}}", ["n": 5], "5ed"),
         MessageFormatExample("en", "{n, selectordinal, =1 {first} one {#st} other {#th}}", ["n": 1], "first"),
         MessageFormatExample("en", "{n, selectordinal, =1 {first} one {#st} other {#th}}", ["n": 21], "21st"),
-        MessageFormatExample("en", "{n, selectordinal, offset:1 other {# after}}", ["n": 1001], "1,000 after"),
+        MessageFormatExample("en", "{n, selectordinal, offset:1 other {# after}}", ["n": 1001], "1,000 after")
     ]
 
     @Test(arguments: plurals)
@@ -190,7 +191,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         // As in ICU4J, `#` belongs to the cases of a plural itself: inside a nested select it is text.
         MessageFormatExample("en", "{n, plural, other {{g, select, other {# items}}}}", ["n": 2, "g": "x"], "# items"),
         // In a plural nested in a plural, `#` is the inner number.
-        MessageFormatExample("en", "{a, plural, other {# {b, plural, other {# and #}} #}}", ["a": 1, "b": 2], "1 2 and 2 1"),
+        MessageFormatExample("en", "{a, plural, other {# {b, plural, other {# and #}} #}}", ["a": 1, "b": 2], "1 2 and 2 1")
     ]
 
     @Test(arguments: nesting)
@@ -216,7 +217,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageFormatExample("en", "{n, plural, other {it''s # o'clock}}", ["n": 3], "it's 3 o'clock"),
         MessageFormatExample("en", "{n, plural, other {# '{'items'}'}}", ["n": 2], "2 {items}"),
         MessageFormatExample("en", "{g, select, other {'#' and #}}", ["g": "x"], "'#' and #"),
-        MessageFormatExample("en", "{g, select, other {'{x}'}}", ["g": "x"], "{x}"),
+        MessageFormatExample("en", "{g, select, other {'{x}'}}", ["g": "x"], "{x}")
     ]
 
     @Test(arguments: apostrophes)
@@ -246,7 +247,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         ("{n, plural, other {#}}", ["n": "abc"], MessageFormatError(message: "argument 'n' must be a number, not 'abc'", argument: "n")),
         ("{n, number}", ["n": .decimal("1,5")], MessageFormatError(message: "argument 'n' must be a number, not '1,5'", argument: "n")),
         ("{n}", ["n": .decimal("")], MessageFormatError(message: "argument 'n' must be a number, not ''", argument: "n")),
-        ("{n, selectordinal, other {#}}", [:], MessageFormatError(message: "missing argument 'n'", argument: "n")),
+        ("{n, selectordinal, other {#}}", [:], MessageFormatError(message: "missing argument 'n'", argument: "n"))
     ]
 
     @Test(arguments: formatErrors)
@@ -280,8 +281,11 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{g, select, male {he}}", "select argument 'g' has no 'other' case", 21),
         MessageSyntaxExample("{n, selectordinal, one {#st}}", "selectordinal argument 'n' has no 'other' case", 28),
         MessageSyntaxExample("{n, plural, }", "plural argument 'n' has no 'other' case", 12),
-        MessageSyntaxExample("{count, nubmer}", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 8, hint: "did you mean 'number'?"),
-        MessageSyntaxExample("{count, spellout}", "unknown argument type 'spellout'; expected number, date, time, plural, select or selectordinal", 8),
+        MessageSyntaxExample(
+            "{count, nubmer}", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 8,
+            hint: "did you mean 'number'?"),
+        MessageSyntaxExample(
+            "{count, spellout}", "unknown argument type 'spellout'; expected number, date, time, plural, select or selectordinal", 8),
         MessageSyntaxExample("{count, choice, 0#none|1#one}", "the 'choice' argument type is not supported; use plural or select", 8),
         MessageSyntaxExample("{}", "empty argument name", 1),
         MessageSyntaxExample("{ , number}", "empty argument name", 2),
@@ -300,11 +304,21 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{count, plural, =0 {none} =0 {zero} other {#}}", "plural argument 'count' has the case '=0' twice", 26),
         MessageSyntaxExample("{n, plural, =1 {a} =1.0 {b} other {c}}", "plural argument 'n' has the case '=1.0' twice", 19),
         MessageSyntaxExample("{g, select, a {x} a {y} other {z}}", "select argument 'g' has the case 'a' twice", 18),
-        MessageSyntaxExample("{n, plural, onee {#} other {#}}", "unknown plural category 'onee'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
-        MessageSyntaxExample("{n, plural, One {#} other {#}}", "unknown plural category 'One'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
-        MessageSyntaxExample("{n, plural, one {#} othr {#}}", "unknown plural category 'othr'; expected zero, one, two, few, many, other or an exact match such as =0", 20, hint: "did you mean 'other'?"),
-        MessageSyntaxExample("{n, plural, one {#} lots {#}}", "unknown plural category 'lots'; expected zero, one, two, few, many, other or an exact match such as =0", 20),
-        MessageSyntaxExample("{g, selct, a {x} other {y}}", "unknown argument type 'selct'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'select'?"),
+        MessageSyntaxExample(
+            "{n, plural, onee {#} other {#}}",
+            "unknown plural category 'onee'; expected zero, one, two, few, many, other or an exact match such as =0", 12, hint: "did you mean 'one'?"),
+        MessageSyntaxExample(
+            "{n, plural, One {#} other {#}}", "unknown plural category 'One'; expected zero, one, two, few, many, other or an exact match such as =0",
+            12, hint: "did you mean 'one'?"),
+        MessageSyntaxExample(
+            "{n, plural, one {#} othr {#}}", "unknown plural category 'othr'; expected zero, one, two, few, many, other or an exact match such as =0",
+            20, hint: "did you mean 'other'?"),
+        MessageSyntaxExample(
+            "{n, plural, one {#} lots {#}}", "unknown plural category 'lots'; expected zero, one, two, few, many, other or an exact match such as =0",
+            20),
+        MessageSyntaxExample(
+            "{g, selct, a {x} other {y}}", "unknown argument type 'selct'; expected number, date, time, plural, select or selectordinal", 4,
+            hint: "did you mean 'select'?"),
         MessageSyntaxExample("{n, plural, one # other {#}}", "expected '{' after case 'one'", 16),
         MessageSyntaxExample("{n, plural, =1x {a} other {b}}", "expected '{' after case '=1'", 14),
         MessageSyntaxExample("{n, plural, one {a} other {b} @}", "expected a case key or '}' in plural argument 'n' but found '@'", 30),
@@ -318,23 +332,35 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{count, plural, one {#} offset:1 other {#}}", "'offset:' must come before the first case", 24),
         MessageSyntaxExample("{n, plural, offset:1 offset:2 other {#}}", "plural argument 'n' has more than one 'offset:'", 21),
         MessageSyntaxExample("{g, select, offset:1 other {x}}", "'offset:' is only allowed in plural and selectordinal arguments", 12),
-        MessageSyntaxExample("{n, plural, other {it'}s}}", "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", 21),
+        MessageSyntaxExample(
+            "{n, plural, other {it'}s}}",
+            "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", 21),
         // Offsets count Unicode scalars: 👍🏽 is two scalars (one Character, four UTF-16 units).
         MessageSyntaxExample("👍🏽 {x", "unmatched '{'", 3),
         MessageSyntaxExample("e\u{301} }", "unmatched '}'; quote it as '}' for a literal brace", 3),
-        MessageSyntaxExample("Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9, hint: "did you mean 'number'?"),
+        MessageSyntaxExample(
+            "Café {n, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 9,
+            hint: "did you mean 'number'?"),
         // The first error stops the parser.
-        MessageSyntaxExample("{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4, hint: "did you mean 'number'?"),
+        MessageSyntaxExample(
+            "{a, nubmer} {b", "unknown argument type 'nubmer'; expected number, date, time, plural, select or selectordinal", 4,
+            hint: "did you mean 'number'?"),
         // The parser reads UTF-8 bytes; offsets still count scalars after non-ASCII text.
         MessageSyntaxExample("é{x", "unmatched '{'", 1),
         MessageSyntaxExample("😀 {n, plural, one {x}}", "plural argument 'n' has no 'other' case", 21),
         MessageSyntaxExample("a\u{2028}b } c", "unmatched '}'; quote it as '}' for a literal brace", 4),
-        MessageSyntaxExample("😀{n, plural, other {'{}}", "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", 20),
-        MessageSyntaxExample("{prénom, select, other {x}} {日付, nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 33, hint: "did you mean 'number'?"),
+        MessageSyntaxExample(
+            "😀{n, plural, other {'{}}",
+            "this apostrophe starts quoted text that is never closed, so a '{' before the end is unmatched; write '' for a literal apostrophe", 20),
+        MessageSyntaxExample(
+            "{prénom, select, other {x}} {日付, nombre}",
+            "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 33, hint: "did you mean 'number'?"),
         MessageSyntaxExample("{count, plural, offset:1é other {#}}", "expected a non-negative integer after 'offset:'", 23),
         MessageSyntaxExample("{n, number, \u{2028}}", "expected a number style after ','", 13),
         // Non-ASCII Pattern_White_Space separates tokens.
-        MessageSyntaxExample("{\u{2028}n\u{85},\u{200E}nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 6, hint: "did you mean 'number'?"),
+        MessageSyntaxExample(
+            "{\u{2028}n\u{85},\u{200E}nombre}", "unknown argument type 'nombre'; expected number, date, time, plural, select or selectordinal", 6,
+            hint: "did you mean 'number'?"),
         // Non-ASCII Pattern_Syntax ends an identifier and is named whole in messages.
         MessageSyntaxExample("{a«b}", "expected ',' or '}' after argument name", 2),
         MessageSyntaxExample("{«}", "expected an argument name after '{' but found '«'", 1),
@@ -342,7 +368,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         MessageSyntaxExample("{n, plural, → {x} other {y}}", "expected a case key or '}' in plural argument 'n' but found '→'", 12),
         MessageSyntaxExample("{g, select, é→ {x} other {y}}", "expected '{' after case 'é'", 13),
         // Select keys compare as Swift strings do: `é` and `e` + U+0301 are one key.
-        MessageSyntaxExample("{g, select, é {a} e\u{301} {b} other {c}}", "select argument 'g' has the case 'e\u{301}' twice", 18),
+        MessageSyntaxExample("{g, select, é {a} e\u{301} {b} other {c}}", "select argument 'g' has the case 'e\u{301}' twice", 18)
     ]
 
     @Test(arguments: errors)
@@ -357,8 +383,9 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         let opener = "{a, select, other {"
         let depth = MessagePattern.maximumNestingDepth + 1
         let source = String(repeating: opener, count: depth) + "x" + String(repeating: "}}", count: depth)
-        let error = MessageSyntaxError(message: "plural and select arguments are nested more than 64 levels deep",
-                                       offset: opener.unicodeScalars.count * (depth - 1))
+        let error = MessageSyntaxError(
+            message: "plural and select arguments are nested more than 64 levels deep",
+            offset: opener.unicodeScalars.count * (depth - 1))
         #expect(throws: error) { try MessagePattern(parsing: source) }
         // Also when the message is cut short: the depth check comes first.
         #expect(throws: error) { try MessagePattern(parsing: String(repeating: opener, count: 10_000)) }
@@ -368,24 +395,31 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
 
     @Test func buildsTheTree() throws {
         let pattern = try MessagePattern(parsing: "a{b}c{n, plural, offset:1 =0 {z} other {# {n, number, integer}}}{d, date, short}")
-        #expect(pattern.nodes == [
-            .text("a"),
-            .argument(MessageSimpleArgument(name: "b", kind: .simple, offset: 1, nameOffset: 2)),
-            .text("c"),
-            .plural(MessagePluralArgument(name: "n", isOrdinal: false, pluralOffset: 1, cases: [
-                MessagePluralCase(key: .exact("0"), keyOffset: 26, message: [.text("z")]),
-                MessagePluralCase(key: .category(.other), keyOffset: 33, message: [
-                    .pound(offset: 40),
-                    .text(" "),
-                    .number(MessageNumberArgument(name: "n", style: .integer, offset: 42, nameOffset: 43)),
-                ]),
-            ], offset: 5, nameOffset: 6)),
-            .argument(MessageSimpleArgument(name: "d", kind: .date, style: "short", offset: 64, nameOffset: 65)),
-        ])
+        #expect(
+            pattern.nodes == [
+                .text("a"),
+                .argument(MessageSimpleArgument(name: "b", kind: .simple, offset: 1, nameOffset: 2)),
+                .text("c"),
+                .plural(
+                    MessagePluralArgument(
+                        name: "n", isOrdinal: false, pluralOffset: 1,
+                        cases: [
+                            MessagePluralCase(key: .exact("0"), keyOffset: 26, message: [.text("z")]),
+                            MessagePluralCase(
+                                key: .category(.other), keyOffset: 33,
+                                message: [
+                                    .pound(offset: 40),
+                                    .text(" "),
+                                    .number(MessageNumberArgument(name: "n", style: .integer, offset: 42, nameOffset: 43))
+                                ])
+                        ], offset: 5, nameOffset: 6)),
+                .argument(MessageSimpleArgument(name: "d", kind: .date, style: "short", offset: 64, nameOffset: 65))
+            ])
         #expect(try MessagePattern(parsing: "x{y}") == MessagePattern(parsing: "x{y}"))
-        #expect(try MessagePattern(parsing: "{n, number, percent}").nodes == [
-            .number(MessageNumberArgument(name: "n", style: .other("percent"), offset: 0, nameOffset: 1)),
-        ])
+        #expect(
+            try MessagePattern(parsing: "{n, number, percent}").nodes == [
+                .number(MessageNumberArgument(name: "n", style: .other("percent"), offset: 0, nameOffset: 1))
+            ])
         #expect(try MessagePattern(parsing: "''").nodes == [.text("'")])
         #expect(try MessagePattern(parsing: "").nodes.isEmpty)
     }
@@ -395,38 +429,56 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         // U+2028 is text outside braces; U+00A0 is neither white space nor syntax, so it is
         // part of the name `a\u{A0}`.
         let pattern = try MessagePattern(parsing: "😀 é\u{2028}{prénom} {n, plural, one {# 👍🏽} other {#\r\n{a\u{A0}}}}'{'")
-        #expect(pattern.nodes == [
-            .text("😀 é\u{2028}"),
-            .argument(MessageSimpleArgument(name: "prénom", kind: .simple, offset: 4, nameOffset: 5)),
-            .text(" "),
-            .plural(MessagePluralArgument(name: "n", isOrdinal: false, pluralOffset: 0, cases: [
-                MessagePluralCase(key: .category(.one), keyOffset: 25, message: [.pound(offset: 30), .text(" 👍🏽")]),
-                MessagePluralCase(key: .category(.other), keyOffset: 36, message: [
-                    .pound(offset: 43),
-                    .text("\r\n"),
-                    .argument(MessageSimpleArgument(name: "a\u{A0}", kind: .simple, offset: 46, nameOffset: 47)),
-                ]),
-            ], offset: 13, nameOffset: 14)),
-            .text("{"),
-        ])
-        #expect(pattern.argumentUses == [
-            MessageArgumentUse(name: "prénom", kind: .simple, offset: 4, nameOffset: 5),
-            MessageArgumentUse(name: "n", kind: .plural, offset: 13, nameOffset: 14),
-            MessageArgumentUse(name: "a\u{A0}", kind: .simple, offset: 46, nameOffset: 47),
-        ])
-        #expect(pattern.selectors == [
-            MessageSelectorUse(name: "n", kind: .plural, offset: 13, nameOffset: 14, pluralOffset: 0, keys: [
-                .init(text: "one", offset: 25, category: .one), .init(text: "other", offset: 36, category: .other),
-            ]),
-        ])
+        #expect(
+            pattern.nodes == [
+                .text("😀 é\u{2028}"),
+                .argument(MessageSimpleArgument(name: "prénom", kind: .simple, offset: 4, nameOffset: 5)),
+                .text(" "),
+                .plural(
+                    MessagePluralArgument(
+                        name: "n", isOrdinal: false, pluralOffset: 0,
+                        cases: [
+                            MessagePluralCase(key: .category(.one), keyOffset: 25, message: [.pound(offset: 30), .text(" 👍🏽")]),
+                            MessagePluralCase(
+                                key: .category(.other), keyOffset: 36,
+                                message: [
+                                    .pound(offset: 43),
+                                    .text("\r\n"),
+                                    .argument(MessageSimpleArgument(name: "a\u{A0}", kind: .simple, offset: 46, nameOffset: 47))
+                                ])
+                        ], offset: 13, nameOffset: 14)),
+                .text("{")
+            ])
+        #expect(
+            pattern.argumentUses == [
+                MessageArgumentUse(name: "prénom", kind: .simple, offset: 4, nameOffset: 5),
+                MessageArgumentUse(name: "n", kind: .plural, offset: 13, nameOffset: 14),
+                MessageArgumentUse(name: "a\u{A0}", kind: .simple, offset: 46, nameOffset: 47)
+            ])
+        #expect(
+            pattern.selectors == [
+                MessageSelectorUse(
+                    name: "n", kind: .plural, offset: 13, nameOffset: 14, pluralOffset: 0,
+                    keys: [
+                        .init(text: "one", offset: 25, category: .one), .init(text: "other", offset: 36, category: .other)
+                    ])
+            ])
         // Argument types match case-insensitively; a select key may be any identifier.
         let select = try MessagePattern(parsing: "{Ж, SELECT, жёлтый {{x, Number, INTEGER}} other {}}")
-        #expect(select.nodes == [.select(MessageSelectArgument(name: "Ж", cases: [
-            MessageSelectCase(key: "жёлтый", keyOffset: 12, message: [
-                .number(MessageNumberArgument(name: "x", style: .integer, offset: 20, nameOffset: 21)),
-            ]),
-            MessageSelectCase(key: "other", keyOffset: 42, message: []),
-        ], offset: 0, nameOffset: 1))])
+        #expect(
+            select.nodes == [
+                .select(
+                    MessageSelectArgument(
+                        name: "Ж",
+                        cases: [
+                            MessageSelectCase(
+                                key: "жёлтый", keyOffset: 12,
+                                message: [
+                                    .number(MessageNumberArgument(name: "x", style: .integer, offset: 20, nameOffset: 21))
+                                ]),
+                            MessageSelectCase(key: "other", keyOffset: 42, message: [])
+                        ], offset: 0, nameOffset: 1))
+            ])
     }
 
     @Test func textWithoutBracesOrApostrophesIsOneNode() throws {
@@ -452,28 +504,30 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
 
     @Test func listsArguments() throws {
         let pattern = try MessagePattern(parsing: Self.usage)
-        #expect(pattern.arguments == [
-            Self.use("name", .simple, at: "name}"),
-            Self.use("count", .plural, at: "count, plural"),
-            Self.use("item", .simple, at: "item}"),
-            Self.use("items", .simple, at: "items}"),
-            Self.use("g", .select, at: "g, select"),
-            Self.use("d", .date, at: "d, date"),
-            Self.use("t", .time, at: "t, time"),
-            Self.use("n", .selectordinal, at: "n, selectordinal"),
-        ])
-        #expect(pattern.argumentUses == [
-            Self.use("name", .simple, at: "name}"),
-            Self.use("count", .plural, at: "count, plural"),
-            Self.use("item", .simple, at: "item}"),
-            Self.use("count", .number, at: "count, number"),
-            Self.use("items", .simple, at: "items}"),
-            Self.use("name", .simple, at: "name}", occurrence: 2),
-            Self.use("g", .select, at: "g, select"),
-            Self.use("d", .date, at: "d, date"),
-            Self.use("t", .time, at: "t, time"),
-            Self.use("n", .selectordinal, at: "n, selectordinal"),
-        ])
+        #expect(
+            pattern.arguments == [
+                Self.use("name", .simple, at: "name}"),
+                Self.use("count", .plural, at: "count, plural"),
+                Self.use("item", .simple, at: "item}"),
+                Self.use("items", .simple, at: "items}"),
+                Self.use("g", .select, at: "g, select"),
+                Self.use("d", .date, at: "d, date"),
+                Self.use("t", .time, at: "t, time"),
+                Self.use("n", .selectordinal, at: "n, selectordinal")
+            ])
+        #expect(
+            pattern.argumentUses == [
+                Self.use("name", .simple, at: "name}"),
+                Self.use("count", .plural, at: "count, plural"),
+                Self.use("item", .simple, at: "item}"),
+                Self.use("count", .number, at: "count, number"),
+                Self.use("items", .simple, at: "items}"),
+                Self.use("name", .simple, at: "name}", occurrence: 2),
+                Self.use("g", .select, at: "g, select"),
+                Self.use("d", .date, at: "d, date"),
+                Self.use("t", .time, at: "t, time"),
+                Self.use("n", .selectordinal, at: "n, selectordinal")
+            ])
         #expect(pattern.argumentNames == ["name", "count", "item", "items", "g", "d", "t", "n"])
         #expect(try MessagePattern(parsing: "no arguments, '{x}'").arguments.isEmpty)
         // Whitespace: `offset` is the brace, `nameOffset` the name.
@@ -489,14 +543,18 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         let count = Self.use("count", .plural, at: "count, plural")
         let g = Self.use("g", .select, at: "g, select")
         let n = Self.use("n", .selectordinal, at: "n, selectordinal")
-        #expect(selectors == [
-            MessageSelectorUse(name: "count", kind: .plural, offset: count.offset, nameOffset: count.nameOffset, pluralOffset: 1,
-                               keys: [key("=0", 1, nil), key("one", 1, .one), key("other", 1, .other)]),
-            MessageSelectorUse(name: "g", kind: .select, offset: g.offset, nameOffset: g.nameOffset, pluralOffset: 0,
-                               keys: [key("female", 1, nil), key("other", 2, nil)]),
-            MessageSelectorUse(name: "n", kind: .selectordinal, offset: n.offset, nameOffset: n.nameOffset, pluralOffset: 0,
-                               keys: [key("one", 2, .one), key("other", 3, .other)]),
-        ])
+        #expect(
+            selectors == [
+                MessageSelectorUse(
+                    name: "count", kind: .plural, offset: count.offset, nameOffset: count.nameOffset, pluralOffset: 1,
+                    keys: [key("=0", 1, nil), key("one", 1, .one), key("other", 1, .other)]),
+                MessageSelectorUse(
+                    name: "g", kind: .select, offset: g.offset, nameOffset: g.nameOffset, pluralOffset: 0,
+                    keys: [key("female", 1, nil), key("other", 2, nil)]),
+                MessageSelectorUse(
+                    name: "n", kind: .selectordinal, offset: n.offset, nameOffset: n.nameOffset, pluralOffset: 0,
+                    keys: [key("one", 2, .one), key("other", 3, .other)])
+            ])
         #expect(selectors.allSatisfy { $0.hasOther })
         #expect(selectors[0].categories == [.one, .other])
         #expect(selectors[0].keys.map(\.isExactMatch) == [true, false, false])
@@ -511,28 +569,36 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         pattern.walk { node in
             switch node {
             case .argument(let argument):
-                let kind: MessageArgumentUse.Kind = switch argument.kind {
-                case .simple: .simple
-                case .date: .date
-                case .time: .time
-                }
+                let kind: MessageArgumentUse.Kind =
+                    switch argument.kind {
+                    case .simple: .simple
+                    case .date: .date
+                    case .time: .time
+                    }
                 arguments.append(MessageArgumentUse(name: argument.name, kind: kind, offset: argument.offset, nameOffset: argument.nameOffset))
             case .number(let argument):
                 arguments.append(MessageArgumentUse(name: argument.name, kind: .number, offset: argument.offset, nameOffset: argument.nameOffset))
             case .plural(let argument):
-                arguments.append(MessageArgumentUse(name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural,
-                                                    offset: argument.offset, nameOffset: argument.nameOffset))
+                arguments.append(
+                    MessageArgumentUse(
+                        name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural,
+                        offset: argument.offset, nameOffset: argument.nameOffset))
                 let keys = argument.cases.map { item -> MessageSelectorUse.Key in
                     let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
                     return .init(text: item.key.description, offset: item.keyOffset, category: category)
                 }
-                selectors.append(MessageSelectorUse(name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural, offset: argument.offset, nameOffset: argument.nameOffset,
-                                                    pluralOffset: argument.pluralOffset, keys: keys))
+                selectors.append(
+                    MessageSelectorUse(
+                        name: argument.name, kind: argument.isOrdinal ? .selectordinal : .plural, offset: argument.offset,
+                        nameOffset: argument.nameOffset,
+                        pluralOffset: argument.pluralOffset, keys: keys))
             case .select(let argument):
                 arguments.append(MessageArgumentUse(name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset))
                 let keys = argument.cases.map { MessageSelectorUse.Key(text: $0.key, offset: $0.keyOffset, category: nil) }
-                selectors.append(MessageSelectorUse(name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset,
-                                                    pluralOffset: 0, keys: keys))
+                selectors.append(
+                    MessageSelectorUse(
+                        name: argument.name, kind: .select, offset: argument.offset, nameOffset: argument.nameOffset,
+                        pluralOffset: 0, keys: keys))
             case .text, .pound:
                 break
             }
@@ -541,7 +607,9 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
     }
 
     @Test func collectedUsesMatchTheTree() throws {
-        for source in [Self.usage, Self.nested, "{a, plural, offset:2 =1 {{b, select, x {{c}} other {{d, selectordinal, one {#} other {#}}}}} other {{a}}}"] {
+        for source in [
+            Self.usage, Self.nested, "{a, plural, offset:2 =1 {{b, select, x {{c}} other {{d, selectordinal, one {#} other {#}}}}} other {{a}}}"
+        ] {
             let pattern = try MessagePattern(parsing: source)
             let walked = Self.walkedUses(pattern)
             #expect(pattern.argumentUses == walked.arguments)
@@ -561,7 +629,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
         ("en", "{n, plural, one {#} other {#}}", [PluralCategory]()),
         ("fr", "{n, plural, one {#} other {#}}", [.many]),
         ("pl", "{n, plural, one {#} other {#}}", [.few, .many]),
-        ("pl", "{n, plural, =1 {#} one {#} few {#} many {#} other {#}}", []),
+        ("pl", "{n, plural, =1 {#} one {#} few {#} many {#} other {#}}", [])
     ])
     func findsMissingCategories(_ locale: String, _ source: String, _ missing: [PluralCategory]) throws {
         let selector = try #require(try MessagePattern(parsing: source).selectors.first)
@@ -582,9 +650,11 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
     /// Random messages from syntax-heavy pieces: parsing never traps, errors point inside the
     /// message, and a parsed message formats when every argument is given.
     @Test func survivesRandomInput() {
-        let pieces = ["{", "}", "'", "''", "#", ",", " ", "a", "n", "=1", "offset:1", "plural", "select",
-                      "selectordinal", "number", "integer", "one", "other", "few", "{n, plural, ", "{a, select, ", "é", "👍🏽",
-                      "\u{2028}", "\u{85}", "«", "e\u{301}", "\r\n"]
+        let pieces = [
+            "{", "}", "'", "''", "#", ",", " ", "a", "n", "=1", "offset:1", "plural", "select",
+            "selectordinal", "number", "integer", "one", "other", "few", "{n, plural, ", "{a, select, ", "é", "👍🏽",
+            "\u{2028}", "\u{85}", "«", "e\u{301}", "\r\n"
+        ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         let formatter = MessageFormatter(localeTag: "pl")
         for _ in 0..<20_000 {

@@ -16,7 +16,7 @@ import Testing
         "Braces: '{ and }' quoted as one, an apostrophe ''{x} before an argument, '{literal}'",
         "{n, plural, other {'#' is a literal here, # is not}}",
         "{n, plural, other {{g, select, other {# stays text in a select}}}}",
-        "ends with an apostrophe'",
+        "ends with an apostrophe'"
     ]
 
     @Test(arguments: canonical)
@@ -29,7 +29,7 @@ import Testing
     @Test func everyParsedMessagePrintsToTheSameTree() throws {
         let awkward = [
             "'{'quoted'}' text", "it''s", "'{a}'", "{ label }", "{n,plural,one{#}other{##}}", "a'}'b'{'c", "''{label}",
-            "x'", "{n, plural, one {'} other {'#}}", "{a}'{b}'", "don't {x}", "{n, plural, other {''#''}}", "'''{'''",
+            "x'", "{n, plural, one {'} other {'#}}", "{a}'{b}'", "don't {x}", "{n, plural, other {''#''}}", "'''{'''"
         ]
         // Apostrophes, braces and `#` in every position, as text around an argument and in a plural case.
         var generated: [String] = []
@@ -51,7 +51,9 @@ import Testing
     @Test func escapedTextReadsBackAsTheText() throws {
         for text in ["{", "}", "'", "''", "{}", "a'b", "'{'", "it's {fine}", "#", "'#'", "x'"] {
             for inPlural in [false, true] {
-                let source = inPlural ? "{n, plural, other {" + MessagePrinter.escape(text, inPlural: true, followedBySpecial: true) + "}}"
+                let source =
+                    inPlural
+                    ? "{n, plural, other {" + MessagePrinter.escape(text, inPlural: true, followedBySpecial: true) + "}}"
                     : MessagePrinter.escape(text, inPlural: false, followedBySpecial: false)
                 let pattern = try MessagePattern(parsing: source)
                 var texts: [String] = []

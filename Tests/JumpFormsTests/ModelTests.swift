@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: [
         ("en-us", "en-US"), ("pt_BR", "pt-BR"), ("zh-hant-tw", "zh-Hant-TW"), ("es-419", "es-419"), ("fr", "fr"),
-        ("sr-Latn-RS", "sr-Latn-RS"), ("de-DE-1996", "de-DE-1996"),
+        ("sr-Latn-RS", "sr-Latn-RS"), ("de-DE-1996", "de-DE-1996")
     ])
     func localeTagsAreCanonical(_ input: String, _ expected: String) {
         #expect(LocaleTag(input)?.identifier == expected)
@@ -36,15 +36,19 @@ import Testing
         func catalog(_ tag: String, _ messages: [String: String]) throws -> LocaleCatalog {
             let locale = try #require(LocaleTag(tag))
             let here = SourceLocation(file: "\(tag).yaml", line: 1, column: 1)
-            return LocaleCatalog(path: "\(tag).yaml", tag: Located(locale, at: here), messages: messages.sorted { $0.key < $1.key }.map {
-                LocaleMessage(key: $0.key, text: $0.value, keyLocation: here, valueLocation: here, offsetMap: .linear(line: 1, column: 1))
-            })
+            return LocaleCatalog(
+                path: "\(tag).yaml", tag: Located(locale, at: here),
+                messages: messages.sorted { $0.key < $1.key }.map {
+                    LocaleMessage(key: $0.key, text: $0.value, keyLocation: here, valueLocation: here, offsetMap: .linear(line: 1, column: 1))
+                })
         }
-        let localizer = Localizer(defaultLocale: try #require(LocaleTag("en-US")), catalogs: [
-            try catalog("en-US", ["a": "A", "b": "B", "c": "C"]),
-            try catalog("fr-FR", ["a": "A-fr", "b": "B-fr"]),
-            try catalog("fr-BE", ["a": "A-be", "c": "C-be"]),
-        ])
+        let localizer = Localizer(
+            defaultLocale: try #require(LocaleTag("en-US")),
+            catalogs: [
+                try catalog("en-US", ["a": "A", "b": "B", "c": "C"]),
+                try catalog("fr-FR", ["a": "A-fr", "b": "B-fr"]),
+                try catalog("fr-BE", ["a": "A-be", "c": "C-be"])
+            ])
         let canada = try #require(LocaleTag("fr-CA"))
         #expect(localizer.text("a", for: canada) == "A-fr")
         #expect(localizer.text("c", for: canada) == "C-be")
@@ -73,9 +77,10 @@ import Testing
         ("(\\w|\\d)+$", true), ("(a|aa)+$", true), ("(a|b|ab)*c", true), ("([a-z]|x)+$", true), ("(.|a)*$", true),
         ("(\\d{2}|\\d)+$", true), ("(ab|a|b)+$", true), ("(a|(a))+$", true), ("(\\s|\\h)*$", true), ("(é|[à-ÿ])+$", true),
         // Exclusive alternatives, possessive and atomic repeats, and what the check cannot read.
-        ("(a|b)+$", false), ("(?:[a-z]|[0-9]|_)+", false), ("(\\w|-)+$", false), ("(\\d|[a-f])+$", false), ("(\\s|\\S)+$", false), ("(ab|abc)+$", false),
+        ("(a|b)+$", false), ("(?:[a-z]|[0-9]|_)+", false), ("(\\w|-)+$", false), ("(\\d|[a-f])+$", false), ("(\\s|\\S)+$", false),
+        ("(ab|abc)+$", false),
         ("(ab|ba)+$", false), ("(a|bc|cb)+$", false), ("(é|ü)+$", false), ("(a+)++$", false), ("(?>a+)+$", false),
-        ("(\\p{L}|\\p{Lu})+$", false), ("(?=a+)b", false), ("(a|a)", false), ("(a|aa)?", false), ("(a|aa){2}", false),
+        ("(\\p{L}|\\p{Lu})+$", false), ("(?=a+)b", false), ("(a|a)", false), ("(a|aa)?", false), ("(a|aa){2}", false)
     ])
     func backtrackingPatternsAreFound(_ pattern: String, _ risky: Bool) {
         #expect((PatternAnalysis.backtrackingRisk(in: pattern) != nil) == risky, "\(pattern)")
@@ -85,8 +90,10 @@ import Testing
     /// ones Swift's Regex compiles and the ones it refuses), unbalanced ones, and nesting far
     /// deeper than it follows.
     @Test func backtrackingAnalysisTakesAnyPattern() {
-        let pieces = ["a", "b", "(", ")", "|", "*", "+", "?", "{2}", "{1,3}", "{0,}", "[a-z]", "[^a]", "[]a]", "[a-]", "\\d", "\\w",
-                      "\\", "(?:", "(?>", "(?=", "(?<n>", "(?i)", "++", ".", "$", "^", "é", "\\p{L}", "[\\d-z]", "\\x{1F600}", "{", "\\Q", "\\E"]
+        let pieces = [
+            "a", "b", "(", ")", "|", "*", "+", "?", "{2}", "{1,3}", "{0,}", "[a-z]", "[^a]", "[]a]", "[a-]", "\\d", "\\w",
+            "\\", "(?:", "(?>", "(?=", "(?<n>", "(?i)", "++", ".", "$", "^", "é", "\\p{L}", "[\\d-z]", "\\x{1F600}", "{", "\\Q", "\\E"
+        ]
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

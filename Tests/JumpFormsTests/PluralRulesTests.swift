@@ -83,8 +83,10 @@ struct PluralFixture: Decodable, Sendable {
 
     @Test func everyLanguageBabelKnowsIsGenerated() throws {
         #expect(PluralRules.languages == (try PluralFixture.languages()))
-        for language in ["en", "fr", "de", "es", "it", "pt", "pt_PT", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ru", "uk", "tr",
-                         "el", "hu", "ro", "ja", "ko", "zh", "ar", "he", "hi", "th", "id", "vi", "sk"] {
+        for language in [
+            "en", "fr", "de", "es", "it", "pt", "pt_PT", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ru", "uk", "tr",
+            "el", "hu", "ro", "ja", "ko", "zh", "ar", "he", "hi", "th", "id", "vi", "sk"
+        ] {
             #expect(PluralRules.cardinal(for: language).language == language)
         }
     }
@@ -141,7 +143,7 @@ struct PluralFixture: Decodable, Sendable {
         ("en-US-u-nu-arab", "en"), ("en-x-private", "en"), ("de-CH-1996", "de"), ("ca-ES-valencia", "ca"),
         ("es-419", "es"), ("ht", "fr"), ("ht-HT", "fr"), ("iw", "he"), ("iw-IL", "he"), ("in", "id"), ("tl", "fil"),
         ("mo", "ro"), ("sh", "sr"), ("no", "no"), ("nb-NO", "nb"), ("xx", "root"), ("xx-YY", "root"), ("", "root"),
-        ("root", "root"), ("123", "root"), ("-", "root"), ("e", "root"), ("english", "root"),
+        ("root", "root"), ("123", "root"), ("-", "root"), ("e", "root"), ("english", "root")
     ])
     func tagsFallBackToTheirLanguage(_ tag: String, _ language: String) {
         #expect(PluralRules.cardinal(for: tag).language == language)
@@ -215,7 +217,7 @@ struct PluralFixture: Decodable, Sendable {
         Case(text: "1c30", i: 1_000_000_000_000_000_000, v: 0, w: 0, f: 0, t: 0, e: 30),
         Case(text: "999999999999999999", i: 999_999_999_999_999_999, v: 0, w: 0, f: 0, t: 0, e: 0),
         Case(text: "0.000000000000000000001", i: 0, v: 21, w: 21, f: 1, t: 1, e: 0),
-        Case(text: "0.1234567890123456789", i: 0, v: 19, w: 19, f: 1_234_567_890_123_456_789, t: 1_234_567_890_123_456_789, e: 0),
+        Case(text: "0.1234567890123456789", i: 0, v: 19, w: 19, f: 1_234_567_890_123_456_789, t: 1_234_567_890_123_456_789, e: 0)
     ])
     func parsesLikeTR35(_ c: Case) throws {
         let o = try #require(PluralOperands(c.text))
@@ -223,8 +225,10 @@ struct PluralFixture: Decodable, Sendable {
         #expect(actual == [c.i, c.v, c.w, c.f, c.t, c.e, c.e])
     }
 
-    @Test(arguments: ["", "-", "1.", ".5", "1..2", "1.5.5", "1,5", "x", "1e", "1c", "1e-3", "1e+3", "+1", " 1", "1 ",
-                      "--1", "1e3.5", "0x10", "\u{661}", "\u{BD}", "1_000", "1.2c3c4", "NaN", "inf"])
+    @Test(arguments: [
+        "", "-", "1.", ".5", "1..2", "1.5.5", "1,5", "x", "1e", "1c", "1e-3", "1e+3", "+1", " 1", "1 ",
+        "--1", "1e3.5", "0x10", "\u{661}", "\u{BD}", "1_000", "1.2c3c4", "NaN", "inf"
+    ])
     func rejectsWhatIsNotANumber(_ text: String) {
         #expect(PluralOperands(text) == nil)
     }
@@ -249,9 +253,12 @@ struct PluralFixture: Decodable, Sendable {
         for (tag, index) in numbers.locales {
             let expected = numbers.symbolSets[index]
             let symbols = NumberSymbols.forLocale(tag)
-            #expect(symbols == NumberSymbols(decimal: expected.decimal, group: expected.group, minusSign: expected.minusSign,
-                                             primaryGrouping: expected.primaryGrouping, secondaryGrouping: expected.secondaryGrouping),
-                    "\(tag)")
+            #expect(
+                symbols
+                    == NumberSymbols(
+                        decimal: expected.decimal, group: expected.group, minusSign: expected.minusSign,
+                        primaryGrouping: expected.primaryGrouping, secondaryGrouping: expected.secondaryGrouping),
+                "\(tag)")
         }
     }
 

@@ -14,15 +14,19 @@ import Testing
                 ? FieldOption(value: Located(String(value.dropFirst()), at: here), label: Located("o", at: here), disabled: true, location: here)
                 : FieldOption(value: Located(value, at: here), label: Located("o", at: here), location: here)
         }
-        let rule = ValidationRule(kind: kind, value: example.value, message: Located("m.\(kind.rawValue)", at: here),
-                                  clientSide: clientSide, location: here)
-        let field = FieldDefinition(name: "field", location: here, type: Located(example.field, at: here),
-                                    options: options, validation: [rule])
+        let rule = ValidationRule(
+            kind: kind, value: example.value, message: Located("m.\(kind.rawValue)", at: here),
+            clientSide: clientSide, location: here)
+        let field = FieldDefinition(
+            name: "field", location: here, type: Located(example.field, at: here),
+            options: options, validation: [rule])
         let other = FieldDefinition(name: "other", location: here, type: Located(.text, at: here))
-        let flow = Flow(path: "example.yaml", name: Located("example", at: here), version: Located("1", at: here),
-                        defaultLocale: Located(LocaleTag("en-US")!, at: here), localesDirectory: Located("locales", at: here),
-                        fields: [field, other], forms: [FormDefinition(name: "form", location: here, fields: [Located("field", at: here), Located("other", at: here)])],
-                        providers: [])
+        let flow = Flow(
+            path: "example.yaml", name: Located("example", at: here), version: Located("1", at: here),
+            defaultLocale: Located(LocaleTag("en-US")!, at: here), localesDirectory: Located("locales", at: here),
+            fields: [field, other],
+            forms: [FormDefinition(name: "form", location: here, fields: [Located("field", at: here), Located("other", at: here)])],
+            providers: [])
         let localizer = Localizer(defaultLocale: LocaleTag("en-US")!, catalogs: [])
         return try FormInterpreter(flow: flow, localizer: localizer).model(form: "form", locale: LocaleTag("en-US")!)
     }

@@ -14,8 +14,9 @@ import Testing
 
     @Test func charactersXMLCannotHoldBecomeReplacementCharacters() {
         let text = "a\u{0}b\u{1F}c\td\ne\rf\u{FFFE}\u{FFFF}\u{FFFD}\u{7F}\u{10FFFF}"
-        #expect(XMLEscape.attribute(text, replacingInvalid: true)
-            == "a\u{FFFD}b\u{FFFD}c\td\ne\rf\u{FFFD}\u{FFFD}\u{FFFD}\u{7F}\u{10FFFF}")
+        #expect(
+            XMLEscape.attribute(text, replacingInvalid: true)
+                == "a\u{FFFD}b\u{FFFD}c\td\ne\rf\u{FFFD}\u{FFFD}\u{FFFD}\u{7F}\u{10FFFF}")
         #expect(XMLEscape.attribute("<\u{8}>", replacingInvalid: true) == "&lt;\u{FFFD}&gt;")
     }
 }

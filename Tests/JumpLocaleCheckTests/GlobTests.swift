@@ -10,7 +10,7 @@ import Testing
         ("options.country.CA", "options.country.CAN", false),
         ("*", "anything.at.all", true),
         ("a*b*c", "axxbyyc", true),
-        ("a*b*c", "axxbyy", false),
+        ("a*b*c", "axxbyy", false)
     ])
     func patternsMatchDottedKeys(_ pattern: String, _ key: String, _ expected: Bool) {
         #expect(Glob.matches(pattern, key) == expected)

@@ -46,8 +46,9 @@ import TestSupport
     /// for a benchmark to say, not for this test.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
     func oneCPUFinishesTheCheck() throws {
-        let child = try ChildProcess("/usr/bin/taskset", ["-c", "0", Executable.productsFolder + "/jump-forms", "locales", "check"],
-                                     in: Repository.root)
+        let child = try ChildProcess(
+            "/usr/bin/taskset", ["-c", "0", Executable.productsFolder + "/jump-forms", "locales", "check"],
+            in: Repository.root)
         let end = try child.finish(timeout: 60)
         #expect(end.status == 0, "\(child.stdout)\(child.stderr)")
         #expect(child.stderr == "0 errors, 0 warnings in 6 locale files\n")
@@ -69,8 +70,9 @@ import TestSupport
         try folder.write("strings/sv.yaml", "locale: sv\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n")
         let plain = try run(["locales", "check", "--locales", "strings", "--reference", "en"], in: folder.path)
         #expect(plain.status == 1)
-        #expect(plain.stdout.split(separator: "\n").filter { $0.contains("error[") || $0.contains("warning[") }
-                    == ["strings/sv.yaml:2:1: error[missing-key]: message 'done' is missing from sv; en has it"], "\(plain.stdout)")
+        #expect(
+            plain.stdout.split(separator: "\n").filter { $0.contains("error[") || $0.contains("warning[") }
+                == ["strings/sv.yaml:2:1: error[missing-key]: message 'done' is missing from sv; en has it"], "\(plain.stdout)")
         #expect(!plain.stdout.contains("jumpForms."), "\(plain.stdout)")
         #expect(plain.stderr == "1 error, 0 warnings in 3 locale files\n", "\(plain.stderr)")
         let asked = try run(["locales", "check", "--locales", "strings", "--reference", "en", "--builtin-texts", "--format", "json"], in: folder.path)
@@ -78,8 +80,9 @@ import TestSupport
         #expect(asked.stdout.contains("\"key\" : \"jumpForms.") || asked.stdout.contains("\"key\": \"jumpForms."), "\(asked.stdout.prefix(400))")
         let noReference = try run(["locales", "check", "--locales", "strings", "--reference", "fr-FR"], in: folder.path)
         #expect(noReference.status == 1)
-        #expect(noReference.stdout.split(separator: "\n").filter { $0.contains("error[") }
-                    == ["error[missing-locale-file]: fr-FR (--reference) has no locale file in strings"], "\(noReference.stdout)")
+        #expect(
+            noReference.stdout.split(separator: "\n").filter { $0.contains("error[") }
+                == ["error[missing-locale-file]: fr-FR (--reference) has no locale file in strings"], "\(noReference.stdout)")
     }
 
     @Test func localesNamedWithoutAFileAreErrors() throws {
@@ -93,8 +96,10 @@ import TestSupport
         try folder.write("jump.yaml", config.replacingOccurrences(of: "captureLocale: en-US", with: "captureLocale: pt-PT"))
         let fromConfig = try run(["locales", "check"], in: folder.path)
         #expect(fromConfig.status == 1)
-        #expect(fromConfig.stdout.contains("jump.yaml:6:16: error[missing-locale-file]: pt-PT (captureLocale in jump.yaml) has no locale file in locales"),
-                "\(fromConfig.stdout)")
+        #expect(
+            fromConfig.stdout.contains(
+                "jump.yaml:6:16: error[missing-locale-file]: pt-PT (captureLocale in jump.yaml) has no locale file in locales"),
+            "\(fromConfig.stdout)")
         let reference = try run(["locales", "check", "--reference", "en-GB"], in: folder.path)
         #expect(reference.status == 1)
         #expect(reference.stdout.contains("en-GB (--reference) has no locale file"))
@@ -106,8 +111,9 @@ import TestSupport
         #expect(fromFlow.status == 1, "\(fromFlow.stdout)\(fromFlow.stderr)")
         let findings = try #require(try JSONValue.parse(fromFlow.stdout)["diagnostics"]?.arrayValue)
         let missingFile = findings.filter { $0["rule"]?.stringValue == "missing-locale-file" }
-        #expect(missingFile.map { "\($0["file"]?.stringValue ?? ""):\($0["line"]?.intValue ?? 0):\($0["column"]?.intValue ?? 0)" }
-            == ["flows/standard.yaml:4:16"], "\(fromFlow.stdout)")
+        #expect(
+            missingFile.map { "\($0["file"]?.stringValue ?? ""):\($0["line"]?.intValue ?? 0):\($0["column"]?.intValue ?? 0)" }
+                == ["flows/standard.yaml:4:16"], "\(fromFlow.stdout)")
         #expect(missingFile.first?["message"]?.stringValue == "pt-PT (defaultLocale of flows/standard.yaml) has no locale file in locales")
     }
 
@@ -122,31 +128,36 @@ import TestSupport
         let findings = try #require(try JSONValue.parse(result.stdout)["diagnostics"]?.arrayValue)
         #expect(findings.map { $0["rule"]?.stringValue } == ["unknown-language"], "\(result.stdout)")
         #expect(findings.first?["severity"]?.stringValue == "error")
-        #expect(findings.first?["hint"]?.stringValue?.hasPrefix("did you mean 'pl-PL'? (pl is the main language of PL; known languages near 'pk': ak,") == true,
-                "\(result.stdout)")
+        #expect(
+            findings.first?["hint"]?.stringValue?.hasPrefix("did you mean 'pl-PL'? (pl is the main language of PL; known languages near 'pk': ak,")
+                == true,
+            "\(result.stdout)")
     }
 
     @Test func trapNumbersAndDatesEndToEnd() throws {
         let folder = try Self.project()
         defer { folder.remove() }
         let french = try String(contentsOfFile: folder.path + "/locales/fr-FR.yaml", encoding: .utf8)
-        try folder.write("locales/fr-FR.yaml", french
-            .replacingOccurrences(of: "      label: Prénom\n", with: "      label: 1.0\n")
-            .replacingOccurrences(of: "      label: Nom\n", with: "      label: 2024-01-01\n"))
+        try folder.write(
+            "locales/fr-FR.yaml",
+            french
+                .replacingOccurrences(of: "      label: Prénom\n", with: "      label: 1.0\n")
+                .replacingOccurrences(of: "      label: Nom\n", with: "      label: 2024-01-01\n"))
         let result = try run(["locales", "check"], in: folder.path)
         #expect(result.status == 1)
         #expect(result.stderr == "2 errors, 0 warnings in 6 locale files\n")
-        #expect(result.stdout == """
-        locales/fr-FR.yaml:22:14: error[yaml-trap]: '1.0' is unquoted: YAML 1.1 tools read it as a number, not as text
-         22 |       label: 1.0
-            |              ^~~
-          = hint: write it in quotes: "1.0"
-        locales/fr-FR.yaml:24:14: error[yaml-trap]: '2024-01-01' is unquoted: YAML 1.1 tools read it as a date, not as text
-         24 |       label: 2024-01-01
-            |              ^~~~~~~~~~
-          = hint: write it in quotes: "2024-01-01"
+        #expect(
+            result.stdout == """
+                locales/fr-FR.yaml:22:14: error[yaml-trap]: '1.0' is unquoted: YAML 1.1 tools read it as a number, not as text
+                 22 |       label: 1.0
+                    |              ^~~
+                  = hint: write it in quotes: "1.0"
+                locales/fr-FR.yaml:24:14: error[yaml-trap]: '2024-01-01' is unquoted: YAML 1.1 tools read it as a date, not as text
+                 24 |       label: 2024-01-01
+                    |              ^~~~~~~~~~
+                  = hint: write it in quotes: "2024-01-01"
 
-        """)
+                """)
     }
 
     @Test func onlyTheNamedLocalesAreReported() throws {
@@ -207,7 +218,9 @@ import TestSupport
     @Test func machineReadableFormats() throws {
         let folder = try TemporaryFolder("jump-locales-formats")
         defer { folder.remove() }
-        try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email address\n  fields.email.tip: We never share it.\n  options.country.CA: Canada\n")
+        try folder.write(
+            "locales/en-US.yaml",
+            "locale: en-US\nmessages:\n  fields.email.label: Email address\n  fields.email.tip: We never share it.\n  options.country.CA: Canada\n")
         try folder.write("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: Adresse e-mail\n  options.country.CA: Canada\n")
         let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US"]
         let json = try JSONValue.parse(try run(arguments + ["--format", "json"], in: folder.path).stdout)
@@ -241,20 +254,28 @@ import TestSupport
         let shown = try run(["show", "registrationForm", "--locale", "en-XA"], in: folder.path)
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("[Éɱáîļ áððŕéšš one two]"), "\(shown.stdout)")
-        let validated = try run(["validate", "registrationForm", "--locale", "en-XA", "--set", "emailAddress=ana@example",
-                                 "--set", "displayName=x", "--set", "newPassword=short", "--set", "newPasswordConfirm=short"], in: folder.path)
+        let validated = try run(
+            [
+                "validate", "registrationForm", "--locale", "en-XA", "--set", "emailAddress=ana@example",
+                "--set", "displayName=x", "--set", "newPassword=short", "--set", "newPasswordConfirm=short"
+            ], in: folder.path)
         #expect(validated.status == 1)
-        #expect(validated.stdout.contains("displayName: [[Ðîšþļáý ñáɱé one two] ɱûšţ ƀé áţ ļéášţ 3 çĥáŕáçţéŕš ļöñĝ. one two three four]"),
-                "\(validated.stdout)")
+        #expect(
+            validated.stdout.contains("displayName: [[Ðîšþļáý ñáɱé one two] ɱûšţ ƀé áţ ļéášţ 3 çĥáŕáçţéŕš ļöñĝ. one two three four]"),
+            "\(validated.stdout)")
         // E-mail addresses and URLs stay as they are.
         #expect(validated.stdout.contains("šûçĥ áš name@example.com."), "\(validated.stdout)")
-        let arabic = try run(["validate", "registrationForm", "--locale", "ar-XB", "--set", "emailAddress=ana@example.com",
-                              "--set", "displayName=ana", "--set", "newPassword=s", "--set", "newPasswordConfirm=s"], in: folder.path)
+        let arabic = try run(
+            [
+                "validate", "registrationForm", "--locale", "ar-XB", "--set", "emailAddress=ana@example.com",
+                "--set", "displayName=ana", "--set", "newPassword=s", "--set", "newPasswordConfirm=s"
+            ], in: folder.path)
         #expect(arabic.status == 1)
         #expect(arabic.stdout.contains("\u{200F}\u{202E}characters\u{202C}\u{200F}"), "\(arabic.stdout)")
         // The prompts of the account commands, non-interactively: jump-forms' own words too.
-        let register = try run(["register", "--non-interactive", "--locale", "en-XA", "--set", "emailAddress=dee@example.com"], in: folder.path,
-                               environment: ["HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_DATA_HOME": folder.path + "/share"])
+        let register = try run(
+            ["register", "--non-interactive", "--locale", "en-XA", "--set", "emailAddress=dee@example.com"], in: folder.path,
+            environment: ["HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_DATA_HOME": folder.path + "/share"])
         #expect(register.status == 1)
         #expect(register.stderr.contains("[Ŕéǫûîŕéð ṽáļûéš áŕé ɱîššîñĝ"), "\(register.stderr)")
     }
@@ -266,7 +287,8 @@ import TestSupport
         defer { folder.remove() }
         let german = try String(contentsOfFile: folder.path + "/locales/de-DE.yaml", encoding: .utf8)
         // Two keys gone (one only the edit profile form shows), one left in English.
-        let edited = german
+        let edited =
+            german
             .replacingOccurrences(of: "      label: Straße und Hausnummer\n", with: "")
             .replacingOccurrences(of: "      placeholder: Ein paar Worte über Sie\n", with: "")
             .replacingOccurrences(of: "label: Ort\n", with: "label: City\n")
@@ -281,7 +303,10 @@ import TestSupport
         let builtin = BuiltinCatalog.catalogs.first { $0.tag.value.identifier == "en-US" }!.count
         #expect(de["translated"]?.intValue == 51 + builtin)
         #expect(de["total"]?.intValue == 54 + builtin)
-        #expect(de["untranslated"]?.arrayValue?.compactMap(\.stringValue) == ["fields.addressStreet.label", "fields.addressCity.label", "fields.aboutMe.placeholder"])
+        #expect(
+            de["untranslated"]?.arrayValue?.compactMap(\.stringValue) == [
+                "fields.addressStreet.label", "fields.addressCity.label", "fields.aboutMe.placeholder"
+            ])
         let below = try run(["locales", "coverage", "--minimum", "99"], in: folder.path)
         #expect(below.status == 1)
         #expect(below.stderr.contains("below 99.0%: de-DE"))
@@ -306,7 +331,8 @@ import TestSupport
         try folder.write("flows/f2.yaml", flow.replacingOccurrences(of: "defaultLocale: en-US", with: "defaultLocale: pt-BR"))
         let fromFlow = try run(["locales", "coverage", "--flows", "flows/f2.yaml"], in: folder.path)
         #expect(fromFlow.status == 1)
-        #expect(fromFlow.stderr.contains("flows/f2.yaml:4:16: error[missing-locale-file]: pt-BR (defaultLocale of flows/f2.yaml)"), "\(fromFlow.stderr)")
+        #expect(
+            fromFlow.stderr.contains("flows/f2.yaml:4:16: error[missing-locale-file]: pt-BR (defaultLocale of flows/f2.yaml)"), "\(fromFlow.stderr)")
         // A percent is 0...100.
         let above = try run(["locales", "coverage", "--minimum", "150"], in: folder.path)
         #expect(above.status == 2)
@@ -363,7 +389,8 @@ import TestSupport
         #expect(limited.status == 2)
         #expect(limited.stderr.contains("error[JF102]: the file is "), "\(limited.stderr)")
         #expect(try run(arguments + ["--max-file-size", "16M"], in: folder.path).status == 0)
-        #expect(try run(["locales", "coverage", "--locales", "locales", "--reference", "en-US", "--max-file-size", "1K"], in: folder.path).status == 2)
+        #expect(
+            try run(["locales", "coverage", "--locales", "locales", "--reference", "en-US", "--max-file-size", "1K"], in: folder.path).status == 2)
         // The interchange commands: the locale files they read, and the file import reads.
         let export = ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"]
         let refusedExport = try run(export + ["--max-file-size", "1K"], in: folder.path)
@@ -390,10 +417,13 @@ import TestSupport
         let runs = [
             (arguments + ["--locales", "locales", "--baseline", "ci/baseline.json"], folder.path),
             (arguments + ["--locales", folder.path + "/locales", "--baseline", "ci/baseline.json"], folder.path),
-            (arguments + ["--locales", name + "/locales", "--baseline", name + "/ci/baseline.json"], (folder.path as NSString).deletingLastPathComponent),
+            (
+                arguments + ["--locales", name + "/locales", "--baseline", name + "/ci/baseline.json"],
+                (folder.path as NSString).deletingLastPathComponent
+            ),
             (arguments + ["--locales", "../locales", "--baseline", "baseline.json"], folder.path + "/ci"),
             // Through a symbolic link to the project's folder.
-            (arguments + ["--locales", "link/locales", "--baseline", "ci/baseline.json"], folder.path),
+            (arguments + ["--locales", "link/locales", "--baseline", "ci/baseline.json"], folder.path)
         ]
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: ".")
         for (arguments, directory) in runs {
@@ -419,7 +449,7 @@ import TestSupport
         #expect(ordinal.status == 0, "\(ordinal.stderr)")
         #expect(ordinal.stdout == "2nd\n")
         let percent = try run(["{p, number, percent} von {who}", "--locale", "de-DE", "--arg", "p=0.25", "--arg", "who=Ana"])
-        #expect(percent.stdout == "25\u{00A0}% von Ana\n", "\(percent.stdout)")   // CLDR: a no-break space before %
+        #expect(percent.stdout == "25\u{00A0}% von Ana\n", "\(percent.stdout)")  // CLDR: a no-break space before %
         let date = try run(["{d, date, long}", "--locale", "fr-FR", "--arg", "d=2024-01-15"])
         #expect(date.stdout == "15 janvier 2024\n", "\(date.stdout)")
     }
@@ -432,9 +462,9 @@ import TestSupport
     }
 
     @Test func usageErrorsExitTwo() throws {
-        #expect(try run(["{n}"]).status == 2)                                       // no --locale
-        #expect(try run(["{n}", "--locale", "en", "--arg", "n"]).status == 2)        // not name=value
-        #expect(try run(["--jsonl", "--locale", "en"], input: "").status == 2)       // --jsonl takes no --locale
+        #expect(try run(["{n}"]).status == 2)  // no --locale
+        #expect(try run(["{n}", "--locale", "en", "--arg", "n"]).status == 2)  // not name=value
+        #expect(try run(["--jsonl", "--locale", "en"], input: "").status == 2)  // --jsonl takes no --locale
     }
 
     @Test func jsonLinesInOrderWithAnErrorPerBadLine() throws {

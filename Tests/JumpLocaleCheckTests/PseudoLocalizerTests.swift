@@ -10,8 +10,9 @@ import Testing
     @Test func accentedTextIsLongerAndBracketed() throws {
         #expect(Self.accented.transform("Email address") == "[Éɱáîļ áððŕéšš one two]")
         #expect(Self.accented.transform("{label} is required.") == "[{label} îš ŕéǫûîŕéð. one two]")
-        #expect(Self.accented.transform("See <b>https://example.com/help</b> or ana@example.com.")
-            == "[Šéé <b>https://example.com/help</b> öŕ ana@example.com. one two three four five]")
+        #expect(
+            Self.accented.transform("See <b>https://example.com/help</b> or ana@example.com.")
+                == "[Šéé <b>https://example.com/help</b> öŕ ana@example.com. one two three four five]")
         let long = "A long passphrase is the best password of all."
         let transformed = Self.accented.transform(long)
         #expect(Double(transformed.count) >= Double(long.count) * 1.35)
@@ -21,15 +22,16 @@ import Testing
         let sources = [
             "{value, plural, one {{label} must be at least # character long.} other {{label} must be at least # characters long.}}",
             "{g, select, female {Elle} other {Il}} a rejoint {count, number} groupes",
-            "It''s '{literal}' text",
+            "It''s '{literal}' text"
         ]
         for source in sources {
             for style in [Self.accented, Self.bidi] {
                 let original = try MessagePattern(parsing: source)
                 let pseudo = try MessagePattern(parsing: style.transform(source))
                 #expect(pseudo.argumentNames == original.argumentNames, "\(style.style): \(source)")
-                #expect(pseudo.selectors.filter { $0.kind == .select }.map { $0.keys.map(\.text) }
-                    == original.selectors.filter { $0.kind == .select }.map { $0.keys.map(\.text) })
+                #expect(
+                    pseudo.selectors.filter { $0.kind == .select }.map { $0.keys.map(\.text) }
+                        == original.selectors.filter { $0.kind == .select }.map { $0.keys.map(\.text) })
             }
         }
         #expect(Self.accented.transform("It''s '{literal}' text") == "[Îţ'š '{ļîţéŕáļ}' ţéẋţ one two]")

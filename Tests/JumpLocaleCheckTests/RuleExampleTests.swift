@@ -93,7 +93,8 @@ import TestSupport
         let folder = try TemporaryFolder("jump-locales-baseline")
         defer { folder.remove() }
         for file in LocaleRule.urlMismatch.example.files { try folder.write(file.path, file.text) }
-        let result = try Executable.run("jump-forms", LocaleRule.urlMismatch.example.arguments + ["--write-baseline", "baseline.json"], in: folder.path)
+        let result = try Executable.run(
+            "jump-forms", LocaleRule.urlMismatch.example.arguments + ["--write-baseline", "baseline.json"], in: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: folder.path + "/baseline.json", encoding: .utf8)
         let document = try String(contentsOfFile: Repository.path("docs/locales.md"), encoding: .utf8)

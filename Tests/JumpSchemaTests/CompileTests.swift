@@ -16,9 +16,13 @@ import TestSupport
         for file in files + [GeneratedFile(name: "main.swift", contents: main)] {
             sources.append(try folder.write(file.name, file.contents))
         }
-        let compile = try ProgramRun(swiftc, ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Model",
-                                              "-module-cache-path", folder.path + "/module-cache"]
-            + sources + ["-o", folder.path + "/model"], in: folder.path)
+        let compile = try ProgramRun(
+            swiftc,
+            [
+                "-swift-version", "6", "-warnings-as-errors", "-module-name", "Model",
+                "-module-cache-path", folder.path + "/module-cache"
+            ]
+                + sources + ["-o", folder.path + "/model"], in: folder.path)
         try #require(compile.status == 0, "the generated code does not compile:\n\(compile.stderr)")
         return try ProgramRun(folder.path + "/model", arguments, in: folder.path)
     }
@@ -49,19 +53,20 @@ import TestSupport
 
     @Test func theDefaultModelDecodesAndEncodesARecord() throws {
         let files = try GeneratorTests.defaultGenerator().files()
-        let main = Self.roundTrip + """
-            let record = try roundTrip(User.self)
-            // Typed values: dates, instants, a string plural, an element's read-only id.
-            print(record.birthday!.year, record.lastLogin!, record.statuses!, record.photos![0].id!, record.profiles![0].followers!)
-            print(record.created!.date.timeIntervalSince1970, CaptureDateTime(Date(timeIntervalSince1970: 0)))
-            // A record made in code: what the server sets starts empty; nil is sent as null.
-            var made = User(email: "new@example.com", birthday: CaptureDate("2000-02-29"), statuses: ["new"])
-            made.primaryAddress = User.PrimaryAddress(city: "Kraków")
-            made.photos = [User.PhotosElement(type: "small", value: "b.png")]
-            print(try show(made))
-            print(CaptureDate("2023-02-29") == nil, CaptureDateTime("2024-01-15 10:00:00 +0100")!)
-            print(User.writableAttributePaths.contains("/primaryAddress/city"), User.writableAttributePaths.contains("/email"))
-            """
+        let main =
+            Self.roundTrip + """
+                let record = try roundTrip(User.self)
+                // Typed values: dates, instants, a string plural, an element's read-only id.
+                print(record.birthday!.year, record.lastLogin!, record.statuses!, record.photos![0].id!, record.profiles![0].followers!)
+                print(record.created!.date.timeIntervalSince1970, CaptureDateTime(Date(timeIntervalSince1970: 0)))
+                // A record made in code: what the server sets starts empty; nil is sent as null.
+                var made = User(email: "new@example.com", birthday: CaptureDate("2000-02-29"), statuses: ["new"])
+                made.primaryAddress = User.PrimaryAddress(city: "Kraków")
+                made.photos = [User.PhotosElement(type: "small", value: "b.png")]
+                print(try show(made))
+                print(CaptureDate("2023-02-29") == nil, CaptureDateTime("2024-01-15 10:00:00 +0100")!)
+                print(User.writableAttributePaths.contains("/primaryAddress/city"), User.writableAttributePaths.contains("/email"))
+                """
         let run = try Self.compileAndRun(files, main: main, arguments: [Fixtures.path("records/default-record.json")])
         #expect(run.status == 0, "\(run.stderr)")
         Snapshot.check(run.stdout, against: Fixtures.path("golden/default/round-trip.txt"))
@@ -69,17 +74,18 @@ import TestSupport
 
     @Test func theHostileModelDecodesAndEncodesARecord() throws {
         let files = try GeneratorTests.hostileGenerator().files()
-        let main = Self.roundTrip + """
-            let record = try roundTrip(HUser.self)
-            // Keywords and renamed attributes are usable as properties.
-            print(record.default!, record.class!, record.protocol!, record.`init`!, record.`in`!, record.type!, record._2fa!,
-                  record.selfValue!, record.selfValue2!, record.selfValue3!, record.firstName!, record.firstName2!, record.firstName3!,
-                  record.attribute!, record.quoteAndBackslash!, record.moji!, separator: "|")
-            // Exact decimals, any JSON, instants before 1970, deep nesting.
-            print(record.amount!, record.blob!, record.seen!, record.seen!.microsecondsSince1970)
-            print(record.level1!.level2![0].level3!.level4![0].tags!, record.level1!.level2![0].level3!.level4![0].default!.level5![0].id!)
-            print(try show(HUser.StringObject(string: "x")), try show(HUser.Empty()), try show(HUser.EmptyPluralElement()))
-            """
+        let main =
+            Self.roundTrip + """
+                let record = try roundTrip(HUser.self)
+                // Keywords and renamed attributes are usable as properties.
+                print(record.default!, record.class!, record.protocol!, record.`init`!, record.`in`!, record.type!, record._2fa!,
+                      record.selfValue!, record.selfValue2!, record.selfValue3!, record.firstName!, record.firstName2!, record.firstName3!,
+                      record.attribute!, record.quoteAndBackslash!, record.moji!, separator: "|")
+                // Exact decimals, any JSON, instants before 1970, deep nesting.
+                print(record.amount!, record.blob!, record.seen!, record.seen!.microsecondsSince1970)
+                print(record.level1!.level2![0].level3!.level4![0].tags!, record.level1!.level2![0].level3!.level4![0].default!.level5![0].id!)
+                print(try show(HUser.StringObject(string: "x")), try show(HUser.Empty()), try show(HUser.EmptyPluralElement()))
+                """
         let run = try Self.compileAndRun(files, main: main, arguments: [Fixtures.path("records/hostile-record.json")])
         #expect(run.status == 0, "\(run.stderr)")
         Snapshot.check(run.stdout, against: Fixtures.path("golden/hostile/round-trip.txt"))
@@ -95,10 +101,16 @@ import TestSupport
         }
         // A separate module: `private(set)` is what keeps an app from setting them.
         let cache = ["-module-cache-path", folder.path + "/module-cache"]
-        let compileModel = try ProgramRun(swiftc, ["-swift-version", "6", "-parse-as-library", "-emit-module", "-module-name", "Model",
-                                                   "-emit-module-path", folder.path + "/Model.swiftmodule"] + cache + sources, in: folder.path)
+        let compileModel = try ProgramRun(
+            swiftc,
+            [
+                "-swift-version", "6", "-parse-as-library", "-emit-module", "-module-name", "Model",
+                "-emit-module-path", folder.path + "/Model.swiftmodule"
+            ] + cache + sources, in: folder.path)
         try #require(compileModel.status == 0, "\(compileModel.stderr)")
-        let app = try folder.write("app.swift", """
+        let app = try folder.write(
+            "app.swift",
+            """
             import Model
             var user = User()
             user.email = "ana@example.com"

@@ -73,8 +73,10 @@ import TestSupport
         #expect(model.contains("public var fooBar2: FooBar2?"))
         #expect(model.contains("public var fooBar: FooBar?"))
         // Plural elements always have their id, even when the schema does not list it.
-        #expect(model.contains("public struct Level5Element: Codable, Sendable, Equatable {\n"
-            + "                            /// The element's id, set by the server.\n"))
+        #expect(
+            model.contains(
+                "public struct Level5Element: Codable, Sendable, Equatable {\n"
+                    + "                            /// The element's id, set by the server.\n"))
         #expect(model.contains("import FoundationEssentials"), "a decimal attribute needs Foundation's Decimal")
     }
 
@@ -97,18 +99,24 @@ import TestSupport
         let generator = ModelGenerator(schema: schema, accessSchema: accessSchema)
         #expect(generator.writableAttributePaths == ["/displayName", "/primaryAddress/city"])
         let model = generator.files()[0].contents
-        #expect(model.contains("""
-                /// Only some of its attributes are writable with an access token (see `writableAttributePaths`).
-                public var primaryAddress: PrimaryAddress?
-            """))
-        #expect(model.contains("""
-                    /// Not writable with an access token: outside the access schema (the server answers error 223).
-                    public var zip: String?
-            """))
-        #expect(model.contains("""
-                    /// Schema path `/primaryAddress/city`: string, at most 1000 characters.
-                    public var city: String?
-            """))
+        #expect(
+            model.contains(
+                """
+                    /// Only some of its attributes are writable with an access token (see `writableAttributePaths`).
+                    public var primaryAddress: PrimaryAddress?
+                """))
+        #expect(
+            model.contains(
+                """
+                        /// Not writable with an access token: outside the access schema (the server answers error 223).
+                        public var zip: String?
+                """))
+        #expect(
+            model.contains(
+                """
+                        /// Schema path `/primaryAddress/city`: string, at most 1000 characters.
+                        public var city: String?
+                """))
     }
 
     @Test(arguments: [("", true), ("JR", true), ("My_", true), ("2x", false), ("J-R", false), ("É", false)])

@@ -14,7 +14,7 @@ import Testing
         "photos": [["id": 1, "type": "large", "value": "a.png"]],
         "statuses": [["id": 1, "status": "verified"]],
         "display": ["theme": "dark", "fontScale": 1],
-        "optIn": ["status": false],
+        "optIn": ["status": false]
     ]
 
     func changes(_ after: JSONValue) throws -> [RecordChange] {
@@ -24,20 +24,23 @@ import Testing
 
     @Test func objectsAreUpdatedWithTheKeysThatChanged() throws {
         let after = before.setting("primaryAddress", ["city": "Warszawa", "zip": "31-042"]).setting("optIn", ["status": true])
-        #expect(try changes(after) == [
-            .update(attribute: "/primaryAddress", value: ["city": "Warszawa"]),
-            .update(attribute: "/optIn", value: ["status": true]),
-        ])
+        #expect(
+            try changes(after) == [
+                .update(attribute: "/primaryAddress", value: ["city": "Warszawa"]),
+                .update(attribute: "/optIn", value: ["status": true])
+            ])
     }
 
     @Test func pluralsAreReplacedWholeWithoutTheirIds() throws {
-        let after = before
+        let after =
+            before
             .setting("photos", [["id": 1, "type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]])
             .setting("statuses", [["id": 1, "status": "verified"], ["status": "premium"]])
-        #expect(try changes(after) == [
-            .replace(attribute: "/photos", value: [["type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]]),
-            .replace(attribute: "/statuses", value: [["status": "verified"], ["status": "premium"]]),
-        ])
+        #expect(
+            try changes(after) == [
+                .replace(attribute: "/photos", value: [["type": "large", "value": "a.png"], ["type": "small", "value": "b.png"]]),
+                .replace(attribute: "/statuses", value: [["status": "verified"], ["status": "premium"]])
+            ])
     }
 
     @Test func aJSONAttributeIsUpdatedWholeNotDiffedLikeAnObject() throws {
@@ -63,47 +66,68 @@ import Testing
         #expect(try changes(after) == [.update(attribute: nil, value: ["name": nil])])
         let added = after.setting("name", ["givenName": "Ana"])
         let schema = try Fixtures.defaultSchema
-        #expect(RecordChanges.changes(from: after, to: added, kind: schema.attributeKind(path:))
-            == [.update(attribute: "/name", value: ["givenName": "Ana"])])
+        #expect(
+            RecordChanges.changes(from: after, to: added, kind: schema.attributeKind(path:))
+                == [.update(attribute: "/name", value: ["givenName": "Ana"])])
     }
 
     @Test func aJSONAttributeInsideAPluralElementIsSentIntact() throws {
-        let profile: JSONValue = ["id": 4, "domain": "google.com", "identifier": "g-1",
-                                  "profile": ["id": "google-user-77", "created": "2020", "uuid": "p-1"],
-                                  "accessCredentials": ["id": 5, "token": "t"]]
+        let profile: JSONValue = [
+            "id": 4, "domain": "google.com", "identifier": "g-1",
+            "profile": ["id": "google-user-77", "created": "2020", "uuid": "p-1"],
+            "accessCredentials": ["id": 5, "token": "t"]
+        ]
         let after = before.setting("profiles", [profile])
-        #expect(try changes(after) == [
-            .replace(attribute: "/profiles", value: [["domain": "google.com", "identifier": "g-1",
-                                                      "profile": ["id": "google-user-77", "created": "2020", "uuid": "p-1"],
-                                                      "accessCredentials": ["id": 5, "token": "t"]]]),
-        ])
+        #expect(
+            try changes(after) == [
+                .replace(
+                    attribute: "/profiles",
+                    value: [
+                        [
+                            "domain": "google.com", "identifier": "g-1",
+                            "profile": ["id": "google-user-77", "created": "2020", "uuid": "p-1"],
+                            "accessCredentials": ["id": 5, "token": "t"]
+                        ]
+                    ])
+            ])
     }
 
     @Test func nestedPluralElementsLoseTheirIdsButNotTheirValues() throws {
         let after = before.setting("profiles", [["id": 4, "identifier": "g-1", "followers": [["id": 8, "identifier": "f-1"]]]])
-        #expect(try changes(after) == [
-            .replace(attribute: "/profiles", value: [["identifier": "g-1", "followers": [["identifier": "f-1"]]]]),
-        ])
+        #expect(
+            try changes(after) == [
+                .replace(attribute: "/profiles", value: [["identifier": "g-1", "followers": [["identifier": "f-1"]]]])
+            ])
     }
 
     @Test func aWritableCreatedInsideAnObjectIsSent() throws {
-        let schema = try SchemaLoader.schema(bytes: Array(#"""
-            [{"name": "id", "type": "id"}, {"name": "created", "type": "dateTime"},
-             {"name": "primaryAddress", "type": "object", "attr_defs": [{"name": "city", "type": "string"}, {"name": "created", "type": "string"},
-                                                                     {"name": "serial", "type": "id"},
-                                                                     {"name": "phones", "type": "plural", "attr_defs": [{"name": "number", "type": "string"}]}]}]
-            """#.utf8), path: "schema.json").value.unwrap()
+        let schema = try SchemaLoader.schema(
+            bytes: Array(
+                #"""
+                [{"name": "id", "type": "id"}, {"name": "created", "type": "dateTime"},
+                 {"name": "primaryAddress", "type": "object", "attr_defs": [{"name": "city", "type": "string"}, {"name": "created", "type": "string"},
+                                                                         {"name": "serial", "type": "id"},
+                                                                         {"name": "phones", "type": "plural", "attr_defs": [{"name": "number", "type": "string"}]}]}]
+                """#.utf8), path: "schema.json"
+        ).value.unwrap()
         let old: JSONValue = ["id": 1, "created": "x", "primaryAddress": ["city": "Kraków", "created": "1999", "serial": 3]]
         let new: JSONValue = ["id": 1, "created": "x", "primaryAddress": ["city": "Kraków", "created": "2001", "serial": 4]]
-        #expect(RecordChanges.changes(from: old, to: new, kind: schema.attributeKind(path:))
-            == [.update(attribute: "/primaryAddress", value: ["created": "2001"])], "attributes of type id are never sent")
+        #expect(
+            RecordChanges.changes(from: old, to: new, kind: schema.attributeKind(path:))
+                == [.update(attribute: "/primaryAddress", value: ["created": "2001"])], "attributes of type id are never sent")
         // A new primaryAddress: its plural is replaced, its id-typed attribute left out.
-        let fresh: JSONValue = ["id": 1, "created": "x", "primaryAddress": ["city": "Gdańsk", "created": "2001", "serial": 9,
-                                                                          "phones": [["id": 2, "number": "5"]]]]
-        #expect(RecordChanges.changes(from: ["id": 1, "created": "x"], to: fresh, kind: schema.attributeKind(path:)) == [
-            .update(attribute: "/primaryAddress", value: ["city": "Gdańsk", "created": "2001"]),
-            .replace(attribute: "/primaryAddress/phones", value: [["number": "5"]]),
-        ])
+        let fresh: JSONValue = [
+            "id": 1, "created": "x",
+            "primaryAddress": [
+                "city": "Gdańsk", "created": "2001", "serial": 9,
+                "phones": [["id": 2, "number": "5"]]
+            ]
+        ]
+        #expect(
+            RecordChanges.changes(from: ["id": 1, "created": "x"], to: fresh, kind: schema.attributeKind(path:)) == [
+                .update(attribute: "/primaryAddress", value: ["city": "Gdańsk", "created": "2001"]),
+                .replace(attribute: "/primaryAddress/phones", value: [["number": "5"]])
+            ])
     }
 
     @Test func aRemovedPluralIsReplacedByAnEmptyList() throws {

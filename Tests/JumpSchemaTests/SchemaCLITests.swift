@@ -13,21 +13,27 @@ import TestSupport
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let out = folder.path + "/Sources/Model"
-        let result = try run(["generate", "model", "--schema", "schemas/default-schema.json",
-                              "--access-schema", "schemas/access-schema.json", "--out", out])
+        let result = try run([
+            "generate", "model", "--schema", "schemas/default-schema.json",
+            "--access-schema", "schemas/access-schema.json", "--out", out
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "wrote \(out)/User.swift\nwrote \(out)/CaptureSupport.swift\n")
         for name in ["User.swift", "CaptureSupport.swift"] {
             let written = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
-            #expect(written == (try String(contentsOfFile: Fixtures.path("golden/default/\(name)"), encoding: .utf8)), "\(name) differs from the golden file")
+            #expect(
+                written == (try String(contentsOfFile: Fixtures.path("golden/default/\(name)"), encoding: .utf8)),
+                "\(name) differs from the golden file")
         }
     }
 
     @Test func generateModelWithATypePrefix() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = try run(["generate", "model", "--schema", Fixtures.path("schemas/hostile-schema.json"), "--type-prefix", "H",
-                              "--out", folder.path])
+        let result = try run([
+            "generate", "model", "--schema", Fixtures.path("schemas/hostile-schema.json"), "--type-prefix", "H",
+            "--out", folder.path
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try String(contentsOfFile: folder.path + "/HUser.swift", encoding: .utf8)
         #expect(written == (try String(contentsOfFile: Fixtures.path("golden/hostile/HUser.swift"), encoding: .utf8)))
@@ -36,8 +42,9 @@ import TestSupport
     @Test func aMalformedSchemaIsReportedAndNothingWritten() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = try run(["generate", "model", "--schema", "mistakes.json", "--out", folder.path + "/out"],
-                             in: Fixtures.path("malformed"))
+        let result = try run(
+            ["generate", "model", "--schema", "mistakes.json", "--out", folder.path + "/out"],
+            in: Fixtures.path("malformed"))
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("mistakes.json:7:36: error[JF404]: unknown type 'datetime' of attribute 'birthday'"))
@@ -54,8 +61,10 @@ import TestSupport
         let prefix = try run(["generate", "model", "--schema", "schemas/default-schema.json", "--out", folder.path, "--type-prefix", "1x"])
         #expect(prefix.status == 2)
         #expect(prefix.stderr.contains("--type-prefix '1x' is not a Swift identifier"))
-        let access = try run(["generate", "model", "--schema", "schemas/default-schema.json", "--out", folder.path,
-                              "--access-schema", Fixtures.path("malformed/access-mistakes.json")])
+        let access = try run([
+            "generate", "model", "--schema", "schemas/default-schema.json", "--out", folder.path,
+            "--access-schema", Fixtures.path("malformed/access-mistakes.json")
+        ])
         #expect(access.status == 1)
         #expect(access.stderr.contains("error[JF411]: the access schema names '/displayname', which is no attribute of the schema"))
     }

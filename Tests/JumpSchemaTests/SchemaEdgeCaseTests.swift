@@ -87,7 +87,8 @@ import TestSupport
     }
 
     @Test func aPluralOfOneStringAndAPasswordIsAListOfStrings() throws {
-        let schema = try Self.schema(#"""
+        let schema = try Self.schema(
+            #"""
             [{"name": "codes", "type": "plural", "attr_defs": [{"name": "code", "type": "string"}, {"name": "pin", "type": "password-bcrypt"}]}]
             """#)
         #expect(schema.attribute(at: "/codes")?.stringPluralElement?.name.value == "code")
@@ -105,13 +106,14 @@ import TestSupport
         let access = try #require(loaded.value, "warnings leave the access schema usable")
         #expect(access.paths.map(\.value) == ["/displayName"])
         #expect(loaded.diagnostics.allSatisfy { $0.code == .accessPathIgnored && $0.severity == .warning })
-        #expect(loaded.diagnostics.map(\.message) == [
-            "the access schema's '/photos/value' is left out: it is inside the plural '/photos', which is written whole (entity.replace)",
-            "the access schema's '/id' is left out: the server sets it; no access token writes it",
-            "the access schema's '/password' is left out: a password attribute is written through the forms and is not part of the model",
-            "the access schema's '/profiles/followers/identifier' is left out: it is inside the plural '/profiles', which is written whole (entity.replace)",
-            "the access schema's '/photos/id' is left out: it is inside the plural '/photos', which is written whole (entity.replace)",
-        ])
+        #expect(
+            loaded.diagnostics.map(\.message) == [
+                "the access schema's '/photos/value' is left out: it is inside the plural '/photos', which is written whole (entity.replace)",
+                "the access schema's '/id' is left out: the server sets it; no access token writes it",
+                "the access schema's '/password' is left out: a password attribute is written through the forms and is not part of the model",
+                "the access schema's '/profiles/followers/identifier' is left out: it is inside the plural '/profiles', which is written whole (entity.replace)",
+                "the access schema's '/photos/id' is left out: it is inside the plural '/photos', which is written whole (entity.replace)"
+            ])
         #expect(loaded.diagnostics.first?.hint == "list '/photos' to make the plural writable")
         #expect(loaded.diagnostics.first?.location?.column == 18)
         // The generated documentation agrees: the plural is not writable, nothing inside it is listed.
@@ -124,7 +126,8 @@ import TestSupport
     @Test func requiredAttributesNoFieldCanWriteGetAPossibleHint() throws {
         let project = ProjectLoader().load(paths: [Fixtures.path("lint/flow.yaml")])
         let flow = try #require(project.primaryFlow).flow
-        let schema = try Self.schema(#"""
+        let schema = try Self.schema(
+            #"""
             [{"name": "email", "type": "string"},
              {"name": "gallery", "type": "plural", "constraints": ["required"], "attr_defs": [{"name": "value", "type": "string"}]},
              {"name": "settings", "type": "json", "constraints": ["required"]},
@@ -133,12 +136,13 @@ import TestSupport
             """#)
         let hints = SchemaLinter(schema: schema, flow: flow).lint().filter { $0.code == .requiredAttributeNotSet }
             .filter { $0.message.hasPrefix("form 'registrationForm'") }.map { $0.hint ?? "" }
-        #expect(hints == [
-            "no form field can write a plural attribute: drop the constraint from the schema",
-            "no form field can write a json attribute: drop the constraint from the schema",
-            "add a field writing one of its attributes (such as schemaId: residence.city), or drop the constraint",
-            "add a field with schemaId: tags, or drop the constraint",
-        ])
+        #expect(
+            hints == [
+                "no form field can write a plural attribute: drop the constraint from the schema",
+                "no form field can write a json attribute: drop the constraint from the schema",
+                "add a field writing one of its attributes (such as schemaId: residence.city), or drop the constraint",
+                "add a field with schemaId: tags, or drop the constraint"
+            ])
     }
 }
 

@@ -25,16 +25,23 @@ import TestSupport
     @Test func missingAndMistypedAttributesAreReportedWhereTheFlowNamesThem() throws {
         let (text, codes) = try Self.render()
         Snapshot.check(text, against: Self.folder + "/expected.txt")
-        #expect(codes == [.unknownSchemaAttribute, .fieldDoesNotFitAttribute, .fieldWritesReservedAttribute, .requiredAttributeNotSet,
-                          .optionDoesNotFitAttribute, .lengthExceedsAttribute, .constraintNotChecked])
+        #expect(
+            codes == [
+                .unknownSchemaAttribute, .fieldDoesNotFitAttribute, .fieldWritesReservedAttribute, .requiredAttributeNotSet,
+                .optionDoesNotFitAttribute, .lengthExceedsAttribute, .constraintNotChecked
+            ])
         // The place is the wrong part of the path, the hint the attribute meant.
-        #expect(text.contains("""
-            flow.yaml:31:30: error[JF412]: field 'mobile' writes 'primaryAddress.mobil', which is no attribute of the schema
-             31 |     schemaId: primaryAddress.mobil
-                |                              ^~~~~
-              = hint: did you mean 'primaryAddress.mobile'?
-            """))
-        #expect(text.contains("flow.yaml:39:15: error[JF413]: field 'birthdate' of type dateselect cannot write '/givenName', an attribute of type string"))
+        #expect(
+            text.contains(
+                """
+                flow.yaml:31:30: error[JF412]: field 'mobile' writes 'primaryAddress.mobil', which is no attribute of the schema
+                 31 |     schemaId: primaryAddress.mobil
+                    |                              ^~~~~
+                  = hint: did you mean 'primaryAddress.mobile'?
+                """))
+        #expect(
+            text.contains(
+                "flow.yaml:39:15: error[JF413]: field 'birthdate' of type dateselect cannot write '/givenName', an attribute of type string"))
     }
 
     @Test func theRepositorysFlowFitsTheDefaultSchema() throws {
@@ -54,10 +61,11 @@ import TestSupport
         renamed.captureSocialRegistrationFormName.value = "noSuchForm"
         let required = SchemaLinter(schema: schema, flow: flow, config: renamed).lint().filter { $0.code == .requiredAttributeNotSet }
         // The sign-in form (named as the registration form here) writes only the email.
-        #expect(required.map(\.message) == [
-            "form 'signInForm' never sets '/givenName', which the schema requires",
-            "form 'signInForm' never sets '/familyName', which the schema requires",
-        ])
+        #expect(
+            required.map(\.message) == [
+                "form 'signInForm' never sets '/givenName', which the schema requires",
+                "form 'signInForm' never sets '/familyName', which the schema requires"
+            ])
     }
 
     @Test func typesFitTheFieldsThatWriteThem() {

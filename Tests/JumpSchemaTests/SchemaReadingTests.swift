@@ -12,7 +12,9 @@ import TestSupport
         .filter { $0.hasSuffix(".json") && !$0.hasPrefix("access-") }.sorted()
 
     /// The rendered diagnostics of reading a malformed file, with the folder left out.
-    static func render(_ load: (String) -> (diagnostics: [Diagnostic], sources: SourceFiles), _ name: String) -> (text: String, codes: Set<DiagnosticCode>) {
+    static func render(_ load: (String) -> (diagnostics: [Diagnostic], sources: SourceFiles), _ name: String) -> (
+        text: String, codes: Set<DiagnosticCode>
+    ) {
         let folder = Repository.path(malformed)
         let (diagnostics, sources) = load(folder + "/" + name)
         let text = DiagnosticRenderer(sources: sources).render(diagnostics).replacingOccurrences(of: folder + "/", with: "")
@@ -20,20 +22,22 @@ import TestSupport
     }
 
     static func renderSchema(_ name: String) -> (text: String, codes: Set<DiagnosticCode>) {
-        render({ path in
-            let loaded = SchemaLoader.schema(path: path)
-            #expect(loaded.value == nil, "a schema with errors gives no schema")
-            return (loaded.diagnostics, loaded.sources)
-        }, name)
+        render(
+            { path in
+                let loaded = SchemaLoader.schema(path: path)
+                #expect(loaded.value == nil, "a schema with errors gives no schema")
+                return (loaded.diagnostics, loaded.sources)
+            }, name)
     }
 
     static func renderAccessSchema(_ name: String) throws -> (text: String, codes: Set<DiagnosticCode>) {
         let schema = try Fixtures.defaultSchema
-        return render({ path in
-            let loaded = SchemaLoader.accessSchema(path: path, schema: schema)
-            #expect(loaded.value == nil)
-            return (loaded.diagnostics, loaded.sources)
-        }, name)
+        return render(
+            { path in
+                let loaded = SchemaLoader.accessSchema(path: path, schema: schema)
+                #expect(loaded.value == nil)
+                return (loaded.diagnostics, loaded.sources)
+            }, name)
     }
 
     @Test(arguments: cases)
@@ -49,8 +53,11 @@ import TestSupport
 
     @Test func oneFileWithManyMistakesReportsThemAll() {
         let (_, codes) = Self.renderSchema("mistakes.json")
-        #expect(codes == [.schemaMissingKey, .unknownAttributeType, .keyDoesNotFitAttributeType, .schemaUnknownKey, .schemaWrongKind,
-                          .unknownConstraint, .invalidAttributeName, .duplicateAttribute, .duplicateSchemaKey])
+        #expect(
+            codes == [
+                .schemaMissingKey, .unknownAttributeType, .keyDoesNotFitAttributeType, .schemaUnknownKey, .schemaWrongKind,
+                .unknownConstraint, .invalidAttributeName, .duplicateAttribute, .duplicateSchemaKey
+            ])
     }
 
     @Test func accessSchemaPathsMustNameAttributes() throws {
@@ -61,7 +68,8 @@ import TestSupport
     }
 
     @Test func theThreeShapesOfASchemaReadAlike() throws {
-        let list = #"[{"name": "email", "type": "string", "length": 256}, {"name": "optIn", "type": "object", "attr_defs": [{"name": "status", "type": "boolean"}]}]"#
+        let list =
+            #"[{"name": "email", "type": "string", "length": 256}, {"name": "optIn", "type": "object", "attr_defs": [{"name": "status", "type": "boolean"}]}]"#
         let shapes = [list, #"{"name": "user", "attr_defs": \#(list)}"#, #"{"stat": "ok", "schema": {"name": "user", "attr_defs": \#(list)}}"#]
         var read: [EntitySchema] = []
         for shape in shapes {

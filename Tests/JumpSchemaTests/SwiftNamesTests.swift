@@ -6,7 +6,7 @@ import Testing
     @Test(arguments: [
         ("aboutMe", "aboutMe"), ("remote_key", "remoteKey"), ("first-name", "firstName"), ("URL", "url"),
         ("URLValue", "urlValue"), ("Type", "type"), ("2fa", "_2fa"), ("_", "attribute"), ("émoji", "moji"),
-        ("self", "selfValue"), ("Self", "selfValue"), ("ABc", "aBc"),
+        ("self", "selfValue"), ("Self", "selfValue"), ("ABc", "aBc")
     ])
     func propertiesAreLowerCamel(_ name: String, _ expected: String) {
         #expect(SwiftNames.lowerCamel(name) == expected)
@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: [
         ("primaryAddress", "PrimaryAddress"), ("remote_key", "RemoteKey"), ("2fa", "Attribute2fa"), ("--", "Attribute"),
-        ("self", "Self"),
+        ("self", "Self")
     ])
     func typesAreUpperCamel(_ name: String, _ expected: String) {
         #expect(SwiftNames.upperCamel(name) == expected)

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process started with `posix_spawn` and reaped with `waitpid` on its own pid.
@@ -35,8 +35,10 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` (an absolute path) with `arguments`. `environment` nil inherits this
     /// process's environment.
-    public init(_ executable: String, _ arguments: [String], in directory: String? = nil,
-                environment: [String: String]? = nil, input: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], in directory: String? = nil,
+        environment: [String: String]? = nil, input: String? = nil
+    ) throws {
         command = ([executable] + arguments).joined(separator: " ")
         folder = NSTemporaryDirectory() + "/jump-child-" + UUID().uuidString
         guard mkdir(folder, 0o700) == 0 else {
@@ -181,8 +183,9 @@ public final class ChildProcess: @unchecked Sendable {
 
     private static func decode(_ status: Int32) -> Termination {
         let signal = status & 0x7F
-        return signal == 0 ? Termination(status: (status >> 8) & 0xFF, signaled: false)
-                           : Termination(status: signal, signaled: true)
+        return signal == 0
+            ? Termination(status: (status >> 8) & 0xFF, signaled: false)
+            : Termination(status: signal, signaled: true)
     }
 
     public struct TimeoutError: Error, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for transport tests: it answers
@@ -25,8 +25,10 @@ public final class LoopbackServer: @unchecked Sendable {
         /// Bytes sent instead of `body` (a gzip body).
         public var bodyBytes: [UInt8]?
 
-        public init(status: Int = 200, contentType: String = "application/json", body: String, delay: Double = 0,
-                    headers: [(name: String, value: String)] = []) {
+        public init(
+            status: Int = 200, contentType: String = "application/json", body: String, delay: Double = 0,
+            headers: [(name: String, value: String)] = []
+        ) {
             self.status = status
             self.contentType = contentType
             self.body = body
@@ -121,8 +123,9 @@ public final class LoopbackServer: @unchecked Sendable {
             let parts = line.split(separator: ":", maxSplits: 1)
             if parts.count == 2 { headers[parts[0].lowercased()] = parts[1].trimmingCharacters(in: .whitespaces) }
         }
-        let request = Received(method: requestLine.first.map(String.init) ?? "", target: requestLine.count > 1 ? String(requestLine[1]) : "",
-                               headers: headers, body: String(decoding: data[headerEndIndex...], as: UTF8.self))
+        let request = Received(
+            method: requestLine.first.map(String.init) ?? "", target: requestLine.count > 1 ? String(requestLine[1]) : "",
+            headers: headers, body: String(decoding: data[headerEndIndex...], as: UTF8.self))
         lock.lock()
         received.append(request)
         lock.unlock()
@@ -130,7 +133,8 @@ public final class LoopbackServer: @unchecked Sendable {
         if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
         let body = reply.bodyBytes ?? Array(reply.body.utf8)
         let extra = reply.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
-        let response = "HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
+        let response =
+            "HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
         let bytes = Array(response.utf8) + body
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

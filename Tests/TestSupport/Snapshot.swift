@@ -22,8 +22,9 @@ public enum Snapshot {
             return false
         }
         if expected != actual {
-            Issue.record("output differs from \(path) (RECORD_SNAPSHOTS=1 re-records)\n--- expected\n\(expected)\n--- actual\n\(actual)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "output differs from \(path) (RECORD_SNAPSHOTS=1 re-records)\n--- expected\n\(expected)\n--- actual\n\(actual)",
+                sourceLocation: sourceLocation)
             return false
         }
         return true

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import JumpFiles
 
@@ -54,21 +54,25 @@ package enum FuzzTarget {
     }
 
     #if FUZZING
-    /// The fuzzing build's `main`: the command line and `testOneInput` (the target's
-    /// `LLVMFuzzerTestOneInput`) handed to libFuzzer's driver, which runs the campaign.
-    package static func runDriver(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-                                  _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
-        var argc = argc
-        var argv = argv
-        return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
-    }
+        /// The fuzzing build's `main`: the command line and `testOneInput` (the target's
+        /// `LLVMFuzzerTestOneInput`) handed to libFuzzer's driver, which runs the campaign.
+        package static func runDriver(
+            _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+            _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+        ) -> CInt {
+            var argc = argc
+            var argv = argv
+            return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+        }
     #endif
 }
 
 #if FUZZING
-// `@_extern(c)` needs `-enable-experimental-feature Extern` (scripts/fuzz.sh passes it).
-@_extern(c, "LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+    // `@_extern(c)` needs `-enable-experimental-feature Extern` (scripts/fuzz.sh passes it).
+    @_extern(c, "LLVMFuzzerRunDriver")
+    func LLVMFuzzerRunDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
 #endif

@@ -16,8 +16,10 @@ import JumpForms
 enum FuzzICU {
     static let locales = ["en-US", "pl-PL", "ar-EG", "ja-JP", "fr-FR", "cy-GB", "ru-RU", "lv-LV", "he-IL", "ga-IE"]
     static let formatters = locales.map { MessageFormatter(localeTag: $0) }
-    static let numbers: [MessageArgument] = [.int(0), .int(1), .int(2), .int(3), .int(5), .int(11), .int(21), .int(102),
-                                             .int(1_000_000), .int(-1), .decimal("1.5"), .decimal("0.0"), .decimal("-2.25")]
+    static let numbers: [MessageArgument] = [
+        .int(0), .int(1), .int(2), .int(3), .int(5), .int(11), .int(21), .int(102),
+        .int(1_000_000), .int(-1), .decimal("1.5"), .decimal("0.0"), .decimal("-2.25")
+    ]
 
     static func testOneInput(_ input: UnsafeBufferPointer<UInt8>) {
         guard let text = String(validating: input, as: UTF8.self) else { return }
@@ -69,18 +71,18 @@ public func fuzzICUTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
 }
 
 #if FUZZING
-// SwiftPM links an executable with `--defsym main=fuzz_icu_main` (the module's entry point), so the
-// fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
-@_cdecl("fuzz_icu_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    FuzzTarget.runDriver(argc, argv, fuzzICUTestOneInput)
-}
-#else
-/// Replays inputs: every file named, or every file in a folder named.
-@main
-struct FuzzICUReplay {
-    static func main() {
-        FuzzTarget.replay(tool: "fuzz-icu", FuzzICU.testOneInput)
+    // SwiftPM links an executable with `--defsym main=fuzz_icu_main` (the module's entry point), so the
+    // fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
+    @_cdecl("fuzz_icu_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+        FuzzTarget.runDriver(argc, argv, fuzzICUTestOneInput)
     }
-}
+#else
+    /// Replays inputs: every file named, or every file in a folder named.
+    @main
+    struct FuzzICUReplay {
+        static func main() {
+            FuzzTarget.replay(tool: "fuzz-icu", FuzzICU.testOneInput)
+        }
+    }
 #endif

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import DevToolSupport
 import JumpFiles
@@ -158,18 +158,18 @@ public func fuzzLoaderTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
 }
 
 #if FUZZING
-// SwiftPM links an executable with `--defsym main=fuzz_loader_main` (the module's entry point), so the
-// fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
-@_cdecl("fuzz_loader_main")
-public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    FuzzTarget.runDriver(argc, argv, fuzzLoaderTestOneInput)
-}
-#else
-/// Replays inputs: every file named, or every file in a folder named.
-@main
-struct FuzzLoaderReplay {
-    static func main() {
-        FuzzTarget.replay(tool: "fuzz-loader", FuzzLoader.testOneInput)
+    // SwiftPM links an executable with `--defsym main=fuzz_loader_main` (the module's entry point), so the
+    // fuzzing build provides that symbol itself and hands control to libFuzzer's driver.
+    @_cdecl("fuzz_loader_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+        FuzzTarget.runDriver(argc, argv, fuzzLoaderTestOneInput)
     }
-}
+#else
+    /// Replays inputs: every file named, or every file in a folder named.
+    @main
+    struct FuzzLoaderReplay {
+        static func main() {
+            FuzzTarget.replay(tool: "fuzz-loader", FuzzLoader.testOneInput)
+        }
+    }
 #endif

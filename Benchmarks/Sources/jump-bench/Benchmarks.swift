@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import DevToolSupport
 import JumpFiles
@@ -109,8 +109,12 @@ func benchmarkLoad(_ directory: String, walker: String?, iterations: Int, warmup
         benchmarkSink &+= diagnostics.count &+ project.flows.count
         var walked = Double.nan
         if let walker {
-            let (status, output) = run(walker, ["--iterations", "1", "--warmup", "0", "--quiet",
-                                                directory + "/flows", directory + "/locales"])
+            let (status, output) = run(
+                walker,
+                [
+                    "--iterations", "1", "--warmup", "0", "--quiet",
+                    directory + "/flows", directory + "/locales"
+                ])
             if status != 0 { printError("jump-bench: \(walker) exited with \(status)\n") }
             for line in output.split(separator: "\n") {
                 let words = line.split(separator: " ").map(String.init)
@@ -144,8 +148,9 @@ func benchmarkLoad(_ directory: String, walker: String?, iterations: Int, warmup
         }
         if iteration >= warmup { readerTimes.append(nowMilliseconds() - start) }
     }
-    var result = LoadResult(load: Stats(loadTimes), lint: Stats(lintTimes), total: Stats(totalTimes), reader: Stats(readerTimes),
-                            findings: findings)
+    var result = LoadResult(
+        load: Stats(loadTimes), lint: Stats(lintTimes), total: Stats(totalTimes), reader: Stats(readerTimes),
+        findings: findings)
     result.files = files
     result.bytes = bytes
     result.walkerEvents = events
@@ -172,7 +177,9 @@ struct RuleResult {
 enum BenchError: Error, CustomStringConvertible {
     case message(String)
     var description: String {
-        switch self { case .message(let text): text }
+        switch self {
+        case .message(let text): text
+        }
     }
 }
 
@@ -211,8 +218,9 @@ func benchmarkRules(flowPath: String, formName: String, rounds: Int, roundMillis
         benchmarkSink &+= violations
         if round > 0 { perSecond.append(Double(checks) / (elapsed / 1000)) }
     }
-    return RuleResult(form: formName, fields: form.fields.count, rules: form.fields.reduce(0) { $0 + $1.rules.count },
-                      valueSets: valueSets.count, validSets: validSets, rounds: Stats(perSecond), violationsPerRound: violations)
+    return RuleResult(
+        form: formName, fields: form.fields.count, rules: form.fields.reduce(0) { $0 + $1.rules.count },
+        valueSets: valueSets.count, validSets: validSets, rounds: Stats(perSecond), violationsPerRound: violations)
 }
 
 /// Sixteen value sets: eight meant to pass every rule, eight with different fields wrong
@@ -333,6 +341,7 @@ func benchmarkBomb(iterations: Int, scratch: String) -> BombResult {
         loaderTimes.append(nowMilliseconds() - start)
         benchmarkSink &+= findings.count
     }
-    return BombResult(bytes: bytes.count, codes: codes, documentReturned: documentReturned,
-                      reader: Stats(readerTimes), loader: Stats(loaderTimes))
+    return BombResult(
+        bytes: bytes.count, codes: codes, documentReturned: documentReturned,
+        reader: Stats(readerTimes), loader: Stats(loaderTimes))
 }

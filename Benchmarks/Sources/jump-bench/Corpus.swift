@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import JumpFiles
 import JumpForms
@@ -86,7 +86,7 @@ struct CorpusLocale: Sendable {
         CorpusLocale("zh-CN", "other", "", base: "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年", spaced: false),
         CorpusLocale("ko-KR", "other", "", base: "가나다라마바사아자차카타파하거너더러머버서어저처고노도로모보소오조초"),
         CorpusLocale("tr-TR", "one other", "çğıöşü"),
-        CorpusLocale("hu-HU", "one other", "áéíóöőúüű"),
+        CorpusLocale("hu-HU", "one other", "áéíóöőúüű")
     ]
 }
 
@@ -190,18 +190,20 @@ struct CorpusGenerator {
         ("emailDomain", .labelValue), ("emailTaken", .labelOnly), ("nameFormat", .labelOnly), ("reserved", .labelValue),
         ("passwordsMatch", .labelOnly), ("minYears", .plural), ("maxYears", .plural), ("matchOptions", .labelOnly),
         ("postalCode", .labelOnly), ("addressIncomplete", .labelValue), ("phone", .labelOnly), ("zip", .labelOnly),
-        ("numeric", .labelOnly), ("alphaNumeric", .labelOnly), ("checkboxRequired", .labelOnly), ("whitelist", .labelValue),
+        ("numeric", .labelOnly), ("alphaNumeric", .labelOnly), ("checkboxRequired", .labelOnly), ("whitelist", .labelValue)
     ]
 
     static let patterns = [
         "[A-Z0-9]{3,10}",
         "[0-9]{5}(-[0-9]{4})?",
         "[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]",
-        "[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}",
+        "[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}"
     ]
     static let domains = ["mailinator.com", "guerrillamail.com", "10minutemail.com", "trashmail.de", "yopmail.com", "tempmail.net"]
-    static let choiceValues = [["US", "CA", "GB", "FR"], ["red", "green", "blue", "black"], ["s", "m", "l", "xl"],
-                               ["daily", "weekly", "monthly", "never"], ["a1", "b2", "c3", "d4"]]
+    static let choiceValues = [
+        ["US", "CA", "GB", "FR"], ["red", "green", "blue", "black"], ["s", "m", "l", "xl"],
+        ["daily", "weekly", "monthly", "never"], ["a1", "b2", "c3", "d4"]
+    ]
     static let providerSets = [["google", "facebook", "apple"], ["github", "linkedin"], ["twitter", "yahoo", "amazon", "paypal"], []]
 
     mutating func makeFlow(_ index: Int) -> FlowModel {
@@ -216,8 +218,9 @@ struct CorpusGenerator {
             }
             let flat = group % 5 == 4
             func field(_ j: Int, _ type: String, _ schemaId: String?) -> Field {
-                Field(name: names[j], type: type, schemaId: schemaId, slots: [("label", .text)],
-                      keyPrefix: flowName + ".fields." + names[j], flatKeys: flat)
+                Field(
+                    name: names[j], type: type, schemaId: schemaId, slots: [("label", .text)],
+                    keyPrefix: flowName + ".fields." + names[j], flatKeys: flat)
             }
             let path = "custom.g\(group)."
             // 0: email
@@ -228,9 +231,10 @@ struct CorpusGenerator {
                 Rule(rule: "required", message: v + "required"),
                 Rule(rule: "format", value: .word("email"), message: v + "email"),
                 Rule(rule: "maxLength", value: .integer(254), message: v + "maxLength"),
-                Rule(rule: "emailDomainBlacklist", value: .list(Array(Self.domains.shuffled(using: &random).prefix(domainCount))),
-                     message: v + "emailDomain"),
-                Rule(rule: "unique", message: v + "emailTaken"),
+                Rule(
+                    rule: "emailDomainBlacklist", value: .list(Array(Self.domains.shuffled(using: &random).prefix(domainCount))),
+                    message: v + "emailDomain"),
+                Rule(rule: "unique", message: v + "emailTaken")
             ]
             // 1: a name
             var name = field(1, "text", path + "givenName")
@@ -240,8 +244,11 @@ struct CorpusGenerator {
                 Rule(rule: "minLength", value: .integer(random.int(in: 1...3)), message: name.key("minLength")),
                 Rule(rule: "maxLength", value: .integer(random.pick([40, 60, 80])), message: v + "maxLength"),
                 Rule(rule: "format", value: .word("alphaExtendedSpaces"), message: v + "nameFormat"),
-                Rule(rule: "blacklist", value: group == 0 ? .anchoredList(anchor: "reserved", ["admin", "administrator", "root", "support"])
-                        : .alias("reserved"), message: v + "reserved"),
+                Rule(
+                    rule: "blacklist",
+                    value: group == 0
+                        ? .anchoredList(anchor: "reserved", ["admin", "administrator", "root", "support"])
+                        : .alias("reserved"), message: v + "reserved")
             ]
             // 2, 3: a password and its confirmation
             var password = field(2, "password", path + "password")
@@ -249,18 +256,18 @@ struct CorpusGenerator {
             password.rules = [
                 Rule(rule: "required", message: v + "required"),
                 Rule(rule: "minLength", value: .integer(random.pick([8, 10, 12])), message: v + "minLength"),
-                Rule(rule: "maxLength", value: .integer(128), message: v + "maxLength"),
+                Rule(rule: "maxLength", value: .integer(128), message: v + "maxLength")
             ]
             var confirm = field(3, "password", nil)
             confirm.rules = [
                 Rule(rule: "required", message: v + "required"),
-                Rule(rule: "match", value: .word(names[2]), message: v + "passwordsMatch"),
+                Rule(rule: "match", value: .word(names[2]), message: v + "passwordsMatch")
             ]
             // 4: a birth date
             var birthdate = field(4, "dateselect", path + "birthday")
             birthdate.rules = [
                 Rule(rule: "minYears", value: .integer(random.int(in: 13...18)), message: v + "minYears"),
-                Rule(rule: "maxYears", value: .integer(120), message: v + "maxYears"),
+                Rule(rule: "maxYears", value: .integer(120), message: v + "maxYears")
             ]
             // 5: a select, its options shared through an anchor in a third of the groups
             var choice = field(5, "select", path + "choice")
@@ -285,17 +292,18 @@ struct CorpusGenerator {
             postal.slots += [("placeholder", .text)]
             postal.rules = [
                 Rule(rule: "pattern", value: .quoted(Self.patterns[random.below(Self.patterns.count)]), message: v + "postalCode"),
-                Rule(rule: "alongWith", value: .word(names[7]), message: v + "addressIncomplete"),
+                Rule(rule: "alongWith", value: .word(names[7]), message: v + "addressIncomplete")
             ]
             var city = field(7, "text", path + "city")
             city.rules = [
                 Rule(rule: "maxLength", value: .integer(60), message: v + "maxLength"),
-                Rule(rule: "alongWith", value: .word(names[6]), message: v + "addressIncomplete"),
+                Rule(rule: "alongWith", value: .word(names[6]), message: v + "addressIncomplete")
             ]
             // 8: a formatted text
             var formatted = field(8, "text", path + "code")
             formatted.slots += [("placeholder", .text)]
-            let (format, key) = [("phoneInternational", "phone"), ("zipCode", "zip"), ("numeric", "numeric"), ("alphaNumeric", "alphaNumeric")][group % 4]
+            let (format, key) = [("phoneInternational", "phone"), ("zipCode", "zip"), ("numeric", "numeric"), ("alphaNumeric", "alphaNumeric")][
+                group % 4]
             formatted.rules = [Rule(rule: "format", value: .word(format), message: v + key, clientSide: group % 5 == 2 ? false : nil)]
             // 9: checkbox, radio, textarea or hidden
             var last: Field
@@ -311,7 +319,7 @@ struct CorpusGenerator {
                 last.options = .list(options)
                 last.rules = [
                     Rule(rule: "matchOptions", message: v + "matchOptions"),
-                    Rule(rule: "whitelist", value: .list(["BASIC", "Plus", "pro"]), message: v + "whitelist"),
+                    Rule(rule: "whitelist", value: .list(["BASIC", "Plus", "pro"]), message: v + "whitelist")
                 ]
             case 2:
                 last = field(9, "textarea", path + "about")
@@ -512,7 +520,8 @@ struct CorpusGenerator {
         case .tip:
             return words(locale, 4...12, &random) + stop
         case .labelOnly:
-            return random.chance(50) ? "{label} " + words(locale, 2...6, &random) + stop
+            return random.chance(50)
+                ? "{label} " + words(locale, 2...6, &random) + stop
                 : words(locale, 1...3, &random) + " {label} " + words(locale, 1...3, &random) + stop
         case .selectOnField(let fields):
             let branches = fields.map { "\($0) {\(words(locale, 1...3, &random))}" }.joined(separator: " ")

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import DevToolSupport
 import JumpFiles
@@ -17,22 +17,22 @@ import JumpLocaleCheck
 /// the comparison of what `locales check` and the Python baseline found with what was seeded.
 enum LocalesBenchmark {
     static let usage = """
-    usage: jump-bench locales COMMAND [options]
+        usage: jump-bench locales COMMAND [options]
 
-      generate [--out DIR] [--seed N] [--keys N] [--defects N]
-            write the corpus (default .bench/locales, parent folders created: jump.yaml,
-            flows/bench.yaml, 30 locale files x 5,000 keys and jump-forms' own keys, one more
-            file whose language is mistyped, expected.json with the seeded defects per rule)
-      load [--out DIR] [--iterations N]
-            ProjectLoader.loadLocales over the corpus's locales folder (for profiling)
-      check [--out DIR] [--iterations N]
-            LocaleChecker.run alone, on the corpus loaded once (for profiling)
-      verify --out DIR --report FILE [--baseline FILE]
-            compare `jump-forms locales check --format json`'s findings (and the Python
-            baseline's) with expected.json; exits 1 on any difference
+          generate [--out DIR] [--seed N] [--keys N] [--defects N]
+                write the corpus (default .bench/locales, parent folders created: jump.yaml,
+                flows/bench.yaml, 30 locale files x 5,000 keys and jump-forms' own keys, one more
+                file whose language is mistyped, expected.json with the seeded defects per rule)
+          load [--out DIR] [--iterations N]
+                ProjectLoader.loadLocales over the corpus's locales folder (for profiling)
+          check [--out DIR] [--iterations N]
+                LocaleChecker.run alone, on the corpus loaded once (for profiling)
+          verify --out DIR --report FILE [--baseline FILE]
+                compare `jump-forms locales check --format json`'s findings (and the Python
+                baseline's) with expected.json; exits 1 on any difference
 
-    --format json (load, check): one JSON object, times in milliseconds, instead of text.
-    """
+        --format json (load, check): one JSON object, times in milliseconds, instead of text.
+        """
 
     static func main(_ arguments: [String]) {
         guard let command = arguments.first else {
@@ -60,8 +60,9 @@ enum LocalesBenchmark {
             let start = nowMilliseconds()
             do {
                 let summary = try LocalesCorpusGenerator(spec: spec).write(to: out)
-                print("wrote \(out): \(summary.locales) locale files x \(grouped(summary.keys)) keys, \(grouped(summary.bytes)) bytes, "
-                      + "\(summary.defects) seeded defects, in \(fixed(nowMilliseconds() - start, 0)) ms")
+                print(
+                    "wrote \(out): \(summary.locales) locale files x \(grouped(summary.keys)) keys, \(grouped(summary.bytes)) bytes, "
+                        + "\(summary.defects) seeded defects, in \(fixed(nowMilliseconds() - start, 0)) ms")
             } catch {
                 printError("jump-bench locales: \(error)")
                 exit(1)
@@ -95,8 +96,9 @@ enum LocalesBenchmark {
                 printError("jump-bench locales check: cannot load \(out)/flows/bench.yaml")
                 exit(1)
             }
-            let input = LocaleCheckInput(catalogs: loaded.catalogs, reference: loaded.flow.defaultLocale.value, flows: [loaded.flow],
-                                         builtinCatalogs: BuiltinCatalog.catalogs)
+            let input = LocaleCheckInput(
+                catalogs: loaded.catalogs, reference: loaded.flow.defaultLocale.value, flows: [loaded.flow],
+                builtinCatalogs: BuiltinCatalog.catalogs)
             var times: [Double] = []
             var findings: [LocaleFinding] = []
             for _ in 0..<iterations {
@@ -204,19 +206,19 @@ struct LocalesCorpusGenerator {
     enum Shape: Equatable {
         case label, placeholder, option
         case tip, tipMarkup, tipURL, tipNumbers, tipTwoLines
-        case required            // validation.required: {label}
-        case minLength           // plural on value, {label} in every case
-        case format              // {label} ... {value} (value is a format name: a string)
-        case maxLength           // select on field, {label} and {value}
-        case builtin             // jump-forms' own message (`source`)
+        case required  // validation.required: {label}
+        case minLength  // plural on value, {label} in every case
+        case format  // {label} ... {value} (value is a format name: a string)
+        case maxLength  // select on field, {label} and {value}
+        case builtin  // jump-forms' own message (`source`)
 
         var isPlainText: Bool { [.label, .placeholder, .option, .tip].contains(self) }
     }
 
     struct Key {
-        var name: String        // dotted
-        var field: Int          // 0 for shared keys
-        var leaf: String        // the last part
+        var name: String  // dotted
+        var field: Int  // 0 for shared keys
+        var leaf: String  // the last part
         var shape: Shape
         /// jump-forms' en-US text, for `.builtin` keys.
         var source: String?
@@ -234,7 +236,7 @@ struct LocalesCorpusGenerator {
         ("whitespace-edge", "whitespace-edge"), ("double-space", "double-space"), ("newline-mismatch", "newline-mismatch"),
         ("invisible-character", "invisible-character"), ("bidi-control", "bidi-control"),
         ("yaml-trap", "yaml-trap"), ("yaml-trap-number", "yaml-trap"), ("yaml-trap-date", "yaml-trap"), ("yaml-trap-key", "yaml-trap"),
-        ("duplicate-key", "duplicate-key"), ("yaml-alias", "yaml-alias"), ("render-failure", "render-failure"),
+        ("duplicate-key", "duplicate-key"), ("yaml-alias", "yaml-alias"), ("render-failure", "render-failure")
     ]
 
     /// Option values of some select fields: Norway's code is YAML 1.1's `false` as a bare key.
@@ -351,7 +353,8 @@ struct LocalesCorpusGenerator {
             return rewriter.rewrite(source) { literal in
                 literal.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                     line.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
-                        let kept = !word.contains(where: \.isLetter) || word.contains(where: \.isNumber) || word.contains("://")
+                        let kept =
+                            !word.contains(where: \.isLetter) || word.contains(where: \.isNumber) || word.contains("://")
                             || word.contains("<") || word.contains("@")
                         return kept ? String(word) : words(1, &random, locale)
                     }.joined(separator: " ")
@@ -363,7 +366,8 @@ struct LocalesCorpusGenerator {
         case .tipMarkup: return words(1, &random, locale) + " <b>" + words(2, &random, locale) + "</b> " + words(2, &random, locale) + stop
         case .tipURL: return words(2, &random, locale) + " https://example.com/help/f\(zeroPad(field, 4)) " + words(2, &random, locale) + stop
         case .tipNumbers:
-            return words(2, &random, locale) + " \(3 + field % 7) " + words(1, &random, locale) + " \(40 + field % 50) " + words(2, &random, locale) + stop
+            return words(2, &random, locale) + " \(3 + field % 7) " + words(1, &random, locale) + " \(40 + field % 50) " + words(2, &random, locale)
+                + stop
         case .tipTwoLines: return words(3, &random, locale) + stop + "\n" + words(4, &random, locale) + stop
         case .required: return "{label} " + words(2, &random, locale) + stop
         case .minLength:
@@ -372,7 +376,8 @@ struct LocalesCorpusGenerator {
             return "{value, plural, " + cases.joined(separator: " ") + "}"
         case .format: return "{label} " + words(3, &random, locale) + " {value}" + stop
         case .maxLength:
-            return "{field, select, f\(zeroPad(field, 4)) {{label} \(words(2, &random, locale)) {value}\(stop)} other {\(words(2, &random, locale)) {value}\(stop)}}"
+            return
+                "{field, select, f\(zeroPad(field, 4)) {{label} \(words(2, &random, locale)) {value}\(stop)} other {\(words(2, &random, locale)) {value}\(stop)}}"
         }
     }
 
@@ -402,7 +407,7 @@ struct LocalesCorpusGenerator {
         case "yaml-trap-key": return key.shape == .option && key.leaf == "NO"
         case "argument-added": return key.shape == .format
         case "missing-key", "obsolete-key", "empty-value", "same-as-source", "whitespace-edge", "double-space",
-             "invisible-character", "yaml-trap", "duplicate-key", "yaml-alias":
+            "invisible-character", "yaml-trap", "duplicate-key", "yaml-alias":
             return key.shape == .label && locales[locale].spaced
         case "bidi-control":
             return key.shape == .label && !["ar-EG", "he-IL"].contains(locales[locale].tag)
@@ -420,21 +425,22 @@ struct LocalesCorpusGenerator {
 
     func seed(_ keys: [Key]) -> [Defect] {
         var random = SplitMix64(seed: spec.seed ^ 0xDEFEC7)
-        var used = Set<Int>()          // locale * keys.count + key
+        var used = Set<Int>()  // locale * keys.count + key
         var defects: [Defect] = []
         for (kind, _) in Self.kinds {
             var placed = 0
             var attempts = 0
             while placed < spec.defectsPerKind, attempts < 1_000_000 {
                 attempts += 1
-                let locale = 1 + random.below(locales.count - 2)      // never the reference, nor the mistyped locale
+                let locale = 1 + random.below(locales.count - 2)  // never the reference, nor the mistyped locale
                 let key = random.below(keys.count)
                 guard fits(kind, keys[key], locale: locale), !used.contains(locale * keys.count + key) else { continue }
                 var defect = Defect(kind: kind, locale: locale, key: key)
                 if kind == "yaml-alias" {
                     // The anchor goes on the previous label of the same locale (a different field).
                     guard let partner = (0..<key).last(where: { keys[$0].shape == .label }),
-                          !used.contains(locale * keys.count + partner) else { continue }
+                        !used.contains(locale * keys.count + partner)
+                    else { continue }
                     defect.partner = partner
                     used.insert(locale * keys.count + partner)
                 }
@@ -449,7 +455,7 @@ struct LocalesCorpusGenerator {
     /// The defective value (nil: the key is left out), or the raw YAML to write for it.
     enum Written {
         case text(String)
-        case raw(String)           // written as is after `key: `
+        case raw(String)  // written as is after `key: `
         case omitted
     }
 
@@ -505,11 +511,16 @@ struct LocalesCorpusGenerator {
         if text.contains("\n"), !text.hasSuffix(" ") {
             return "|-\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + "  " + $0 }.joined(separator: "\n")
         }
-        let plainSafe = !text.isEmpty && !text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.hasPrefix("-")
-            && !text.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) || "{}[]#:&*!|>'\"%@`,?\\".unicodeScalars.contains($0) }
+        let plainSafe =
+            !text.isEmpty && !text.hasPrefix(" ") && !text.hasSuffix(" ") && !text.hasPrefix("-")
+            && !text.unicodeScalars.contains {
+                $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) || "{}[]#:&*!|>'\"%@`,?\\".unicodeScalars.contains($0)
+            }
             && !["no", "yes", "on", "off", "true", "false", "null", "~"].contains(text.lowercased())
         if plainSafe, style % 5 != 0 { return text }
-        if style % 5 == 0, !text.contains("'"), !text.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) }) {
+        if style % 5 == 0, !text.contains("'"),
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x200B && $0.value <= 0x206F) })
+        {
             return "'" + text + "'"
         }
         var out = "\""
@@ -541,9 +552,10 @@ struct LocalesCorpusGenerator {
             let style = localeIndex + index
             let value = text(key, localeIndex, field: key.field)
             let defect = defects[index]
-            let written: Written = defect.map {
-                apply($0.kind, to: value, key: key, locale: localeIndex, referenceText: text(key, 0, field: key.field))
-            } ?? .text(value)
+            let written: Written =
+                defect.map {
+                    apply($0.kind, to: value, key: key, locale: localeIndex, referenceText: text(key, 0, field: key.field))
+                } ?? .text(value)
             // Keys come flat first (validation.*, options.*), then nested under `fields:`.
             let nested = key.name.hasPrefix("fields.")
             if case .omitted = written { continue }
@@ -595,15 +607,16 @@ struct LocalesCorpusGenerator {
         var summary = LocalesCorpusSummary(locales: locales.count, keys: ordered.count, defects: findings + 2)
         let flow = flowText(keys: ordered, fields: fields)
         try writeFile(flow, to: out + "/flows/bench.yaml")
-        try writeFile("""
-        # Generated by jump-bench locales generate; do not edit. captureLocale names a locale
-        # no file serves (no Icelandic at all): the seeded missing-locale-file defect.
-        captureDomain: embedded
-        captureClientId: bench0123456789abcdefghijklmnopq
-        captureLocale: is-IS
-        flow: flows/bench.yaml
+        try writeFile(
+            """
+            # Generated by jump-bench locales generate; do not edit. captureLocale names a locale
+            # no file serves (no Icelandic at all): the seeded missing-locale-file defect.
+            captureDomain: embedded
+            captureClientId: bench0123456789abcdefghijklmnopq
+            captureLocale: is-IS
+            flow: flows/bench.yaml
 
-        """, to: out + "/jump.yaml")
+            """, to: out + "/jump.yaml")
         for localeIndex in locales.indices {
             var own: [Int: Defect] = [:]
             var anchored = Set<Int>()
@@ -632,16 +645,25 @@ struct LocalesCorpusGenerator {
             ("servedByBuiltin", .integer(count("served-by-builtin"))),
             // What the Python baseline can see of them: key diff, `{}` argument sets,
             // whitespace (edges and double spaces), same-as-source.
-            ("baseline", .object([
-                // It also counts the keys jump-forms' catalog serves, and reads a bare `NO:`
-                // key as `False`: one key missing, one extra.
-                (key: "missing", value: .integer(count("missing-key") + count("missing-builtin-key") + count("served-by-builtin") + count("yaml-trap-key"))),
-                (key: "extra", value: .integer(count("obsolete-key") + count("yaml-trap-key"))),
-                // `{value.` (the seeded syntax error) reads as an argument set without `value`.
-                (key: "arguments", value: .integer(count("argument-unknown") + count("argument-dropped") + count("argument-added") + count("icu-syntax"))),
-                (key: "whitespace", value: .integer(count("whitespace-edge") + count("double-space"))),
-                (key: "same-as-source", value: .integer(count("same-as-source"))),
-            ])),
+            (
+                "baseline",
+                .object([
+                    // It also counts the keys jump-forms' catalog serves, and reads a bare `NO:`
+                    // key as `False`: one key missing, one extra.
+                    (
+                        key: "missing",
+                        value: .integer(count("missing-key") + count("missing-builtin-key") + count("served-by-builtin") + count("yaml-trap-key"))
+                    ),
+                    (key: "extra", value: .integer(count("obsolete-key") + count("yaml-trap-key"))),
+                    // `{value.` (the seeded syntax error) reads as an argument set without `value`.
+                    (
+                        key: "arguments",
+                        value: .integer(count("argument-unknown") + count("argument-dropped") + count("argument-added") + count("icu-syntax"))
+                    ),
+                    (key: "whitespace", value: .integer(count("whitespace-edge") + count("double-space"))),
+                    (key: "same-as-source", value: .integer(count("same-as-source")))
+                ])
+            )
         ])
         try writeFile(manifest.serialized(pretty: true) + "\n", to: out + "/expected.json")
         return summary

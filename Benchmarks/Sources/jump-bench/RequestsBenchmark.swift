@@ -19,12 +19,14 @@ struct RequestResult {
 func benchmarkRequests(configPath: String, formName: String?, rounds: Int, roundMilliseconds: Double) throws(BenchError) -> RequestResult {
     let project = ProjectLoader().load(paths: [configPath])
     guard var config = project.config, let loaded = project.primaryFlow else {
-        throw .message("no client configuration and flow loaded from \(configPath): \(project.diagnostics.map(\.description).joined(separator: "; "))")
+        throw .message(
+            "no client configuration and flow loaded from \(configPath): \(project.diagnostics.map(\.description).joined(separator: "; "))")
     }
     if let formName { config.captureTraditionalRegistrationFormName.value = formName }
     guard let capture = ServerURL("https://example.us.janraincapture.com") else { throw .message("bad server URL") }
-    let builder = RequestBuilder(config: config, flow: loaded.flow, localizer: loaded.localizer(),
-                                 locale: config.captureLocale.value, capture: capture)
+    let builder = RequestBuilder(
+        config: config, flow: loaded.flow, localizer: loaded.localizer(),
+        locale: config.captureLocale.value, capture: capture)
     let form: FormModel
     do {
         form = try builder.form(for: .register)
@@ -64,17 +66,25 @@ func benchmarkRequests(configPath: String, formName: String?, rounds: Int, round
         benchmarkSink &+= bytes
         if round > 0 { perSecond.append(Double(built) / (elapsed / 1000)) }
     }
-    return RequestResult(form: form.name, fields: form.fields.count, parameters: sample.parameters.count,
-                         bodyBytes: sample.body.count, rounds: Stats(perSecond))
+    return RequestResult(
+        form: form.name, fields: form.fields.count, parameters: sample.parameters.count,
+        bodyBytes: sample.body.count, rounds: Stats(perSecond))
 }
 
 func printRequests(_ result: RequestResult) {
     guard outputFormat == .text else {
-        print(JSONValue.object([("benchmark", "requests"), ("form", .string(result.form)), ("fields", .integer(result.fields)),
-                                ("parameters", .integer(result.parameters)), ("bodyBytes", .integer(result.bodyBytes)),
-                                ("requestsPerSecond", result.rounds.rateJSON)]).serialized())
+        print(
+            JSONValue.object([
+                ("benchmark", "requests"), ("form", .string(result.form)), ("fields", .integer(result.fields)),
+                ("parameters", .integer(result.parameters)), ("bodyBytes", .integer(result.bodyBytes)),
+                ("requestsPerSecond", result.rounds.rateJSON)
+            ]).serialized())
         return
     }
-    print("request builder: register with form \(result.form), \(result.fields) fields -> \(result.parameters) parameters, \(result.bodyBytes)-byte body")
-    print("  requests/s   best \(grouped(Int(result.rounds.worst)))  median \(grouped(Int(result.rounds.median)))  worst \(grouped(Int(result.rounds.best)))  (\(result.rounds.samples.count) rounds)")
+    print(
+        "request builder: register with form \(result.form), \(result.fields) fields -> \(result.parameters) parameters, \(result.bodyBytes)-byte body"
+    )
+    print(
+        "  requests/s   best \(grouped(Int(result.rounds.worst)))  median \(grouped(Int(result.rounds.median)))  worst \(grouped(Int(result.rounds.best)))  (\(result.rounds.samples.count) rounds)"
+    )
 }

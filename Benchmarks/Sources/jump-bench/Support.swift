@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import DevToolSupport
 import JumpForms
@@ -151,15 +151,19 @@ func number(_ value: Double) -> JSONValue {
 extension Stats {
     /// Best, median, mean and worst of the samples, and their count.
     var json: JSONValue {
-        .object([("samples", .integer(samples.count)), ("best", number(best)), ("median", number(median)),
-                 ("mean", number(mean)), ("worst", number(worst))])
+        .object([
+            ("samples", .integer(samples.count)), ("best", number(best)), ("median", number(median)),
+            ("mean", number(mean)), ("worst", number(worst))
+        ])
     }
 }
 
 extension Stats {
     /// Rates per round (higher is better): best is the highest, worst the lowest.
     var rateJSON: JSONValue {
-        .object([("rounds", .integer(samples.count)), ("best", number(worst)), ("median", number(median)),
-                 ("mean", number(mean)), ("worst", number(best))])
+        .object([
+            ("rounds", .integer(samples.count)), ("best", number(worst)), ("median", number(median)),
+            ("mean", number(mean)), ("worst", number(best))
+        ])
     }
 }

@@ -26,8 +26,10 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOfFile: stdoutPath, encoding: .utf8),
-                try String(contentsOfFile: stderrPath, encoding: .utf8))
+        return (
+            process.terminationStatus, try String(contentsOfFile: stdoutPath, encoding: .utf8),
+            try String(contentsOfFile: stderrPath, encoding: .utf8)
+        )
     }
 
     @Test func theBenchmarkCorpusIsFoundExactly() throws {
@@ -45,8 +47,9 @@ import Testing
         let verified = try run("jump-bench", ["locales", "verify", "--out", out, "--report", out + "/report.json"], in: folder)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
         for rule in LocaleRule.allCases {
-            #expect(verified.stdout.contains("| `\(rule.rawValue)` | ") && !verified.stdout.contains("| `\(rule.rawValue)` | 0 |"),
-                    "\(rule.rawValue) is not seeded:\n\(verified.stdout)")
+            #expect(
+                verified.stdout.contains("| `\(rule.rawValue)` | ") && !verified.stdout.contains("| `\(rule.rawValue)` | 0 |"),
+                "\(rule.rawValue) is not seeded:\n\(verified.stdout)")
         }
     }
 }

@@ -74,7 +74,10 @@ struct BrowserURL: Sendable, Hashable {
         guard let first = bytes.first, Self.isLetter(first) else { return nil }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         let schemeBytes = bytes[..<colon]
-        guard schemeBytes.allSatisfy({ Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        guard
+            schemeBytes.allSatisfy({
+                Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            })
         else { return nil }
         scheme = String(decoding: schemeBytes.map(Self.lowercased), as: UTF8.self)
         guard scheme != "file" else { return nil }
@@ -124,8 +127,10 @@ struct BrowserURL: Sendable, Hashable {
             if !digits.isEmpty {
                 // Leading zeros are allowed (`:0080`); the value must fit in 16 bits.
                 let significant = digits.drop { $0 == UInt8(ascii: "0") }
-                guard significant.count <= 5, let value = Int(String(decoding: significant.isEmpty ? [UInt8(ascii: "0")][...] : significant, as: UTF8.self)),
-                      value <= 65535 else { return nil }
+                guard significant.count <= 5,
+                    let value = Int(String(decoding: significant.isEmpty ? [UInt8(ascii: "0")][...] : significant, as: UTF8.self)),
+                    value <= 65535
+                else { return nil }
                 port = Self.specialSchemes[scheme].flatMap { $0 } == value ? nil : value
             }
         }
@@ -201,7 +206,8 @@ struct BrowserURL: Sendable, Hashable {
         out.reserveCapacity(input.count)
         var index = 0
         while index < input.count {
-            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+            {
                 out.append(UInt8(high * 16 + low))
                 index += 3
             } else {

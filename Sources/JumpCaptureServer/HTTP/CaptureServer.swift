@@ -11,9 +11,9 @@ import ServiceLifecycle
 import Synchronization
 import UnixSignals
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A Capture-compatible server (with an Engage double) on Hummingbird 2, enforcing the flow
@@ -51,10 +51,13 @@ public final class CaptureServer: Sendable {
 
     /// The Hummingbird application listening on `host:port` (0 picks a free port), over HTTPS
     /// when `tls` is given. `onStart` receives the bound URL.
-    public func application(host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                            requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
-                            onStart: @escaping @Sendable (String) async -> Void = { _ in })
-        -> some ApplicationProtocol {
+    public func application(
+        host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
+        onStart: @escaping @Sendable (String) async -> Void = { _ in }
+    )
+        -> some ApplicationProtocol
+    {
         let router = Router(context: CaptureRequestContext.self)
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
@@ -64,9 +67,12 @@ public final class CaptureServer: Sendable {
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                let http = CaptureHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(
-                    additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: nil,
-                    httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)), idleTimeout: TimeAmount(idleTimeout),
+                let http = CaptureHTTP1Channel(
+                    http1: HTTP1Channel(
+                        responder: responder,
+                        configuration: .init(
+                            additionalChannelHandlers: [MalformedRequestHandler(maximumRequestSize: limit)], idleTimeout: nil,
+                            httpDecoderConfiguration: MalformedRequestHandler.decoderLimits)), idleTimeout: TimeAmount(idleTimeout),
                     requestTimeout: TimeAmount(requestTimeout), connections: connections)
                 // HTTPS: Hummingbird's TLS channel (swift-nio-ssl) in front of the same HTTP/1 channel.
                 guard let tlsConfiguration else { return http }
@@ -94,7 +100,7 @@ public final class CaptureServer: Sendable {
         }
         do {
             try await Self.serviceGroup(application, signals: [.sigterm, .sigint], logger: logger).run()
-        } catch where !started.withLock({ $0 }) {
+        } catch  where !started.withLock({ $0 }) {
             throw CaptureServerError.cannotListen(address: "\(Self.shown(host)):\(port)", reason: Self.reason(error))
         }
     }
@@ -169,9 +175,11 @@ public final class EmbeddedCaptureServer: Sendable {
     /// Starts the server (HTTPS with `tls`) and returns once it accepts connections.
     /// `idleTimeout`: how long a connection may send nothing before it is closed;
     /// `requestTimeout`: how long one request may take to arrive (`CaptureServer.defaultRequestTimeout`).
-    public static func start(_ setup: CaptureServerSetup, host: String = "127.0.0.1", idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-                             requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
-                             logger: Logger = Logger(label: "jump-forms.embedded")) async throws -> EmbeddedCaptureServer {
+    public static func start(
+        _ setup: CaptureServerSetup, host: String = "127.0.0.1", idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
+        logger: Logger = Logger(label: "jump-forms.embedded")
+    ) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let application = server.application(host: host, port: 0, idleTimeout: idleTimeout, requestTimeout: requestTimeout, tls: tls) { url in
@@ -267,8 +275,9 @@ struct CaptureDispatcher: RouterMiddleware {
     /// the rest of the connection's input cannot be trusted.
     static func unreadableBody(_ error: (any Error)?) -> ServerReply {
         if error is RequestDeadlineHandler.Expired { return closing(.requestTimeout) }
-        return closing((error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
-            ?? .error(400, "bad_request", "the request body could not be read whole", status: .badRequest))
+        return closing(
+            (error as? HTTPParserError).map(MalformedRequestHandler.reply(to:))
+                ?? .error(400, "bad_request", "the request body could not be read whole", status: .badRequest))
     }
 
     /// `reply` with `Connection: close` (`HTTPVersionHandler` closes the connection after it).
@@ -347,8 +356,10 @@ struct CaptureDispatcher: RouterMiddleware {
         }
         // A compressed body would be read as if it were plain: 415, and the codings the server reads.
         if let coding = Self.unsupportedContentCodings(request.headers[values: .contentEncoding]) {
-            var reply = Self.closing(.error(415, "unsupported_content_encoding", "unsupported Content-Encoding '\(coding)': send the body unencoded",
-                                            status: .unsupportedMediaType))
+            var reply = Self.closing(
+                .error(
+                    415, "unsupported_content_encoding", "unsupported Content-Encoding '\(coding)': send the body unencoded",
+                    status: .unsupportedMediaType))
             reply.headers[.acceptEncoding] = "identity"
             return reply
         }

@@ -24,8 +24,9 @@ enum FlowDocumentRoute {
     static func parts(of path: String) -> (app: String, flow: String, version: String, locale: String)? {
         let segments = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 4, segments[3].hasSuffix(".json"),
-              let app = percentDecoded(segments[0]), let flow = percentDecoded(segments[1]),
-              let version = percentDecoded(segments[2]), let locale = percentDecoded(String(segments[3].dropLast(5))) else { return nil }
+            let app = percentDecoded(segments[0]), let flow = percentDecoded(segments[1]),
+            let version = percentDecoded(segments[2]), let locale = percentDecoded(String(segments[3].dropLast(5)))
+        else { return nil }
         return (app, flow, version, locale)
     }
 
@@ -38,15 +39,17 @@ enum FlowDocumentRoute {
         }
         guard parts.flow == setup.flow.name.value else { return notFound("no flow '\(parts.flow)' (this server serves '\(setup.flow.name.value)')") }
         guard parts.version == "HEAD" || parts.version == setup.flow.version.value else {
-            return notFound("flow '\(parts.flow)' has no version '\(parts.version)' (the current one is '\(setup.flow.version.value)', or ask for HEAD)")
+            return notFound(
+                "flow '\(parts.flow)' has no version '\(parts.version)' (the current one is '\(setup.flow.version.value)', or ask for HEAD)")
         }
         guard let locale = LocaleTag(parts.locale) else { return notFound("'\(parts.locale)' is not a locale tag") }
         let text: String
         do {
             text = try CaptureFlowDocument.text(setup.flow, localizer: setup.localizer, locale: locale)
         } catch {
-            return .error(500, "internal_error", "the flow cannot be written as a Capture flow document: \(error.description)",
-                          status: .internalServerError)
+            return .error(
+                500, "internal_error", "the flow cannot be written as a Capture flow document: \(error.description)",
+                status: .internalServerError)
         }
         let plain = Array(text.utf8)
         let digest = SHA256.hash(data: plain).prefix(16).map { byte in
@@ -120,8 +123,11 @@ enum FlowDocumentRoute {
     static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16: a gzip header and trailer around the deflate data.
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
         defer { deflateEnd(&stream) }
         var input = bytes
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)

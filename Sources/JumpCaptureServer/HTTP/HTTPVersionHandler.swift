@@ -115,7 +115,9 @@ struct CaptureHTTP1Channel: ServerChildChannel {
         var slot: ConnectionLimit.Slot?
         if let connections {
             guard let admitted = connections.admit(channel) else {
-                logger.info("connection from \(channel.remoteAddress?.description ?? "?") closed at once: \(connections.maximum) connections are open and busy")
+                logger.info(
+                    "connection from \(channel.remoteAddress?.description ?? "?") closed at once: \(connections.maximum) connections are open and busy"
+                )
                 channel.close(promise: nil)
                 return channel.eventLoop.makeFailedFuture(Refused())
             }

@@ -122,9 +122,11 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     private func answer(context: ChannelHandlerContext, reply: ServerReply) {
         answered = true
         let body = ByteBuffer(string: reply.body)
-        let head = HTTPResponse(status: reply.status, headerFields: [
-            .contentType: reply.contentType, .contentLength: String(body.readableBytes), .connection: "close", .cacheControl: "no-store",
-        ])
+        let head = HTTPResponse(
+            status: reply.status,
+            headerFields: [
+                .contentType: reply.contentType, .contentLength: String(body.readableBytes), .connection: "close", .cacheControl: "no-store"
+            ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel
@@ -135,8 +137,9 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     static func reply(to error: HTTPParserError) -> ServerReply {
         switch error {
         case .headerOverflow:
-            return .error(431, "request_headers_too_large", "the request line or the headers are larger than 80 KiB (or more than 1000 header fields)",
-                          status: .init(code: 431))
+            return .error(
+                431, "request_headers_too_large", "the request line or the headers are larger than 80 KiB (or more than 1000 header fields)",
+                status: .init(code: 431))
         case .invalidContentLength, .unexpectedContentLength:
             return .error(400, "bad_request", "the Content-Length header is not valid", status: .badRequest)
         default:

@@ -21,10 +21,12 @@ struct ServerReply: Sendable {
 
     /// A Capture error: `{"stat": "error", "code", "error", "error_description"}` plus `message`
     /// (localized, preferred by newer clients) and extra fields.
-    static func error(_ code: Int, _ error: String, _ description: String, message: String? = nil,
-                      extra: [(key: String, value: JSONValue)] = [], status: HTTPResponse.Status = .ok) -> ServerReply {
+    static func error(
+        _ code: Int, _ error: String, _ description: String, message: String? = nil,
+        extra: [(key: String, value: JSONValue)] = [], status: HTTPResponse.Status = .ok
+    ) -> ServerReply {
         var entries: [(key: String, value: JSONValue)] = [
-            ("stat", "error"), ("code", .integer(code)), ("error", .string(error)), ("error_description", .string(description)),
+            ("stat", "error"), ("code", .integer(code)), ("error", .string(error)), ("error_description", .string(description))
         ]
         if let message { entries.append(("message", .string(message))) }
         entries += extra
@@ -62,12 +64,12 @@ struct ServerReply: Sendable {
     static func html(_ title: String, _ content: String, status: HTTPResponse.Status = .ok, language: LocaleTag? = nil) -> ServerReply {
         let lang = language.map { " lang=\"\(escape($0.identifier))\"" } ?? ""
         let page = """
-        <!DOCTYPE html>
-        <html\(lang)><head><meta charset="utf-8"><title>\(escape(title))</title></head>
-        <body><h1>\(escape(title))</h1>
-        \(content)
-        </body></html>
-        """
+            <!DOCTYPE html>
+            <html\(lang)><head><meta charset="utf-8"><title>\(escape(title))</title></head>
+            <body><h1>\(escape(title))</h1>
+            \(content)
+            </body></html>
+            """
         return ServerReply(status: status, contentType: "text/html; charset=utf-8", body: page)
     }
 

@@ -5,14 +5,14 @@ import NIOSSL
 import SwiftASN1
 import X509
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// What the server serves HTTPS with: a certificate chain and its private key, read from PEM
@@ -33,7 +33,7 @@ public struct ServerTLS: Sendable {
     public static let cipherSuites: [NIOTLSCipher] = [
         .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
         .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
-        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256
     ]
 
     /// Reads a certificate (chain) and its key from PEM files. A key file that its group or
@@ -176,7 +176,7 @@ public struct LocalCertificateAuthority: Sendable {
     static let serverNames: [GeneralName] = [
         .dnsName("localhost"),
         .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-        .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1]))),
+        .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1])))
     ]
 
     /// What `prepare` did.
@@ -261,10 +261,12 @@ public struct LocalCertificateAuthority: Sendable {
         guard exists(serverCertificatePath), exists(serverKeyPath) else { return false }
         try PrivateKeyFile.checkMode(serverKeyPath)
         guard let certificate = try? Self.certificate(at: serverCertificatePath),
-              let key = try? Self.privateKey(at: serverKeyPath) else { return false }
+            let key = try? Self.privateKey(at: serverKeyPath)
+        else { return false }
         guard certificate.issuer == authority.subject, authority.publicKey.isValidSignature(certificate.signature, for: certificate),
-              key.publicKey == certificate.publicKey, certificate.notValidBefore <= now,
-              certificate.notValidAfter > now + Self.renewal else { return false }
+            key.publicKey == certificate.publicKey, certificate.notValidBefore <= now,
+            certificate.notValidAfter > now + Self.renewal
+        else { return false }
         let alternativeNames = try? certificate.extensions.subjectAlternativeNames
         let names = alternativeNames.map { Array($0) } ?? []
         return Self.serverNames.allSatisfy(names.contains)

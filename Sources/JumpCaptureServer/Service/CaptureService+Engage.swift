@@ -27,7 +27,7 @@ extension CaptureService {
             var entries: [(key: String, value: JSONValue)] = [
                 ("friendly_name", .string(friendlyName(provider))),
                 ("url", .string(startPath(provider))),
-                ("requires_input", .string(prompt == nil ? "NO" : "YES")),
+                ("requires_input", .string(prompt == nil ? "NO" : "YES"))
             ]
             if let prompt { entries.append(("input_prompt", .string(prompt))) }
             switch provider.kind {
@@ -42,8 +42,10 @@ extension CaptureService {
             info.append((provider.id.value, .object(entries)))
         }
         let enabled = JSONValue.array(flow.providers.map { .string($0.id.value) })
-        let body = JSONValue.object([("stat", "ok"), ("baseurl", .string(base)), ("provider_info", .object(info)),
-                                     ("enabled_providers", enabled), ("social_providers", []), ("hide_tagline", "NO")]).serialized()
+        let body = JSONValue.object([
+            ("stat", "ok"), ("baseurl", .string(base)), ("provider_info", .object(info)),
+            ("enabled_providers", enabled), ("social_providers", []), ("hide_tagline", "NO")
+        ]).serialized()
         let tag = "\"" + CaptureStore.hash(body).prefix(32) + "\""
         var reply = ServerReply(status: .ok, contentType: ServerReply.jsonContentType, body: body)
         if let ifNoneMatch, Self.entityTag(tag, matches: ifNoneMatch) {
@@ -132,8 +134,10 @@ extension CaptureService {
             providers.first { FormEncoding.encodeComponent($0.id.value) == id || $0.id.value == id }.map(StartTarget.provider)
                 ?? .unknown("This flow has no such provider: \(path).")
         }
-        func bare(_ providers: [ProviderDefinition], parameter: String, value: (ProviderDefinition) -> String?,
-                  builtIn: ProviderDefinition?) -> StartTarget {
+        func bare(
+            _ providers: [ProviderDefinition], parameter: String, value: (ProviderDefinition) -> String?,
+            builtIn: ProviderDefinition?
+        ) -> StartTarget {
             if let given = parameters[parameter] {
                 if let match = providers.first(where: { value($0) == given }) { return .provider(match) }
                 if let builtIn { return .provider(builtIn) }
@@ -148,15 +152,19 @@ extension CaptureService {
         }
         switch parts.count {
         case 2 where parts == ["openid", "start"]:
-            return bare(customOpenID, parameter: "openid_identifier", value: {
-                if case .openID(let identifier, _) = $0.kind { return identifier?.value } else { return nil }
-            }, builtIn: flow.providers.first { $0.builtIn == .openid })
+            return bare(
+                customOpenID, parameter: "openid_identifier",
+                value: {
+                    if case .openID(let identifier, _) = $0.kind { return identifier?.value } else { return nil }
+                }, builtIn: flow.providers.first { $0.builtIn == .openid })
         case 2:
             return named(parts[0], among: flow.providers.filter { $0.builtIn != nil })
         case 3 where parts == ["saml2", "sso", "start"]:
-            return bare(customSAML, parameter: "saml_provider", value: {
-                if case .saml(let name) = $0.kind { return name?.value } else { return nil }
-            }, builtIn: nil)
+            return bare(
+                customSAML, parameter: "saml_provider",
+                value: {
+                    if case .saml(let name) = $0.kind { return name?.value } else { return nil }
+                }, builtIn: nil)
         case 3:
             return named(parts[2], among: customOpenID)
         case 4:
@@ -187,9 +195,10 @@ extension CaptureService {
         }
         if let tokenURL = parameters["token_url"], !tokenURLAllowed(tokenURL) {
             let whitelist = config.engageWhitelistedDomain?.value ?? "none"
-            return .html("Token URL not allowed",
-                         "<p>token_url \(ServerReply.escape(tokenURL)) is not on this app's whitelist (engageWhitelistedDomain: \(ServerReply.escape(whitelist)), and loopback addresses).</p>",
-                         status: .badRequest)
+            return .html(
+                "Token URL not allowed",
+                "<p>token_url \(ServerReply.escape(tokenURL)) is not on this app's whitelist (engageWhitelistedDomain: \(ServerReply.escape(whitelist)), and loopback addresses).</p>",
+                status: .badRequest)
         }
         let id = provider.id.value
         let candidates = setup.identities.filter { $0.provider == id }
@@ -197,7 +206,9 @@ extension CaptureService {
         if let wanted = parameters["identity"] {
             chosen = candidates.first { $0.identifier == wanted || $0.email.map(normalizeEmail) == normalizeEmail(wanted) }
             if chosen == nil {
-                return .html("No such test identity", "<p>identities.yaml has no \(ServerReply.escape(id)) identity '\(ServerReply.escape(wanted))'.</p>", status: .notFound)
+                return .html(
+                    "No such test identity", "<p>identities.yaml has no \(ServerReply.escape(id)) identity '\(ServerReply.escape(wanted))'.</p>",
+                    status: .notFound)
             }
         } else if candidates.count == 1 {
             chosen = candidates.first
@@ -206,7 +217,8 @@ extension CaptureService {
         } else {
             let links = candidates.map { identity in
                 let link = target + (target.contains("?") ? "&" : "?") + "identity=" + FormEncoding.encodeComponent(identity.identifier)
-                return "<li><a href=\"\(ServerReply.escape(link))\">\(ServerReply.escape(identity.displayName ?? identity.email ?? identity.identifier))</a></li>"
+                return
+                    "<li><a href=\"\(ServerReply.escape(link))\">\(ServerReply.escape(identity.displayName ?? identity.email ?? identity.identifier))</a></li>"
             }
             return .html("Sign in with \(friendlyName(provider))", "<ul>\n\(links.joined(separator: "\n"))\n</ul>")
         }
@@ -259,8 +271,10 @@ extension CaptureService {
         var profile: JSONValue = [:]
         for (path, value) in identity.profile { profile = profile.setting(path: path, .string(value)) }
         if identity.verifiedEmail, let email = identity.email { profile = profile.setting("verifiedEmail", .string(email)) }
-        return try await store.issueEngageToken(EngageGrant(provider: identity.provider, identifier: identity.identifier,
-                                                            profile: profile, expiresAt: now + Self.engageTokenLifetime), now: now)
+        return try await store.issueEngageToken(
+            EngageGrant(
+                provider: identity.provider, identifier: identity.identifier,
+                profile: profile, expiresAt: now + Self.engageTokenLifetime), now: now)
     }
 
     /// `/signin/oauth_token`: a native SDK credential for an Engage token, in the forms the SDKs
@@ -280,7 +294,9 @@ extension CaptureService {
         let counts = Dictionary(parameters.pairs.map { ($0.name, 1) }, uniquingKeysWith: +)
         // A repeated parameter is refused, except `provider` repeated with one value (iOS's
         // Sign in with Apple sends it in the query and the body).
-        if let name = parameters.pairs.map(\.name).first(where: { counts[$0, default: 0] > 1 && ($0 != "provider" || values[$0, default: []].count > 1) }) {
+        if let name = parameters.pairs.map(\.name).first(where: {
+            counts[$0, default: 0] > 1 && ($0 != "provider" || values[$0, default: []].count > 1)
+        }) {
             return .duplicate(name)
         }
         guard let provider = parameters["providername"] ?? parameters["provider"] else { return Self.engageFail(1, "providername is missing") }
@@ -297,9 +313,12 @@ extension CaptureService {
         guard let native = parameters["token"] ?? parameters["id_token"] ?? parameters["code"] else {
             return Self.engageFail(1, "token is missing (or id_token, or a server auth code in code)")
         }
-        if provider == "twitter", parameters["code"] == nil, parameters["token_secret"] == nil { return Self.engageFail(1, "twitter needs token_secret") }
+        if provider == "twitter", parameters["code"] == nil, parameters["token_secret"] == nil {
+            return Self.engageFail(1, "twitter needs token_secret")
+        }
         guard let identity = setup.identities.first(where: { $0.provider == provider && $0.nativeToken == native }) else {
-            return Self.engageFail(2, "the \(provider) \(parameters["token"] == nil && parameters["id_token"] == nil ? "code" : "token") is not valid")
+            return Self.engageFail(
+                2, "the \(provider) \(parameters["token"] == nil && parameters["id_token"] == nil ? "code" : "token") is not valid")
         }
         return .json(["stat": "ok", "token": .string(try await issueToken(for: identity))])
     }
@@ -353,9 +372,11 @@ extension CaptureService {
         if let code = parameters["code"] { pending = try await store.peekCode(code, kind: "verify_email", now: now) }
         let locale = pending?.locale.flatMap(LocaleTag.init) ?? config.captureLocale.value
         guard let code = parameters["code"], pending != nil,
-              let userID = try await store.consumeCode(code, kind: "verify_email", now: now) else {
-            return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("verifyPageInvalid", locale)))</p>",
-                         status: .notFound, language: locale)
+            let userID = try await store.consumeCode(code, kind: "verify_email", now: now)
+        else {
+            return .html(
+                text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("verifyPageInvalid", locale)))</p>",
+                status: .notFound, language: locale)
         }
         let stamp = Timestamps.capture(now)
         _ = try await store.updateUser(id: userID, unique: [], now: now) { $0.setting("emailVerified", .string(stamp)) }
@@ -374,12 +395,12 @@ extension CaptureService {
         let locale = pending.locale.flatMap(LocaleTag.init) ?? config.captureLocale.value
         let title = text("resetPageTitle", locale)
         let form = """
-        <form method="post" action="/password/reset">
-        <input type="hidden" name="code" value="\(ServerReply.escape(code))">
-        <label>\(ServerReply.escape(text("resetPageLabel", locale))) <input type="password" name="password" autocomplete="new-password"></label>
-        <button type="submit">\(ServerReply.escape(text("resetPageSave", locale)))</button>
-        </form>
-        """
+            <form method="post" action="/password/reset">
+            <input type="hidden" name="code" value="\(ServerReply.escape(code))">
+            <label>\(ServerReply.escape(text("resetPageLabel", locale))) <input type="password" name="password" autocomplete="new-password"></label>
+            <button type="submit">\(ServerReply.escape(text("resetPageSave", locale)))</button>
+            </form>
+            """
         guard isPost else { return .html(title, form, language: locale) }
         let password = parameters["password"] ?? ""
         if let field = passwordField(locale: locale) {
@@ -387,12 +408,14 @@ extension CaptureService {
             let report = RuleEngine(form: model, today: CivilDate.utc(epochSeconds: now), side: .server).validate([field.name: password])
             if !report.isValid {
                 let messages = setup.localizer.messages(for: report.violations, in: model).flatMap(\.messages)
-                return .html(title, "<p>\(messages.map(ServerReply.escape).joined(separator: "<br>"))</p>\n" + form, status: .badRequest, language: locale)
+                return .html(
+                    title, "<p>\(messages.map(ServerReply.escape).joined(separator: "<br>"))</p>\n" + form, status: .badRequest, language: locale)
             }
         }
         guard let userID = try await store.consumeCode(code, kind: "forgot_password", now: now) else {
-            return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>",
-                         status: .notFound, language: locale)
+            return .html(
+                text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>",
+                status: .notFound, language: locale)
         }
         let hash = try await hashPassword(password)
         _ = try await store.updateUser(id: userID, unique: [], now: now, passwordHash: .some(hash)) { $0 }

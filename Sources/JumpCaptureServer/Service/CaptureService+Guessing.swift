@@ -21,8 +21,10 @@ extension CaptureService {
     /// before any bcrypt runs. Failures and refusals are logged at info, with `shownAs` (what
     /// names the account: the identifier sent, escaped) and the client address, never the
     /// password.
-    func checkPassword(_ password: String, against hash: String?, account: String, shownAs name: String, client: String?,
-                       locale: LocaleTag, purpose: String) async throws -> PasswordCheck {
+    func checkPassword(
+        _ password: String, against hash: String?, account: String, shownAs name: String, client: String?,
+        locale: LocaleTag, purpose: String
+    ) async throws -> PasswordCheck {
         let from = client ?? "an unknown address"
         let attempt: SignInThrottle.Attempt
         switch throttle.begin(account: account, client: client, now: now) {
@@ -54,11 +56,13 @@ extension CaptureService {
     /// 510 `api_limit_error` with `retry_after` (seconds) and a `message` in the request's
     /// locale; HTTP 429 with `Retry-After` (the SDKs read the JSON whatever the status).
     func tooManyAttempts(_ seconds: Int, locale: LocaleTag) -> ServerReply {
-        let message = seconds >= 120
+        let message =
+            seconds >= 120
             ? setup.localizer.text("jumpForms.server.retryAfterMinutes", for: locale, ["minutes": .int((seconds + 59) / 60)])
             : setup.localizer.text("jumpForms.server.retryAfter", for: locale, ["seconds": .int(seconds)])
-        var reply = ServerReply.error(510, "api_limit_error", "too many failed attempts: try again in \(seconds) seconds", message: message,
-                                      extra: [("retry_after", .integer(seconds))], status: .tooManyRequests)
+        var reply = ServerReply.error(
+            510, "api_limit_error", "too many failed attempts: try again in \(seconds) seconds", message: message,
+            extra: [("retry_after", .integer(seconds))], status: .tooManyRequests)
         reply.headers[.retryAfter] = String(seconds)
         return reply
     }
@@ -66,8 +70,9 @@ extension CaptureService {
     /// 510 `api_limit_error` when the password-hash queue is full (`PasswordWork.Busy`): HTTP
     /// 503 with `Retry-After: 1`.
     static let passwordWorkBusy: ServerReply = {
-        var reply = ServerReply.error(510, "api_limit_error", "the server is busy checking passwords: try again in a moment",
-                                      extra: [("retry_after", .integer(1))], status: .serviceUnavailable)
+        var reply = ServerReply.error(
+            510, "api_limit_error", "the server is busy checking passwords: try again in a moment",
+            extra: [("retry_after", .integer(1))], status: .serviceUnavailable)
         reply.headers[.retryAfter] = "1"
         return reply
     }()

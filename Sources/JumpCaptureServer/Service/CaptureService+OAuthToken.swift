@@ -1,9 +1,9 @@
 import JumpCapture
 import JumpForms
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// `/oauth/token`: what the app's own server calls to redeem the `authorization_code` a
@@ -45,7 +45,8 @@ extension CaptureService {
         guard let clientID else { return .missing("client_id") }
         guard let secret else { return .missing("client_secret") }
         guard let configured = setup.settings.clientSecret?.value, !configured.isEmpty else {
-            return .error(402, "invalid_client", "this server has no client secret (server.clientSecret in jump.yaml), so /oauth/token accepts no client")
+            return .error(
+                402, "invalid_client", "this server has no client secret (server.clientSecret in jump.yaml), so /oauth/token accepts no client")
         }
         // Compared as digests: the time taken says nothing about how much of the secret matched.
         guard clientID == config.captureClientId.value, CaptureStore.hash(secret) == CaptureStore.hash(configured) else {
@@ -59,20 +60,24 @@ extension CaptureService {
             if parameters["refresh_token"] != nil { return .invalid("refresh_token", "not a parameter of grant_type authorization_code") }
             guard let code = parameters["code"] else { return .missing("code") }
             guard let redirect = parameters["redirect_uri"] else { return .missing("redirect_uri") }
-            redemption = try await store.redeemAuthorizationCode(code, redirectURI: redirect, accessLifetime: accessLifetime,
-                                                                 refreshLifetime: setup.settings.refreshLifetime, now: now)
+            redemption = try await store.redeemAuthorizationCode(
+                code, redirectURI: redirect, accessLifetime: accessLifetime,
+                refreshLifetime: setup.settings.refreshLifetime, now: now)
         case "refresh_token":
             if parameters["code"] != nil { return .invalid("code", "not a parameter of grant_type refresh_token") }
             guard let token = parameters["refresh_token"] else { return .missing("refresh_token") }
-            redemption = try await store.redeemRefreshToken(token, accessLifetime: accessLifetime,
-                                                            refreshLifetime: setup.settings.refreshLifetime, now: now)
+            redemption = try await store.redeemRefreshToken(
+                token, accessLifetime: accessLifetime,
+                refreshLifetime: setup.settings.refreshLifetime, now: now)
         default:
             return .invalid("grant_type", "must be authorization_code or refresh_token")
         }
         switch redemption {
         case .issued(let access, let refresh, let expiresAt):
-            return .json(["stat": "ok", "access_token": .string(access), "refresh_token": .string(refresh),
-                          "expires_in": .integer(expiresAt - now), "token_type": "Bearer"])
+            return .json([
+                "stat": "ok", "access_token": .string(access), "refresh_token": .string(refresh),
+                "expires_in": .integer(expiresAt - now), "token_type": "Bearer"
+            ])
         case .invalid:
             return grant == "authorization_code"
                 ? .invalid("code", "the authorization code is not valid or was used already")
@@ -91,8 +96,9 @@ extension CaptureService {
     static func basicCredentials(_ header: String) -> (id: String, secret: String)? {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",
-              let data = Data(base64Encoded: String(parts[1].filter { $0 != " " })),
-              let text = String(bytes: data, encoding: .utf8), let colon = text.firstIndex(of: ":") else { return nil }
+            let data = Data(base64Encoded: String(parts[1].filter { $0 != " " })),
+            let text = String(bytes: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 }

@@ -106,7 +106,8 @@ extension CaptureService {
         case .success(let value): form = value
         }
         guard let identifierField = form.fields.first(where: { $0.type.canIdentify }),
-              let passwordField = form.fields.first(where: { $0.type == .password }) else {
+            let passwordField = form.fields.first(where: { $0.type == .password })
+        else {
             return .invalid("form", "'\(form.name)' has no identifier and password fields")
         }
         var values = Self.values(of: form, parameters)
@@ -129,8 +130,9 @@ extension CaptureService {
         // Throttled by account (an unknown one by its identifier, so that the answers do not
         // tell which accounts exist) and by client address; without a hash, the same time is spent.
         let account = user.map { "user:\($0.id)" } ?? (byUsername ? "username:" + identifier.lowercased() : "email:" + normalizeEmail(identifier))
-        let check = try await checkPassword(password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
-                                            locale: locale, purpose: "sign-in")
+        let check = try await checkPassword(
+            password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
+            locale: locale, purpose: "sign-in")
         if case .refused(let reply) = check { return reply }
         guard let user, case .matches = check else {
             let key = byUsername ? "jumpForms.server.badUsernameCredentials" : "jumpForms.server.badCredentials"
@@ -173,13 +175,15 @@ extension CaptureService {
             let provider = existing.passwordHash != nil ? "capture" : identities.first?.provider ?? "capture"
             // The merge token links the identity to this account only.
             try await store.bindMerge(parameters["token"] ?? "", to: existing.id)
-            return .error(380, "email_address_in_use", "the email address is in use by another account",
-                          message: text("jumpForms.server.emailInUse", locale),
-                          extra: [("existing_provider", .string(provider)), ("conflicting_provider", .string(grant.provider))])
+            return .error(
+                380, "email_address_in_use", "the email address is in use by another account",
+                message: text("jumpForms.server.emailInUse", locale),
+                extra: [("existing_provider", .string(provider)), ("conflicting_provider", .string(grant.provider))])
         }
         let formName = parameters["registration_form"] ?? config.captureSocialRegistrationFormName.value
         guard formName == config.captureSocialRegistrationFormName.value, let form = form(formName, locale: locale) else {
-            return .invalid("registration_form", "takes the social registration form '\(config.captureSocialRegistrationFormName.value)', not '\(formName)'")
+            return .invalid(
+                "registration_form", "takes the social registration form '\(config.captureSocialRegistrationFormName.value)', not '\(formName)'")
         }
         let prefill = prefillValues(grant, form: form)
         let thin = (parameters["thin_registration"] ?? "false") == "true" && config.enableThinRegistration.value
@@ -188,8 +192,9 @@ extension CaptureService {
             if refused == nil {
                 let (record, _) = Self.apply(prefill, form: form, to: [:])
                 do {
-                    let user = try await store.createUser(record: record, passwordHash: nil, identity: identity(grant), unique: unique, now: now,
-                                                          consuming: parameters["token"])
+                    let user = try await store.createUser(
+                        record: record, passwordHash: nil, identity: identity(grant), unique: unique, now: now,
+                        consuming: parameters["token"])
                     // Like a traditional registration: the address is confirmed by mail.
                     if let email = record["email"]?.stringValue {
                         try await sendMail(kind: "verify_email", to: email, userID: user.id, locale: locale)
@@ -208,8 +213,9 @@ extension CaptureService {
             }
         }
         let fields = JSONValue.object(form.fields.compactMap { field in prefill[field.name].map { (key: field.name, value: .string($0)) } })
-        return .error(310, "record_not_found", "no account uses this identity", message: text("jumpForms.server.recordNotFound", locale),
-                      extra: [("prereg_fields", fields)])
+        return .error(
+            310, "record_not_found", "no account uses this identity", message: text("jumpForms.server.recordNotFound", locale),
+            extra: [("prereg_fields", fields)])
     }
 
     /// The social registration form's fields filled from the Engage profile, by schema path.
@@ -223,8 +229,9 @@ extension CaptureService {
     }
 
     func identity(_ grant: EngageGrant) -> StoredIdentity {
-        StoredIdentity(provider: grant.provider, identifier: grant.identifier,
-                       verifiedEmail: grant.profile["verifiedEmail"]?.stringValue)
+        StoredIdentity(
+            provider: grant.provider, identifier: grant.identifier,
+            verifiedEmail: grant.profile["verifiedEmail"]?.stringValue)
     }
 
     // MARK: registration
@@ -261,8 +268,9 @@ extension CaptureService {
         var hash: String?
         if let password { hash = try await hashPassword(password) }
         do {
-            let user = try await store.createUser(record: record, passwordHash: hash, identity: grant.map(identity), unique: unique, now: now,
-                                                  consuming: grant == nil ? nil : parameters["token"])
+            let user = try await store.createUser(
+                record: record, passwordHash: hash, identity: grant.map(identity), unique: unique, now: now,
+                consuming: grant == nil ? nil : parameters["token"])
             if let email = record["email"]?.stringValue {
                 try await sendMail(kind: "verify_email", to: email, userID: user.id, locale: locale)
             }
@@ -306,7 +314,8 @@ extension CaptureService {
         }
         let identifier = values[field.name] ?? ""
         if let user = try await store.user(emailNormalized: normalizeEmail(identifier)), let email = user.record["email"]?.stringValue,
-           mayEmail(email, kind: kind) {
+            mayEmail(email, kind: kind)
+        {
             try await sendMail(kind: kind, to: email, userID: user.id, locale: locale)
         }
         return .ok
@@ -320,8 +329,9 @@ extension CaptureService {
         let base = baseURL.withLock { $0 }
         let (key, path) = kind == "forgot_password" ? ("resetPassword", "/password/reset") : ("verifyEmail", "/email/verify")
         let arguments: [String: MessageArgument] = ["flow": .string(flow.name.value), "link": .string("\(base)\(path)?code=\(code)")]
-        try await store.send(kind: kind, to: email, subject: setup.localizer.text("jumpForms.server.\(key)Subject", for: locale, arguments),
-                             body: setup.localizer.text("jumpForms.server.\(key)Body", for: locale, arguments), now: now)
+        try await store.send(
+            kind: kind, to: email, subject: setup.localizer.text("jumpForms.server.\(key)Subject", for: locale, arguments),
+            body: setup.localizer.text("jumpForms.server.\(key)Body", for: locale, arguments), now: now)
     }
 
     // MARK: profile
@@ -343,15 +353,23 @@ extension CaptureService {
         let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: user.id)
         if let refused { return refused }
         // The current password: a password field stored nowhere and matched by no other field.
-        let matched = Set(form.fields.flatMap { $0.rules.compactMap { rule -> String? in
-            guard rule.kind == .match, case .text(let other) = rule.value else { return nil }
-            return other
-        } })
+        let matched = Set(
+            form.fields.flatMap {
+                $0.rules.compactMap { rule -> String? in
+                    guard rule.kind == .match, case .text(let other) = rule.value else { return nil }
+                    return other
+                }
+            })
         let confirmations = Set(form.fields.filter { $0.rules.contains { $0.kind == .match } }.map(\.name))
-        if let current = form.fields.first(where: { $0.type == .password && $0.schemaId == nil && !confirmations.contains($0.name) && !matched.contains($0.name) }),
-           let hash = user.passwordHash {
-            switch try await checkPassword(values[current.name] ?? "", against: hash, account: "user:\(user.id)", shownAs: "account \(user.id)",
-                                           client: client, locale: locale, purpose: "current-password check") {
+        if let current = form.fields.first(where: {
+            $0.type == .password && $0.schemaId == nil && !confirmations.contains($0.name) && !matched.contains($0.name)
+        }),
+            let hash = user.passwordHash
+        {
+            switch try await checkPassword(
+                values[current.name] ?? "", against: hash, account: "user:\(user.id)", shownAs: "account \(user.id)",
+                client: client, locale: locale, purpose: "current-password check")
+            {
             case .refused(let reply): return reply
             case .matches: break
             case .wrong:
@@ -397,10 +415,13 @@ extension CaptureService {
         }
         // The chain's limit counts from the sign-in; refreshing does not extend it.
         guard stored.signedInAt + setup.settings.refreshLifetime > now else {
-            return .error(200, "invalid_argument", "the session is older than \(Self.duration(setup.settings.refreshLifetime)) (server.refreshLifetime): sign in again")
+            return .error(
+                200, "invalid_argument",
+                "the session is older than \(Self.duration(setup.settings.refreshLifetime)) (server.refreshLifetime): sign in again")
         }
         guard let secret = stored.refreshSecret,
-              RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret) else {
+            RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret)
+        else {
             return .error(200, "invalid_argument", "signature: does not match the session's refresh secret")
         }
         guard let (token, expiresAt) = try await store.rotate(stored, lifetime: setup.settings.accessTokenLifetime, now: now) else {

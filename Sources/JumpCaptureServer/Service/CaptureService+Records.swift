@@ -27,8 +27,9 @@ extension CaptureService {
         case .success(let value): path = value
         }
         if path.isRoot {
-            return ServerReply(status: .ok, contentType: ServerReply.jsonContentType,
-                               body: #"{"stat":"ok","result":"# + (try await publicRecordText(user, identities: identities)) + "}")
+            return ServerReply(
+                status: .ok, contentType: ServerReply.jsonContentType,
+                body: #"{"stat":"ok","result":"# + (try await publicRecordText(user, identities: identities)) + "}")
         }
         let record = try await publicRecord(user, identities: identities)
         switch read(path, in: record) {
@@ -71,7 +72,8 @@ extension CaptureService {
         if let current { return .success(current) }
         switch recordModel.role(path.names) {
         case .none(let reason): return .failure(.unknownAttribute(path.attribute, reason))
-        case .unknown where !writable(path.names): return .failure(.unknownAttribute(path.attribute, "no field stores it and it is not in the write list"))
+        case .unknown where !writable(path.names):
+            return .failure(.unknownAttribute(path.attribute, "no field stores it and it is not in the write list"))
         default: return .success(.null)
         }
     }
@@ -87,7 +89,10 @@ extension CaptureService {
         case .failure(.malformed(let reason)): return .failure(ReplyError(.invalid("attribute_name", reason)))
         case .success(let path):
             if path.steps.count >= RecordLimits.maximumDepth {
-                return .failure(ReplyError(reply(.dataFormat("attribute_name nests \(path.steps.count) levels deep: records nest at most \(RecordLimits.maximumDepth)"))))
+                return .failure(
+                    ReplyError(
+                        reply(.dataFormat("attribute_name nests \(path.steps.count) levels deep: records nest at most \(RecordLimits.maximumDepth)")))
+                )
             }
             return .success(path)
         }
@@ -102,11 +107,12 @@ extension CaptureService {
     /// listing taken `unique` values too), `unique` alone 361; with one, the schema's types,
     /// lengths and constraints decide (223, 340-342, 360-363).
     func writeRecord(_ parameters: RequestParameters, kind: RecordEditor.Kind) async throws -> ServerReply {
-        let operation: CaptureOperation = switch kind {
-        case .update: .updateObject
-        case .replace: .replacePlural
-        case .delete: .deleteAttribute
-        }
+        let operation: CaptureOperation =
+            switch kind {
+            case .update: .updateObject
+            case .replace: .replacePlural
+            case .delete: .deleteAttribute
+            }
         if let refused = validateParameters(operation, parameters, form: nil) { return refused }
         let includeRecord: Bool
         switch parameters["include_record"] {
@@ -139,7 +145,10 @@ extension CaptureService {
             if path.isRoot { return .missing("attribute_name") }
         }
         if path.steps.count + value.nestingDepth > RecordLimits.maximumDepth {
-            return reply(.dataFormat("the value at \(path) would nest \(path.steps.count + value.nestingDepth) levels deep: records nest at most \(RecordLimits.maximumDepth)"))
+            return reply(
+                .dataFormat(
+                    "the value at \(path) would nest \(path.steps.count + value.nestingDepth) levels deep: records nest at most \(RecordLimits.maximumDepth)"
+                ))
         }
 
         let editor = RecordEditor(model: recordModel, writable: writableCheck)
@@ -201,15 +210,17 @@ extension CaptureService {
     func refusal(_ conflict: StoreConflict, userID: Int64) -> ServerReply? {
         switch conflict {
         case let .recordTooLarge(size, limit):
-            return .error(363, "length_violation",
-                          "the record would be \(size) bytes, more than this server's limit of \(limit) bytes (server.maximumRecordSize)")
+            return .error(
+                363, "length_violation",
+                "the record would be \(size) bytes, more than this server's limit of \(limit) bytes (server.maximumRecordSize)")
         case let .recordTooDeep(depth, limit):
             return .error(340, "invalid_data_format", "the record would nest \(depth) levels deep: records nest at most \(limit)")
         case .undecodableRecord(let reason):
             logger.error("the record of user \(userID) cannot be read (\(reason)): it is left as it is")
-            return .error(500, "unexpected_error",
-                          "the stored record of this account cannot be read (\(reason)): it is left as it is, and no write can change it until it is repaired",
-                          status: .internalServerError)
+            return .error(
+                500, "unexpected_error",
+                "the stored record of this account cannot be read (\(reason)): it is left as it is, and no write can change it until it is repaired",
+                status: .internalServerError)
         case .notUnique, .identityTaken, .engageTokenUsed:
             return nil
         }
@@ -226,11 +237,13 @@ extension CaptureService {
         case let .unknownAttribute(path, reason):
             return .error(223, "unknown_attribute", "the record has no attribute \(path): \(reason)", extra: [("attribute_name", .string(path))])
         case .notWritable(let path):
-            return .error(223, "unknown_attribute", "\(path) cannot be written with an access token (server.writeWithToken)",
-                          extra: [("attribute_name", .string(path))])
+            return .error(
+                223, "unknown_attribute", "\(path) cannot be written with an access token (server.writeWithToken)",
+                extra: [("attribute_name", .string(path))])
         case .reserved(let path):
             let text = "\(path) is set by the server (or, a password, written with the forms)"
-            return schema ? .error(234, "reserved_attribute", text, extra: [("attribute_name", .string(path))])
+            return schema
+                ? .error(234, "reserved_attribute", text, extra: [("attribute_name", .string(path))])
                 : .error(223, "unknown_attribute", text, extra: [("attribute_name", .string(path))])
         case .elementNotFound(let text):
             return .error(310, "record_not_found", text)
@@ -300,10 +313,12 @@ extension CaptureService {
         let interpreter = FormInterpreter(flow: flow, localizer: setup.localizer)
         guard let form = try? interpreter.model(fields: written, named: "entity", locale: locale) else { return nil }
         // Other fields the rules refer to (`match`, `alongWith`) take their values from the record.
-        let others = form.fields.flatMap { $0.rules.compactMap { rule -> String? in
-            guard rule.kind == .match || rule.kind == .alongWith, case .text(let other) = rule.value else { return nil }
-            return written.contains(other) ? nil : other
-        } }
+        let others = form.fields.flatMap {
+            $0.rules.compactMap { rule -> String? in
+                guard rule.kind == .match || rule.kind == .alongWith, case .text(let other) = rule.value else { return nil }
+                return written.contains(other) ? nil : other
+            }
+        }
         let context = (try? interpreter.model(fields: written + others, named: "entity", locale: locale)) ?? form
         return try checkWithUnique(FormValues(record: record, form: context), form: form, locale: locale, excluding: userID).reply
     }
@@ -315,7 +330,8 @@ extension CaptureService {
         var paths = Set<String>()
         for field in flow.fields {
             guard field.validation.contains(where: { $0.kind == .unique }), case .path(let path)? = field.schemaId,
-                  paths.insert(path.value).inserted else { continue }
+                paths.insert(path.value).inserted
+            else { continue }
             if let value = patch.value(atPath: path.value)?.stringValue, !FormValues.isBlank(value) {
                 checks.append((field.name, path.value, value))
             }

@@ -18,7 +18,8 @@ extension CaptureService {
         if let refused = validateParameters(.revokeToken, parameters, form: nil) { return refused }
         if let secret = parameters["client_secret"] {
             guard let configured = setup.settings.clientSecret?.value, !configured.isEmpty,
-                  CaptureStore.hash(secret) == CaptureStore.hash(configured) else {
+                CaptureStore.hash(secret) == CaptureStore.hash(configured)
+            else {
                 return .error(402, "invalid_client", "the client secret is not valid")
             }
         }
@@ -37,11 +38,12 @@ extension CaptureService {
         let limit = setup.settings.privilegedSessionMaxAge
         let age = now - session.signedInAt
         guard age > limit else { return nil }
-        return .error(403, "reauthentication_required",
-                      "setting a password on an account that has none needs a sign-in of the last \(Self.duration(limit)) "
-                          + "(server.privilegedSessionMaxAge); this session signed in \(Self.duration(age)) ago: sign in again, then retry",
-                      message: text("jumpForms.server.reauthenticate", locale),
-                      extra: [("max_age", .integer(limit))])
+        return .error(
+            403, "reauthentication_required",
+            "setting a password on an account that has none needs a sign-in of the last \(Self.duration(limit)) "
+                + "(server.privilegedSessionMaxAge); this session signed in \(Self.duration(age)) ago: sign in again, then retry",
+            message: text("jumpForms.server.reauthenticate", locale),
+            extra: [("max_age", .integer(limit))])
     }
 
     /// After a password change: every other session of the account ends (the one that made the

@@ -23,8 +23,10 @@ public struct CaptureServerSetup: Sendable {
     /// flow's fields describe records.
     public var schema: EntitySchema?
 
-    public init(config: ClientConfig, flow: Flow, localizer: Localizer, identities: [TestIdentity] = [], databasePath: String,
-                clock: @escaping @Sendable () -> Int = { RefreshSignature.now }, schema: EntitySchema? = nil) {
+    public init(
+        config: ClientConfig, flow: Flow, localizer: Localizer, identities: [TestIdentity] = [], databasePath: String,
+        clock: @escaping @Sendable () -> Int = { RefreshSignature.now }, schema: EntitySchema? = nil
+    ) {
         self.config = config
         self.flow = flow
         self.localizer = localizer
@@ -64,16 +66,21 @@ final class CaptureService: Sendable {
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
-        self.store = try CaptureStore(path: setup.databasePath,
-                                      maximumRecordSize: setup.settings.maximumRecordSize,
-                                      refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
+        self.store = try CaptureStore(
+            path: setup.databasePath,
+            maximumRecordSize: setup.settings.maximumRecordSize,
+            refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
         self.passwordWork = PasswordWork(queueLimit: setup.settings.passwordHashQueue)
         self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow)
-        self.recordAttributes = RecordAttributes(flow: setup.flow, preferredForms: [setup.config.editProfileFormName.value,
-                                                                                   setup.config.captureTraditionalRegistrationFormName.value])
+        self.recordAttributes = RecordAttributes(
+            flow: setup.flow,
+            preferredForms: [
+                setup.config.editProfileFormName.value,
+                setup.config.captureTraditionalRegistrationFormName.value
+            ])
         self.recordModel = setup.schema.map(RecordModel.schema) ?? .flow(recordAttributes)
     }
 
@@ -115,7 +122,8 @@ final class CaptureService: Sendable {
     }
 
     /// `accepted(_:)` of every operation, computed once.
-    static let acceptedByOperation: [CaptureOperation: Set<String>] = Dictionary(uniqueKeysWithValues: CaptureOperation.allCases.map { ($0, accepted($0)) })
+    static let acceptedByOperation: [CaptureOperation: Set<String>] = Dictionary(
+        uniqueKeysWithValues: CaptureOperation.allCases.map { ($0, accepted($0)) })
 
     /// The parameter names a form's fields are sent under.
     static func fieldParameters(_ form: FormModel) -> Set<String> {
@@ -187,15 +195,19 @@ final class CaptureService: Sendable {
     /// the database too, so that one 390 lists every field (the write's transaction checks
     /// them again when the rules pass). `userID`: the account being changed, whose own
     /// values are not taken.
-    func checkWithUnique(_ values: FormValues, form: FormModel, locale: LocaleTag,
-                         excluding userID: Int64?) throws -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
+    func checkWithUnique(
+        _ values: FormValues, form: FormModel, locale: LocaleTag,
+        excluding userID: Int64?
+    ) throws -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
         let (report, unique) = validate(values, form: form)
         if report.isValid { return (nil, unique) }
         let failing = Set(report.violations.map(\.field))
         let taken = try store.taken(unique.filter { !failing.contains($0.field) }, excluding: userID)
         let messages = setup.localizer.messages(for: report.violations, in: form) + uniqueMessages(taken, form: form, locale: locale)
         let order = Dictionary(form.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let sorted = messages.enumerated().sorted { (order[$0.element.field] ?? Int.max, $0.offset) < (order[$1.element.field] ?? Int.max, $1.offset) }
+        let sorted = messages.enumerated().sorted {
+            (order[$0.element.field] ?? Int.max, $0.offset) < (order[$1.element.field] ?? Int.max, $1.offset)
+        }
         return (invalidFields(sorted.map(\.element), locale: locale), unique)
     }
 
@@ -206,7 +218,8 @@ final class CaptureService: Sendable {
         var unique: [CaptureStore.UniqueCheck] = []
         for deferred in report.deferred where deferred.rule == .unique {
             guard let field = form.field(named: deferred.field), case .path(let path)? = field.schemaId,
-                  let value = values[field.name], !FormValues.isBlank(value) else { continue }
+                let value = values[field.name], !FormValues.isBlank(value)
+            else { continue }
             unique.append((field.name, path.value, value))
         }
         return (report, unique)
@@ -215,8 +228,9 @@ final class CaptureService: Sendable {
     /// 390 with `invalid_fields` keyed by field name.
     func invalidFields(_ messages: [FieldMessages], locale: LocaleTag) -> ServerReply {
         let fields = JSONValue.object(messages.map { (key: $0.field, value: .array($0.messages.map(JSONValue.string))) })
-        return .error(390, "invalid_form_fields", "some fields are invalid", message: text("jumpForms.server.invalidFields", locale),
-                      extra: [("invalid_fields", fields)])
+        return .error(
+            390, "invalid_form_fields", "some fields are invalid", message: text("jumpForms.server.invalidFields", locale),
+            extra: [("invalid_fields", fields)])
     }
 
     /// The 390 for values another record already holds, with each field's `unique` message.
@@ -288,14 +302,15 @@ final class CaptureService: Sendable {
     }
 
     static func profiles(_ identities: [StoredIdentity]) -> JSONValue {
-        JSONValue.array(identities.map { identity in
-            var entries: [(key: String, value: JSONValue)] = [
-                ("identifier", .string(identity.identifier)),
-                ("domain", .string(Self.domain(of: identity.provider))),
-            ]
-            if let verified = identity.verifiedEmail { entries.append(("verifiedEmail", .string(verified))) }
-            return .object(entries)
-        })
+        JSONValue.array(
+            identities.map { identity in
+                var entries: [(key: String, value: JSONValue)] = [
+                    ("identifier", .string(identity.identifier)),
+                    ("domain", .string(Self.domain(of: identity.provider)))
+                ]
+                if let verified = identity.verifiedEmail { entries.append(("verifiedEmail", .string(verified))) }
+                return .object(entries)
+            })
     }
 
     private static let profilesName = Array(#""profiles""#.utf8)
@@ -347,16 +362,18 @@ final class CaptureService: Sendable {
     /// The successful answer of a sign-in or registration.
     func signedIn(_ user: StoredUser, refreshSecret: String?, isNew: Bool, parameters: RequestParameters) async throws -> ServerReply {
         let secret = refreshSecret.flatMap(RefreshSecret.init)
-        let (token, expiresAt) = try await store.issueToken(userID: user.id, refreshSecret: secret,
-                                                          lifetime: setup.settings.accessTokenLifetime, now: now)
+        let (token, expiresAt) = try await store.issueToken(
+            userID: user.id, refreshSecret: secret,
+            lifetime: setup.settings.accessTokenLifetime, now: now)
         var entries: [(key: String, value: JSONValue)] = [
             ("stat", "ok"), ("access_token", .string(token)), ("expires_in", .integer(expiresAt - now)),
-            ("is_new", .bool(isNew)), ("capture_user", try await publicRecord(user)),
+            ("is_new", .bool(isNew)), ("capture_user", try await publicRecord(user))
         ]
         if parameters["response_type"] == "code_and_token" {
             // Stored (hashed) for `/oauth/token`, bound to the redirect URI this call named.
-            let code = try await store.issueAuthorizationCode(userID: user.id, redirectURI: parameters["redirect_uri"] ?? config.redirectUri?.value,
-                                                              lifetime: Self.authorizationCodeLifetime, now: now)
+            let code = try await store.issueAuthorizationCode(
+                userID: user.id, redirectURI: parameters["redirect_uri"] ?? config.redirectUri?.value,
+                lifetime: Self.authorizationCodeLifetime, now: now)
             entries.append(("authorization_code", .string(code)))
         }
         return .json(.object(entries))
@@ -364,15 +381,20 @@ final class CaptureService: Sendable {
 
     /// The user of a valid, unexpired access token (with the user's identities when asked),
     /// or the reply that refuses it.
-    func authorized(_ parameters: RequestParameters, allowExpired: Bool = false,
-                    identities: Bool = false) async throws -> Result<(StoredUser, StoredToken, [StoredIdentity]?), ReplyError> {
+    func authorized(
+        _ parameters: RequestParameters, allowExpired: Bool = false,
+        identities: Bool = false
+    ) async throws -> Result<(StoredUser, StoredToken, [StoredIdentity]?), ReplyError> {
         guard let token = parameters["access_token"] else { return .failure(ReplyError(.missing("access_token"))) }
         guard let session = try await store.session(token, identities: identities) else {
             return .failure(ReplyError(.error(200, "invalid_argument", "the access token is not valid")))
         }
         if !allowExpired, session.token.expiresAt <= now {
-            return .failure(ReplyError(.error(414, "access_token_expired", "the access token has expired",
-                                              message: text("jumpForms.server.tokenExpired", locale(parameters)))))
+            return .failure(
+                ReplyError(
+                    .error(
+                        414, "access_token_expired", "the access token has expired",
+                        message: text("jumpForms.server.tokenExpired", locale(parameters)))))
         }
         return .success((session.user, session.token, session.identities))
     }

@@ -1,9 +1,9 @@
 import Crypto
 import HummingbirdBcrypt
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// How the server stores passwords, and checks them.

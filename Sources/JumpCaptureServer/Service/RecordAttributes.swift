@@ -111,7 +111,8 @@ struct RecordAttributes: Sendable {
             case (_, .null): text = ""
             case (.checkbox, .bool(let flag)): text = flag ? "true" : "false"
             case (.checkbox, _):
-                return .failure(.wrongType(attribute: Self.attribute(path.split(separator: ".")), expected: "true or false", got: value.kindDescription))
+                return .failure(
+                    .wrongType(attribute: Self.attribute(path.split(separator: ".")), expected: "true or false", got: value.kindDescription))
             case (_, .string(let string)): text = string
             default:
                 return .failure(.wrongType(attribute: Self.attribute(path.split(separator: ".")), expected: "a string", got: value.kindDescription))

@@ -39,8 +39,10 @@ struct RecordEditor: Sendable {
     /// Applies one write. `value` is what the call sent (`.null` for delete); the caller has
     /// checked that an update's value is an object and that replace and delete name an
     /// attribute.
-    func apply(_ kind: Kind, at path: RecordPath, value: JSONValue, to record: JSONValue,
-               ids: inout ElementIDs) throws(RecordEditError) -> Edited {
+    func apply(
+        _ kind: Kind, at path: RecordPath, value: JSONValue, to record: JSONValue,
+        ids: inout ElementIDs
+    ) throws(RecordEditError) -> Edited {
         var state = State(kind: kind, ids: ids)
         let result: JSONValue
         if path.isRoot {
@@ -62,8 +64,10 @@ struct RecordEditor: Sendable {
     // MARK: reaching the attribute
 
     /// `container` (an object, or nothing yet) with the write done at `steps` below it.
-    private func edit(_ container: JSONValue?, _ steps: ArraySlice<RecordPath.Step>, walked: RecordPath, value: JSONValue,
-                      state: inout State) throws(RecordEditError) -> JSONValue {
+    private func edit(
+        _ container: JSONValue?, _ steps: ArraySlice<RecordPath.Step>, walked: RecordPath, value: JSONValue,
+        state: inout State
+    ) throws(RecordEditError) -> JSONValue {
         let step = steps.first!
         let here = walked.appending(step.name)
         let names = here.names
@@ -72,7 +76,9 @@ struct RecordEditor: Sendable {
         let isLast = steps.count == 1
         if let id = step.element {
             switch role {
-            case .plural, .unknown where held?.arrayValue != nil || isUnset(held): break
+            case .plural,
+                .unknown where held?.arrayValue != nil || isUnset(held):
+                break
             default: throw .invalid("\(here.attribute) is not a plural: #\(id) picks an element of a plural")
             }
             guard var items = held?.arrayValue, let index = items.firstIndex(where: { $0["id"]?.intValue == id }) else {
@@ -83,7 +89,8 @@ struct RecordEditor: Sendable {
                 switch state.kind {
                 case .update:
                     try requireWritable(names, at: elementPath)
-                    items[index] = try merge(items[index].objectValue, value.objectValue ?? [], at: elementPath, element: id, whole: false, state: &state)
+                    items[index] = try merge(
+                        items[index].objectValue, value.objectValue ?? [], at: elementPath, element: id, whole: false, state: &state)
                 case .replace:
                     try requireWritable(names, at: elementPath)
                     guard case .object(let entries) = value else {
@@ -103,9 +110,11 @@ struct RecordEditor: Sendable {
         if !isLast {
             // A step on the way: an object (made when missing).
             switch role {
-            case .object, .unknown where isObject(held) || isUnset(held):
+            case .object,
+                .unknown where isObject(held) || isUnset(held):
                 return (container ?? [:]).setting(step.name, try edit(held, steps.dropFirst(), walked: here, value: value, state: &state))
-            case .plural, .unknown where held?.arrayValue != nil:
+            case .plural,
+                .unknown where held?.arrayValue != nil:
                 throw .invalid("\(here.attribute) is a plural: name one of its elements, \(here.attribute)#<id>")
             default:
                 throw .invalid("\(here.attribute) is a value: it holds no attributes")
@@ -118,11 +127,14 @@ struct RecordEditor: Sendable {
             switch role {
             case .anyJSON:
                 new = value
-            case .object, .unknown where held?.arrayValue == nil && (isObject(held) || held == .null || held == nil):
+            case .object,
+                .unknown where held?.arrayValue == nil && (isObject(held) || held == .null || held == nil):
                 new = try merge(held?.objectValue, value.objectValue ?? [], at: here, element: nil, whole: false, state: &state)
-            case .plural, .unknown where held?.arrayValue != nil:
-                throw .wrongShape("\(here.attribute) is a plural: entity.update appends elements with {\"\(step.name)\": [...]} at its parent, "
-                                  + "or writes one element at \(here.attribute)#<id>")
+            case .plural,
+                .unknown where held?.arrayValue != nil:
+                throw .wrongShape(
+                    "\(here.attribute) is a plural: entity.update appends elements with {\"\(step.name)\": [...]} at its parent, "
+                        + "or writes one element at \(here.attribute)#<id>")
             default:
                 throw .wrongShape("\(here.attribute) is a value: entity.update takes an object of attributes; write the value at its parent")
             }
@@ -138,17 +150,21 @@ struct RecordEditor: Sendable {
 
     /// `entity.replace` at an attribute: a plural or an object whole (a `json` value as
     /// given); values are written with `entity.update`.
-    private func replace(_ held: JSONValue?, with value: JSONValue, role: AttributeRole, at path: RecordPath,
-                         state: inout State) throws(RecordEditError) -> JSONValue {
+    private func replace(
+        _ held: JSONValue?, with value: JSONValue, role: AttributeRole, at path: RecordPath,
+        state: inout State
+    ) throws(RecordEditError) -> JSONValue {
         switch role {
         case .anyJSON:
             return value
-        case .plural, .unknown where held?.arrayValue != nil || (isUnset(held) && value.arrayValue != nil):
+        case .plural,
+            .unknown where held?.arrayValue != nil || (isUnset(held) && value.arrayValue != nil):
             guard case .array(let items) = value else {
                 throw .wrongShape("\(path.attribute) is a plural: entity.replace takes the list of its elements, not \(value.kindDescription)")
             }
             return try replaceElements(held?.arrayValue ?? [], with: items, at: path, state: &state)
-        case .object, .unknown where isObject(held) || (isUnset(held) && value.objectValue != nil):
+        case .object,
+            .unknown where isObject(held) || (isUnset(held) && value.objectValue != nil):
             guard case .object(let entries) = value else {
                 throw .wrongShape("\(path.attribute) is an object: entity.replace takes an object for it, not \(value.kindDescription)")
             }
@@ -163,8 +179,10 @@ struct RecordEditor: Sendable {
     /// An object (or plural element `element`) with `entries` written: merged into what it
     /// held, or, `whole`, replacing it (attributes not given are gone, plurals inside are
     /// replaced, the schema's required attributes must be there).
-    private func merge(_ held: [(key: String, value: JSONValue)]?, _ entries: [(key: String, value: JSONValue)], at path: RecordPath,
-                       element: Int?, whole: Bool, state: inout State) throws(RecordEditError) -> JSONValue {
+    private func merge(
+        _ held: [(key: String, value: JSONValue)]?, _ entries: [(key: String, value: JSONValue)], at path: RecordPath,
+        element: Int?, whole: Bool, state: inout State
+    ) throws(RecordEditError) -> JSONValue {
         let before = JSONValue.object(held ?? [])
         var result = JSONValue.object(whole ? [] : held ?? [])
         for (key, item) in entries {
@@ -189,8 +207,10 @@ struct RecordEditor: Sendable {
     }
 
     /// The value an attribute gets when `item` is written over what it `held`.
-    private func write(_ item: JSONValue, over held: JSONValue?, role: AttributeRole, at path: RecordPath, whole: Bool,
-                       state: inout State) throws(RecordEditError) -> JSONValue {
+    private func write(
+        _ item: JSONValue, over held: JSONValue?, role: AttributeRole, at path: RecordPath, whole: Bool,
+        state: inout State
+    ) throws(RecordEditError) -> JSONValue {
         switch role {
         case .value(let check):
             if let problem = check.problem(item, at: path) { throw problem }
@@ -203,19 +223,24 @@ struct RecordEditor: Sendable {
         case .serverSet, .none:
             // `checkedRole` refused them.
             return item
-        case .plural, .unknown where held?.arrayValue != nil || (isUnset(held) && item.arrayValue != nil):
+        case .plural,
+            .unknown where held?.arrayValue != nil || (isUnset(held) && item.arrayValue != nil):
             switch item {
             case .array(let items):
-                return whole ? try replaceElements(held?.arrayValue ?? [], with: items, at: path, state: &state)
+                return whole
+                    ? try replaceElements(held?.arrayValue ?? [], with: items, at: path, state: &state)
                     : try appendElements(held?.arrayValue ?? [], items, at: path, state: &state)
             case .object:
-                throw .wrongShape("\(path.attribute) is a plural: entity.update appends a list of elements ({\"\(path.steps.last!.name)\": [...]}), "
-                                  + "or writes one element at \(path.attribute)#<id>")
+                throw .wrongShape(
+                    "\(path.attribute) is a plural: entity.update appends a list of elements ({\"\(path.steps.last!.name)\": [...]}), "
+                        + "or writes one element at \(path.attribute)#<id>")
             default:
-                throw .wrongShape("\(path.attribute) is a plural: it takes a list of elements, not \(item.kindDescription) "
-                                  + "(entity.delete removes elements, entity.replace with [] empties it)")
+                throw .wrongShape(
+                    "\(path.attribute) is a plural: it takes a list of elements, not \(item.kindDescription) "
+                        + "(entity.delete removes elements, entity.replace with [] empties it)")
             }
-        case .object, .unknown where isObject(held) || item.objectValue != nil:
+        case .object,
+            .unknown where isObject(held) || item.objectValue != nil:
             switch item {
             case .object(let entries):
                 return try merge(whole ? nil : held?.objectValue, entries, at: path, element: nil, whole: whole, state: &state)
@@ -239,8 +264,10 @@ struct RecordEditor: Sendable {
     /// A plural's new list for `entity.replace`: each element an object; one that names the
     /// `id` of an element the plural holds keeps it, one without an id gets a new one, any other
     /// id is refused (320).
-    private func replaceElements(_ held: [JSONValue], with items: [JSONValue], at path: RecordPath,
-                                 state: inout State) throws(RecordEditError) -> JSONValue {
+    private func replaceElements(
+        _ held: [JSONValue], with items: [JSONValue], at path: RecordPath,
+        state: inout State
+    ) throws(RecordEditError) -> JSONValue {
         let heldIDs = Set(held.compactMap { $0["id"]?.intValue })
         var kept = Set<Int>()
         var result: [JSONValue] = []
@@ -251,8 +278,9 @@ struct RecordEditor: Sendable {
             let id: Int
             if let given = entries.first(where: { $0.key == "id" })?.value {
                 guard let number = given.intValue, heldIDs.contains(number), kept.insert(number).inserted else {
-                    throw .idInNewElement("element \(index + 1) of \(path.attribute) names the id \(given), which is no element of it: "
-                                          + "new elements get their ids from the server")
+                    throw .idInNewElement(
+                        "element \(index + 1) of \(path.attribute) names the id \(given), which is no element of it: "
+                            + "new elements get their ids from the server")
                 }
                 id = number
             } else {
@@ -267,16 +295,19 @@ struct RecordEditor: Sendable {
 
     /// New elements appended to a plural (`entity.update` of `{"photos": [element]}`): objects
     /// without an `id` (320), each given a new one.
-    private func appendElements(_ held: [JSONValue], _ items: [JSONValue], at path: RecordPath,
-                                state: inout State) throws(RecordEditError) -> JSONValue {
+    private func appendElements(
+        _ held: [JSONValue], _ items: [JSONValue], at path: RecordPath,
+        state: inout State
+    ) throws(RecordEditError) -> JSONValue {
         var result = held
         for (index, item) in items.enumerated() {
             guard case .object(let entries) = item else {
                 throw .wrongShape("element \(index + 1) of \(path.attribute) is \(item.kindDescription): a plural is a list of objects")
             }
             if let given = entries.first(where: { $0.key == "id" })?.value {
-                throw .idInNewElement("element \(index + 1) of \(path.attribute) has the id \(given): entity.update appends new elements, "
-                                      + "whose ids the server gives (write an element at \(path.attribute)#<id>)")
+                throw .idInNewElement(
+                    "element \(index + 1) of \(path.attribute) has the id \(given): entity.update appends new elements, "
+                        + "whose ids the server gives (write an element at \(path.attribute)#<id>)")
             }
             let id = state.ids.take()
             let elementPath = path.element(id)

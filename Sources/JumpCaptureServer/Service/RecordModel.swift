@@ -59,8 +59,10 @@ enum RecordModel: Sendable {
         guard case .schema(let schema) = self else { return ([], []) }
         let children = names.isEmpty ? schema.attributes : Self.attribute(names, in: schema)?.attributes ?? []
         let writable = children.filter { !$0.isReadOnly && !$0.type.value.isPassword }
-        return (writable.filter(\.isRequired).map(\.name.value),
-                writable.filter { $0.constraints.contains(.locallyUnique) }.map(\.name.value))
+        return (
+            writable.filter(\.isRequired).map(\.name.value),
+            writable.filter { $0.constraints.contains(.locallyUnique) }.map(\.name.value)
+        )
     }
 
     /// The record as Capture answers it. With a schema: every attribute the schema has, `null`

@@ -63,7 +63,8 @@ struct RecordPath: Sendable, Hashable, CustomStringConvertible {
                 name = segment[..<mark]
                 let digits = segment[segment.index(after: mark)...]
                 guard let id = Int(digits), id > 0, digits.allSatisfy(\.isASCII) else {
-                    return .failure(.malformed("\(text): '\(segment)' picks no element (a plural element is named <plural>#<id>, the id a whole number)"))
+                    return .failure(
+                        .malformed("\(text): '\(segment)' picks no element (a plural element is named <plural>#<id>, the id a whole number)"))
                 }
                 element = id
             }

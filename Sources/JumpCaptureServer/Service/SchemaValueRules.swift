@@ -83,13 +83,15 @@ enum SchemaValueRules {
     static func isDateTime(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count >= 19, CivilDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)) != nil,
-              bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T") else { return false }
+            bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T")
+        else { return false }
         func digits(_ range: Range<Int>, max: Int) -> Bool {
             guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (48...57).contains($0) }) else { return false }
             return Int(String(decoding: bytes[range], as: UTF8.self))! <= max
         }
         guard digits(11..<13, max: 23), bytes[13] == UInt8(ascii: ":"), digits(14..<16, max: 59), bytes[16] == UInt8(ascii: ":"),
-              digits(17..<19, max: 60) else { return false }
+            digits(17..<19, max: 60)
+        else { return false }
         var index = 19
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -112,9 +114,10 @@ enum SchemaValueRules {
 
     static func isIPv4(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part)! <= 255
-        }
+        return parts.count == 4
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part)! <= 255
+            }
     }
 
     static func isIPv6(_ text: String) -> Bool {

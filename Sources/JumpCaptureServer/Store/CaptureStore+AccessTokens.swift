@@ -3,14 +3,14 @@ import GRDB
 import JumpCapture
 import JumpForms
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Access tokens: issued, read with their session, and rotated by refreshes.
@@ -34,7 +34,9 @@ extension CaptureStore {
     }
 
     func open(_ sealed: [UInt8]) -> RefreshSecret? {
-        guard let box = try? AES.GCM.SealedBox(combined: sealed), let plain = try? AES.GCM.open(box, using: SymmetricKey(data: secretsKey)) else { return nil }
+        guard let box = try? AES.GCM.SealedBox(combined: sealed), let plain = try? AES.GCM.open(box, using: SymmetricKey(data: secretsKey)) else {
+            return nil
+        }
         return RefreshSecret(String(decoding: plain, as: UTF8.self))
     }
 
@@ -47,9 +49,11 @@ extension CaptureStore {
         let expiresAt = now + lifetime
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            try db.cachedStatement(sql: """
-                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at) VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now, now])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at) VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now, now])
         }
         return (token, expiresAt)
     }
@@ -64,36 +68,45 @@ extension CaptureStore {
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
         let row = try singleStatementRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT user_id, expires_at, refresh_secret, coalesce(signed_in_at, created_at) AS signed_in_at, chain
-                FROM access_tokens WHERE token_hash = ?
-                """), arguments: [hash]).map { row in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT user_id, expires_at, refresh_secret, coalesce(signed_in_at, created_at) AS signed_in_at, chain
+                        FROM access_tokens WHERE token_hash = ?
+                        """), arguments: [hash]
+            ).map { row in
                 (userID: row[0] as Int64, expiresAt: row[1] as Int, sealed: row[2] as Data?, signedInAt: row[3] as Int, chain: row[4] as String?)
             }
         }
         guard let row else { return nil }
-        return StoredToken(tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealed.flatMap { self.open(Array($0)) },
-                           signedInAt: row.signedInAt, chain: row.chain)
+        return StoredToken(
+            tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealed.flatMap { self.open(Array($0)) },
+            signedInAt: row.signedInAt, chain: row.chain)
     }
 
     /// An access token's session, its user and, when asked, the user's identities: one SQL
     /// statement (one row per identity), so one snapshot without a transaction.
-    func session(_ token: String, identities withIdentities: Bool) async throws -> (token: StoredToken, user: StoredUser, identities: [StoredIdentity]?)? {
+    func session(_ token: String, identities withIdentities: Bool) async throws -> (
+        token: StoredToken, user: StoredUser, identities: [StoredIdentity]?
+    )? {
         let hash = Self.hash(token)
         return try singleStatementRead { db in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT access_tokens.expires_at, users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
-                       identities.provider, identities.identifier, identities.verified_email,
-                       coalesce(access_tokens.signed_in_at, access_tokens.created_at), access_tokens.chain
-                FROM access_tokens JOIN users ON users.id = access_tokens.user_id
-                LEFT JOIN identities ON identities.user_id = users.id
-                WHERE access_tokens.token_hash = ? ORDER BY identities.id
-                """), arguments: [hash])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT access_tokens.expires_at, users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
+                               identities.provider, identities.identifier, identities.verified_email,
+                               coalesce(access_tokens.signed_in_at, access_tokens.created_at), access_tokens.chain
+                        FROM access_tokens JOIN users ON users.id = access_tokens.user_id
+                        LEFT JOIN identities ON identities.user_id = users.id
+                        WHERE access_tokens.token_hash = ? ORDER BY identities.id
+                        """), arguments: [hash])
             var session: (token: StoredToken, user: StoredUser, identities: [StoredIdentity])?
             while let row = try rows.next() {
                 if session == nil {
                     let user = StoredUser(id: row[1], uuid: row[2] ?? "", recordText: row[3] ?? "{}", passwordHash: row[4], emailNormalized: row[5])
-                    let stored = StoredToken(tokenHash: hash, userID: user.id, expiresAt: row[0], refreshSecret: nil, signedInAt: row[9], chain: row[10])
+                    let stored = StoredToken(
+                        tokenHash: hash, userID: user.id, expiresAt: row[0], refreshSecret: nil, signedInAt: row[9], chain: row[10])
                     session = (stored, user, [])
                 }
                 if let provider: String = row[6] {

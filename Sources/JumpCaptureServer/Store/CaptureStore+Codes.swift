@@ -13,8 +13,9 @@ extension CaptureStore {
             try self.purgeIfDue(db, now: now)
             // Only the newest link of a kind works: an older email's link stops working.
             try db.execute(sql: "DELETE FROM codes WHERE user_id = ? AND kind = ?", arguments: [userID, kind])
-            try db.execute(sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at, locale) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.hash(code), userID, kind, now + lifetime, locale])
+            try db.execute(
+                sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at, locale) VALUES (?, ?, ?, ?, ?)",
+                arguments: [Self.hash(code), userID, kind, now + lifetime, locale])
         }
         return code
     }
@@ -23,7 +24,9 @@ extension CaptureStore {
     func consumeCode(_ code: String, kind: String, now: Int) async throws -> Int64? {
         try await pool.write { db in
             let hash = Self.hash(code)
-            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM codes WHERE code_hash = ? AND kind = ?", arguments: [hash, kind]) else {
+            guard
+                let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM codes WHERE code_hash = ? AND kind = ?", arguments: [hash, kind])
+            else {
                 return nil
             }
             try db.execute(sql: "DELETE FROM codes WHERE code_hash = ?", arguments: [hash])
@@ -41,8 +44,10 @@ extension CaptureStore {
     /// A valid code, without using it up; nil when it is not valid.
     func peekCode(_ code: String, kind: String, now: Int) async throws -> PendingCode? {
         try quickRead { db in
-            try Row.fetchOne(db, sql: "SELECT locale FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
-                             arguments: [Self.hash(code), kind, now]).map { PendingCode(locale: $0["locale"]) }
+            try Row.fetchOne(
+                db, sql: "SELECT locale FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
+                arguments: [Self.hash(code), kind, now]
+            ).map { PendingCode(locale: $0["locale"]) }
         }
     }
 
@@ -54,8 +59,9 @@ extension CaptureStore {
         let code = Self.randomToken()
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            try db.execute(sql: "INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, expires_at) VALUES (?, ?, ?, ?)",
-                           arguments: [Self.hash(code), userID, redirectURI, now + lifetime])
+            try db.execute(
+                sql: "INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [Self.hash(code), userID, redirectURI, now + lifetime])
         }
         return code
     }
@@ -74,13 +80,18 @@ extension CaptureStore {
 
     /// Redeems an authorization code: in one transaction the code is checked (unexpired, made
     /// for `redirectURI`), used up, and an access token and a refresh token are issued.
-    func redeemAuthorizationCode(_ code: String, redirectURI: String, accessLifetime: Int, refreshLifetime: Int,
-                                 now: Int) async throws -> Redemption {
+    func redeemAuthorizationCode(
+        _ code: String, redirectURI: String, accessLifetime: Int, refreshLifetime: Int,
+        now: Int
+    ) async throws -> Redemption {
         let hash = Self.hash(code)
         return try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, redirect_uri, expires_at FROM authorization_codes WHERE code_hash = ?",
-                                             arguments: [hash]) else { return .invalid }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT user_id, redirect_uri, expires_at FROM authorization_codes WHERE code_hash = ?",
+                    arguments: [hash])
+            else { return .invalid }
             let expiresAt: Int = row["expires_at"]
             if expiresAt <= now {
                 try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
@@ -89,8 +100,9 @@ extension CaptureStore {
             if let expected: String = row["redirect_uri"], expected != redirectURI { return .redirectMismatch }
             try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
             // A new grant: its refresh chain starts now and ends `refreshLifetime` later.
-            return try Self.issueOAuthTokens(userID: row["user_id"], chain: Self.randomToken(), signedInAt: now, accessLifetime: accessLifetime,
-                                             refreshLifetime: refreshLifetime, now: now, db)
+            return try Self.issueOAuthTokens(
+                userID: row["user_id"], chain: Self.randomToken(), signedInAt: now, accessLifetime: accessLifetime,
+                refreshLifetime: refreshLifetime, now: now, db)
         }
     }
 
@@ -101,8 +113,11 @@ extension CaptureStore {
         let hash = Self.hash(token)
         return try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            guard let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at, chain, signed_in_at FROM refresh_tokens WHERE token_hash = ?",
-                                             arguments: [hash]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT user_id, expires_at, chain, signed_in_at FROM refresh_tokens WHERE token_hash = ?",
+                    arguments: [hash])
+            else {
                 return .invalid
             }
             try db.execute(sql: "DELETE FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
@@ -110,24 +125,29 @@ extension CaptureStore {
             if expiresAt <= now { return .expired }
             let signedInAt: Int = row["signed_in_at"] ?? now
             if signedInAt + refreshLifetime <= now { return .expired }
-            return try Self.issueOAuthTokens(userID: row["user_id"], chain: row["chain"] ?? hash, signedInAt: signedInAt,
-                                             accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
+            return try Self.issueOAuthTokens(
+                userID: row["user_id"], chain: row["chain"] ?? hash, signedInAt: signedInAt,
+                accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
         }
     }
 
     /// An access token and a refresh token of the grant `chain`, begun at `signedInAt`: the
     /// refresh token lasts until the chain ends, the access token `accessLifetime` (or less).
-    private static func issueOAuthTokens(userID: Int64, chain: String, signedInAt: Int, accessLifetime: Int, refreshLifetime: Int,
-                                         now: Int, _ db: Database) throws -> Redemption {
+    private static func issueOAuthTokens(
+        userID: Int64, chain: String, signedInAt: Int, accessLifetime: Int, refreshLifetime: Int,
+        now: Int, _ db: Database
+    ) throws -> Redemption {
         let access = randomToken()
         let refresh = randomToken()
         let chainEnd = signedInAt + refreshLifetime
         let expiresAt = min(now + accessLifetime, chainEnd)
-        try db.execute(sql: """
-            INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at, chain) VALUES (?, ?, NULL, ?, ?, ?, ?)
-            """, arguments: [hash(access), userID, expiresAt, now, signedInAt, chain])
-        try db.execute(sql: "INSERT INTO refresh_tokens (token_hash, user_id, expires_at, signed_in_at, chain) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [hash(refresh), userID, chainEnd, signedInAt, chain])
+        try db.execute(
+            sql: """
+                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at, chain) VALUES (?, ?, NULL, ?, ?, ?, ?)
+                """, arguments: [hash(access), userID, expiresAt, now, signedInAt, chain])
+        try db.execute(
+            sql: "INSERT INTO refresh_tokens (token_hash, user_id, expires_at, signed_in_at, chain) VALUES (?, ?, ?, ?, ?)",
+            arguments: [hash(refresh), userID, chainEnd, signedInAt, chain])
         return .issued(accessToken: access, refreshToken: refresh, expiresAt: expiresAt)
     }
 }

@@ -8,8 +8,9 @@ extension CaptureStore {
         let token = Self.randomToken()
         try await pool.write { db in
             try self.purgeIfDue(db, now: now)
-            try db.execute(sql: "INSERT INTO engage_tokens (token_hash, provider, identifier, profile, expires_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.hash(token), grant.provider, grant.identifier, grant.profile.serialized(), grant.expiresAt])
+            try db.execute(
+                sql: "INSERT INTO engage_tokens (token_hash, provider, identifier, profile, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [Self.hash(token), grant.provider, grant.identifier, grant.profile.serialized(), grant.expiresAt])
         }
         return token
     }
@@ -37,11 +38,14 @@ extension CaptureStore {
 
     func engageGrant(_ token: String) async throws -> EngageGrant? {
         try quickRead { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM engage_tokens WHERE token_hash = ?", arguments: [Self.hash(token)]) else { return nil }
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM engage_tokens WHERE token_hash = ?", arguments: [Self.hash(token)]) else {
+                return nil
+            }
             let profile: String = row["profile"]
-            return EngageGrant(provider: row["provider"], identifier: row["identifier"],
-                               profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"],
-                               mergeUserID: row["merge_user_id"])
+            return EngageGrant(
+                provider: row["provider"], identifier: row["identifier"],
+                profile: (try? JSONValue.parse(profile)) ?? [:], expiresAt: row["expires_at"],
+                mergeUserID: row["merge_user_id"])
         }
     }
 

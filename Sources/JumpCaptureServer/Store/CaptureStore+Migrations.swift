@@ -8,71 +8,75 @@ extension CaptureStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("1-users-identities-tokens") { db in
-            try db.execute(sql: """
-                CREATE TABLE users (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    uuid TEXT NOT NULL UNIQUE,
-                    email_normalized TEXT,
-                    password_hash TEXT,
-                    record TEXT NOT NULL,
-                    created TEXT NOT NULL,
-                    last_updated TEXT NOT NULL
-                );
-                CREATE UNIQUE INDEX users_email_normalized ON users(email_normalized) WHERE email_normalized IS NOT NULL;
-                CREATE TABLE identities (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    provider TEXT NOT NULL,
-                    identifier TEXT NOT NULL,
-                    verified_email TEXT,
-                    UNIQUE(provider, identifier)
-                );
-                CREATE INDEX identities_user ON identities(user_id);
-                CREATE TABLE access_tokens (
-                    token_hash TEXT PRIMARY KEY,
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    refresh_secret BLOB,
-                    expires_at INTEGER NOT NULL,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE INDEX access_tokens_user ON access_tokens(user_id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        uuid TEXT NOT NULL UNIQUE,
+                        email_normalized TEXT,
+                        password_hash TEXT,
+                        record TEXT NOT NULL,
+                        created TEXT NOT NULL,
+                        last_updated TEXT NOT NULL
+                    );
+                    CREATE UNIQUE INDEX users_email_normalized ON users(email_normalized) WHERE email_normalized IS NOT NULL;
+                    CREATE TABLE identities (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        provider TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        verified_email TEXT,
+                        UNIQUE(provider, identifier)
+                    );
+                    CREATE INDEX identities_user ON identities(user_id);
+                    CREATE TABLE access_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        refresh_secret BLOB,
+                        expires_at INTEGER NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX access_tokens_user ON access_tokens(user_id);
+                    """)
         }
         migrator.registerMigration("2-engage-outbox") { db in
-            try db.execute(sql: """
-                CREATE TABLE engage_tokens (
-                    token_hash TEXT PRIMARY KEY,
-                    provider TEXT NOT NULL,
-                    identifier TEXT NOT NULL,
-                    profile TEXT NOT NULL,
-                    expires_at INTEGER NOT NULL
-                );
-                CREATE TABLE outbox (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    kind TEXT NOT NULL,
-                    recipient TEXT NOT NULL,
-                    subject TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    created_at INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE engage_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        provider TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        profile TEXT NOT NULL,
+                        expires_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE outbox (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        recipient TEXT NOT NULL,
+                        subject TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("3-codes") { db in
-            try db.execute(sql: """
-                CREATE TABLE codes (
-                    code_hash TEXT PRIMARY KEY,
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    kind TEXT NOT NULL,
-                    expires_at INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE codes (
+                        code_hash TEXT PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        kind TEXT NOT NULL,
+                        expires_at INTEGER NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("4-expiry-indexes") { db in
-            try db.execute(sql: """
-                CREATE INDEX access_tokens_expiry ON access_tokens(expires_at);
-                CREATE INDEX engage_tokens_expiry ON engage_tokens(expires_at);
-                CREATE INDEX codes_expiry ON codes(expires_at);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX access_tokens_expiry ON access_tokens(expires_at);
+                    CREATE INDEX engage_tokens_expiry ON engage_tokens(expires_at);
+                    CREATE INDEX codes_expiry ON codes(expires_at);
+                    """)
         }
         migrator.registerMigration("5-merge-account") { db in
             try db.execute(sql: "ALTER TABLE engage_tokens ADD COLUMN merge_user_id INTEGER")
@@ -84,21 +88,22 @@ extension CaptureStore {
         // bound to the redirect URI of the call that made them) and the refresh tokens it hands
         // out (single use too: each redemption rotates it). Both stored as SHA-256 hashes.
         migrator.registerMigration("7-authorization-codes") { db in
-            try db.execute(sql: """
-                CREATE TABLE authorization_codes (
-                    code_hash TEXT PRIMARY KEY,
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    redirect_uri TEXT,
-                    expires_at INTEGER NOT NULL
-                );
-                CREATE INDEX authorization_codes_expiry ON authorization_codes(expires_at);
-                CREATE TABLE refresh_tokens (
-                    token_hash TEXT PRIMARY KEY,
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    expires_at INTEGER NOT NULL
-                );
-                CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE authorization_codes (
+                        code_hash TEXT PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        redirect_uri TEXT,
+                        expires_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX authorization_codes_expiry ON authorization_codes(expires_at);
+                    CREATE TABLE refresh_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        expires_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
+                    """)
         }
         migrator.registerMigration("8-element-ids") { db in
             // The next plural element id of the record: ids are never given twice.
@@ -109,36 +114,38 @@ extension CaptureStore {
         // its refresh tokens share, so that revoking one ends the others. Rows from before
         // start at their last rotation (access tokens) or their issue (refresh tokens).
         migrator.registerMigration("9-session-chains") { db in
-            try db.execute(sql: """
-                ALTER TABLE access_tokens ADD COLUMN signed_in_at INTEGER;
-                ALTER TABLE access_tokens ADD COLUMN chain TEXT;
-                UPDATE access_tokens SET signed_in_at = created_at;
-                CREATE INDEX access_tokens_chain ON access_tokens(chain) WHERE chain IS NOT NULL;
-                ALTER TABLE refresh_tokens ADD COLUMN signed_in_at INTEGER;
-                ALTER TABLE refresh_tokens ADD COLUMN chain TEXT;
-                UPDATE refresh_tokens SET signed_in_at = expires_at - \(refreshWindow), chain = token_hash;
-                CREATE INDEX refresh_tokens_chain ON refresh_tokens(chain);
-                CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
-                CREATE INDEX codes_user ON codes(user_id, kind);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE access_tokens ADD COLUMN signed_in_at INTEGER;
+                    ALTER TABLE access_tokens ADD COLUMN chain TEXT;
+                    UPDATE access_tokens SET signed_in_at = created_at;
+                    CREATE INDEX access_tokens_chain ON access_tokens(chain) WHERE chain IS NOT NULL;
+                    ALTER TABLE refresh_tokens ADD COLUMN signed_in_at INTEGER;
+                    ALTER TABLE refresh_tokens ADD COLUMN chain TEXT;
+                    UPDATE refresh_tokens SET signed_in_at = expires_at - \(refreshWindow), chain = token_hash;
+                    CREATE INDEX refresh_tokens_chain ON refresh_tokens(chain);
+                    CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
+                    CREATE INDEX codes_user ON codes(user_id, kind);
+                    """)
         }
         // Look-alikes: the email's key (`LookAlike.folded`) under a unique index, and the keys
         // of the flow's other `unique` values (filled at start-up for the flow's paths).
         migrator.registerMigration("10-normalized-unique") { db in
-            try db.execute(sql: """
-                ALTER TABLE users ADD COLUMN email_key TEXT;
-                CREATE TABLE unique_values (
-                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    path TEXT NOT NULL,
-                    value_key TEXT NOT NULL
-                );
-                CREATE INDEX unique_values_key ON unique_values(path, value_key);
-                CREATE INDEX unique_values_user ON unique_values(user_id);
-                CREATE TABLE unique_paths (
-                    path TEXT PRIMARY KEY,
-                    comparison TEXT NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE users ADD COLUMN email_key TEXT;
+                    CREATE TABLE unique_values (
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        value_key TEXT NOT NULL
+                    );
+                    CREATE INDEX unique_values_key ON unique_values(path, value_key);
+                    CREATE INDEX unique_values_user ON unique_values(user_id);
+                    CREATE TABLE unique_paths (
+                        path TEXT PRIMARY KEY,
+                        comparison TEXT NOT NULL
+                    );
+                    """)
             try refillEmailKeys(db)
         }
         return migrator

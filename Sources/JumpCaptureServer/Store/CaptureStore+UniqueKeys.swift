@@ -1,9 +1,9 @@
 import GRDB
 import JumpForms
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Unique values compared by their look-alike keys (`LookAlike`), so that `ａdmin` or `аdmin`
@@ -47,8 +47,9 @@ extension CaptureStore {
         try db.execute(sql: "DELETE FROM unique_values WHERE user_id = ?", arguments: [userID])
         for (path, comparison) in uniquePaths {
             guard let value = record.value(atPath: path)?.stringValue, !FormValues.isBlank(value) else { continue }
-            try db.execute(sql: "INSERT INTO unique_values (user_id, path, value_key) VALUES (?, ?, ?)",
-                           arguments: [userID, path, comparison.key(value)])
+            try db.execute(
+                sql: "INSERT INTO unique_values (user_id, path, value_key) VALUES (?, ?, ?)",
+                arguments: [userID, path, comparison.key(value)])
         }
     }
 
@@ -56,12 +57,14 @@ extension CaptureStore {
     func holds(_ path: String, _ value: String, excluding userID: Int64?, _ db: Database) throws -> Bool? {
         if path == "email" {
             let normalized = normalizeEmail(value)
-            return try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE (email_key = ? OR email_normalized = ?) AND id IS NOT ?",
-                                    arguments: [Self.emailKey(normalized), normalized, userID]) != nil
+            return try Row.fetchOne(
+                db, sql: "SELECT 1 FROM users WHERE (email_key = ? OR email_normalized = ?) AND id IS NOT ?",
+                arguments: [Self.emailKey(normalized), normalized, userID]) != nil
         }
         guard let comparison = uniquePaths[path] else { return nil }
-        return try Row.fetchOne(db, sql: "SELECT 1 FROM unique_values WHERE path = ? AND value_key = ? AND user_id IS NOT ?",
-                                arguments: [path, comparison.key(value), userID]) != nil
+        return try Row.fetchOne(
+            db, sql: "SELECT 1 FROM unique_values WHERE path = ? AND value_key = ? AND user_id IS NOT ?",
+            arguments: [path, comparison.key(value), userID]) != nil
     }
 
     /// Makes the keys again where they are missing or stale (see the type's comment), and
@@ -80,8 +83,9 @@ extension CaptureStore {
             while let row = try users.next() {
                 let record = CaptureStore.record(fromText: row["record"])
                 guard let value = record.value(atPath: path)?.stringValue, !FormValues.isBlank(value) else { continue }
-                try db.execute(sql: "INSERT INTO unique_values (user_id, path, value_key) VALUES (?, ?, ?)",
-                               arguments: [row["id"] as Int64, path, comparison.key(value)])
+                try db.execute(
+                    sql: "INSERT INTO unique_values (user_id, path, value_key) VALUES (?, ?, ?)",
+                    arguments: [row["id"] as Int64, path, comparison.key(value)])
             }
             try db.execute(sql: "INSERT OR REPLACE INTO unique_paths (path, comparison) VALUES (?, ?)", arguments: [path, keyTag(comparison)])
         }

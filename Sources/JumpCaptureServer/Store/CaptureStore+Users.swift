@@ -2,16 +2,17 @@ import GRDB
 import JumpCapture
 import JumpForms
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Users, their records and linked identities.
 extension CaptureStore {
     static func user(from row: Row) -> StoredUser {
-        StoredUser(id: row["id"], uuid: row["uuid"], recordText: row["record"] ?? "{}",
-                   passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
+        StoredUser(
+            id: row["id"], uuid: row["uuid"], recordText: row["record"] ?? "{}",
+            passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
     }
 
     /// A stored record's JSON text as a value (the server wrote it; an empty record if not JSON).
@@ -50,17 +51,22 @@ extension CaptureStore {
     /// The user whose record holds `value` at `path` (case-insensitive), for username sign-in.
     func user(path: String, value: String) async throws -> StoredUser? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE lower(json_extract(record, ?)) = lower(?)",
-                             arguments: ["$." + path, value]).map(Self.user)
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM users WHERE lower(json_extract(record, ?)) = lower(?)",
+                arguments: ["$." + path, value]
+            ).map(Self.user)
         }
     }
 
     func user(provider: String, identifier: String) async throws -> StoredUser? {
         try quickRead { db in
-            try Row.fetchOne(db, sql: """
-                SELECT users.* FROM users JOIN identities ON identities.user_id = users.id
-                WHERE identities.provider = ? AND identities.identifier = ?
-                """, arguments: [provider, identifier]).map(Self.user)
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT users.* FROM users JOIN identities ON identities.user_id = users.id
+                    WHERE identities.provider = ? AND identities.identifier = ?
+                    """, arguments: [provider, identifier]
+            ).map(Self.user)
         }
     }
 
@@ -69,8 +75,10 @@ extension CaptureStore {
     }
 
     static func identities(of userID: Int64, _ db: Database) throws -> [StoredIdentity] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT provider, identifier, verified_email FROM identities WHERE user_id = ? ORDER BY id"), arguments: [userID])
-            .map { StoredIdentity(provider: $0["provider"], identifier: $0["identifier"], verifiedEmail: $0["verified_email"]) }
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT provider, identifier, verified_email FROM identities WHERE user_id = ? ORDER BY id"), arguments: [userID]
+        )
+        .map { StoredIdentity(provider: $0["provider"], identifier: $0["identifier"], verifiedEmail: $0["verified_email"]) }
     }
 
     /// Values that must be unique, as (field name, schema path, value), checked inside the write.
@@ -84,11 +92,15 @@ extension CaptureStore {
             if let held = try holds(check.path, check.value, excluding: userID, db) {
                 exists = held
             } else if check.path == "email" {
-                exists = try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE email_normalized = ? AND id IS NOT ?",
-                                          arguments: [normalizeEmail(check.value), userID]) != nil
+                exists =
+                    try Row.fetchOne(
+                        db, sql: "SELECT 1 FROM users WHERE email_normalized = ? AND id IS NOT ?",
+                        arguments: [normalizeEmail(check.value), userID]) != nil
             } else {
-                exists = try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE lower(json_extract(record, ?)) = lower(?) AND id IS NOT ?",
-                                          arguments: ["$." + check.path, check.value, userID]) != nil
+                exists =
+                    try Row.fetchOne(
+                        db, sql: "SELECT 1 FROM users WHERE lower(json_extract(record, ?)) = lower(?) AND id IS NOT ?",
+                        arguments: ["$." + check.path, check.value, userID]) != nil
             }
             if exists { taken.append(check.field) }
         }
@@ -106,8 +118,10 @@ extension CaptureStore {
     /// in the same transaction, with the unique indexes as the last word.
     /// An Engage token given in `consuming` is used up in the same transaction (the account is
     /// not created when it was used already).
-    func createUser(record: JSONValue, passwordHash: String?, identity: StoredIdentity?, unique: [UniqueCheck], now: Int,
-                    consuming engageToken: String? = nil) async throws -> StoredUser {
+    func createUser(
+        record: JSONValue, passwordHash: String?, identity: StoredIdentity?, unique: [UniqueCheck], now: Int,
+        consuming engageToken: String? = nil
+    ) async throws -> StoredUser {
         let uuid = UUIDText.random()
         let timestamp = Timestamps.capture(now)
         let stamped = record.setting("uuid", .string(uuid)).setting("created", .string(timestamp)).setting("lastUpdated", .string(timestamp))
@@ -116,13 +130,17 @@ extension CaptureStore {
             return try await pool.write { db in
                 let taken = try self.conflicts(unique, excluding: nil, db)
                 if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
-                if let identity, try Row.fetchOne(db, sql: "SELECT 1 FROM identities WHERE provider = ? AND identifier = ?",
-                                                  arguments: [identity.provider, identity.identifier]) != nil {
+                if let identity,
+                    try Row.fetchOne(
+                        db, sql: "SELECT 1 FROM identities WHERE provider = ? AND identifier = ?",
+                        arguments: [identity.provider, identity.identifier]) != nil
+                {
                     throw StoreConflict.identityTaken
                 }
                 if let engageToken, try !Self.useEngageToken(engageToken, now: now, db) { throw StoreConflict.engageTokenUsed }
-                try db.execute(sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
+                try db.execute(
+                    sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
                 let id = db.lastInsertedRowID
                 let value = stamped.setting("id", .integer(Int(id)))
                 let full = value.serialized()
@@ -131,8 +149,9 @@ extension CaptureStore {
                 try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full, id])
                 try self.storeUniqueKeys(userID: id, record: stamped, emailNormalized: email, db)
                 if let identity {
-                    try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
-                                   arguments: [id, identity.provider, identity.identifier, identity.verifiedEmail])
+                    try db.execute(
+                        sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
+                        arguments: [id, identity.provider, identity.identifier, identity.verifiedEmail])
                 }
                 return StoredUser(id: id, uuid: uuid, recordText: full, passwordHash: passwordHash, emailNormalized: email)
             }
@@ -144,8 +163,10 @@ extension CaptureStore {
     }
 
     /// Changes a user's record (and password) in one transaction, checking unique values.
-    func updateUser(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
-                    change: @escaping @Sendable (JSONValue) -> JSONValue) async throws -> StoredUser {
+    func updateUser(
+        id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
+        change: @escaping @Sendable (JSONValue) -> JSONValue
+    ) async throws -> StoredUser {
         try await editRecord(id: id, unique: unique, now: now, passwordHash: passwordHash) { record, _ in change(record) }
     }
 
@@ -157,8 +178,10 @@ extension CaptureStore {
     /// refused (`StoreConflict.recordTooLarge`, `.recordTooDeep`), and a stored record that
     /// cannot be decoded is never replaced (`.undecodableRecord`; a password alone may still
     /// change, when the change leaves an empty record as it is).
-    func editRecord(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
-                    change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
+    func editRecord(
+        id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String?? = .none,
+        change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue
+    ) async throws -> StoredUser {
         do {
             return try await updateUserRow(id: id, unique: unique, now: now, passwordHash: passwordHash, change: change)
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -168,8 +191,10 @@ extension CaptureStore {
         }
     }
 
-    private func updateUserRow(id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String??,
-                               change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue) async throws -> StoredUser {
+    private func updateUserRow(
+        id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String??,
+        change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue
+    ) async throws -> StoredUser {
         try await pool.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
             let taken = try self.conflicts(unique, excluding: id, db)
@@ -195,8 +220,9 @@ extension CaptureStore {
             user.recordText = text
             user.emailNormalized = record["email"]?.stringValue.map(normalizeEmail)
             if case .some(let hash) = passwordHash { user.passwordHash = hash }
-            try db.execute(sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ?, next_element_id = ? WHERE id = ?",
-                           arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, ids.next, id])
+            try db.execute(
+                sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ?, next_element_id = ? WHERE id = ?",
+                arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, ids.next, id])
             try self.storeUniqueKeys(userID: id, record: record, emailNormalized: user.emailNormalized, db)
             return user
         }
@@ -216,8 +242,9 @@ extension CaptureStore {
         do {
             try await pool.write { db in
                 try Self.useEngageTokens(engageTokens, now: now, db)
-                try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
-                               arguments: [userID, identity.provider, identity.identifier, identity.verifiedEmail])
+                try db.execute(
+                    sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
+                    arguments: [userID, identity.provider, identity.identifier, identity.verifiedEmail])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw StoreConflict.identityTaken

@@ -43,9 +43,11 @@ final class CaptureStore: Sendable {
     /// `refreshLifetime`: how long after its sign-in a session can be refreshed;
     /// `uniquePaths`: the record paths kept unique, whose keys are brought up to date here (nil:
     /// a store that writes no records, such as the outbox's reader, leaves them as they are).
-    init(path: String, checkpointPages: Int32 = 1_000,
-         maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
-         uniquePaths: [String: LookAlike.Comparison]? = nil) throws {
+    init(
+        path: String, checkpointPages: Int32 = 1_000,
+        maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
+        uniquePaths: [String: LookAlike.Comparison]? = nil
+    ) throws {
         self.path = path
         self.recordLimits = RecordLimits(maximumSize: maximumRecordSize)
         self.refreshLifetime = refreshLifetime
@@ -96,8 +98,9 @@ final class CaptureStore: Sendable {
 
     static func purge(_ db: Database, now: Int, refreshLifetime: Int = refreshWindow) throws {
         // An expired token whose session can no longer be refreshed (none without a secret).
-        try db.execute(sql: "DELETE FROM access_tokens WHERE expires_at <= ? AND (refresh_secret IS NULL OR signed_in_at <= ?)",
-                       arguments: [now, now - refreshLifetime])
+        try db.execute(
+            sql: "DELETE FROM access_tokens WHERE expires_at <= ? AND (refresh_secret IS NULL OR signed_in_at <= ?)",
+            arguments: [now, now - refreshLifetime])
         try db.execute(sql: "DELETE FROM engage_tokens WHERE expires_at <= ?", arguments: [now])
         try db.execute(sql: "DELETE FROM codes WHERE expires_at <= ?", arguments: [now])
         // Expired authorization codes (and OAuth refresh tokens) stay an hour, so that a late

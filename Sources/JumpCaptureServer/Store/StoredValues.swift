@@ -1,9 +1,9 @@
 import JumpCapture
 import JumpForms
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Lower-cased, trimmed: the form emails are compared in.

@@ -56,18 +56,20 @@ final class WALCheckpointer: Sendable {
         // The box lives as long as the connection could call the hook: it is never released
         // (one small object per database opened).
         let target = Unmanaged.passRetained(HookTarget(self)).toOpaque()
-        sqlite3_wal_hook(writer, { context, db, name, pages in
-            guard let context, let checkpointer = Unmanaged<HookTarget>.fromOpaque(context).takeUnretainedValue().checkpointer else {
+        sqlite3_wal_hook(
+            writer,
+            { context, db, name, pages in
+                guard let context, let checkpointer = Unmanaged<HookTarget>.fromOpaque(context).takeUnretainedValue().checkpointer else {
+                    return SQLITE_OK
+                }
+                if pages >= checkpointer.limit, let db {
+                    let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                    checkpointer.ran(inline: true, failure: code == SQLITE_OK ? nil : String(cString: sqlite3_errmsg(db)))
+                } else {
+                    checkpointer.committed(pages: pages)
+                }
                 return SQLITE_OK
-            }
-            if pages >= checkpointer.limit, let db {
-                let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                checkpointer.ran(inline: true, failure: code == SQLITE_OK ? nil : String(cString: sqlite3_errmsg(db)))
-            } else {
-                checkpointer.committed(pages: pages)
-            }
-            return SQLITE_OK
-        }, target)
+            }, target)
     }
 
     /// After a commit that left `count` pages in the WAL: asks for a checkpoint past the mark.
@@ -117,9 +119,10 @@ final class WALCheckpointer: Sendable {
         init(path: String) throws {
             var handle: OpaquePointer?
             guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle,
-                  // Sync the WAL before copying it and the database after: as the writer's own
-                  // checkpoints did.
-                  sqlite3_exec(handle, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK else {
+                // Sync the WAL before copying it and the database after: as the writer's own
+                // checkpoints did.
+                sqlite3_exec(handle, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK
+            else {
                 let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
                 sqlite3_close_v2(handle)
                 throw Failure(description: "cannot open \(path) to checkpoint it: \(message)")

@@ -65,10 +65,11 @@ public struct FormInterpreter: Sendable {
         }
         var rules: [FormModel.Rule] = []
         for rule in definition.validation {
-            rules.append(FormModel.Rule(
-                kind: rule.kind, value: rule.value, messageKey: rule.message.value, clientSide: rule.clientSide,
-                check: try check(for: rule, field: definition)
-            ))
+            rules.append(
+                FormModel.Rule(
+                    kind: rule.kind, value: rule.value, messageKey: rule.message.value, clientSide: rule.clientSide,
+                    check: try check(for: rule, field: definition)
+                ))
         }
         return FormModel.Field(
             name: definition.name, type: definition.type.value, schemaId: definition.schemaId,

@@ -40,9 +40,11 @@ public struct FormModel: Sendable {
         /// Where the field is defined.
         public var location: SourceLocation
 
-        public init(name: String, type: FieldType, schemaId: SchemaID? = nil, label: String, placeholder: String? = nil,
-                    tip: String? = nil, options: [Option] = [], rules: [Rule] = [], defaultValue: String? = nil,
-                    location: SourceLocation) {
+        public init(
+            name: String, type: FieldType, schemaId: SchemaID? = nil, label: String, placeholder: String? = nil,
+            tip: String? = nil, options: [Option] = [], rules: [Rule] = [], defaultValue: String? = nil,
+            location: SourceLocation
+        ) {
             self.name = name
             self.type = type
             self.schemaId = schemaId

@@ -53,7 +53,7 @@ public enum FormRenderer {
             var entries: [(key: String, value: JSONValue)] = [
                 ("name", .string(field.name)),
                 ("type", .string(field.type.rawValue)),
-                ("label", .string(field.label)),
+                ("label", .string(field.label))
             ]
             if let placeholder = field.placeholder { entries.append(("placeholder", .string(placeholder))) }
             if let tip = field.tip { entries.append(("tip", .string(tip))) }
@@ -66,25 +66,35 @@ public enum FormRenderer {
             }
             if let value = field.defaultValue { entries.append(("default", .string(value))) }
             if !field.options.isEmpty {
-                entries.append(("options", .array(field.options.map {
-                    ["value": .string($0.value), "label": .string($0.label), "disabled": .bool($0.disabled)]
-                })))
+                entries.append(
+                    (
+                        "options",
+                        .array(
+                            field.options.map {
+                                ["value": .string($0.value), "label": .string($0.label), "disabled": .bool($0.disabled)]
+                            })
+                    ))
             }
-            entries.append(("rules", .array(field.rules.map { rule in
-                var ruleEntries: [(key: String, value: JSONValue)] = [("rule", .string(rule.kind.rawValue))]
-                switch rule.value {
-                case .none: break
-                case .integer(let number): ruleEntries.append(("value", .integer(number)))
-                case .text(let text): ruleEntries.append(("value", .string(text)))
-                case .list(let items): ruleEntries.append(("value", .array(items.map(JSONValue.string))))
-                }
-                var arguments: [String: MessageArgument] = ["label": .string(field.label), "field": .string(field.name)]
-                if let argument = rule.argument { arguments["value"] = argument }
-                ruleEntries.append(("message", .string(rule.messageKey)))
-                ruleEntries.append(("text", .string(localizer.text(rule.messageKey, for: form.locale, arguments))))
-                ruleEntries.append(("clientSide", .bool(rule.clientSide && !rule.kind.isServerOnly)))
-                return .object(ruleEntries)
-            })))
+            entries.append(
+                (
+                    "rules",
+                    .array(
+                        field.rules.map { rule in
+                            var ruleEntries: [(key: String, value: JSONValue)] = [("rule", .string(rule.kind.rawValue))]
+                            switch rule.value {
+                            case .none: break
+                            case .integer(let number): ruleEntries.append(("value", .integer(number)))
+                            case .text(let text): ruleEntries.append(("value", .string(text)))
+                            case .list(let items): ruleEntries.append(("value", .array(items.map(JSONValue.string))))
+                            }
+                            var arguments: [String: MessageArgument] = ["label": .string(field.label), "field": .string(field.name)]
+                            if let argument = rule.argument { arguments["value"] = argument }
+                            ruleEntries.append(("message", .string(rule.messageKey)))
+                            ruleEntries.append(("text", .string(localizer.text(rule.messageKey, for: form.locale, arguments))))
+                            ruleEntries.append(("clientSide", .bool(rule.clientSide && !rule.kind.isServerOnly)))
+                            return .object(ruleEntries)
+                        })
+                ))
             return .object(entries)
         }
         return [
@@ -92,7 +102,7 @@ public enum FormRenderer {
             "flow": .string(form.flowName),
             "version": .string(form.flowVersion),
             "locale": .string(form.locale.identifier),
-            "fields": .array(fields),
+            "fields": .array(fields)
         ]
     }
 }

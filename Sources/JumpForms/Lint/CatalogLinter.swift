@@ -6,8 +6,10 @@ public enum CatalogLinter {
             var findings: [Diagnostic] = []
             catalog.forEachMessage { message in
                 if case .failure(let error) = message.pattern {
-                    findings.append(Diagnostic(.messageSyntax, "message '\(message.key)': \(error.message)",
-                                               at: message.location(ofOffset: error.offset), hint: error.hint))
+                    findings.append(
+                        Diagnostic(
+                            .messageSyntax, "message '\(message.key)': \(error.message)",
+                            at: message.location(ofOffset: error.offset), hint: error.hint))
                 }
             }
             return findings

@@ -47,13 +47,17 @@ public struct FlowLinter: Sendable {
             var seen: [String: SourceLocation] = [:]
             for reference in form.fields {
                 if flow.field(named: reference.value) == nil {
-                    findings.append(Diagnostic(.undefinedField,
-                        "form '\(form.name)' names field '\(reference.value)', which the flow does not define",
-                        at: reference.location, hint: Suggestion.hint(for: reference.value, among: fieldNames)))
+                    findings.append(
+                        Diagnostic(
+                            .undefinedField,
+                            "form '\(form.name)' names field '\(reference.value)', which the flow does not define",
+                            at: reference.location, hint: Suggestion.hint(for: reference.value, among: fieldNames)))
                 }
                 if let first = seen[reference.value] {
-                    findings.append(Diagnostic(.fieldRepeatedInForm, "field '\(reference.value)' is listed twice in form '\(form.name)'",
-                        at: reference.location, related: [.init("first listed here", at: first)]))
+                    findings.append(
+                        Diagnostic(
+                            .fieldRepeatedInForm, "field '\(reference.value)' is listed twice in form '\(form.name)'",
+                            at: reference.location, related: [.init("first listed here", at: first)]))
                 } else {
                     seen[reference.value] = reference.location
                 }
@@ -79,19 +83,25 @@ public struct FlowLinter: Sendable {
             let type = field.type.value
             let hasOptions = !field.options.isEmpty
             if type.offersOptions, !field.options.contains(where: { !$0.disabled }) {
-                findings.append(Diagnostic(.choiceWithoutOptions, "\(type.rawValue) field '\(field.name)' has no enabled options",
-                                           at: field.optionsLocation ?? field.type.location))
+                findings.append(
+                    Diagnostic(
+                        .choiceWithoutOptions, "\(type.rawValue) field '\(field.name)' has no enabled options",
+                        at: field.optionsLocation ?? field.type.location))
             }
             if !type.offersOptions, hasOptions {
-                findings.append(Diagnostic(.optionsOnNonChoiceField,
-                    "\(type.rawValue) field '\(field.name)' has options, but only select and radio fields show them",
-                    at: field.optionsLocation ?? field.location))
+                findings.append(
+                    Diagnostic(
+                        .optionsOnNonChoiceField,
+                        "\(type.rawValue) field '\(field.name)' has options, but only select and radio fields show them",
+                        at: field.optionsLocation ?? field.location))
             }
             var optionValues: [String: SourceLocation] = [:]
             for option in field.options {
                 if let first = optionValues[option.value.value] {
-                    findings.append(Diagnostic(.duplicateOptionValue, "field '\(field.name)' has two options with value '\(option.value.value)'",
-                                               at: option.value.location, related: [.init("first option with this value", at: first)]))
+                    findings.append(
+                        Diagnostic(
+                            .duplicateOptionValue, "field '\(field.name)' has two options with value '\(option.value.value)'",
+                            at: option.value.location, related: [.init("first option with this value", at: first)]))
                 } else {
                     optionValues[option.value.value] = option.value.location
                 }
@@ -100,8 +110,10 @@ public struct FlowLinter: Sendable {
             for rule in field.validation {
                 lintRule(rule, of: field, fieldNames: fieldNames, hasOptions: hasOptions, patternChecks: patternChecks, &findings)
                 if let first = seenRules.first(where: { $0.kind == rule.kind && $0.value == rule.value }) {
-                    findings.append(Diagnostic(.duplicateRule, "rule '\(rule.kind.rawValue)' appears twice on field '\(field.name)'",
-                                               at: rule.location, related: [.init("first written here", at: first.location)]))
+                    findings.append(
+                        Diagnostic(
+                            .duplicateRule, "rule '\(rule.kind.rawValue)' appears twice on field '\(field.name)'",
+                            at: rule.location, related: [.init("first written here", at: first.location)]))
                 }
                 seenRules.append(rule)
             }
@@ -125,12 +137,15 @@ public struct FlowLinter: Sendable {
         }
     }
 
-    private func lintRule(_ rule: ValidationRule, of field: FieldDefinition, fieldNames: [String], hasOptions: Bool,
-                          patternChecks: [String: PatternCheck], _ findings: inout [Diagnostic]) {
+    private func lintRule(
+        _ rule: ValidationRule, of field: FieldDefinition, fieldNames: [String], hasOptions: Bool,
+        patternChecks: [String: PatternCheck], _ findings: inout [Diagnostic]
+    ) {
         let type = field.type.value
         let valueLocation = rule.valueLocation ?? rule.location
         if !rule.kind.fits(type, hasOptions: hasOptions) {
-            let why = rule.kind == .matchOptions && !hasOptions
+            let why =
+                rule.kind == .matchOptions && !hasOptions
                 ? "field '\(field.name)' has no options"
                 : "it needs a field of type \(rule.kind.fittingTypes), and '\(field.name)' is \(type.rawValue)"
             findings.append(Diagnostic(.ruleDoesNotFitField, "rule '\(rule.kind.rawValue)' does not fit: \(why)", at: rule.location))
@@ -138,42 +153,58 @@ public struct FlowLinter: Sendable {
         switch (rule.kind, rule.value) {
         case (.match, .text(let other)), (.alongWith, .text(let other)):
             guard flow.field(named: other) != nil else {
-                findings.append(Diagnostic(.unknownFieldReference, "rule '\(rule.kind.rawValue)' names field '\(other)', which the flow does not define",
-                                           at: valueLocation, hint: Suggestion.hint(for: other, among: fieldNames)))
+                findings.append(
+                    Diagnostic(
+                        .unknownFieldReference, "rule '\(rule.kind.rawValue)' names field '\(other)', which the flow does not define",
+                        at: valueLocation, hint: Suggestion.hint(for: other, among: fieldNames)))
                 return
             }
             if other == field.name {
-                findings.append(Diagnostic(.unknownFieldReference, "rule '\(rule.kind.rawValue)' names the field itself",
-                                           at: valueLocation))
+                findings.append(
+                    Diagnostic(
+                        .unknownFieldReference, "rule '\(rule.kind.rawValue)' names the field itself",
+                        at: valueLocation))
             }
-            for form in flow.forms where form.fields.contains(where: { $0.value == field.name })
-                && !form.fields.contains(where: { $0.value == other }) {
-                findings.append(Diagnostic(.referenceOutsideForm,
-                    "rule '\(rule.kind.rawValue)' of field '\(field.name)' names '\(other)', which form '\(form.name)' does not contain",
-                    at: valueLocation, related: [.init("form '\(form.name)' is defined here", at: form.location)]))
+            for form in flow.forms
+            where form.fields.contains(where: { $0.value == field.name })
+                && !form.fields.contains(where: { $0.value == other })
+            {
+                findings.append(
+                    Diagnostic(
+                        .referenceOutsideForm,
+                        "rule '\(rule.kind.rawValue)' of field '\(field.name)' names '\(other)', which form '\(form.name)' does not contain",
+                        at: valueLocation, related: [.init("form '\(form.name)' is defined here", at: form.location)]))
             }
         case (.format, .text(let name)):
             if Format(rawValue: name) == nil {
-                findings.append(Diagnostic(.unknownFormat, "unknown format '\(name)'", at: valueLocation,
-                                           hint: Suggestion.hint(for: name, among: Format.allCases.map(\.rawValue))
-                                               ?? "formats: \(Format.allCases.map(\.rawValue).joined(separator: ", "))"))
+                findings.append(
+                    Diagnostic(
+                        .unknownFormat, "unknown format '\(name)'", at: valueLocation,
+                        hint: Suggestion.hint(for: name, among: Format.allCases.map(\.rawValue))
+                            ?? "formats: \(Format.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
         case (.pattern, .text(let source)):
             switch patternChecks[source] ?? Self.checkPattern(source) {
             case .compiles(nil):
                 break
             case .compiles(let risk?):
-                findings.append(Diagnostic(.backtrackingPattern,
-                    "pattern is prone to catastrophic backtracking: \(risk)", at: valueLocation, hint: risk.hint))
+                findings.append(
+                    Diagnostic(
+                        .backtrackingPattern,
+                        "pattern is prone to catastrophic backtracking: \(risk)", at: valueLocation, hint: risk.hint))
             case .fails(let error):
                 findings.append(Diagnostic(.invalidPattern, "pattern does not compile: \(error)", at: valueLocation))
             }
         case (.whitelist, .list([])):
-            findings.append(Diagnostic(.emptyRuleList, "rule 'whitelist' of field '\(field.name)' lists no value: it accepts nothing",
-                                       at: valueLocation, hint: "list the accepted values, or remove the rule"))
+            findings.append(
+                Diagnostic(
+                    .emptyRuleList, "rule 'whitelist' of field '\(field.name)' lists no value: it accepts nothing",
+                    at: valueLocation, hint: "list the accepted values, or remove the rule"))
         case (.blacklist, .list([])), (.emailDomainBlacklist, .list([])):
-            findings.append(Diagnostic(.emptyRuleList, "rule '\(rule.kind.rawValue)' of field '\(field.name)' lists no value: it refuses nothing",
-                                       at: valueLocation, hint: "list the refused values, or remove the rule"))
+            findings.append(
+                Diagnostic(
+                    .emptyRuleList, "rule '\(rule.kind.rawValue)' of field '\(field.name)' lists no value: it refuses nothing",
+                    at: valueLocation, hint: "list the refused values, or remove the rule"))
         default:
             break
         }
@@ -184,16 +215,20 @@ public struct FlowLinter: Sendable {
         for rule in field.validation {
             guard case .integer(let number) = rule.value else { continue }
             if number < 0 {
-                findings.append(Diagnostic(.ruleValueRange, "rule '\(rule.kind.rawValue)' has a negative value (\(number))",
-                                           at: rule.valueLocation ?? rule.location))
+                findings.append(
+                    Diagnostic(
+                        .ruleValueRange, "rule '\(rule.kind.rawValue)' has a negative value (\(number))",
+                        at: rule.valueLocation ?? rule.location))
             }
             bounds[rule.kind] = (number, rule)
         }
         for (low, high) in [(RuleKind.minLength, RuleKind.maxLength), (.minYears, .maxYears)] {
             if let (minimum, rule) = bounds[low], let (maximum, maxRule) = bounds[high], minimum > maximum {
-                findings.append(Diagnostic(.ruleValueRange,
-                    "'\(low.rawValue)' (\(minimum)) is above '\(high.rawValue)' (\(maximum)): no value can pass",
-                    at: rule.valueLocation ?? rule.location, related: [.init("'\(high.rawValue)' is here", at: maxRule.location)]))
+                findings.append(
+                    Diagnostic(
+                        .ruleValueRange,
+                        "'\(low.rawValue)' (\(minimum)) is above '\(high.rawValue)' (\(maximum)): no value can pass",
+                        at: rule.valueLocation ?? rule.location, related: [.init("'\(high.rawValue)' is here", at: maxRule.location)]))
             }
         }
     }
@@ -205,34 +240,44 @@ public struct FlowLinter: Sendable {
         let flowDirectory = Self.directory(of: flow.path)
         for provider in flow.providers {
             if let first = seen[provider.id.value] {
-                findings.append(Diagnostic(.duplicateProvider, "provider '\(provider.id.value)' is listed twice",
-                                           at: provider.id.location, related: [.init("first listed here", at: first)]))
+                findings.append(
+                    Diagnostic(
+                        .duplicateProvider, "provider '\(provider.id.value)' is listed twice",
+                        at: provider.id.location, related: [.init("first listed here", at: first)]))
             } else {
                 seen[provider.id.value] = provider.id.location
             }
             switch provider.kind {
             case .builtIn:
                 if BuiltInProvider(rawValue: provider.id.value) == nil {
-                    findings.append(Diagnostic(.unknownProvider, "unknown built-in provider '\(provider.id.value)'", at: provider.id.location,
-                        hint: Suggestion.hint(for: provider.id.value, among: BuiltInProvider.allCases.map(\.rawValue))
-                            ?? "custom providers need 'type: openid' or 'type: saml'"))
+                    findings.append(
+                        Diagnostic(
+                            .unknownProvider, "unknown built-in provider '\(provider.id.value)'", at: provider.id.location,
+                            hint: Suggestion.hint(for: provider.id.value, among: BuiltInProvider.allCases.map(\.rawValue))
+                                ?? "custom providers need 'type: openid' or 'type: saml'"))
                 }
             case .openID(let identifier, _):
                 if identifier == nil {
-                    findings.append(Diagnostic(.openIDWithoutIdentifier, "custom OpenID provider '\(provider.id.value)' has no 'openidIdentifier'",
-                                               at: provider.id.location))
+                    findings.append(
+                        Diagnostic(
+                            .openIDWithoutIdentifier, "custom OpenID provider '\(provider.id.value)' has no 'openidIdentifier'",
+                            at: provider.id.location))
                 }
             case .saml(let samlProvider):
                 if samlProvider == nil {
-                    findings.append(Diagnostic(.samlWithoutProvider, "custom SAML provider '\(provider.id.value)' has no 'samlProvider'",
-                                               at: provider.id.location))
+                    findings.append(
+                        Diagnostic(
+                            .samlWithoutProvider, "custom SAML provider '\(provider.id.value)' has no 'samlProvider'",
+                            at: provider.id.location))
                 }
             }
             if let icon = provider.icon {
                 let path = icon.value.hasPrefix("/") ? icon.value : Self.join(flowDirectory, icon.value)
                 if !fileExists(path) {
-                    findings.append(Diagnostic(.missingIcon, "icon file '\(path)' does not exist", at: icon.location,
-                                               hint: "icon paths are relative to the flow file"))
+                    findings.append(
+                        Diagnostic(
+                            .missingIcon, "icon file '\(path)' does not exist", at: icon.location,
+                            hint: "icon paths are relative to the flow file"))
                 }
             }
         }
@@ -245,18 +290,24 @@ public struct FlowLinter: Sendable {
         if let config {
             // Defaults name forms a flow may not have; a name written in jump.yaml must exist.
             for (key, form) in config.namedForms where config.writtenKeys.contains(key) && flow.form(named: form.value) == nil {
-                findings.append(Diagnostic(.configNamesMissingForm, "'\(key)' names form '\(form.value)', which the flow lacks",
-                                           at: form.location, hint: Suggestion.hint(for: form.value, among: formNames)))
+                findings.append(
+                    Diagnostic(
+                        .configNamesMissingForm, "'\(key)' names form '\(form.value)', which the flow lacks",
+                        at: form.location, hint: Suggestion.hint(for: form.value, among: formNames)))
             }
             if let name = config.captureFlowName, name.value != flow.name.value {
-                findings.append(Diagnostic(.configFlowMismatch,
-                    "'captureFlowName' is '\(name.value)' but the flow is named '\(flow.name.value)'", at: name.location,
-                    related: [.init("the flow's name", at: flow.name.location)]))
+                findings.append(
+                    Diagnostic(
+                        .configFlowMismatch,
+                        "'captureFlowName' is '\(name.value)' but the flow is named '\(flow.name.value)'", at: name.location,
+                        related: [.init("the flow's name", at: flow.name.location)]))
             }
             let tag = config.captureLocale.value
             if LocaleMatcher(available: catalogs.map(\.tag.value)).bestMatch(for: tag) == nil {
-                findings.append(Diagnostic(.missingLocale, "'captureLocale' is \(tag), but no locale file serves it",
-                    at: config.captureLocale.location, hint: "add \(tag).yaml (or \(tag.language).yaml) to the locales folder"))
+                findings.append(
+                    Diagnostic(
+                        .missingLocale, "'captureLocale' is \(tag), but no locale file serves it",
+                        at: config.captureLocale.location, hint: "add \(tag).yaml (or \(tag.language).yaml) to the locales folder"))
             }
         }
         let signInName = config?.captureSignInFormName.value ?? "signInForm"
@@ -267,19 +318,25 @@ public struct FlowLinter: Sendable {
             let identifiers = fields.filter { signInType == .email ? $0.type.value == .email : $0.type.value == .text }.count
             if passwords != 1 || identifiers != 1 {
                 let identifierType = signInType == .email ? "email" : "text (username)"
-                findings.append(Diagnostic(.signInFormShape,
-                    "sign-in form '\(signInName)' has \(passwords) password field\(passwords == 1 ? "" : "s") and \(identifiers) \(identifierType) field\(identifiers == 1 ? "" : "s"); it needs exactly one of each",
-                    at: form.location))
+                findings.append(
+                    Diagnostic(
+                        .signInFormShape,
+                        "sign-in form '\(signInName)' has \(passwords) password field\(passwords == 1 ? "" : "s") and \(identifiers) \(identifierType) field\(identifiers == 1 ? "" : "s"); it needs exactly one of each",
+                        at: form.location))
             }
         }
-        let identifyingForms = [config?.forgottenPasswordFormName.value ?? "forgotPasswordForm",
-                                config?.resendEmailVerificationFormName.value ?? "resendVerificationForm"]
+        let identifyingForms = [
+            config?.forgottenPasswordFormName.value ?? "forgotPasswordForm",
+            config?.resendEmailVerificationFormName.value ?? "resendVerificationForm"
+        ]
         for name in identifyingForms {
             guard let form = flow.form(named: name) else { continue }
             let hasIdentifier = form.fields.contains { flow.field(named: $0.value)?.type.value.canIdentify == true }
             if !hasIdentifier {
-                findings.append(Diagnostic(.formWithoutIdentifier, "form '\(name)' has no field of type email or text to identify the account",
-                                           at: form.location))
+                findings.append(
+                    Diagnostic(
+                        .formWithoutIdentifier, "form '\(name)' has no field of type email or text to identify the account",
+                        at: form.location))
             }
         }
     }
@@ -323,12 +380,13 @@ public struct FlowLinter: Sendable {
             for slot in [field.label, field.placeholder, field.tip].compactMap({ $0 }) { uses.append((slot, .none)) }
             for option in field.options { uses.append((option.label, .none)) }
             for rule in field.validation {
-                let value: MessageArgument? = switch rule.value {
-                case .none: nil
-                case .integer(let number): .int(number)
-                case .text(let text): .string(text)
-                case .list(let items): .string(items.joined(separator: ", "))
-                }
+                let value: MessageArgument? =
+                    switch rule.value {
+                    case .none: nil
+                    case .integer(let number): .int(number)
+                    case .text(let text): .string(text)
+                    case .list(let items): .string(items.joined(separator: ", "))
+                    }
                 uses.append((rule.message, CallArguments(isValidation: true, field: field.name, value: value)))
             }
         }
@@ -369,8 +427,10 @@ public struct FlowLinter: Sendable {
         let positionOfTag = Dictionary(catalogs.indices.map { (catalogs[$0].tag.value, $0) }, uniquingKeysWith: { first, _ in first })
         let defaultPosition = positionOfTag[defaultTag]
         if defaultPosition == nil {
-            findings.append(Diagnostic(.missingLocale, "the default locale \(defaultTag) has no locale file",
-                                       at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
+            findings.append(
+                Diagnostic(
+                    .missingLocale, "the default locale \(defaultTag) has no locale file",
+                    at: flow.defaultLocale.location, hint: "add \(defaultTag).yaml to the locales folder"))
         }
         let uses = distinctKeyUses()
         // A catalog whose `messages` could not be read has a decode error; its keys are not
@@ -378,9 +438,11 @@ public struct FlowLinter: Sendable {
         if let defaultPosition, catalogs[defaultPosition].isComplete {
             let defaultCatalog = catalogs[defaultPosition]
             for use in uses where defaultCatalog.position(of: use.hashed) == nil {
-                findings.append(Diagnostic(.messageMissingInDefaultLocale,
-                    "message '\(use.key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
-                    at: use.key.location, hint: Suggestion.hint(for: use.key.value, among: defaultCatalog.keys)))
+                findings.append(
+                    Diagnostic(
+                        .messageMissingInDefaultLocale,
+                        "message '\(use.key.value)' is missing from the default locale \(defaultTag) (\(defaultCatalog.path))",
+                        at: use.key.location, hint: Suggestion.hint(for: use.key.value, among: defaultCatalog.keys)))
             }
         }
         let matcher = LocaleMatcher(available: catalogs.map(\.tag.value).sorted())
@@ -392,7 +454,9 @@ public struct FlowLinter: Sendable {
             let catalog = all[position]
             let isDefault = catalog.tag.value == defaultTag
             // The rest of the chain: the catalog itself is looked up first, for both checks.
-            let fallbacks = matcher.ranked(catalog.tag.value).filter { $0 != catalog.tag.value }.compactMap { positionOfTag[$0] }.map { all[$0].keyPositions }
+            let fallbacks = matcher.ranked(catalog.tag.value).filter { $0 != catalog.tag.value }.compactMap { positionOfTag[$0] }.map {
+                all[$0].keyPositions
+            }
             var found: [Diagnostic] = []
             // The uses are read in place: copying them out would retain their strings, which
             // both cores share (atomic reference counts on one cache line slow both down).
@@ -401,9 +465,11 @@ public struct FlowLinter: Sendable {
                     for index in uses.indices {
                         guard let own = catalog.position(of: uses[index].hashed) else {
                             if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
-                                found.append(Diagnostic(.messageMissingInLocale,
-                                    "message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
-                                    at: uses[index].key.location))
+                                found.append(
+                                    Diagnostic(
+                                        .messageMissingInLocale,
+                                        "message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
+                                        at: uses[index].key.location))
                             }
                             continue
                         }
@@ -436,16 +502,20 @@ public struct FlowLinter: Sendable {
                 var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
-                    found.append(Diagnostic(.messageArgument,
-                        "message '\(use.pointee.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
-                        at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                    found.append(
+                        Diagnostic(
+                            .messageArgument,
+                            "message '\(use.pointee.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
+                            at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
                     continue
                 }
                 let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number
                 if numeric, case .string(let text) = argument, Double(text) == nil {
-                    found.append(Diagnostic(.messageArgument,
-                        "message '\(use.pointee.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
-                        at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
+                    found.append(
+                        Diagnostic(
+                            .messageArgument,
+                            "message '\(use.pointee.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
+                            at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
                 }
             }
         }

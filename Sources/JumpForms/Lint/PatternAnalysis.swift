@@ -25,14 +25,15 @@ public enum PatternAnalysis {
     }
 
     static let nestedQuantifierHint = "avoid a quantifier inside a repeated group; match each character once"
-    static let overlappingAlternativesHint = "make the alternatives of a repeated group exclusive: none may match text that another one, or a run of the others, also matches"
+    static let overlappingAlternativesHint =
+        "make the alternatives of a repeated group exclusive: none may match text that another one, or a run of the others, also matches"
 
     /// The first risky group, innermost first.
     public static func backtrackingRisk(in pattern: String) -> Risk? {
         var parser = Parser(Array(pattern.unicodeScalars))
         while parser.i < parser.s.count {
             if let risk = firstRisk(in: parser.alternatives(), parser.s) { return risk }
-            parser.i += 1      // an unbalanced `)`
+            parser.i += 1  // an unbalanced `)`
         }
         return nil
     }
@@ -82,11 +83,13 @@ public enum PatternAnalysis {
             guard item.repeats else { continue }
             let text = String(String.UnicodeScalarView(s[group.start...min(group.end, s.count - 1)]))
             if containsRepetition(group.alternatives) {
-                return Risk(offset: group.start, group: text, reason: "contains a quantifier of its own",
-                            hint: nestedQuantifierHint)
+                return Risk(
+                    offset: group.start, group: text, reason: "contains a quantifier of its own",
+                    hint: nestedQuantifierHint)
             }
             if let (first, second) = overlappingAlternatives(group, s) {
-                let reason = first == second
+                let reason =
+                    first == second
                     ? "offers the same alternative twice"
                     : "has alternatives that can match the same text ('\(first)' and '\(second)')"
                 return Risk(offset: group.start, group: text, reason: reason, hint: overlappingAlternativesHint)
@@ -173,7 +176,8 @@ public enum PatternAnalysis {
                 if c.count == dangling.count {
                     return (alternativeText(group, words[origin.0].alternative, s), alternativeText(group, words[origin.1].alternative, s))
                 }
-                let next = c.count < dangling.count
+                let next =
+                    c.count < dangling.count
                     ? Suffix(word: suffix.word, offset: suffix.offset + c.count)
                     : Suffix(word: k, offset: dangling.count)
                 if seen.insert(next).inserted { pending.append((next, origin)) }
@@ -262,7 +266,7 @@ public enum PatternAnalysis {
             depth += 1
             defer { depth -= 1 }
             i += 1
-            var kind: Node? = nil      // nil: a group whose text counts
+            var kind: Node? = nil  // nil: a group whose text counts
             if i < s.count, s[i] == "?" {
                 i += 1
                 let next = i < s.count ? s[i] : ")"
@@ -286,7 +290,7 @@ public enum PatternAnalysis {
                     }
                     if i < s.count, s[i] == ")" {
                         i += 1
-                        return .zeroWidth      // a flag change
+                        return .zeroWidth  // a flag change
                     }
                 }
                 if kind != nil {
@@ -297,7 +301,7 @@ public enum PatternAnalysis {
             }
             let body = alternativesWithSpans()
             let end = min(i, s.count - 1)
-            if i < s.count { i += 1 }      // the `)`
+            if i < s.count { i += 1 }  // the `)`
             return kind ?? .group(Group(start: start, end: end, alternatives: body.alternatives, spans: body.spans))
         }
 
@@ -387,7 +391,7 @@ public enum PatternAnalysis {
                 while i < s.count, s[i] != close { i += 1 }
                 i += 1
             } else if i < s.count {
-                i += 1      // \pL, \1
+                i += 1  // \pL, \1
             }
         }
 
@@ -461,7 +465,7 @@ public enum PatternAnalysis {
                 }
                 if low.value <= high.value { set.formUnion(.range(low.value...high.value)) }
             }
-            if i < s.count { i += 1 }      // the `]`
+            if i < s.count { i += 1 }  // the `]`
             guard understood else { return nil }
             return negated ? set.inverted : set
         }
@@ -488,7 +492,7 @@ public enum PatternAnalysis {
                 return
             }
             if i < s.count, s[i] == "?" {
-                i += 1          // lazy: still backtracks
+                i += 1  // lazy: still backtracks
             } else if i < s.count, s[i] == "+" {
                 item.possessive = true
                 i += 1
@@ -576,7 +580,10 @@ extension PatternAnalysis {
             if properties.isWhitespace { return space }
             if properties.numericType == .decimal { return digit }
             if properties.isAlphabetic || properties.generalCategory == .nonspacingMark
-                || properties.generalCategory == .spacingMark || properties.generalCategory == .connectorPunctuation { return letter }
+                || properties.generalCategory == .spacingMark || properties.generalCategory == .connectorPunctuation
+            {
+                return letter
+            }
             return other
         }
 

@@ -74,10 +74,11 @@ public enum CaptureFlowDocument {
         public var diagnostic: Diagnostic {
             switch self {
             case let .sharedName(name, field, form):
-                Diagnostic(.fieldAndFormShareName,
-                           "'\(name)' names both a field and a form: Capture's flow document holds fields and forms in one map",
-                           at: form, hint: "rename the form or the field",
-                           related: [Diagnostic.Related("the field '\(name)' is defined here", at: field)])
+                Diagnostic(
+                    .fieldAndFormShareName,
+                    "'\(name)' names both a field and a form: Capture's flow document holds fields and forms in one map",
+                    at: form, hint: "rename the form or the field",
+                    related: [Diagnostic.Related("the field '\(name)' is defined here", at: field)])
             }
         }
 
@@ -107,7 +108,7 @@ public enum CaptureFlowDocument {
             (Key.version.rawValue, .string(flow.version.value)),
             (Key.fields.rawValue, .object(entries)),
             (Key.schemaInfo.rawValue, .object([(SchemaInfoKey.paths.rawValue, .object(paths))])),
-            (Key.jumpForms.rawValue, Self.extensionObject(flow, localizer: localizer, locale: locale)),
+            (Key.jumpForms.rawValue, Self.extensionObject(flow, localizer: localizer, locale: locale))
         ])
     }
 
@@ -119,35 +120,47 @@ public enum CaptureFlowDocument {
     static func field(_ field: FieldDefinition, texts: TextRenderer) -> JSONValue {
         var entries: [(key: String, value: JSONValue)] = [(FieldKey.type.rawValue, .string(field.type.value.rawValue))]
         if let schemaId = field.schemaId { entries.append((FieldKey.schemaId.rawValue, Self.schemaID(schemaId))) }
-        for (slot, keySlot, message) in [(FieldKey.label, FieldKey.labelKey, field.label), (.placeholder, .placeholderKey, field.placeholder),
-                                         (.tip, .tipKey, field.tip)] {
+        for (slot, keySlot, message) in [
+            (FieldKey.label, FieldKey.labelKey, field.label), (.placeholder, .placeholderKey, field.placeholder),
+            (.tip, .tipKey, field.tip)
+        ] {
             guard let message else { continue }
             entries.append((slot.rawValue, .string(texts.text(message.value))))
             entries.append((keySlot.rawValue, .string(message.value)))
         }
         if let value = field.defaultValue { entries.append((FieldKey.default.rawValue, .string(value.value))) }
         if !field.options.isEmpty {
-            entries.append((FieldKey.options.rawValue, .array(field.options.map { option in
-                [
-                    OptionKey.value.rawValue: .string(option.value.value),
-                    OptionKey.text.rawValue: .string(texts.text(option.label.value)),
-                    OptionKey.textKey.rawValue: .string(option.label.value),
-                    OptionKey.disabled.rawValue: .bool(option.disabled),
-                ]
-            })))
+            entries.append(
+                (
+                    FieldKey.options.rawValue,
+                    .array(
+                        field.options.map { option in
+                            [
+                                OptionKey.value.rawValue: .string(option.value.value),
+                                OptionKey.text.rawValue: .string(texts.text(option.label.value)),
+                                OptionKey.textKey.rawValue: .string(option.label.value),
+                                OptionKey.disabled.rawValue: .bool(option.disabled)
+                            ]
+                        })
+                ))
         }
         if !field.validation.isEmpty {
             let label = field.label.map { texts.text($0.value) } ?? field.name
-            entries.append((FieldKey.validation.rawValue, .array(field.validation.map { rule in
-                var ruleEntries: [(key: String, value: JSONValue)] = [
-                    (RuleKey.rule.rawValue, .string(rule.kind.rawValue)),
-                    (RuleKey.value.rawValue, Self.ruleValue(rule.value)),
-                    (RuleKey.message.rawValue, .string(texts.ruleMessage(rule, fieldName: field.name, label: label))),
-                    (RuleKey.messageKey.rawValue, .string(rule.message.value)),
-                ]
-                if !rule.clientSide { ruleEntries.append((RuleKey.disableClientSide.rawValue, true)) }
-                return .object(ruleEntries)
-            })))
+            entries.append(
+                (
+                    FieldKey.validation.rawValue,
+                    .array(
+                        field.validation.map { rule in
+                            var ruleEntries: [(key: String, value: JSONValue)] = [
+                                (RuleKey.rule.rawValue, .string(rule.kind.rawValue)),
+                                (RuleKey.value.rawValue, Self.ruleValue(rule.value)),
+                                (RuleKey.message.rawValue, .string(texts.ruleMessage(rule, fieldName: field.name, label: label))),
+                                (RuleKey.messageKey.rawValue, .string(rule.message.value))
+                            ]
+                            if !rule.clientSide { ruleEntries.append((RuleKey.disableClientSide.rawValue, true)) }
+                            return .object(ruleEntries)
+                        })
+                ))
         }
         return .object(entries)
     }
@@ -173,7 +186,7 @@ public enum CaptureFlowDocument {
         var entries: [(key: String, value: JSONValue)] = [
             (ExtensionKey.flow.rawValue, .string(flow.name.value)),
             (ExtensionKey.locale.rawValue, .string(locale.identifier)),
-            (ExtensionKey.defaultLocale.rawValue, .string(flow.defaultLocale.value.identifier)),
+            (ExtensionKey.defaultLocale.rawValue, .string(flow.defaultLocale.value.identifier))
         ]
         if !flow.providers.isEmpty {
             entries.append((ExtensionKey.providers.rawValue, .array(flow.providers.map(provider))))
@@ -184,7 +197,8 @@ public enum CaptureFlowDocument {
         var seen = Set<String>()
         for key in flow.messageKeyUses.map(\.value) where seen.insert(key).inserted {
             guard let resolved = localizer.resolve(key, for: locale),
-                  localizer.catalog(for: resolved.locale)?.contains(key) == true else { continue }
+                localizer.catalog(for: resolved.locale)?.contains(key) == true
+            else { continue }
             byLocale[resolved.locale, default: []].append((key, .string(resolved.message.text)))
         }
         let order = byLocale.keys.sorted { lhs, rhs in lhs == locale || (rhs != locale && lhs < rhs) }

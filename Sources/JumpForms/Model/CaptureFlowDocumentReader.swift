@@ -80,8 +80,10 @@ public enum CaptureFlowDocumentReader {
     /// The flow of a set of documents (each a locale of one flow). `name` and `defaultLocale`
     /// (from the command line) win over what the documents say; `fallbackCatalogs` are the
     /// built-in words the texts were rendered with (for the check of texts against messages).
-    public static func combine(_ documents: [Document], name: String? = nil, defaultLocale: LocaleTag? = nil,
-                               fallbackCatalogs: [LocaleCatalog] = []) -> Result {
+    public static func combine(
+        _ documents: [Document], name: String? = nil, defaultLocale: LocaleTag? = nil,
+        fallbackCatalogs: [LocaleCatalog] = []
+    ) -> Result {
         var combiner = Combiner(documents: documents)
         return combiner.combine(name: name, defaultLocale: defaultLocale, fallbackCatalogs: fallbackCatalogs)
     }
@@ -128,8 +130,10 @@ private struct DocumentReader {
 
     var path: String { document.path }
 
-    mutating func report(_ code: DiagnosticCode, _ message: String, at location: SourceLocation?, hint: String? = nil,
-                         related: [Diagnostic.Related] = []) {
+    mutating func report(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation?, hint: String? = nil,
+        related: [Diagnostic.Related] = []
+    ) {
         document.diagnostics.append(Diagnostic(code, message, at: location, hint: hint, related: related, file: path))
     }
 
@@ -139,9 +143,10 @@ private struct DocumentReader {
         do {
             root = try JSONNode.parse(bytes, file: path)
         } catch {
-            report(.flowDocumentSyntax, "not valid JSON: \(error.message)",
-                   at: SourceLocation(file: path, line: error.line, column: error.column),
-                   hint: bytes.isEmpty ? "the file is empty" : Self.syntaxHint(bytes))
+            report(
+                .flowDocumentSyntax, "not valid JSON: \(error.message)",
+                at: SourceLocation(file: path, line: error.line, column: error.column),
+                hint: bytes.isEmpty ? "the file is empty" : Self.syntaxHint(bytes))
             return
         }
         guard let members = object(root, "a flow document") else { return }
@@ -150,14 +155,16 @@ private struct DocumentReader {
         if let node = keyed["version"] {
             document.version = string(node, "'version'")
         } else {
-            report(.flowDocumentMissingKey, "the document has no 'version'", at: root.location,
-                   hint: "Capture's documents say their version (the SDKs send it as flow_version)")
+            report(
+                .flowDocumentMissingKey, "the document has no 'version'", at: root.location,
+                hint: "Capture's documents say their version (the SDKs send it as flow_version)")
         }
         if let node = keyed[CaptureFlowDocument.Key.jumpForms.rawValue] { readExtension(node) }
         document.flowNameFromPath = CaptureFlowDocumentReader.flowName(fromPath: path, version: document.version?.value)
         var schemaPaths: [Member] = []
         if let info = keyed[CaptureFlowDocument.Key.schemaInfo.rawValue], let infoMembers = object(info, "'schema_info'") {
-            let infoKeyed = self.keyed(infoMembers, known: CaptureFlowDocument.SchemaInfoKey.allCases.map(\.rawValue), context: "'schema_info'", dropping: true)
+            let infoKeyed = self.keyed(
+                infoMembers, known: CaptureFlowDocument.SchemaInfoKey.allCases.map(\.rawValue), context: "'schema_info'", dropping: true)
             if let node = infoKeyed["paths"], let pathMembers = object(node, "'schema_info.paths'") {
                 schemaPaths = unique(pathMembers, context: "'schema_info.paths'")
             }
@@ -221,8 +228,9 @@ private struct DocumentReader {
         var kept: [Member] = []
         for member in members {
             if let location = first[member.key.value] {
-                report(.flowDocumentDuplicateKey, "'\(member.key.value)' is written twice in \(context)", at: member.key.location,
-                       related: [Diagnostic.Related("first written here", at: location)])
+                report(
+                    .flowDocumentDuplicateKey, "'\(member.key.value)' is written twice in \(context)", at: member.key.location,
+                    related: [Diagnostic.Related("first written here", at: location)])
                 continue
             }
             first[member.key.value] = member.key.location
@@ -238,8 +246,9 @@ private struct DocumentReader {
         for member in unique(members, context: context) {
             guard known.contains(member.key.value) else {
                 if dropping {
-                    report(.flowDocumentDropped, "'\(member.key.value)' of \(context) is dropped: the flow format has no place for it",
-                           at: member.key.location, hint: Suggestion.hint(for: member.key.value, among: known))
+                    report(
+                        .flowDocumentDropped, "'\(member.key.value)' of \(context) is dropped: the flow format has no place for it",
+                        at: member.key.location, hint: Suggestion.hint(for: member.key.value, among: known))
                 } else {
                     let hint = Suggestion.hint(for: member.key.value, among: known) ?? "known keys: \(known.joined(separator: ", "))"
                     report(.unknownKey, "unknown key '\(member.key.value)' in \(context)", at: member.key.location, hint: hint)
@@ -254,8 +263,9 @@ private struct DocumentReader {
     mutating func localeTag(_ node: JSONNode, _ context: String) -> Located<LocaleTag>? {
         guard let text = string(node, context) else { return nil }
         guard let tag = LocaleTag(text.value) else {
-            report(.invalidLocaleTag, "'\(text.value)' is not a BCP 47 locale tag", at: text.location,
-                   hint: "write a tag such as en-US, fr, pt-BR or zh-Hant-TW")
+            report(
+                .invalidLocaleTag, "'\(text.value)' is not a BCP 47 locale tag", at: text.location,
+                hint: "write a tag such as en-US, fr, pt-BR or zh-Hant-TW")
             return nil
         }
         return Located(tag, at: text.location)
@@ -284,8 +294,9 @@ private struct DocumentReader {
             usesNamedKeys = true
             for entry in unique(byLocale, context: "'jumpForms.messages'") {
                 guard let tag = LocaleTag(entry.key.value) else {
-                    report(.invalidLocaleTag, "'\(entry.key.value)' is not a BCP 47 locale tag", at: entry.key.location,
-                           hint: "'jumpForms.messages' holds an object of messages per locale tag")
+                    report(
+                        .invalidLocaleTag, "'\(entry.key.value)' is not a BCP 47 locale tag", at: entry.key.location,
+                        hint: "'jumpForms.messages' holds an object of messages per locale tag")
                     continue
                 }
                 guard let messages = object(entry.value, "the messages of \(tag)") else { continue }
@@ -300,8 +311,9 @@ private struct DocumentReader {
 
     static func message(key: String, keyLocation: SourceLocation, text: Located<String>) -> LocaleMessage {
         // The text starts after the opening quote.
-        LocaleMessage(key: key, text: text.value, keyLocation: keyLocation, valueLocation: text.location,
-                      offsetMap: .linear(line: text.location.line, column: text.location.column + 1))
+        LocaleMessage(
+            key: key, text: text.value, keyLocation: keyLocation, valueLocation: text.location,
+            offsetMap: .linear(line: text.location.line, column: text.location.column + 1))
     }
 
     mutating func provider(_ node: JSONNode) -> ProviderDefinition? {
@@ -325,8 +337,9 @@ private struct DocumentReader {
         case let type? where type.value == "openid": kind = .openID(identifier: text(.openidIdentifier), opxBlob: text(.opxBlob))
         case let type? where type.value == "saml": kind = .saml(provider: text(.samlProvider))
         case let type?:
-            report(.flowDocumentUnknownValue, "unknown provider type '\(type.value)'", at: type.location,
-                   hint: Suggestion.hint(for: type.value, among: ["openid", "saml"]) ?? "expected one of: openid, saml")
+            report(
+                .flowDocumentUnknownValue, "unknown provider type '\(type.value)'", at: type.location,
+                hint: Suggestion.hint(for: type.value, among: ["openid", "saml"]) ?? "expected one of: openid, saml")
             return nil
         }
         return ProviderDefinition(id: id, kind: kind, name: name, location: node.location)
@@ -346,8 +359,9 @@ private struct DocumentReader {
                 guard checkName(entry.key, what: "form") else { continue }
                 if let form = form(entry.key, entryMembers) { document.forms.append(form) }
             } else {
-                report(.flowDocumentMissingKey, "'\(entry.key.value)' has neither 'type' (a field) nor 'fields' (a form)",
-                       at: entry.key.location)
+                report(
+                    .flowDocumentMissingKey, "'\(entry.key.value)' has neither 'type' (a field) nor 'fields' (a form)",
+                    at: entry.key.location)
             }
         }
     }
@@ -367,15 +381,18 @@ private struct DocumentReader {
         let type: Located<FieldType>? = keyed["type"].flatMap { string($0, "the type of \(context)") }.flatMap { text in
             guard let type = FieldType(rawValue: text.value) else {
                 let known = FieldType.allCases.map(\.rawValue)
-                report(.flowDocumentUnknownValue, "unknown field type '\(text.value)' of \(context)", at: text.location,
-                       hint: Suggestion.hint(for: text.value, among: known) ?? "expected one of: \(known.joined(separator: ", "))")
+                report(
+                    .flowDocumentUnknownValue, "unknown field type '\(text.value)' of \(context)", at: text.location,
+                    hint: Suggestion.hint(for: text.value, among: known) ?? "expected one of: \(known.joined(separator: ", "))")
                 return nil
             }
             return Located(type, at: text.location)
         }
         let schemaId = keyed["schemaId"].flatMap { schemaID($0, context) }
-        func slot(_ textKey: CaptureFlowDocument.FieldKey, _ keyKey: CaptureFlowDocument.FieldKey,
-                  _ slot: CaptureFlowDocumentReader.KeyedText.Slot) -> Located<String>? {
+        func slot(
+            _ textKey: CaptureFlowDocument.FieldKey, _ keyKey: CaptureFlowDocument.FieldKey,
+            _ slot: CaptureFlowDocumentReader.KeyedText.Slot
+        ) -> Located<String>? {
             guard let text = keyed[textKey.rawValue].flatMap({ string($0, "the \(textKey.rawValue) of \(context)") }) else { return nil }
             let named = keyed[keyKey.rawValue].flatMap { string($0, "'\(keyKey.rawValue)' of \(context)") }
             return messageKey(named: named, made: "fields.\(name.value).\(textKey.rawValue)", text: text, field: name.value, slot: slot)
@@ -396,8 +413,9 @@ private struct DocumentReader {
             // Capture's pre-selected option is the flow format's `default`.
             if defaultValue == nil, let first = selected.first { defaultValue = first }
             for extra in selected.dropFirst() {
-                report(.flowDocumentDropped, "option '\(extra.value)' of \(context) is pre-selected too: only the first becomes the field's default",
-                       at: extra.location)
+                report(
+                    .flowDocumentDropped, "option '\(extra.value)' of \(context) is pre-selected too: only the first becomes the field's default",
+                    at: extra.location)
             }
         }
         var rules: [ValidationRule] = []
@@ -416,16 +434,19 @@ private struct DocumentReader {
             if keyed["type"] == nil { report(.flowDocumentMissingKey, "\(context) has no 'type'", at: name.location) }
             return nil
         }
-        return FieldDefinition(name: name.value, location: name.location, type: type, schemaId: schemaId, label: label,
-                               placeholder: placeholder, tip: tip, options: options,
-                               optionsLocation: members.first { $0.key.value == "options" }?.key.location,
-                               validation: rules, defaultValue: defaultValue)
+        return FieldDefinition(
+            name: name.value, location: name.location, type: type, schemaId: schemaId, label: label,
+            placeholder: placeholder, tip: tip, options: options,
+            optionsLocation: members.first { $0.key.value == "options" }?.key.location,
+            validation: rules, defaultValue: defaultValue)
     }
 
     /// The key a text stands for: the one the document names when it carries its messages,
     /// else `made` (unique in the document), whose message is the text itself.
-    mutating func messageKey(named: Located<String>?, made: String, text: Located<String>, field: String,
-                             slot: CaptureFlowDocumentReader.KeyedText.Slot) -> Located<String> {
+    mutating func messageKey(
+        named: Located<String>?, made: String, text: Located<String>, field: String,
+        slot: CaptureFlowDocumentReader.KeyedText.Slot
+    ) -> Located<String> {
         if usesNamedKeys, let named {
             document.keyedTexts.append(CaptureFlowDocumentReader.KeyedText(field: field, slot: slot, text: text))
             return named
@@ -451,8 +472,9 @@ private struct DocumentReader {
             return subs.isEmpty ? nil : .map(subs)
         }
         guard case .string(let path) = node.value else {
-            report(.flowDocumentWrongKind, "the schemaId of \(context) must be a string or an object of strings, found \(node.kindDescription)",
-                   at: node.location)
+            report(
+                .flowDocumentWrongKind, "the schemaId of \(context) must be a string or an object of strings, found \(node.kindDescription)",
+                at: node.location)
             return nil
         }
         return .path(Located(path, at: node.location))
@@ -507,15 +529,19 @@ private struct DocumentReader {
             return on ? .serverSide : nil
         }
         if CaptureFlowDocumentReader.droppedRules.contains(name.value) {
-            report(.flowDocumentDropped, "rule '\(name.value)' of field '\(field)' is dropped: it names server or browser code the flow format cannot run",
-                   at: name.location, hint: name.value == "serverRegexSetting" ? "write the expression as a 'pattern' rule" : nil)
+            report(
+                .flowDocumentDropped,
+                "rule '\(name.value)' of field '\(field)' is dropped: it names server or browser code the flow format cannot run",
+                at: name.location, hint: name.value == "serverRegexSetting" ? "write the expression as a 'pattern' rule" : nil)
             return nil
         }
         guard let kind = RuleKind(rawValue: name.value) else {
             let known = RuleKind.allCases.map(\.rawValue)
-            report(.flowDocumentUnknownValue, "unknown rule '\(name.value)' of field '\(field)'", at: name.location,
-                   hint: Suggestion.hint(for: name.value, among: known + CaptureFlowDocumentReader.droppedRules + [CaptureFlowDocumentReader.serverSideRule])
-                       ?? "expected one of: \(known.joined(separator: ", "))")
+            report(
+                .flowDocumentUnknownValue, "unknown rule '\(name.value)' of field '\(field)'", at: name.location,
+                hint: Suggestion.hint(
+                    for: name.value, among: known + CaptureFlowDocumentReader.droppedRules + [CaptureFlowDocumentReader.serverSideRule])
+                    ?? "expected one of: \(known.joined(separator: ", "))")
             return nil
         }
         let valueNode = keyed["value"]
@@ -533,8 +559,10 @@ private struct DocumentReader {
         let named = keyed["messageKey"].flatMap { string($0, "'messageKey' of \(context)") }
         let message = messageKey(named: named, made: "validation.\(field).\(kind.rawValue)", text: text, field: field, slot: .rule(taken.count))
         let serverSide = keyed["disableClientSide"].flatMap { bool($0, "'disableClientSide' of \(context)") } ?? false
-        return .rule(ValidationRule(kind: kind, value: value, message: message, clientSide: !serverSide, location: name.location,
-                                    valueLocation: valueNode?.location))
+        return .rule(
+            ValidationRule(
+                kind: kind, value: value, message: message, clientSide: !serverSide, location: name.location,
+                valueLocation: valueNode?.location))
     }
 
     enum ValueRead {
@@ -596,16 +624,20 @@ private struct DocumentReader {
         for entry in paths {
             guard let index = fieldIndex[entry.key.value] else {
                 if !document.forms.contains(where: { $0.name == entry.key.value }) {
-                    report(.flowDocumentDropped, "'schema_info.paths' names '\(entry.key.value)', which is no field of the document: dropped",
-                           at: entry.key.location)
+                    report(
+                        .flowDocumentDropped, "'schema_info.paths' names '\(entry.key.value)', which is no field of the document: dropped",
+                        at: entry.key.location)
                 }
                 continue
             }
             guard let path = schemaID(entry.value, "'schema_info.paths'") else { continue }
             if let own = document.fields[index].schemaId {
                 if CaptureFlowDocument.schemaID(own) != CaptureFlowDocument.schemaID(path) {
-                    report(.flowDocumentDropped, "'schema_info.paths' gives field '\(entry.key.value)' another path than its schemaId: the schemaId is kept",
-                           at: entry.value.location, related: [Diagnostic.Related("the field's schemaId", at: own.paths.first?.location ?? document.fields[index].location)])
+                    report(
+                        .flowDocumentDropped,
+                        "'schema_info.paths' gives field '\(entry.key.value)' another path than its schemaId: the schemaId is kept",
+                        at: entry.value.location,
+                        related: [Diagnostic.Related("the field's schemaId", at: own.paths.first?.location ?? document.fields[index].location)])
                 }
             } else {
                 document.fields[index].schemaId = path
@@ -624,8 +656,10 @@ private struct Combiner {
         self.documents = documents
     }
 
-    mutating func report(_ code: DiagnosticCode, _ message: String, at location: SourceLocation, hint: String? = nil,
-                         related: [Diagnostic.Related] = []) {
+    mutating func report(
+        _ code: DiagnosticCode, _ message: String, at location: SourceLocation, hint: String? = nil,
+        related: [Diagnostic.Related] = []
+    ) {
         diagnostics.append(Diagnostic(code, message, at: location, hint: hint, related: related))
     }
 
@@ -636,32 +670,38 @@ private struct Combiner {
         guard let first = documents.first else { return .init(flow: nil, catalogs: [], diagnostics: diagnostics) }
 
         // The flow's name, version and locales.
-        let flowName: Located<String>? = name.map { Located($0, at: first.start) } ?? first.flowName
+        let flowName: Located<String>? =
+            name.map { Located($0, at: first.start) } ?? first.flowName
             ?? first.flowNameFromPath.map { Located($0, at: first.start) }
         if flowName == nil {
-            report(.flowDocumentMissingKey, "the document does not say which flow it is", at: first.start,
-                   hint: "give the flow's name (flow import --name NAME), or keep Capture's CDN layout: <flow>/<version>/<locale>.json")
+            report(
+                .flowDocumentMissingKey, "the document does not say which flow it is", at: first.start,
+                hint: "give the flow's name (flow import --name NAME), or keep Capture's CDN layout: <flow>/<version>/<locale>.json")
         }
         for document in documents.dropFirst() {
             if name == nil, let own = document.flowName, let theirs = first.flowName, own.value != theirs.value {
-                report(.flowDocumentsDisagree, "the document is of flow '\(own.value)', \(first.path) of flow '\(theirs.value)'", at: own.location,
-                       related: [Diagnostic.Related("the first document's flow", at: theirs.location)])
+                report(
+                    .flowDocumentsDisagree, "the document is of flow '\(own.value)', \(first.path) of flow '\(theirs.value)'", at: own.location,
+                    related: [Diagnostic.Related("the first document's flow", at: theirs.location)])
             }
             if let own = document.version, let theirs = first.version, own.value != theirs.value {
-                report(.flowDocumentsDisagree, "the document is of version '\(own.value)', \(first.path) of version '\(theirs.value)'",
-                       at: own.location, related: [Diagnostic.Related("the first document's version", at: theirs.location)])
+                report(
+                    .flowDocumentsDisagree, "the document is of version '\(own.value)', \(first.path) of version '\(theirs.value)'",
+                    at: own.location, related: [Diagnostic.Related("the first document's version", at: theirs.location)])
             }
         }
         var seenLocales: [LocaleTag: SourceLocation] = [:]
         for document in documents {
             guard let locale = document.locale else {
-                report(.flowDocumentMissingKey, "the document does not say its locale", at: document.start,
-                       hint: "name the file after its locale (fr-FR.json), as Capture's CDN does")
+                report(
+                    .flowDocumentMissingKey, "the document does not say its locale", at: document.start,
+                    hint: "name the file after its locale (fr-FR.json), as Capture's CDN does")
                 continue
             }
             if let earlier = seenLocales[locale.value] {
-                report(.flowDocumentsDisagree, "a second document of locale \(locale.value)", at: locale.location,
-                       hint: "give one document per locale", related: [Diagnostic.Related("the first one", at: earlier)])
+                report(
+                    .flowDocumentsDisagree, "a second document of locale \(locale.value)", at: locale.location,
+                    hint: "give one document per locale", related: [Diagnostic.Related("the first one", at: earlier)])
             } else {
                 seenLocales[locale.value] = locale.location
             }
@@ -670,8 +710,9 @@ private struct Combiner {
         if defaultLocale == nil, let theirs = first.defaultLocale {
             for document in documents.dropFirst() {
                 if let own = document.defaultLocale, own.value != theirs.value {
-                    report(.flowDocumentsDisagree, "the document's default locale is \(own.value), \(first.path)'s \(theirs.value)", at: own.location,
-                           related: [Diagnostic.Related("the first document's default locale", at: theirs.location)])
+                    report(
+                        .flowDocumentsDisagree, "the document's default locale is \(own.value), \(first.path)'s \(theirs.value)", at: own.location,
+                        related: [Diagnostic.Related("the first document's default locale", at: theirs.location)])
                 }
             }
         }
@@ -693,8 +734,10 @@ private struct Combiner {
                 for message in messages {
                     if let earlier = catalogs[position].index[message.key] {
                         if earlier.text != message.text {
-                            report(.flowDocumentsDisagree, "message '\(message.key)' (\(tag.value)) says something else than in \(earlier.valueLocation.file)",
-                                   at: message.valueLocation, related: [Diagnostic.Related("the first document's message", at: earlier.valueLocation)])
+                            report(
+                                .flowDocumentsDisagree,
+                                "message '\(message.key)' (\(tag.value)) says something else than in \(earlier.valueLocation.file)",
+                                at: message.valueLocation, related: [Diagnostic.Related("the first document's message", at: earlier.valueLocation)])
                         }
                         continue
                     }
@@ -708,9 +751,10 @@ private struct Combiner {
         guard let flowName, let version = first.version, let defaultTag else {
             return .init(flow: nil, catalogs: localeCatalogs, diagnostics: diagnostics)
         }
-        let flow = Flow(path: first.path, name: flowName, version: version, defaultLocale: defaultTag,
-                        localesDirectory: Located("../locales", at: first.start), fields: first.fields, forms: first.forms,
-                        providers: first.providers ?? [])
+        let flow = Flow(
+            path: first.path, name: flowName, version: version, defaultLocale: defaultTag,
+            localesDirectory: Located("../locales", at: first.start), fields: first.fields, forms: first.forms,
+            providers: first.providers ?? [])
         checkTexts(flow: flow, localizer: Localizer(defaultLocale: defaultTag.value, catalogs: localeCatalogs, fallbackCatalogs: fallbackCatalogs))
         return .init(flow: flow, catalogs: localeCatalogs, diagnostics: diagnostics)
     }
@@ -726,8 +770,9 @@ private struct Combiner {
                 continue
             }
             if let difference = Self.difference(field, theirs) {
-                report(.flowDocumentsDisagree, "field '\(field.name)' differs from \(first.path): \(difference)", at: field.location,
-                       related: [Diagnostic.Related("the first document's field", at: theirs.location)])
+                report(
+                    .flowDocumentsDisagree, "field '\(field.name)' differs from \(first.path): \(difference)", at: field.location,
+                    related: [Diagnostic.Related("the first document's field", at: theirs.location)])
             }
         }
         for form in document.forms {
@@ -736,17 +781,20 @@ private struct Combiner {
                 continue
             }
             if form.fields.map(\.value) != theirs.fields.map(\.value) {
-                report(.flowDocumentsDisagree, "form '\(form.name)' lists other fields than in \(first.path)", at: form.location,
-                       related: [Diagnostic.Related("the first document's form", at: theirs.location)])
+                report(
+                    .flowDocumentsDisagree, "form '\(form.name)' lists other fields than in \(first.path)", at: form.location,
+                    related: [Diagnostic.Related("the first document's form", at: theirs.location)])
             }
         }
         let names = Set(document.fields.map(\.name) + document.forms.map(\.name))
         for missing in first.fields.map({ ($0.name, $0.location) }) + first.forms.map({ ($0.name, $0.location) }) where !names.contains(missing.0) {
-            report(.flowDocumentsDisagree, "'\(missing.0)' of \(first.path) is not in this document", at: document.start,
-                   related: [Diagnostic.Related("defined here", at: missing.1)])
+            report(
+                .flowDocumentsDisagree, "'\(missing.0)' of \(first.path) is not in this document", at: document.start,
+                related: [Diagnostic.Related("defined here", at: missing.1)])
         }
         if let providers = document.providers, let theirs = first.providers,
-           providers.map(CaptureFlowDocument.provider) != theirs.map(CaptureFlowDocument.provider) {
+            providers.map(CaptureFlowDocument.provider) != theirs.map(CaptureFlowDocument.provider)
+        {
             report(.flowDocumentsDisagree, "the providers differ from \(first.path)'s", at: providers.first?.location ?? document.start)
         }
     }
@@ -762,7 +810,10 @@ private struct Combiner {
         let options = field.options.map { [$0.value.value, $0.label.value, $0.disabled ? "disabled" : ""] }
         if options != other.options.map({ [$0.value.value, $0.label.value, $0.disabled ? "disabled" : ""] }) { return "other options" }
         if field.validation.count != other.validation.count
-            || zip(field.validation, other.validation).contains(where: { $0.kind != $1.kind || $0.value != $1.value || $0.clientSide != $1.clientSide || $0.message.value != $1.message.value }) {
+            || zip(field.validation, other.validation).contains(where: {
+                $0.kind != $1.kind || $0.value != $1.value || $0.clientSide != $1.clientSide || $0.message.value != $1.message.value
+            })
+        {
             return "other validation rules"
         }
         return nil
@@ -787,8 +838,10 @@ private struct Combiner {
                     expected = index < field.validation.count ? texts.ruleMessage(field.validation[index], fieldName: field.name, label: label) : nil
                 }
                 guard let expected, expected != keyed.text.value else { continue }
-                report(.flowDocumentTextMismatch, "this text is not what its message renders (\"\(expected)\"): the message is kept", at: keyed.text.location,
-                       hint: "edit the message in 'jumpForms.messages', or drop the key so that the text becomes the message")
+                report(
+                    .flowDocumentTextMismatch, "this text is not what its message renders (\"\(expected)\"): the message is kept",
+                    at: keyed.text.location,
+                    hint: "edit the message in 'jumpForms.messages', or drop the key so that the text becomes the message")
             }
         }
     }

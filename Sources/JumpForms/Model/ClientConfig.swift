@@ -110,7 +110,7 @@ public struct ClientConfig: Sendable {
             ("forgottenPasswordFormName", forgottenPasswordFormName),
             ("editProfileFormName", editProfileFormName),
             ("resendEmailVerificationFormName", resendEmailVerificationFormName),
-            ("changePasswordFormName", changePasswordFormName),
+            ("changePasswordFormName", changePasswordFormName)
         ]
     }
 }

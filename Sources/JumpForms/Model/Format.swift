@@ -58,7 +58,14 @@ public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
         case .alphaExtendedSpaces: (["Anne Marie", "José Luis", "Mary-Jane O'Neil"], ["Anne2", " . ", "a_b"])
         case .alphaNumeric: (["abc123", "ABC", "007"], ["abc_123", "ça", "a b"])
         case .alphaNumericExtended: (["Suite 4B", "José_99", "O'Hara-2"], ["a@b", "#1", "  "])
-        case .email: (["ana@example.com", "first.last+tag@sub.example.co.uk", "josé@exämple.de", "a@b.io", "ana\u{0663}@example.com", "नमस्ते@example.com"], ["ana", "ana@example", "ana@@example.com", ".ana@example.com", "ana..b@example.com", "ana@-example.com", "ana@example.123", "ana @example.com", "ana@example\u{0663}.com"])
+        case .email:
+            (
+                ["ana@example.com", "first.last+tag@sub.example.co.uk", "josé@exämple.de", "a@b.io", "ana\u{0663}@example.com", "नमस्ते@example.com"],
+                [
+                    "ana", "ana@example", "ana@@example.com", ".ana@example.com", "ana..b@example.com", "ana@-example.com", "ana@example.123",
+                    "ana @example.com", "ana@example\u{0663}.com"
+                ]
+            )
         case .i18nAlphaNumeric: (["abc123", "Ελληνικά", "東京2024", "١٢٣"], ["a b", "a-b", "a.b"])
         case .numeric: (["0", "12345"], ["-1", "1.5", "١٢", "12a"])
         case .numericReal: (["12", "-12.5", "+0.5", ".5"], ["1.", "1,5", "--1", "1e3", "."])
@@ -180,7 +187,8 @@ public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
                 continue
             }
             previousWasDot = false
-            let atext = scalar.isASCIILetter || scalar.isASCIIDigit || isEmailSymbol(scalar)
+            let atext =
+                scalar.isASCIILetter || scalar.isASCIIDigit || isEmailSymbol(scalar)
                 || (scalar.value > 0x7F && (scalar.isLetter || scalar.isMark || scalar.properties.numericType == .decimal))
             if !atext { return false }
         }

@@ -127,10 +127,12 @@ struct JSONParser<Builder: JSONTreeBuilder> {
         if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0
         if length > 0, offset + length <= bytes.count,
-           let text = String(validating: bytes[offset..<(offset + length)], as: UTF8.self), let scalar = text.unicodeScalars.first {
+            let text = String(validating: bytes[offset..<(offset + length)], as: UTF8.self), let scalar = text.unicodeScalars.first
+        {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            let printable = !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
+            let printable =
+                !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
                 && scalar.properties.generalCategory != .format
             return printable ? "'\(text)' (\(code))" : code
         }

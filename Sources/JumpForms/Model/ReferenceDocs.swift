@@ -10,7 +10,7 @@ public enum ReferenceDocs {
             "rules": rules,
             "formats": formats,
             "providers": providers,
-            "diagnostics": diagnostics,
+            "diagnostics": diagnostics
         ]
     }
 
@@ -79,7 +79,8 @@ public enum ReferenceDocs {
         var out = "| format | definition | accepts | refuses |\n|---|---|---|---|\n"
         for format in Format.allCases {
             let (valid, invalid) = format.examples
-            out += "| `\(format.rawValue)` | \(format.definition) | \(valid.map(code).joined(separator: " ")) | \(invalid.map(code).joined(separator: " ")) |\n"
+            out +=
+                "| `\(format.rawValue)` | \(format.definition) | \(valid.map(code).joined(separator: " ")) | \(invalid.map(code).joined(separator: " ")) |\n"
         }
         return out
     }
@@ -87,7 +88,8 @@ public enum ReferenceDocs {
     public static var providers: String {
         var out = "| name | shown as | needs input | native token exchange |\n|---|---|---|---|\n"
         for provider in BuiltInProvider.allCases {
-            out += "| `\(provider.rawValue)` | \(provider.friendlyName) | \(provider.inputPrompt == nil ? "no" : "yes") | \(provider.hasNativeToken ? "yes" : "no") |\n"
+            out +=
+                "| `\(provider.rawValue)` | \(provider.friendlyName) | \(provider.inputPrompt == nil ? "no" : "yes") | \(provider.hasNativeToken ? "yes" : "no") |\n"
         }
         return out
     }
@@ -126,7 +128,8 @@ public enum ReferenceDocs {
             let begin = "<!-- BEGIN GENERATED: \(name) -->"
             let end = "<!-- END GENERATED: \(name) -->"
             guard let start = result.firstRange(of: begin), let stop = result.firstRange(of: end),
-                  start.upperBound <= stop.lowerBound else { continue }
+                start.upperBound <= stop.lowerBound
+            else { continue }
             result.replaceSubrange(start.upperBound..<stop.lowerBound, with: "\n" + block + "\n")
         }
         return result

@@ -73,18 +73,23 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         switch self {
         case .required: "The value is not empty after trimming whitespace; a checkbox must be checked."
         case .format: "The value matches the named format (see Formats)."
-        case .pattern: "The whole value matches the regular expression (Swift `Regex` syntax, anchored at both ends). Lint refuses one that does not compile (JF306) and warns about one prone to catastrophic backtracking (JF307): a quantifier inside a repeated group, or alternatives of a repeated group that can match the same text."
+        case .pattern:
+            "The whole value matches the regular expression (Swift `Regex` syntax, anchored at both ends). Lint refuses one that does not compile (JF306) and warns about one prone to catastrophic backtracking (JF307): a quantifier inside a repeated group, or alternatives of a repeated group that can match the same text."
         case .minLength: "The value has at least `value` user-perceived characters (grapheme clusters)."
         case .maxLength: "The value has at most `value` user-perceived characters (grapheme clusters)."
-        case .minYears: "The person is at least `value` years old on today's date (birthday counted on the day; 29 February birthdays count on 1 March in other years)."
+        case .minYears:
+            "The person is at least `value` years old on today's date (birthday counted on the day; 29 February birthdays count on 1 March in other years)."
         case .maxYears: "The person is at most `value` years old on today's date."
         case .match: "The value equals the value of the field named by `value`."
         case .matchOptions: "The value is one of the field's enabled options."
         case .whitelist: "The value is one of the listed strings, compared case-insensitively."
-        case .blacklist: "The value is none of the listed strings, compared by look-alike keys: case, width and compatibility forms folded (NFKC_Casefold), and on `text` fields look-alike letters too (the UTS #39 skeleton), so `ａdmin` and `аdmin` (Cyrillic а) count as `admin`."
-        case .emailDomainBlacklist: "The email's domain is not listed, nor a subdomain of a listed domain, compared folded (case, width: `ＣＯＭ` is `com`; a final dot ignored)."
+        case .blacklist:
+            "The value is none of the listed strings, compared by look-alike keys: case, width and compatibility forms folded (NFKC_Casefold), and on `text` fields look-alike letters too (the UTS #39 skeleton), so `ａdmin` and `аdmin` (Cyrillic а) count as `admin`."
+        case .emailDomainBlacklist:
+            "The email's domain is not listed, nor a subdomain of a listed domain, compared folded (case, width: `ＣＯＭ` is `com`; a final dot ignored)."
         case .alongWith: "When this field has a value, the field named by `value` has one too."
-        case .unique: "No other record has this value, compared by look-alike keys as `blacklist` compares. Needs the record store, so only the server checks it."
+        case .unique:
+            "No other record has this value, compared by look-alike keys as `blacklist` compares. Needs the record store, so only the server checks it."
         }
     }
 
@@ -92,15 +97,21 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
     public var examples: [RuleExample] {
         switch self {
         case .required:
-            [RuleExample(field: .text, valid: ["Ana", " x "], invalid: ["", "   "]),
-             RuleExample(field: .checkbox, valid: ["true"], invalid: ["false"])]
+            [
+                RuleExample(field: .text, valid: ["Ana", " x "], invalid: ["", "   "]),
+                RuleExample(field: .checkbox, valid: ["true"], invalid: ["false"])
+            ]
         case .format:
-            [RuleExample(field: .email, value: .text("email"), valid: ["ana@example.com"], invalid: ["ana@example"]),
-             RuleExample(field: .text, value: .text("zipCode"), valid: ["90210"], invalid: ["9021"])]
+            [
+                RuleExample(field: .email, value: .text("email"), valid: ["ana@example.com"], invalid: ["ana@example"]),
+                RuleExample(field: .text, value: .text("zipCode"), valid: ["90210"], invalid: ["9021"])
+            ]
         case .pattern:
-            [RuleExample(field: .text, value: .text("[A-Z]{2}[0-9]{4}"), valid: ["AB1234"], invalid: ["AB12345", "ab1234", "xAB1234"]),
-             // Alternatives of a repeated group that match different text: no JF307.
-             RuleExample(field: .text, value: .text("(?:[a-z]|[0-9]|_)+"), valid: ["ana_r2", "_"], invalid: ["Ana", "ana-r"])]
+            [
+                RuleExample(field: .text, value: .text("[A-Z]{2}[0-9]{4}"), valid: ["AB1234"], invalid: ["AB12345", "ab1234", "xAB1234"]),
+                // Alternatives of a repeated group that match different text: no JF307.
+                RuleExample(field: .text, value: .text("(?:[a-z]|[0-9]|_)+"), valid: ["ana_r2", "_"], invalid: ["Ana", "ana-r"])
+            ]
         case .minLength:
             [RuleExample(field: .password, value: .integer(8), valid: ["correct horse", "ÉéÉéÉéÉé"], invalid: ["short", "👩‍👩‍👧‍👦👩‍👩‍👧‍👦"])]
         case .maxLength:
@@ -110,17 +121,31 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .maxYears:
             [RuleExample(field: .dateselect, value: .integer(120), valid: ["1905-06-15", "1904-06-16"], invalid: ["1904-06-15"])]
         case .match:
-            [RuleExample(field: .password, value: .text("other"), valid: [.init("s3cret!!", other: "s3cret!!"), .init("", other: "s3cret!!")], invalid: [.init("s3cret!!", other: "S3cret!!"), .init("s3cret", other: "")])]
+            [
+                RuleExample(
+                    field: .password, value: .text("other"), valid: [.init("s3cret!!", other: "s3cret!!"), .init("", other: "s3cret!!")],
+                    invalid: [.init("s3cret!!", other: "S3cret!!"), .init("s3cret", other: "")])
+            ]
         case .matchOptions:
-            [RuleExample(field: .select, options: ["female", "male", "other", "-disabled"], valid: ["female", "other"], invalid: ["unknown", "disabled"])]
+            [
+                RuleExample(
+                    field: .select, options: ["female", "male", "other", "-disabled"], valid: ["female", "other"], invalid: ["unknown", "disabled"])
+            ]
         case .whitelist:
             [RuleExample(field: .text, value: .list(["US", "CA"]), valid: ["us", "CA"], invalid: ["MX"])]
         case .blacklist:
             [RuleExample(field: .text, value: .list(["admin", "root"]), valid: ["ana"], invalid: ["Admin", "ROOT", "ａdmin", "adrnin"])]
         case .emailDomainBlacklist:
-            [RuleExample(field: .email, value: .list(["mailinator.com"]), valid: ["ana@example.com", "ana@notmailinator.com"], invalid: ["ana@mailinator.com", "ana@eu.MAILINATOR.com", "ana@mailinator.ｃｏｍ"])]
+            [
+                RuleExample(
+                    field: .email, value: .list(["mailinator.com"]), valid: ["ana@example.com", "ana@notmailinator.com"],
+                    invalid: ["ana@mailinator.com", "ana@eu.MAILINATOR.com", "ana@mailinator.ｃｏｍ"])
+            ]
         case .alongWith:
-            [RuleExample(field: .text, value: .text("other"), valid: [.init("x", other: "y"), .init("", other: "")], invalid: [.init("x", other: "")])]
+            [
+                RuleExample(
+                    field: .text, value: .text("other"), valid: [.init("x", other: "y"), .init("", other: "")], invalid: [.init("x", other: "")])
+            ]
         case .unique:
             [RuleExample(field: .text, taken: ["ana_r"], valid: ["ana_r2", "bob"], invalid: ["ana_r", "ANA_R", "ａna_r"])]
         }
@@ -148,8 +173,10 @@ public struct ValidationRule: Sendable, Hashable {
     /// Where its `value` is written, when it has one.
     public var valueLocation: SourceLocation?
 
-    public init(kind: RuleKind, value: RuleValue, message: Located<String>, clientSide: Bool = true,
-                location: SourceLocation, valueLocation: SourceLocation? = nil) {
+    public init(
+        kind: RuleKind, value: RuleValue, message: Located<String>, clientSide: Bool = true,
+        location: SourceLocation, valueLocation: SourceLocation? = nil
+    ) {
         self.kind = kind
         self.value = value
         self.message = message
@@ -189,8 +216,10 @@ public struct RuleExample: Sendable, Hashable {
     public var valid: [Input]
     public var invalid: [Input]
 
-    public init(field: FieldType, value: RuleValue = .none, options: [String] = [], taken: [String] = [],
-                valid: [Input], invalid: [Input]) {
+    public init(
+        field: FieldType, value: RuleValue = .none, options: [String] = [], taken: [String] = [],
+        valid: [Input], invalid: [Input]
+    ) {
         self.field = field
         self.value = value
         self.options = options

@@ -69,9 +69,11 @@ public struct ServerSettings: Sendable, Hashable {
     /// (`passwordHashQueue`, default 16); beyond it a request answers 510 at once.
     public var passwordHashQueue = 16
 
-    public init(accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
-                database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,
-                apiKey: Located<String>? = nil) {
+    public init(
+        accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,
+        database: Located<String>? = nil, writeWithToken: [Located<String>]? = nil, maximumRequestSize: Int = 65536,
+        apiKey: Located<String>? = nil
+    ) {
         self.accessTokenLifetime = accessTokenLifetime
         self.bcryptCost = bcryptCost
         self.identities = identities
@@ -97,8 +99,10 @@ public struct TestIdentity: Sendable, Hashable {
     public var nativeToken: String?
     public var location: SourceLocation
 
-    public init(provider: String, identifier: String, email: String? = nil, verifiedEmail: Bool = false, givenName: String? = nil,
-                familyName: String? = nil, displayName: String? = nil, nativeToken: String? = nil, location: SourceLocation) {
+    public init(
+        provider: String, identifier: String, email: String? = nil, verifiedEmail: Bool = false, givenName: String? = nil,
+        familyName: String? = nil, displayName: String? = nil, nativeToken: String? = nil, location: SourceLocation
+    ) {
         self.provider = provider
         self.identifier = identifier
         self.email = email

@@ -5,7 +5,7 @@ public enum DiagnosticReport {
         let warnings = diagnostics.filter { $0.severity == .warning }.count
         return [
             "diagnostics": .array(diagnostics.map(json)),
-            "summary": ["errors": .integer(errors), "warnings": .integer(warnings)],
+            "summary": ["errors": .integer(errors), "warnings": .integer(warnings)]
         ]
     }
 
@@ -18,16 +18,23 @@ public enum DiagnosticReport {
         }
         entries += [
             ("severity", .string(diagnostic.severity.rawValue)),
-            ("code", .string(diagnostic.code.rawValue)),
+            ("code", .string(diagnostic.code.rawValue))
         ]
         if let rule = diagnostic.code.ruleID { entries.append(("rule", .string(rule))) }
         entries.append(("message", .string(diagnostic.message)))
         if let hint = diagnostic.hint { entries.append(("hint", .string(hint))) }
         if !diagnostic.related.isEmpty {
-            entries.append(("related", .array(diagnostic.related.map {
-                ["file": .string($0.location.file), "line": .integer($0.location.line),
-                 "column": .integer($0.location.column), "message": .string($0.message)]
-            })))
+            entries.append(
+                (
+                    "related",
+                    .array(
+                        diagnostic.related.map {
+                            [
+                                "file": .string($0.location.file), "line": .integer($0.location.line),
+                                "column": .integer($0.location.column), "message": .string($0.message)
+                            ]
+                        })
+                ))
         }
         return .object(entries)
     }
@@ -41,16 +48,17 @@ public enum DiagnosticReport {
                 "name": .string(code.ruleID ?? String(describing: code)),
                 "shortDescription": ["text": .string(code.title)],
                 "fullDescription": ["text": .string(code.explanation)],
-                "helpUri": .string(code.ruleID.map { "https://github.com/jump-forms/jump-forms/blob/main/docs/locales.md#\($0)" }
-                    ?? "https://github.com/jump-forms/jump-forms/blob/main/docs/diagnostics.md#\(code.rawValue.lowercased())"),
-                "defaultConfiguration": ["level": .string(level(code.defaultSeverity))],
+                "helpUri": .string(
+                    code.ruleID.map { "https://github.com/jump-forms/jump-forms/blob/main/docs/locales.md#\($0)" }
+                        ?? "https://github.com/jump-forms/jump-forms/blob/main/docs/diagnostics.md#\(code.rawValue.lowercased())"),
+                "defaultConfiguration": ["level": .string(level(code.defaultSeverity))]
             ]
         }
         let results: [JSONValue] = diagnostics.map { diagnostic in
             var entries: [(key: String, value: JSONValue)] = [
                 ("ruleId", .string(diagnostic.code.displayName)),
                 ("level", .string(level(diagnostic.severity))),
-                ("message", ["text": .string(diagnostic.message + (diagnostic.hint.map { " (\($0))" } ?? ""))]),
+                ("message", ["text": .string(diagnostic.message + (diagnostic.hint.map { " (\($0))" } ?? ""))])
             ]
             if let location = diagnostic.location {
                 entries.append(("locations", [physical(location)]))
@@ -58,36 +66,51 @@ public enum DiagnosticReport {
                 entries.append(("locations", [["physicalLocation": ["artifactLocation": ["uri": .string(uriReference(file))]]]]))
             }
             if !diagnostic.related.isEmpty {
-                entries.append(("relatedLocations", .array(diagnostic.related.enumerated().map { index, related in
-                    ["id": .integer(index), "physicalLocation": physical(related.location)["physicalLocation"] ?? .null,
-                     "message": ["text": .string(related.message)]]
-                })))
+                entries.append(
+                    (
+                        "relatedLocations",
+                        .array(
+                            diagnostic.related.enumerated().map { index, related in
+                                [
+                                    "id": .integer(index), "physicalLocation": physical(related.location)["physicalLocation"] ?? .null,
+                                    "message": ["text": .string(related.message)]
+                                ]
+                            })
+                    ))
             }
             return .object(entries)
         }
         return [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": [
-                    "name": "jump-forms",
-                    "version": .string(toolVersion),
-                    "informationUri": "https://github.com/jump-forms/jump-forms",
-                    "rules": .array(rules),
-                ]],
-                // Columns count Unicode scalars, as every diagnostic does.
-                "columnKind": "unicodeCodePoints",
-                "results": .array(results),
-            ]],
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "jump-forms",
+                            "version": .string(toolVersion),
+                            "informationUri": "https://github.com/jump-forms/jump-forms",
+                            "rules": .array(rules)
+                        ]
+                    ],
+                    // Columns count Unicode scalars, as every diagnostic does.
+                    "columnKind": "unicodeCodePoints",
+                    "results": .array(results)
+                ]
+            ]
         ]
     }
 
     private static func physical(_ location: SourceLocation) -> JSONValue {
-        ["physicalLocation": [
-            "artifactLocation": ["uri": .string(uriReference(location.file))],
-            "region": ["startLine": .integer(location.line), "startColumn": .integer(location.column),
-                       "endColumn": .integer(location.column + location.length)],
-        ]]
+        [
+            "physicalLocation": [
+                "artifactLocation": ["uri": .string(uriReference(location.file))],
+                "region": [
+                    "startLine": .integer(location.line), "startColumn": .integer(location.column),
+                    "endColumn": .integer(location.column + location.length)
+                ]
+            ]
+        ]
     }
 
     /// A file path as a relative (or absolute-path) URI reference: every byte but the
@@ -97,7 +120,7 @@ public enum DiagnosticReport {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)

@@ -78,8 +78,10 @@ public struct FormSession: Sendable {
     ///     offering its value as `Prompt.current`.
     ///   - reviews: whether to stop at a review step; by default only forms of more than two
     ///     fields do (a sign-in form needs no review).
-    public init(form: FormModel, localizer: Localizer, today: CivilDate, prefilled: FormValues = FormValues(),
-                defaults: FormValues = FormValues(), reviews: Bool? = nil) {
+    public init(
+        form: FormModel, localizer: Localizer, today: CivilDate, prefilled: FormValues = FormValues(),
+        defaults: FormValues = FormValues(), reviews: Bool? = nil
+    ) {
         self.form = form
         self.localizer = localizer
         self.today = today
@@ -106,7 +108,9 @@ public struct FormSession: Sendable {
 
     /// The fields a non-interactive run is missing: required fields without a value.
     public var missingRequiredFields: [FormModel.Field] {
-        form.fields.filter { $0.isRequired && $0.type != .hidden && FormValues.isBlank(values[$0.name] ?? "") && !($0.type == .checkbox && values[$0.name] == "true") }
+        form.fields.filter {
+            $0.isRequired && $0.type != .hidden && FormValues.isBlank(values[$0.name] ?? "") && !($0.type == .checkbox && values[$0.name] == "true")
+        }
     }
 
     // MARK: steps
@@ -127,7 +131,8 @@ public struct FormSession: Sendable {
             // mistyped password, a city without its street), so both are asked again.
             for violation in report.violations {
                 guard let kind = violation.rule, kind == .match || kind == .alongWith,
-                      let field = form.field(named: violation.field) else { continue }
+                    let field = form.field(named: violation.field)
+                else { continue }
                 for rule in field.rules where rule.kind == kind {
                     guard case .text(let other) = rule.value, let named = form.field(named: other), named.type != .hidden else { continue }
                     if messages[other] == nil { messages[other] = messages[violation.field] }
@@ -220,8 +225,9 @@ public struct FormSession: Sendable {
         }
         var current = values[field.name]
         if field.type == .password { current = nil }
-        return Prompt(field: field.name, kind: kind, label: field.label, placeholder: field.placeholder, tip: field.tip,
-                      isRequired: field.isRequired, current: current, messages: messages[field.name] ?? [])
+        return Prompt(
+            field: field.name, kind: kind, label: field.label, placeholder: field.placeholder, tip: field.tip,
+            isRequired: field.isRequired, current: current, messages: messages[field.name] ?? [])
     }
 
     /// Turns typed text into the field's value: option numbers, values or labels for choices;

@@ -20,8 +20,10 @@ extension AccountContext {
     /// With `authorized`, `make` gets the session's access token (else an empty string); when
     /// the server says it has expired, the session is refreshed and the request rebuilt and
     /// sent again, once.
-    func submit(_ values: FormValues, _ session: FormSession?, engageToken: String? = nil, authorized: Bool = false,
-                make: (FormValues, String) throws(RequestError) -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
+    func submit(
+        _ values: FormValues, _ session: FormSession?, engageToken: String? = nil, authorized: Bool = false,
+        make: (FormValues, String) throws(RequestError) -> CaptureRequest
+    ) async throws -> Result<CaptureSuccess, CaptureError>? {
         var values = values
         var session = session
         var account = authorized ? try requireSession() : nil
@@ -85,7 +87,8 @@ struct SignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signin",
         abstract: "Sign in with the sign-in form, or with a provider (--provider).",
-        discussion: "With --provider, against the local server the CLI walks the Engage double (choosing a test identity); against a remote server it prints the provider's start URL and waits for the token on a loopback redirect."
+        discussion:
+            "With --provider, against the local server the CLI walks the Engage double (choosing a test identity); against a remote server it prints the provider's start URL and waits for the token on a loopback redirect."
     )
     @OptionGroup var options: AccountOptions
 
@@ -125,7 +128,8 @@ struct SignInCommand: AsyncParsableCommand {
             context.console.err(escaping: error.description + "\n")
             let form = try context.formModel(.signIn)
             if let field = form.fields.first(where: { $0.type == .email }), let email = values[field.name],
-               context.confirm(context.words("jumpForms.cli.offerReset", ["email": .string(email)])) {
+                context.confirm(context.words("jumpForms.cli.offerReset", ["email": .string(email)]))
+            {
                 try await ForgotPasswordCommand.send(context, email: email)
             }
             throw ExitCode(1)
@@ -135,7 +139,9 @@ struct SignInCommand: AsyncParsableCommand {
     }
 
     func socialSignIn(_ context: AccountContext, _ provider: ProviderDefinition, mergeToken: String? = nil, newProvider: String? = nil) async throws {
-        let grant = options.dryRun ? EngageTokenFetcher.Grant(token: "ENGAGE_TOKEN", email: nil)
+        let grant =
+            options.dryRun
+            ? EngageTokenFetcher.Grant(token: "ENGAGE_TOKEN", email: nil)
             : try await EngageTokenFetcher(context: context).token(for: provider, identity: identity)
         let token = grant.token
         let secret = RefreshSecret.generate()
@@ -310,7 +316,8 @@ struct LinkCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             _ = try context.requireSession()
             let definition = try context.provider(named: provider)
-            let token = options.dryRun ? "ENGAGE_TOKEN" : try await EngageTokenFetcher(context: context).token(for: definition, identity: identity).token
+            let token =
+                options.dryRun ? "ENGAGE_TOKEN" : try await EngageTokenFetcher(context: context).token(for: definition, identity: identity).token
             switch try await context.sendAuthorized({ context.builder.linkAccount(accessToken: $0, token: token) }) {
             case .success?:
                 context.say("jumpForms.cli.linked", ["provider": .string(context.friendlyName(definition))])

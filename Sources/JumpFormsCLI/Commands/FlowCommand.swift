@@ -19,12 +19,12 @@ struct FlowExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write the flow's Capture flow documents in the CDN layout: DIR/<flow>/<version>/<locale>.json.",
         discussion: """
-        One document per locale: every locale of the flow's locale files unless --locale names \
-        some (a locale without a file of its own falls back as the forms do). The documents say \
-        everything the flow file and its locale files hold that the forms use, so that 'flow \
-        import' makes the same forms again. Exit status: 0 written, 1 the flow has errors (nothing \
-        written), 2 usage or I/O error.
-        """
+            One document per locale: every locale of the flow's locale files unless --locale names \
+            some (a locale without a file of its own falls back as the forms do). The documents say \
+            everything the flow file and its locale files hold that the forms use, so that 'flow \
+            import' makes the same forms again. Exit status: 0 written, 1 the flow has errors (nothing \
+            written), 2 usage or I/O error.
+            """
     )
 
     @Option(help: ArgumentHelp("The client configuration whose flow is written.", valueName: "jump.yaml"))
@@ -33,7 +33,9 @@ struct FlowExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A flow file (YAML, or a Capture flow document) instead of the one jump.yaml names.", valueName: "file"))
     var flow: String?
 
-    @Option(name: .customLong("locale"), help: ArgumentHelp("A locale to write (BCP 47); repeat for several. Default: every locale file's.", valueName: "tag"))
+    @Option(
+        name: .customLong("locale"),
+        help: ArgumentHelp("A locale to write (BCP 47); repeat for several. Default: every locale file's.", valueName: "tag"))
     var locales: [String] = []
 
     @Option(help: ArgumentHelp("The folder to write into (created if missing).", valueName: "dir"))
@@ -91,8 +93,10 @@ struct FlowExportCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             if !locales.isEmpty, let used = localizer.bestCatalog(for: tag)?.tag.value, used != tag {
-                console.err(localizer.text("jumpForms.cli.localeFallback", for: used,
-                                           ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
+                console.err(
+                    localizer.text(
+                        "jumpForms.cli.localeFallback", for: used,
+                        ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
             }
         }
         let folders = [version] + (head && version != "HEAD" ? ["HEAD"] : [])
@@ -118,13 +122,13 @@ struct FlowImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Turn Capture flow documents (one per locale of one flow) into DIR/flows/<flow>.yaml and DIR/locales/<locale>.yaml.",
         discussion: """
-        The migration path of a Capture flow: download its documents (.../widget_data/flows/<app>/\
-        <flow>/<version>/<locale>.json), import them, and the forms, prompts, checks and requests \
-        of jump-forms follow them. What the flow format has no place for is dropped with a \
-        warning naming its place (JF604); every problem of the documents is reported with its \
-        place, and nothing is written while there are errors. Exit status: 0 written, 1 the \
-        documents have errors, 2 usage or I/O error.
-        """
+            The migration path of a Capture flow: download its documents (.../widget_data/flows/<app>/\
+            <flow>/<version>/<locale>.json), import them, and the forms, prompts, checks and requests \
+            of jump-forms follow them. What the flow format has no place for is dropped with a \
+            warning naming its place (JF604); every problem of the documents is reported with its \
+            place, and nothing is written while there are errors. Exit status: 0 written, 1 the \
+            documents have errors, 2 usage or I/O error.
+            """
     )
 
     @Argument(help: ArgumentHelp("Capture flow documents (.json), one per locale.", valueName: "file.json"))
@@ -167,11 +171,16 @@ struct FlowImportCommand: ParsableCommand {
         let renderer = DiagnosticRenderer(sources: sources, useColor: console.colorErr)
         if !findings.isEmpty { console.err(renderer.render(findings)) }
         if project.flows.count > 1 {
-            throw ValidationError("the documents are of \(project.flows.count) flows (\(project.flows.map(\.flow.name.value).joined(separator: ", "))): import one flow at a time")
+            throw ValidationError(
+                "the documents are of \(project.flows.count) flows (\(project.flows.map(\.flow.name.value).joined(separator: ", "))): import one flow at a time"
+            )
         }
         guard !findings.containsErrors, let loaded = project.primaryFlow else {
-            if findings.contains(where: { $0.code == .messageMissingInDefaultLocale || $0.code == .missingLocale }), let loaded = project.primaryFlow {
-                console.err("note: the default locale is \(loaded.flow.defaultLocale.value): import its document too, or choose another with --default-locale\n")
+            if findings.contains(where: { $0.code == .messageMissingInDefaultLocale || $0.code == .missingLocale }), let loaded = project.primaryFlow
+            {
+                console.err(
+                    "note: the default locale is \(loaded.flow.defaultLocale.value): import its document too, or choose another with --default-locale\n"
+                )
             }
             console.err("nothing written: the documents have errors\n")
             throw ExitCode(project.diagnostics.contains { $0.code == .fileUnreadable } ? 2 : 1)
@@ -182,19 +191,26 @@ struct FlowImportCommand: ParsableCommand {
         }
         let sourcesLine = "From: " + files.joined(separator: ", ")
         var outputs: [(path: String, text: String)] = [
-            ("\(out)/flows/\(flowName).yaml", FlowFileWriter.yaml(loaded.flow, header: [
-                "Flow '\(flowName)', imported from Capture flow documents by 'jump-forms flow import'.", sourcesLine,
-            ])),
+            (
+                "\(out)/flows/\(flowName).yaml",
+                FlowFileWriter.yaml(
+                    loaded.flow,
+                    header: [
+                        "Flow '\(flowName)', imported from Capture flow documents by 'jump-forms flow import'.", sourcesLine
+                    ])
+            )
         ]
         for catalog in loaded.catalogs {
-            let content = LocaleFileContent(catalog, header: ["\(catalog.tag.value): the texts of flow '\(flowName)', imported by 'jump-forms flow import'."])
+            let content = LocaleFileContent(
+                catalog, header: ["\(catalog.tag.value): the texts of flow '\(flowName)', imported by 'jump-forms flow import'."])
             let nested = LocaleFileWriter.nestingProblem(content.messages.map(\.key)) == nil
             outputs.append(("\(out)/locales/\(catalog.tag.value.identifier).yaml", LocaleFileWriter.yaml(content, nested: nested)))
         }
         if !force {
             let existing = outputs.map(\.path).filter { FileExists.file($0) || FileExists.directory($0) }
             guard existing.isEmpty else {
-                throw ValidationError("nothing written: \(existing.joined(separator: ", ")) exist\(existing.count == 1 ? "s" : "") already (--force replaces them)")
+                throw ValidationError(
+                    "nothing written: \(existing.joined(separator: ", ")) exist\(existing.count == 1 ? "s" : "") already (--force replaces them)")
             }
         }
         for folder in ["\(out)/flows", "\(out)/locales"] where !LocaleFileIO.createFolder(folder) {

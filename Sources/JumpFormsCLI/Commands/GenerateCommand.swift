@@ -17,13 +17,13 @@ struct GenerateModelCommand: ParsableCommand {
         commandName: "model",
         abstract: "Write the app's user model (Swift) from a Capture entity-type schema.",
         discussion: """
-        The --schema file is the entity-type schema as the dashboard downloads it (a list of \
-        attribute definitions), an object with attr_defs, or the entityType API's answer. Writes \
-        <Type>.swift (one Codable, Sendable, Equatable struct per object and plural element) \
-        and CaptureSupport.swift (the date, dateTime and json types) into the --out folder. \
-        See docs/schema.md.
-        Exit status: 0 written, 1 the schema or access schema has errors, 2 usage or I/O error.
-        """
+            The --schema file is the entity-type schema as the dashboard downloads it (a list of \
+            attribute definitions), an object with attr_defs, or the entityType API's answer. Writes \
+            <Type>.swift (one Codable, Sendable, Equatable struct per object and plural element) \
+            and CaptureSupport.swift (the date, dateTime and json types) into the --out folder. \
+            See docs/schema.md.
+            Exit status: 0 written, 1 the schema or access schema has errors, 2 usage or I/O error.
+            """
     )
 
     @Option(help: ArgumentHelp("The Capture entity-type schema (JSON).", valueName: "file"))
@@ -32,8 +32,10 @@ struct GenerateModelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder to write the Swift files to (created when missing).", valueName: "folder"))
     var out: String
 
-    @Option(help: ArgumentHelp("The client's write access schema (JSON list of attribute paths): marks the attributes an access token cannot write.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The client's write access schema (JSON list of attribute paths): marks the attributes an access token cannot write.",
+            valueName: "file"))
     var accessSchema: String?
 
     @Option(help: ArgumentHelp("A prefix for the generated top-level types (JR -> JRUser, JRCaptureDate).", valueName: "prefix"))
@@ -41,7 +43,8 @@ struct GenerateModelCommand: ParsableCommand {
 
     func validate() throws {
         guard ModelGenerator.isValidTypePrefix(typePrefix) else {
-            throw ValidationError("--type-prefix '\(typePrefix)' is not a Swift identifier: use ASCII letters, digits and '_', not starting with a digit")
+            throw ValidationError(
+                "--type-prefix '\(typePrefix)' is not a Swift identifier: use ASCII letters, digits and '_', not starting with a digit")
         }
     }
 

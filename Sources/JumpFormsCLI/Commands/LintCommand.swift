@@ -9,10 +9,10 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Check flows, locale files and jump.yaml; report every problem with its place.",
         discussion: """
-        With no PATH: ./jump.yaml if there is one, else ./flows and ./locales. A folder brings \
-        every .yaml file in it; a flow brings its locales folder; jump.yaml brings its flow.
-        Exit status: 0 clean (warnings allowed unless --strict), 1 errors found, 2 usage or I/O error.
-        """
+            With no PATH: ./jump.yaml if there is one, else ./flows and ./locales. A folder brings \
+            every .yaml file in it; a flow brings its locales folder; jump.yaml brings its flow.
+            Exit status: 0 clean (warnings allowed unless --strict), 1 errors found, 2 usage or I/O error.
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif }
@@ -28,8 +28,10 @@ struct LintCommand: ParsableCommand {
 
     @OptionGroup var limits: LimitOptions
 
-    @Option(help: ArgumentHelp("A Capture entity-type schema (JSON): check every field's schemaId, its type and the schema's constraints against it (docs/schema.md).",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A Capture entity-type schema (JSON): check every field's schemaId, its type and the schema's constraints against it (docs/schema.md).",
+            valueName: "file"))
     var schema: String?
 
     func run() throws {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import ArgumentParser
 import JumpForms
@@ -17,12 +17,12 @@ struct LocalesCheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check every locale file against the reference, the flows and CLDR's plural rules.",
         discussion: """
-        Each finding has a rule id (docs/locales.md), a severity and its file:line:col. With no \
-        options: ./jump.yaml's flow and locales folder (else ./flows and ./locales), the flow's \
-        defaultLocale as reference.
-        Exit status: 0 clean (warnings allowed unless --strict), 1 findings, 2 usage error or a \
-        file that cannot be read or parsed.
-        """
+            Each finding has a rule id (docs/locales.md), a severity and its file:line:col. With no \
+            options: ./jump.yaml's flow and locales folder (else ./flows and ./locales), the flow's \
+            defaultLocale as reference.
+            Exit status: 0 clean (warnings allowed unless --strict), 1 findings, 2 usage error or a \
+            file that cannot be read or parsed.
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, sarif, junit }
@@ -41,8 +41,9 @@ struct LocalesCheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every current finding to this baseline file and exit 0.", valueName: "file"))
     var writeBaseline: String?
 
-    @Option(name: .customLong("allow-same-as-source"),
-            help: ArgumentHelp("Keys (or * patterns) whose text may equal the reference's in every locale; repeat for more.", valueName: "key"))
+    @Option(
+        name: .customLong("allow-same-as-source"),
+        help: ArgumentHelp("Keys (or * patterns) whose text may equal the reference's in every locale; repeat for more.", valueName: "key"))
     var allowSameAsSource: [String] = []
 
     @Flag(help: "Treat warnings as errors.")
@@ -91,10 +92,11 @@ struct LocalesCheckCommand: ParsableCommand {
         let selected = only.compactMap(LocaleTag.init)
         var required = loaded.required
         required += selected.map { RequiredLocale(tag: $0, origin: "--locale") }
-        let input = LocaleCheckInput(catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
-                                     builtinCatalogs: BuiltinCatalog.catalogs, requiredLocales: required,
-                                     sameAsSourceAllowed: allowSameAsSource,
-                                     requiresBuiltinTexts: builtinTexts || !loaded.flows.isEmpty || loaded.project.config != nil)
+        let input = LocaleCheckInput(
+            catalogs: loaded.catalogs, reference: loaded.reference, flows: loaded.flows,
+            builtinCatalogs: BuiltinCatalog.catalogs, requiredLocales: required,
+            sameAsSourceAllowed: allowSameAsSource,
+            requiresBuiltinTexts: builtinTexts || !loaded.flows.isEmpty || loaded.project.config != nil)
         let checker = LocaleChecker(input)
         var findings = checker.run()
         timing.mark("check")
@@ -123,11 +125,15 @@ struct LocalesCheckCommand: ParsableCommand {
             if case .object(var entries) = report {
                 entries = entries.map { entry in
                     guard entry.key == "diagnostics" else { return entry }
-                    return (entry.key, .array(zip(findings, diagnostics).map { finding, diagnostic in
-                        var object = DiagnosticReport.json(diagnostic).objectValue ?? []
-                        if let key = finding.key { object.append((key: "key", value: .string(key))) }
-                        return .object(object)
-                    }))
+                    return (
+                        entry.key,
+                        .array(
+                            zip(findings, diagnostics).map { finding, diagnostic in
+                                var object = DiagnosticReport.json(diagnostic).objectValue ?? []
+                                if let key = finding.key { object.append((key: "key", value: .string(key))) }
+                                return .object(object)
+                            })
+                    )
                 }
                 entries.append((key: "baselined", value: .integer(known)))
                 report = .object(entries)

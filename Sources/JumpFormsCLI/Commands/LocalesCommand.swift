@@ -11,15 +11,19 @@ struct LocalesCommand: ParsableCommand {
         commandName: "locales",
         abstract: "Check locale files, exchange them with translation tools, make pseudo-locales, measure coverage, format messages.",
         discussion: "Rules, formats and examples: docs/locales.md.",
-        subcommands: [LocalesCheckCommand.self, LocalesImportCommand.self, LocalesExportCommand.self,
-                      LocalesPseudoCommand.self, LocalesCoverageCommand.self, LocalesFormatCommand.self]
+        subcommands: [
+            LocalesCheckCommand.self, LocalesImportCommand.self, LocalesExportCommand.self,
+            LocalesPseudoCommand.self, LocalesCoverageCommand.self, LocalesFormatCommand.self
+        ]
     )
 }
 
 /// Which flows, locale files and reference a `locales` subcommand works on.
 struct LocaleSetOptions: ParsableArguments {
-    @Option(name: .customLong("flows"), parsing: .upToNextOption,
-            help: ArgumentHelp("Flow files whose message keys and call sites the locales serve (default: jump.yaml's flow, else ./flows).", valueName: "flow.yaml"))
+    @Option(
+        name: .customLong("flows"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Flow files whose message keys and call sites the locales serve (default: jump.yaml's flow, else ./flows).", valueName: "flow.yaml"))
     var flows: [String] = []
 
     @Option(help: ArgumentHelp("The folder of locale files (default: the flow's, else ./locales).", valueName: "folder"))
@@ -28,7 +32,10 @@ struct LocaleSetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The locale the others are compared with (default: the flow's defaultLocale).", valueName: "tag"))
     var reference: String?
 
-    @Option(help: ArgumentHelp("The client configuration whose flow and captureLocale to use (default: ./jump.yaml when no --flows or --locales is given).", valueName: "jump.yaml"))
+    @Option(
+        help: ArgumentHelp(
+            "The client configuration whose flow and captureLocale to use (default: ./jump.yaml when no --flows or --locales is given).",
+            valueName: "jump.yaml"))
     var config: String?
 
     @OptionGroup var limits: LimitOptions
@@ -68,20 +75,24 @@ struct LocaleSetOptions: ParsableArguments {
         // The flows and the locale files load at the same time: the folder is --locales, or
         // what the flow's first lines name (checked against the decoded flow below).
         loader.loadsLocaleFolders = false
-        let guess: String? = locales.map(Self.normalize)
-            ?? (paths.isEmpty ? (FileExists.directory("locales") ? "locales" : nil)
+        let guess: String? =
+            locales.map(Self.normalize)
+            ?? (paths.isEmpty
+                ? (FileExists.directory("locales") ? "locales" : nil)
                 : paths.lazy.compactMap { path in FileExists.file(path) ? loader.peekLocalesDirectory(path: path) : nil }.first)
         let flowLoader = loader
         let flowPaths = paths
-        let (loadedProject, guessed) = ForkJoin.run({
-            flowPaths.isEmpty ? LoadedProject() : flowLoader.load(paths: flowPaths)
-        }, {
-            () -> (catalogs: [LocaleCatalog], project: LoadedProject)? in
-            guard let guess, FileExists.directory(guess) else { return nil }
-            var localeProject = LoadedProject()
-            let catalogs = flowLoader.loadLocales(in: guess, into: &localeProject)
-            return (catalogs, localeProject)
-        })
+        let (loadedProject, guessed) = ForkJoin.run(
+            {
+                flowPaths.isEmpty ? LoadedProject() : flowLoader.load(paths: flowPaths)
+            },
+            {
+                () -> (catalogs: [LocaleCatalog], project: LoadedProject)? in
+                guard let guess, FileExists.directory(guess) else { return nil }
+                var localeProject = LoadedProject()
+                let catalogs = flowLoader.loadLocales(in: guess, into: &localeProject)
+                return (catalogs, localeProject)
+            })
         var project = loadedProject
         let loadedFlows = project.flows.map(\.flow)
         let directory: String
@@ -122,22 +133,30 @@ struct LocaleSetOptions: ParsableArguments {
             throw ValidationError("name the reference locale with --reference (there is no flow to take its defaultLocale from)")
         }
         for flow in project.flows {
-            required.append(RequiredLocale(tag: flow.flow.defaultLocale.value, origin: "defaultLocale of \(flow.flow.path)",
-                                           location: flow.flow.defaultLocale.location))
+            required.append(
+                RequiredLocale(
+                    tag: flow.flow.defaultLocale.value, origin: "defaultLocale of \(flow.flow.path)",
+                    location: flow.flow.defaultLocale.location))
         }
         if let config = project.config {
-            required.append(RequiredLocale(tag: config.captureLocale.value, origin: "captureLocale in \(config.path)",
-                                           location: config.captureLocale.location, servedByAnother: true))
+            required.append(
+                RequiredLocale(
+                    tag: config.captureLocale.value, origin: "captureLocale in \(config.path)",
+                    location: config.captureLocale.location, servedByAnother: true))
         }
         let localePaths = Set(catalogs.map(\.path))
         let failures = project.diagnostics.filter { diagnostic in
             guard diagnostic.severity == .error else { return false }
             if diagnostic.code == .duplicateKey || diagnostic.code == .duplicateMessageKey,
-               let file = diagnostic.location?.file, localePaths.contains(file) { return false }
+                let file = diagnostic.location?.file, localePaths.contains(file)
+            {
+                return false
+            }
             return true
         }
-        return Loaded(project: project, flows: loadedFlows, catalogs: catalogs, directory: directory, reference: referenceTag,
-                      referenceNamedAt: referenceNamedAt, required: required, failures: failures)
+        return Loaded(
+            project: project, flows: loadedFlows, catalogs: catalogs, directory: directory, reference: referenceTag,
+            referenceNamedAt: referenceNamedAt, required: required, failures: failures)
     }
 
     static func samePath(_ a: String, _ b: String) -> Bool {

@@ -27,7 +27,9 @@ struct LocalesFormatCommand: ParsableCommand {
     @Option(name: .customLong("arg"), help: ArgumentHelp("An argument (repeat for more).", valueName: "name=value"))
     var arguments: [String] = []
 
-    @Option(name: .customLong("time-zone"), help: ArgumentHelp("The zone dates and times are shown in: UTC (the default) or an offset such as +02:00.", valueName: "zone"))
+    @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp("The zone dates and times are shown in: UTC (the default) or an offset such as +02:00.", valueName: "zone"))
     var timeZone: String?
 
     @Flag(help: "Read JSON lines from standard input and write one JSON line per input.")
@@ -86,7 +88,8 @@ struct LocalesFormatCommand: ParsableCommand {
     /// A number for text that reads as one, else the text.
     static func commandLineValue(_ text: String) -> MessageArgument {
         if text.unicodeScalars.first.map({ ("0"..."9").contains($0) || $0 == "-" }) == true,
-           MessageFormatter.readsAsNumber(text) {
+            MessageFormatter.readsAsNumber(text)
+        {
             return .decimal(text)
         }
         return .string(text)

@@ -11,7 +11,15 @@ enum InterchangeFormat: String, ExpressibleByArgument, CaseIterable {
 
     /// The format a file name implies.
     init?(path: String) {
-        if path.hasSuffix(".strings") { self = .strings } else if path.hasSuffix(".xcstrings") { self = .xcstrings } else if path.hasSuffix(".xml") { self = .android } else { return nil }
+        if path.hasSuffix(".strings") {
+            self = .strings
+        } else if path.hasSuffix(".xcstrings") {
+            self = .xcstrings
+        } else if path.hasSuffix(".xml") {
+            self = .android
+        } else {
+            return nil
+        }
     }
 
     var fileExtension: String {
@@ -32,7 +40,9 @@ struct InterchangeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The reference locale: its messages' arguments complete the argument order.", valueName: "tag"))
     var reference: String = "en-US"
 
-    @Option(help: ArgumentHelp("The names of %1$, %2$, ... in order, comma-separated; the reference message's other arguments follow.", valueName: "names"))
+    @Option(
+        help: ArgumentHelp(
+            "The names of %1$, %2$, ... in order, comma-separated; the reference message's other arguments follow.", valueName: "names"))
     var argumentOrder: String = ArgumentOrder.defaultDeclared.joined(separator: ",")
 
     @OptionGroup var limits: LimitOptions
@@ -76,15 +86,15 @@ struct LocalesImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Turn an Apple .strings, String Catalog (.xcstrings) or Android strings.xml into a locale file.",
         discussion: """
-        Placeholders (%1$s, %1$@) become named ICU arguments through the argument order; \
-        <plurals> and plural variations become ICU plurals; comments become the file's notes. \
-        Writes the YAML to --out (keeping that file's sameAsSource list, and its notes of keys \
-        the import keeps) or standard output. An --out file named after a locale (fr-FR.yaml) \
-        takes only that --locale; an existing --out file is only replaced when the import \
-        holds all its keys, or with --replace.
-        Exit status: 0 written, 1 the file has errors (duplicate keys, unmapped placeholders), \
-        2 usage error, a file that cannot be read or parsed, or an --out file refused.
-        """
+            Placeholders (%1$s, %1$@) become named ICU arguments through the argument order; \
+            <plurals> and plural variations become ICU plurals; comments become the file's notes. \
+            Writes the YAML to --out (keeping that file's sameAsSource list, and its notes of keys \
+            the import keeps) or standard output. An --out file named after a locale (fr-FR.yaml) \
+            takes only that --locale; an existing --out file is only replaced when the import \
+            holds all its keys, or with --replace.
+            Exit status: 0 written, 1 the file has errors (duplicate keys, unmapped placeholders), \
+            2 usage error, a file that cannot be read or parsed, or an --out file refused.
+            """
     )
 
     @Argument(help: ArgumentHelp("The file to import (- for standard input, with --format).", valueName: "file"))
@@ -110,7 +120,9 @@ struct LocalesImportCommand: ParsableCommand {
     func validate() throws {
         guard let tag = LocaleTag(locale) else { throw ValidationError("--locale '\(locale)' is not a BCP 47 locale tag") }
         if let out, let named = LocaleFileIO.namedTag(out), named != tag {
-            throw ValidationError("--locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(PathText.stem(of: out))' reads as the tag \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written")
+            throw ValidationError(
+                "--locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(PathText.stem(of: out))' reads as the tag \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written"
+            )
         }
         guard format != nil || InterchangeFormat(path: file) != nil else {
             throw ValidationError("cannot tell the format of '\(file)' from its name: pass --format strings, xcstrings or android")
@@ -142,7 +154,8 @@ struct LocalesImportCommand: ParsableCommand {
             result = StringCatalogFile.read(bytes, path: path, locale: tag, mapping: interchange.mapping(dialect: .apple, reference: reference))
             if result.diagnostics.isEmpty, result.entries.isEmpty {
                 let available = StringCatalogFile.languages(bytes, path: path).tags
-                throw ValidationError("'\(file)' has no \(tag) localization; it has: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
+                throw ValidationError(
+                    "'\(file)' has no \(tag) localization; it has: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
             }
         }
         var sources = SourceFiles()
@@ -165,12 +178,15 @@ struct LocalesImportCommand: ParsableCommand {
                 let dropped = existing.keys.filter { !imported.contains($0) }
                 if !dropped.isEmpty, !replace {
                     let shown = dropped.prefix(5).joined(separator: ", ") + (dropped.count > 5 ? ", ..." : "")
-                    throw ValidationError("'\(out)' holds \(dropped.count) message\(dropped.count == 1 ? "" : "s") that \(file == "-" ? "the input" : "'\(file)'") lacks (\(shown)): nothing written; pass --replace to replace the file and lose them")
+                    throw ValidationError(
+                        "'\(out)' holds \(dropped.count) message\(dropped.count == 1 ? "" : "s") that \(file == "-" ? "the input" : "'\(file)'") lacks (\(shown)): nothing written; pass --replace to replace the file and lose them"
+                    )
                 }
                 sameAsSource = existing.sameAsSource.map(\.value)
                 for (key, note) in existing.notes where imported.contains(key) { notes[key] = note }
             } else if !replace {
-                let what = existing.map { $0.tag.value != tag ? "a locale file of \($0.tag.value)" : "a locale file with errors" } ?? "not a locale file"
+                let what =
+                    existing.map { $0.tag.value != tag ? "a locale file of \($0.tag.value)" : "a locale file with errors" } ?? "not a locale file"
                 throw ValidationError("'\(out)' exists and is \(what): nothing written; pass --replace to replace it")
             }
         }
@@ -181,7 +197,9 @@ struct LocalesImportCommand: ParsableCommand {
         let content = LocaleFileContent(
             tag: tag, messages: result.entries.map { LocaleFileContent.Message(key: $0.key, text: $0.text) },
             sameAsSource: sameAsSource, notes: notes,
-            header: ["\(tag): imported by jump-forms locales import from \(file == "-" ? "standard input" : PathText.stem(of: file) + "." + kind.fileExtension)."])
+            header: [
+                "\(tag): imported by jump-forms locales import from \(file == "-" ? "standard input" : PathText.stem(of: file) + "." + kind.fileExtension)."
+            ])
         let yaml = LocaleFileWriter.yaml(content, nested: nested)
         try LocaleFileIO.write(Array(yaml.utf8), to: out ?? "-")
         if let out { console.err("wrote \(result.entries.count) message\(result.entries.count == 1 ? "" : "s") to \(out)\n") }
@@ -194,14 +212,14 @@ struct LocalesExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write locale files as Apple .strings, a String Catalog (.xcstrings) or Android strings.xml.",
         discussion: """
-        A String Catalog holds every locale (or those named with --locale); .strings and \
-        strings.xml hold one, or one per locale into the --out folder (<tag>.strings, <tag>.xml). \
-        Notes become comments. `locales import` reads the files back to the same messages. \
-        A locale file it reads (by any path) or a .yaml file is never written over; a missing \
-        --out folder is created.
-        Exit status: 0 written, 1 some messages could not be written, 2 usage or I/O error, \
-        or a refused --out.
-        """
+            A String Catalog holds every locale (or those named with --locale); .strings and \
+            strings.xml hold one, or one per locale into the --out folder (<tag>.strings, <tag>.xml). \
+            Notes become comments. `locales import` reads the files back to the same messages. \
+            A locale file it reads (by any path) or a .yaml file is never written over; a missing \
+            --out folder is created.
+            Exit status: 0 written, 1 some messages could not be written, 2 usage or I/O error, \
+            or a refused --out.
+            """
     )
 
     @Option(help: "The format: strings, xcstrings or android.")
@@ -263,8 +281,9 @@ struct LocalesExportCommand: ParsableCommand {
         case .android:
             let mapping = interchange.mapping(dialect: .android, reference: reference)
             for catalog in catalogs {
-                let written = AndroidStringsFile.write(messages(catalog), mapping: mapping,
-                                                       header: "\(catalog.tag.value): exported by jump-forms locales export from \(catalog.path)")
+                let written = AndroidStringsFile.write(
+                    messages(catalog), mapping: mapping,
+                    header: "\(catalog.tag.value): exported by jump-forms locales export from \(catalog.path)")
                 diagnostics += written.diagnostics
                 files.append((target(catalog), written.bytes))
             }
@@ -273,8 +292,9 @@ struct LocalesExportCommand: ParsableCommand {
             let localizations = catalogs.map { catalog in
                 StringCatalogFile.Localization(tag: catalog.tag.value, messages: catalog.allMessages.map { ($0.key, $0.text) })
             }
-            let text = StringCatalogFile.write(sourceLanguage: referenceTag, localizations: localizations,
-                                               notes: reference?.notes ?? [:], mapping: mapping)
+            let text = StringCatalogFile.write(
+                sourceLanguage: referenceTag, localizations: localizations,
+                notes: reference?.notes ?? [:], mapping: mapping)
             files.append((out.map { toFolder ? $0 + "/Localizable.xcstrings" : $0 } ?? "-", Array(text.utf8)))
         }
         // Never over a file this export read (a locale file), nor into a locale file at all.
@@ -284,7 +304,9 @@ struct LocalesExportCommand: ParsableCommand {
                 throw ValidationError("refusing to write over '\(file.path)': it is a locale file this export reads; nothing written")
             }
             if file.path.hasSuffix(".yaml") || file.path.hasSuffix(".yml") {
-                throw ValidationError("refusing to write \(format.rawValue) into '\(file.path)', a YAML file (locale files are written by 'locales import'); nothing written")
+                throw ValidationError(
+                    "refusing to write \(format.rawValue) into '\(file.path)', a YAML file (locale files are written by 'locales import'); nothing written"
+                )
             }
         }
         if !diagnostics.isEmpty { console.err(DiagnosticRenderer(sources: SourceFiles(), useColor: console.colorErr).render(diagnostics)) }
@@ -304,11 +326,11 @@ struct LocalesPseudoCommand: ParsableCommand {
         commandName: "pseudo",
         abstract: "Make pseudo-locales from the reference: en-XA (accented, longer, bracketed) and ar-XB (right-to-left).",
         discussion: """
-        ICU syntax, arguments, markup and URLs are kept; ar-XB's plurals get the Arabic \
-        categories. jump-forms' own words are included unless --no-builtin. Write them into the \
-        locales folder and run any command with --locale en-XA or --locale ar-XB. --out only \
-        writes the pseudo-locale's own file: never a file named after, or holding, another locale.
-        """
+            ICU syntax, arguments, markup and URLs are kept; ar-XB's plurals get the Arabic \
+            categories. jump-forms' own words are included unless --no-builtin. Write them into the \
+            locales folder and run any command with --locale en-XA or --locale ar-XB. --out only \
+            writes the pseudo-locale's own file: never a file named after, or holding, another locale.
+            """
     )
 
     @Option(name: .customLong("locale"), help: ArgumentHelp("en-XA or ar-XB (repeat for both; default en-XA).", valueName: "tag"))
@@ -379,7 +401,9 @@ struct LocalesPseudoCommand: ParsableCommand {
             owner = loader.loadLocale(at: path, into: &project)?.tag.value
         }
         guard owner == tag else {
-            throw ValidationError("refusing to write over '\(path)': it is \(owner.map { "the locale file of \($0)" } ?? "not a locale file of \(tag)"); nothing written")
+            throw ValidationError(
+                "refusing to write over '\(path)': it is \(owner.map { "the locale file of \($0)" } ?? "not a locale file of \(tag)"); nothing written"
+            )
         }
     }
 }
@@ -390,14 +414,14 @@ struct LocalesCoverageCommand: ParsableCommand {
         commandName: "coverage",
         abstract: "Percent translated per locale: over all keys (the reference's and jump-forms' own), per flow and per form.",
         discussion: """
-        A key counts as translated when the locale has a non-empty, valid text that differs from \
-        the reference's (or may equal it: sameAsSource, nothing to translate, same language); \
-        jump-forms' own keys also when its built-in catalog translates them for the locale.
-        A locale named by --reference, a flow's defaultLocale or captureLocale without a file \
-        is an error (missing-locale-file); without the reference's file nothing is measured.
-        Exit status: 0, or 1 when a locale is below --minimum or a named locale has no file; \
-        2 usage or parse error.
-        """
+            A key counts as translated when the locale has a non-empty, valid text that differs from \
+            the reference's (or may equal it: sameAsSource, nothing to translate, same language); \
+            jump-forms' own keys also when its built-in catalog translates them for the locale.
+            A locale named by --reference, a flow's defaultLocale or captureLocale without a file \
+            is an error (missing-locale-file); without the reference's file nothing is measured.
+            Exit status: 0, or 1 when a locale is below --minimum or a named locale has no file; \
+            2 usage or parse error.
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -407,7 +431,9 @@ struct LocalesCoverageCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp("Fail (exit 1) when a locale's coverage of a flow (of all keys without flows) is below this percent.", valueName: "percent"))
+    @Option(
+        help: ArgumentHelp(
+            "Fail (exit 1) when a locale's coverage of a flow (of all keys without flows) is below this percent.", valueName: "percent"))
     var minimum: Double?
 
     @Flag(help: "List each locale's untranslated keys.")
@@ -435,8 +461,9 @@ struct LocalesCoverageCommand: ParsableCommand {
         let hasReference = loaded.catalogs.contains { $0.tag.value == loaded.reference }
         // jump-forms' own texts count where the files serve jump-forms (as `locales check` judges).
         let servesJumpForms = builtinTexts || !loaded.flows.isEmpty || loaded.project.config != nil
-        let report = CoverageReport(catalogs: hasReference ? loaded.catalogs : [], reference: loaded.reference, flows: loaded.flows,
-                                    builtinCatalogs: servesJumpForms ? BuiltinCatalog.catalogs : [])
+        let report = CoverageReport(
+            catalogs: hasReference ? loaded.catalogs : [], reference: loaded.reference, flows: loaded.flows,
+            builtinCatalogs: servesJumpForms ? BuiltinCatalog.catalogs : [])
         var sources = loaded.project.sources
         sources.merge(BuiltinCatalog.sources)
         switch format {

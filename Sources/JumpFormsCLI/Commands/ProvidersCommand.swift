@@ -23,7 +23,8 @@ struct ProvidersCommand: ParsableCommand {
         let installation = try Installation.identifier(environment)
         let rows = workspace.flow.providers.map { provider -> (name: String, id: String, kind: String, url: String) in
             let start = setup.engageBuilder.startURL(for: provider, returnTo: returnTo, installationID: installation)
-            let name = provider.name.map { workspace.localizer.text($0.value, for: workspace.locale) }
+            let name =
+                provider.name.map { workspace.localizer.text($0.value, for: workspace.locale) }
                 ?? provider.builtIn?.friendlyName ?? provider.id.value
             return (name, provider.id.value, start.kind, start.url)
         }
@@ -38,9 +39,10 @@ struct ProvidersCommand: ParsableCommand {
             }
             console.out(out)
         case .json:
-            let json = JSONValue.array(rows.map {
-                ["id": .string($0.id), "name": .string($0.name), "kind": .string($0.kind), "startURL": .string($0.url)]
-            })
+            let json = JSONValue.array(
+                rows.map {
+                    ["id": .string($0.id), "name": .string($0.name), "kind": .string($0.kind), "startURL": .string($0.url)]
+                })
             console.out(json.serialized(pretty: true) + "\n")
         }
     }

@@ -13,26 +13,27 @@ struct RequestCommand: AsyncParsableCommand {
         // The operations in the usage line, so that a mistyped one is answered with the list.
         usage: "jump-forms request <operation> [<options>]\n  operations: \(CaptureOperation.allCases.map(\.rawValue).joined(separator: ", "))",
         discussion: """
-        Form operations check the values with the form's rules first and print the localized \
-        messages instead of a request when they fail (exit 1). Passwords, tokens, refresh \
-        secrets and signatures are masked unless --show-secrets. \
-        Against a remote Capture (captureDomain a URL, or --capture-url), the calls that send \
-        flow_version send the version of the flow document they download first, as the SDKs \
-        do (docs/client.md); --flow-version sends a given one and downloads nothing. \
-        `jump-forms request OPERATION --help` lists an operation's options.
-        """,
+            Form operations check the values with the form's rules first and print the localized \
+            messages instead of a request when they fail (exit 1). Passwords, tokens, refresh \
+            secrets and signatures are masked unless --show-secrets. \
+            Against a remote Capture (captureDomain a URL, or --capture-url), the calls that send \
+            flow_version send the version of the flow document they download first, as the SDKs \
+            do (docs/client.md); --flow-version sends a given one and downloads nothing. \
+            `jump-forms request OPERATION --help` lists an operation's options.
+            """,
         subcommands: [
             SignIn.self, SocialSignIn.self, Register.self, SocialRegister.self, ForgotPassword.self, ResendVerification.self,
             UpdateProfile.self, ChangePassword.self, Refresh.self, Link.self, Unlink.self, ReadRecord.self, EntityUpdate.self,
-            EntityReplace.self, EntityDelete.self, EngageConfig.self, EngageToken.self, TokenURL.self, Revoke.self,
+            EntityReplace.self, EntityDelete.self, EngageConfig.self, EngageToken.self, TokenURL.self, Revoke.self
         ]
     )
 
     /// The configuration of an operation's subcommand: its name and summary.
     static func configuration(_ operation: CaptureOperation, discussion: String = "") -> CommandConfiguration {
         let summary = operation.summary
-        return CommandConfiguration(commandName: operation.rawValue,
-                                    abstract: summary.prefix(1).uppercased() + summary.dropFirst() + ".", discussion: discussion)
+        return CommandConfiguration(
+            commandName: operation.rawValue,
+            abstract: summary.prefix(1).uppercased() + summary.dropFirst() + ".", discussion: discussion)
     }
 }
 
@@ -70,7 +71,10 @@ struct FormValueOptions: ParsableArguments {
 
 /// `--flow-version`, for the operations whose request carries `flow_version`.
 struct FlowVersionOption: ParsableArguments {
-    @Option(help: ArgumentHelp("The flow_version to send, instead of the version of the flow document downloaded from a remote Capture's flow domain.", valueName: "version"))
+    @Option(
+        help: ArgumentHelp(
+            "The flow_version to send, instead of the version of the flow document downloaded from a remote Capture's flow domain.",
+            valueName: "version"))
     var flowVersion: String?
 
     func validate() throws {
@@ -80,7 +84,10 @@ struct FlowVersionOption: ParsableArguments {
 
 /// `--refresh-secret`.
 struct RefreshSecretOption: ParsableArguments {
-    @Option(help: ArgumentHelp("The refresh secret to sign with or send (40 hexadecimal characters; default: the session's for refresh, a new one otherwise).", valueName: "hex"))
+    @Option(
+        help: ArgumentHelp(
+            "The refresh secret to sign with or send (40 hexadecimal characters; default: the session's for refresh, a new one otherwise).",
+            valueName: "hex"))
     var refreshSecret: String?
 
     func validate() throws {
@@ -108,7 +115,10 @@ struct RecordEditOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The stored record the edits start from, a JSON file (default: the signed-in session's record).", valueName: "file"))
     var record: String?
 
-    @Option(help: ArgumentHelp("The Capture entity-type schema (JSON), with --edited: decides which attributes are objects, plurals, json values and read-only.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The Capture entity-type schema (JSON), with --edited: decides which attributes are objects, plurals, json values and read-only.",
+            valueName: "file"))
     var schema: String?
 
     func validate() throws {
@@ -119,11 +129,11 @@ struct RecordEditOptions: ParsableArguments {
 
 extension RequestCommand {
     static let recordEditDiscussion = """
-    Sends --value as given, or, with --edited, every call that turns the stored record \
-    (--record, default the session's) into the edited one: objects updated, plurals replaced, \
-    what the server sets never sent, the schema (--schema) deciding what each attribute is \
-    (docs/schema.md).
-    """
+        Sends --value as given, or, with --edited, every call that turns the stored record \
+        (--record, default the session's) into the edited one: objects updated, plurals replaced, \
+        what the server sets never sent, the schema (--schema) deciding what each attribute is \
+        (docs/schema.md).
+        """
 
     struct SignIn: AsyncParsableCommand {
         static let configuration = RequestCommand.configuration(.signIn)
@@ -135,8 +145,10 @@ extension RequestCommand {
         var mergeToken: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .signIn, options: options, form: form, flowVersion: flow.flowVersion,
-                                     refreshSecret: secret.refreshSecret, mergeToken: mergeToken).printRequest()
+            try await RequestPreview(
+                operation: .signIn, options: options, form: form, flowVersion: flow.flowVersion,
+                refreshSecret: secret.refreshSecret, mergeToken: mergeToken
+            ).printRequest()
         }
     }
 
@@ -151,8 +163,10 @@ extension RequestCommand {
         var mergeToken: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .socialSignIn, options: options, flowVersion: flow.flowVersion,
-                                     refreshSecret: secret.refreshSecret, token: token, mergeToken: mergeToken).printRequest()
+            try await RequestPreview(
+                operation: .socialSignIn, options: options, flowVersion: flow.flowVersion,
+                refreshSecret: secret.refreshSecret, token: token, mergeToken: mergeToken
+            ).printRequest()
         }
     }
 
@@ -164,8 +178,10 @@ extension RequestCommand {
         @OptionGroup var secret: RefreshSecretOption
 
         func run() async throws {
-            try await RequestPreview(operation: .register, options: options, form: form, flowVersion: flow.flowVersion,
-                                     refreshSecret: secret.refreshSecret).printRequest()
+            try await RequestPreview(
+                operation: .register, options: options, form: form, flowVersion: flow.flowVersion,
+                refreshSecret: secret.refreshSecret
+            ).printRequest()
         }
     }
 
@@ -179,8 +195,10 @@ extension RequestCommand {
         var token: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .socialRegister, options: options, form: form, flowVersion: flow.flowVersion,
-                                     refreshSecret: secret.refreshSecret, token: token).printRequest()
+            try await RequestPreview(
+                operation: .socialRegister, options: options, form: form, flowVersion: flow.flowVersion,
+                refreshSecret: secret.refreshSecret, token: token
+            ).printRequest()
         }
     }
 
@@ -214,8 +232,10 @@ extension RequestCommand {
         @OptionGroup var access: AccessTokenOption
 
         func run() async throws {
-            try await RequestPreview(operation: .updateProfile, options: options, form: form, flowVersion: flow.flowVersion,
-                                     accessToken: access.accessToken).printRequest()
+            try await RequestPreview(
+                operation: .updateProfile, options: options, form: form, flowVersion: flow.flowVersion,
+                accessToken: access.accessToken
+            ).printRequest()
         }
     }
 
@@ -227,8 +247,10 @@ extension RequestCommand {
         @OptionGroup var access: AccessTokenOption
 
         func run() async throws {
-            try await RequestPreview(operation: .changePassword, options: options, form: form, flowVersion: flow.flowVersion,
-                                     accessToken: access.accessToken).printRequest()
+            try await RequestPreview(
+                operation: .changePassword, options: options, form: form, flowVersion: flow.flowVersion,
+                accessToken: access.accessToken
+            ).printRequest()
         }
     }
 
@@ -240,8 +262,10 @@ extension RequestCommand {
         @OptionGroup var secret: RefreshSecretOption
 
         func run() async throws {
-            try await RequestPreview(operation: .refreshAccessToken, options: options, flowVersion: flow.flowVersion,
-                                     refreshSecret: secret.refreshSecret, accessToken: access.accessToken).printRequest()
+            try await RequestPreview(
+                operation: .refreshAccessToken, options: options, flowVersion: flow.flowVersion,
+                refreshSecret: secret.refreshSecret, accessToken: access.accessToken
+            ).printRequest()
         }
     }
 
@@ -254,8 +278,10 @@ extension RequestCommand {
         var token: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .linkAccount, options: options, flowVersion: flow.flowVersion,
-                                     accessToken: access.accessToken, token: token).printRequest()
+            try await RequestPreview(
+                operation: .linkAccount, options: options, flowVersion: flow.flowVersion,
+                accessToken: access.accessToken, token: token
+            ).printRequest()
         }
     }
 
@@ -268,8 +294,10 @@ extension RequestCommand {
         var identifier: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .unlinkAccount, options: options, flowVersion: flow.flowVersion,
-                                     accessToken: access.accessToken, identifier: identifier).printRequest()
+            try await RequestPreview(
+                operation: .unlinkAccount, options: options, flowVersion: flow.flowVersion,
+                accessToken: access.accessToken, identifier: identifier
+            ).printRequest()
         }
     }
 
@@ -294,8 +322,10 @@ extension RequestCommand {
         @OptionGroup var edit: RecordEditOptions
 
         func run() async throws {
-            try await RequestPreview(operation: .updateObject, options: options, accessToken: access.accessToken, attribute: attribute,
-                                     edit: edit).printRequest()
+            try await RequestPreview(
+                operation: .updateObject, options: options, accessToken: access.accessToken, attribute: attribute,
+                edit: edit
+            ).printRequest()
         }
     }
 
@@ -308,8 +338,10 @@ extension RequestCommand {
         @OptionGroup var edit: RecordEditOptions
 
         func run() async throws {
-            try await RequestPreview(operation: .replacePlural, options: options, accessToken: access.accessToken, attribute: attribute,
-                                     edit: edit).printRequest()
+            try await RequestPreview(
+                operation: .replacePlural, options: options, accessToken: access.accessToken, attribute: attribute,
+                edit: edit
+            ).printRequest()
         }
     }
 
@@ -321,7 +353,8 @@ extension RequestCommand {
         var attribute: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .deleteAttribute, options: options, accessToken: access.accessToken, attribute: attribute).printRequest()
+            try await RequestPreview(operation: .deleteAttribute, options: options, accessToken: access.accessToken, attribute: attribute)
+                .printRequest()
         }
     }
 
@@ -345,8 +378,10 @@ extension RequestCommand {
         var tokenSecret: String?
 
         func run() async throws {
-            try await RequestPreview(operation: .engageTokenExchange, options: options, token: token, provider: provider,
-                                     tokenSecret: tokenSecret).printRequest()
+            try await RequestPreview(
+                operation: .engageTokenExchange, options: options, token: token, provider: provider,
+                tokenSecret: tokenSecret
+            ).printRequest()
         }
     }
 
@@ -357,9 +392,11 @@ extension RequestCommand {
         var tokenURL: String?
         @Option(help: ArgumentHelp("The Engage token to post.", valueName: "token"))
         var token: String?
-        @Option(name: .customLong("token-in"),
-                help: ArgumentHelp("Where the token goes: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an empty body, as iOS sends it).",
-                                   valueName: "body|query"))
+        @Option(
+            name: .customLong("token-in"),
+            help: ArgumentHelp(
+                "Where the token goes: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an empty body, as iOS sends it).",
+                valueName: "body|query"))
         var tokenPlacement: TokenPlacement = .body
 
         func validate() throws {
@@ -367,8 +404,10 @@ extension RequestCommand {
         }
 
         func run() async throws {
-            try await RequestPreview(operation: .tokenURLPost, options: options, token: token, tokenURL: tokenURL,
-                                     tokenPlacement: tokenPlacement).printRequest()
+            try await RequestPreview(
+                operation: .tokenURLPost, options: options, token: token, tokenURL: tokenURL,
+                tokenPlacement: tokenPlacement
+            ).printRequest()
         }
     }
 
@@ -419,7 +458,7 @@ struct RequestPreview {
     /// The operations whose request carries `flow_version`.
     static let sendsFlowVersion: Set<CaptureOperation> = [
         .signIn, .socialSignIn, .register, .socialRegister, .forgotPassword, .resendVerification, .updateProfile, .changePassword,
-        .refreshAccessToken, .linkAccount, .unlinkAccount,
+        .refreshAccessToken, .linkAccount, .unlinkAccount
     ]
 
     /// Loads the project, builds the request and prints it (or the rules' messages, exit 1).
@@ -494,21 +533,24 @@ struct RequestPreview {
             case .updateObject:
                 request = builder.updateObject(accessToken: try accessTokenValue(), attribute: attribute, value: try jsonValue())
             case .replacePlural:
-                request = builder.replacePlural(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"), value: try jsonValue())
+                request = builder.replacePlural(
+                    accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"), value: try jsonValue())
             case .deleteAttribute:
                 request = builder.deleteAttribute(accessToken: try accessTokenValue(), attribute: try required(attribute, "--attribute"))
             case .engageMobileConfig:
                 request = client.engageBuilder.mobileConfiguration()
             case .engageTokenExchange:
-                request = client.engageBuilder.nativeTokenExchange(provider: try required(provider, "--provider"),
-                                                                   token: try required(token, "--token"), tokenSecret: tokenSecret)
+                request = client.engageBuilder.nativeTokenExchange(
+                    provider: try required(provider, "--provider"),
+                    token: try required(token, "--token"), tokenSecret: tokenSecret)
             case .tokenURLPost:
                 let url = try required(tokenURL, "--token-url")
                 guard let server = ServerURL(url) else { throw ValidationError("--token-url must be an http(s) URL") }
                 // The URL's query stays; the token follows it (query) or goes in the body.
                 let query = url.firstIndex(of: "?").map { String(url[$0...].prefix { $0 != "#" }) } ?? ""
-                request = client.engageBuilder.tokenURLPost(tokenURL: server, path: query, token: try required(token, "--token"),
-                                                            placement: tokenPlacement)
+                request = client.engageBuilder.tokenURLPost(
+                    tokenURL: server, path: query, token: try required(token, "--token"),
+                    placement: tokenPlacement)
             case .revokeToken:
                 // --token: any token (an access token or a refresh token), sent without a hint;
                 // else the access token (--access-token, or the session's).

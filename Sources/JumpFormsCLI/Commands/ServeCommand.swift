@@ -11,15 +11,15 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run a local Capture-compatible server (and Engage double) that enforces the flow.",
         discussion: """
-        Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
-        URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM (requests in flight get \
-        5 seconds to finish). Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
-        file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
-        standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
-        --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
-        that it makes once in the data folder (tls/ca.pem: trust it in the simulator or emulator, \
-        see docs/local-server.md); --tls-cert and --tls-key serve your own PEM files instead.
-        """
+            Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
+            URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM (requests in flight get \
+            5 seconds to finish). Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
+            file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
+            standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
+            --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
+            that it makes once in the data folder (tls/ca.pem: trust it in the simulator or emulator, \
+            see docs/local-server.md); --tls-cert and --tls-key serve your own PEM files instead.
+            """
     )
 
     @OptionGroup var project: ProjectOptions
@@ -88,10 +88,14 @@ struct TLSOptions: ParsableArguments {
     @Flag(help: "Serve HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA (made once in the data folder).")
     var tls = false
 
-    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("A PEM certificate (chain) to serve over HTTPS instead of the local CA's.", valueName: "path"))
+    @Option(
+        name: .customLong("tls-cert"),
+        help: ArgumentHelp("A PEM certificate (chain) to serve over HTTPS instead of the local CA's.", valueName: "path"))
     var certificate: String?
 
-    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert (mode 0600: a key others may read is refused).", valueName: "path"))
+    @Option(
+        name: .customLong("tls-key"),
+        help: ArgumentHelp("The PEM private key of --tls-cert (mode 0600: a key others may read is refused).", valueName: "path"))
     var key: String?
 
     func validate() throws {
@@ -162,13 +166,21 @@ struct OutboxCommand: AsyncParsableCommand {
             // the body indented.
             for message in messages {
                 let body = message.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
-                console.out(escaping: "#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(body)\n")
+                console.out(
+                    escaping:
+                        "#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(body)\n"
+                )
             }
         case .json:
-            console.out(JSONValue.array(messages.map {
-                ["id": .integer(Int($0.id)), "kind": .string($0.kind), "to": .string($0.recipient), "subject": .string($0.subject),
-                 "body": .string($0.body), "createdAt": .integer($0.createdAt)]
-            }).serialized(pretty: true) + "\n")
+            console.out(
+                JSONValue.array(
+                    messages.map {
+                        [
+                            "id": .integer(Int($0.id)), "kind": .string($0.kind), "to": .string($0.recipient), "subject": .string($0.subject),
+                            "body": .string($0.body), "createdAt": .integer($0.createdAt)
+                        ]
+                    }
+                ).serialized(pretty: true) + "\n")
         }
     }
 }

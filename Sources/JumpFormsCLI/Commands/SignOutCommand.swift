@@ -7,12 +7,12 @@ struct SignOutCommand: AsyncParsableCommand {
         commandName: "signout",
         abstract: "End the session at the server (POST /oauth/revoke), then forget it (access token, refresh secret, record).",
         discussion: """
-        The server ends the session at once: its access token and refresh secret stop working. \
-        When the server cannot be reached or does not end it (or the session belongs to another \
-        server), the session is forgotten here all the same, a warning says why, and the exit \
-        status is still 0: the access token then stays valid at the server until it expires. \
-        With --dry-run, the revocation request is printed and the session kept.
-        """
+            The server ends the session at once: its access token and refresh secret stop working. \
+            When the server cannot be reached or does not end it (or the session belongs to another \
+            server), the session is forgotten here all the same, a warning says why, and the exit \
+            status is still 0: the access token then stays valid at the server until it expires. \
+            With --dry-run, the revocation request is printed and the session kept.
+            """
     )
     @OptionGroup var options: AccountOptions
 
@@ -91,8 +91,12 @@ enum SessionEnd {
             linked.contains { $0 == definition.id.value || $0 == definition.id.value + ".com" }
         }
         let name = provider.map(context.friendlyName) ?? linked.first ?? "?"
-        context.say("jumpForms.cli.signInAgain", ["provider": .string(name), "command": .string(provider.map { "jump-forms signin --provider \($0.id.value)" } ?? "jump-forms signin")])
-        guard let provider, context.confirm(context.words("jumpForms.cli.offerSignInAgain", ["provider": .string(name)].escapedForTerminal)) else { throw ExitCode(1) }
+        context.say(
+            "jumpForms.cli.signInAgain",
+            ["provider": .string(name), "command": .string(provider.map { "jump-forms signin --provider \($0.id.value)" } ?? "jump-forms signin")])
+        guard let provider, context.confirm(context.words("jumpForms.cli.offerSignInAgain", ["provider": .string(name)].escapedForTerminal)) else {
+            throw ExitCode(1)
+        }
         let grant = try await EngageTokenFetcher(context: context).token(for: provider, identity: nil)
         let secret = RefreshSecret.generate()
         switch try await context.send(context.builder.socialSignIn(token: grant.token, refreshSecret: secret), engageToken: grant.token) {

@@ -48,7 +48,8 @@ struct ValidateCommand: ParsableCommand {
             }
             if report.isValid { out += "valid: every client-side rule of \(form) passed\n" }
             for deferred in report.deferred {
-                out += "left to the server: \(deferred.field) (\(deferred.rule.rawValue)\(deferred.reason == .clientSideDisabled ? ", clientSide: false" : ""))\n"
+                out +=
+                    "left to the server: \(deferred.field) (\(deferred.rule.rawValue)\(deferred.reason == .clientSideDisabled ? ", clientSide: false" : ""))\n"
             }
             console.out(out)
         case .json:
@@ -57,9 +58,10 @@ struct ValidateCommand: ParsableCommand {
                 "locale": .string(model.locale.identifier),
                 "valid": .bool(report.isValid),
                 "invalid_fields": .object(messages.map { (key: $0.field, value: .array($0.messages.map(JSONValue.string))) }),
-                "deferred": .array(report.deferred.map {
-                    ["field": .string($0.field), "rule": .string($0.rule.rawValue), "reason": .string($0.reason.rawValue)]
-                }),
+                "deferred": .array(
+                    report.deferred.map {
+                        ["field": .string($0.field), "rule": .string($0.rule.rawValue), "reason": .string($0.reason.rawValue)]
+                    })
             ]
             console.out(json.serialized(pretty: true) + "\n")
         }

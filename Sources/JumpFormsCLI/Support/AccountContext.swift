@@ -139,8 +139,10 @@ final class AccountContext {
     /// The values of an operation's form: prompted (prefilled from the options and `extra`;
     /// `defaults` asked with their value offered), or, with --non-interactive, checked and
     /// refused listing every missing field.
-    func fill(_ operation: CaptureOperation, prefilled extra: FormValues = FormValues(),
-              defaults: FormValues = FormValues()) throws -> (FormValues, FormSession?) {
+    func fill(
+        _ operation: CaptureOperation, prefilled extra: FormValues = FormValues(),
+        defaults: FormValues = FormValues()
+    ) throws -> (FormValues, FormSession?) {
         let form = try formModel(operation)
         var prefilled = extra
         for (name, value) in try options.input.values(for: form, localizer: localizer, environment: environment, console: console).values {
@@ -157,7 +159,10 @@ final class AccountContext {
                 }
                 var out = ""
                 if !missing.isEmpty {
-                    out += words("jumpForms.cli.missingFields", ["count": .int(missing.count), "fields": .string(missing.map(\.name).joined(separator: ", "))]) + "\n"
+                    out +=
+                        words(
+                            "jumpForms.cli.missingFields",
+                            ["count": .int(missing.count), "fields": .string(missing.map(\.name).joined(separator: ", "))]) + "\n"
                 }
                 for entry in localizer.messages(for: report.violations, in: form) {
                     for message in entry.messages { out += fieldMessage(entry.field, message) + "\n" }
@@ -214,7 +219,8 @@ final class AccountContext {
         while true {
             var out = words(PromptWords.heading, ["text": .string(title), "instruction": .string(words(PromptWords.chooseOne))]) + "\n"
             for (index, choice) in choices.enumerated() {
-                out += "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(TerminalText.escaped(choice))]) + "\n"
+                out +=
+                    "   " + words(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(TerminalText.escaped(choice))]) + "\n"
             }
             terminal.show(out + "> ")
             guard let line = terminal.readLine() else { throw ExitCode(1) }
@@ -253,8 +259,10 @@ final class AccountContext {
         }
         if let seconds = error.serverError?.retryAfter {
             // 510: too many attempts (or the server is busy); the wait, in the user's words.
-            console.err((seconds >= 120 ? words("jumpForms.cli.retryAfterMinutes", ["minutes": .int((seconds + 59) / 60)])
-                                        : words("jumpForms.cli.retryAfter", ["seconds": .int(seconds)])) + "\n")
+            console.err(
+                (seconds >= 120
+                    ? words("jumpForms.cli.retryAfterMinutes", ["minutes": .int((seconds + 59) / 60)])
+                    : words("jumpForms.cli.retryAfter", ["seconds": .int(seconds)])) + "\n")
             throw ExitCode(1)
         }
         console.err(words("jumpForms.cli.refused", ["message": .string(TerminalText.escaped(error.description))]) + "\n")
@@ -280,8 +288,9 @@ final class AccountContext {
     // MARK: session
 
     func saveSession(_ result: SignInResult, secret: RefreshSecret) throws {
-        let session = Session(captureDomain: sessionDomain, clientId: config.captureClientId.value, accessToken: result.accessToken,
-                              refreshSecret: secret, expiresAt: result.expiresIn.map { RefreshSignature.now + $0 }, record: result.record)
+        let session = Session(
+            captureDomain: sessionDomain, clientId: config.captureClientId.value, accessToken: result.accessToken,
+            refreshSecret: secret, expiresAt: result.expiresIn.map { RefreshSignature.now + $0 }, record: result.record)
         do { try sessionStore.save(session) } catch { console.err("\(error)\n") }
     }
 

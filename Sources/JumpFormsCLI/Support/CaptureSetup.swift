@@ -36,7 +36,8 @@ struct CaptureSetup {
         }
         guard let engage = ServerURL(config.engageDomain.value) else { throw ValidationError("not a URL: \(config.engageDomain.value)") }
         self.capture = capture
-        self.builder = RequestBuilder(config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale, capture: capture)
+        self.builder = RequestBuilder(
+            config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale, capture: capture)
         self.engageBuilder = EngageRequestBuilder(config: config, engage: engage)
         self.decoder = ResponseDecoder(flow: workspace.flow, config: config)
         self.sessionStore = FileSessionStore(name: config.captureClientId.value, environment: environment)
@@ -47,8 +48,9 @@ struct CaptureSetup {
     func with(capture newCapture: ServerURL? = nil, flowVersion: String? = nil) -> CaptureSetup {
         var copy = self
         copy.capture = newCapture ?? capture
-        copy.builder = RequestBuilder(config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale,
-                                      capture: copy.capture, flowVersion: flowVersion ?? builder.flowVersion)
+        copy.builder = RequestBuilder(
+            config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale,
+            capture: copy.capture, flowVersion: flowVersion ?? builder.flowVersion)
         return copy
     }
 
@@ -56,8 +58,9 @@ struct CaptureSetup {
     /// when the configuration cannot say.
     func flowDocumentSource() throws -> FlowDocumentSource {
         guard let appId = config.captureAppId?.value, !appId.isEmpty else {
-            throw ValidationError("\(config.path): captureAppId is not set: against a remote Capture (\(capture)) requests send the "
-                + "downloaded flow document's version as flow_version, as the SDKs do, and the document's URL needs captureAppId")
+            throw ValidationError(
+                "\(config.path): captureAppId is not set: against a remote Capture (\(capture)) requests send the "
+                    + "downloaded flow document's version as flow_version, as the SDKs do, and the document's URL needs captureAppId")
         }
         guard let source = FlowDocumentSource(config: config, capture: capture, flowName: builder.flowName, locale: builder.locale) else {
             throw ValidationError("\(config.path): captureFlowDomain is not a server URL: \(config.captureFlowDomain?.value ?? "")")
@@ -70,22 +73,27 @@ struct CaptureSetup {
     /// when the local flow's `version` differs, naming both and the place of the local one. A
     /// download that fails exits 1 naming the URL: the SDKs cannot sign in without the flow
     /// document either. `hint` ends that message.
-    func withDownloadedFlowVersion(console: Console, hint: String = "",
-                                   downloader: FlowVersionDownloader = FlowVersionDownloader()) async throws -> CaptureSetup {
+    func withDownloadedFlowVersion(
+        console: Console, hint: String = "",
+        downloader: FlowVersionDownloader = FlowVersionDownloader()
+    ) async throws -> CaptureSetup {
         guard isRemote else { return self }
         let source = try flowDocumentSource()
         let version: String
         do {
             version = try await downloader.version(of: source)
         } catch {
-            console.err("error: \(TerminalText.escaped(String(describing: error)))\nrequests send the flow document's version as flow_version, as the SDKs do: check captureFlowDomain, "
-                + "captureAppId, captureFlowName, captureFlowVersion and captureLocale in \(config.path)\(hint)\n")
+            console.err(
+                "error: \(TerminalText.escaped(String(describing: error)))\nrequests send the flow document's version as flow_version, as the SDKs do: check captureFlowDomain, "
+                    + "captureAppId, captureFlowName, captureFlowVersion and captureLocale in \(config.path)\(hint)\n")
             throw ExitCode(1)
         }
         let local = workspace.flow.version
         if local.value != version {
-            console.err("\(local.location): warning: the flow's version '\(local.value)' differs from the flow document's "
-                + "'\(TerminalText.escaped(version))' (\(source.url)); requests send flow_version '\(TerminalText.escaped(version))', as the SDKs do\n")
+            console.err(
+                "\(local.location): warning: the flow's version '\(local.value)' differs from the flow document's "
+                    + "'\(TerminalText.escaped(version))' (\(source.url)); requests send flow_version '\(TerminalText.escaped(version))', as the SDKs do\n"
+            )
         }
         return with(flowVersion: version)
     }

@@ -42,8 +42,10 @@ struct EngageTokenFetcher {
             engage = url
         }
         let builder = EngageRequestBuilder(config: context.config, engage: engage)
-        var start = try builder.startURL(for: provider, returnTo: .tokenURL(listener.url),
-                                     installationID: Installation.identifier(context.environment)).url
+        var start = try builder.startURL(
+            for: provider, returnTo: .tokenURL(listener.url),
+            installationID: Installation.identifier(context.environment)
+        ).url
         var email: String?
         if context.isLocal {
             let chosen = try chooseIdentity(provider, wanted: identity)
@@ -73,8 +75,9 @@ struct EngageTokenFetcher {
             throw ExitCode(2)
         }
         let names = candidates.map { [$0.displayName, $0.email].compactMap { $0 }.joined(separator: " — ") }
-        let index = try context.choose(context.words("jumpForms.cli.chooseIdentity", ["provider": .string(context.friendlyName(provider))]), names,
-                                       nonInteractive: "pass --identity with one of their identifiers or emails")
+        let index = try context.choose(
+            context.words("jumpForms.cli.chooseIdentity", ["provider": .string(context.friendlyName(provider))]), names,
+            nonInteractive: "pass --identity with one of their identifiers or emails")
         return candidates[index].identifier
     }
 }
@@ -104,16 +107,22 @@ final class TokenListener: Sendable {
             tokenSink.yield(token)
             var headers = HTTPFields()
             headers[.contentType] = "text/html; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string:
-                "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>jump-forms</title></head><body><p>Signed in. You can close this window and return to the terminal.</p></body></html>")))
+            return Response(
+                status: .ok, headers: headers,
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string:
+                            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>jump-forms</title></head><body><p>Signed in. You can close this window and return to the terminal.</p></body></html>"
+                    )))
         }
         var logger = Logger(label: "jump-forms.token-listener")
         logger.logLevel = .error
-        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                      onServerRunning: { channel in
-                                          readySink.yield("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/")
-                                          readySink.finish()
-                                      }, logger: logger)
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                readySink.yield("http://127.0.0.1:\(channel.localAddress?.port ?? 0)/")
+                readySink.finish()
+            }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ready.makeAsyncIterator()
@@ -144,4 +153,3 @@ final class TokenListener: Sendable {
         _ = try? await task.value
     }
 }
-

@@ -1,9 +1,9 @@
 import ArgumentParser
 import JumpFiles
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Per-installation facts kept under the XDG state directory.

@@ -3,8 +3,10 @@ import JumpFormsLoader
 
 /// `--max-file-size`: the loader's limit on the size of one file.
 struct LimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The largest file read, in bytes or with a K, M or G suffix (KiB, MiB, GiB); default 8M.",
-                               valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            "The largest file read, in bytes or with a K, M or G suffix (KiB, MiB, GiB); default 8M.",
+            valueName: "size"))
     var maxFileSize: ByteCount?
 
     var limits: LoaderLimits {

@@ -21,7 +21,8 @@ enum LocalServer {
     static func databasePath(_ config: ClientConfig, override: String?, environment: [String: String]) -> String {
         if let override { return override }
         if let database = config.server.database?.value { return relative(database, to: config.path) }
-        let name = String(config.captureClientId.value.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
+        let name = String(
+            config.captureClientId.value.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
         return (dataDirectory(environment) ?? "$HOME/.local/share/jump-forms") + "/\(name.isEmpty ? "capture" : name).sqlite"
     }
 
@@ -41,13 +42,16 @@ enum LocalServer {
 
     /// The setup, or a thrown exit after printing the identities file's or the schema's
     /// problems. `schemaOverride`: `serve --schema`, else `server.schema` (relative to jump.yaml).
-    static func setup(_ workspace: Workspace, databaseOverride: String?, schemaOverride: String? = nil, environment: [String: String],
-                      console: Console) throws -> CaptureServerSetup {
+    static func setup(
+        _ workspace: Workspace, databaseOverride: String?, schemaOverride: String? = nil, environment: [String: String],
+        console: Console
+    ) throws -> CaptureServerSetup {
         guard let config = workspace.project.config else {
             throw ValidationError("the server needs jump.yaml (the client configuration): pass --config FILE")
         }
         var identities: [TestIdentity] = []
-        let identitiesPath: String? = config.server.identities.map { relative($0.value, to: config.path) }
+        let identitiesPath: String? =
+            config.server.identities.map { relative($0.value, to: config.path) }
             ?? [relative("identities.yaml", to: config.path)].first(where: FileExists.file)
         if let identitiesPath {
             let loaded = IdentitiesLoader.load(path: identitiesPath)
@@ -58,8 +62,9 @@ enum LocalServer {
             identities = loaded.identities
         }
         let schema = try self.schema(config, override: schemaOverride, sources: workspace.project.sources, console: console)
-        return CaptureServerSetup(config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
-                                  databasePath: try checkedDatabasePath(config, override: databaseOverride, environment: environment), schema: schema)
+        return CaptureServerSetup(
+            config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
+            databasePath: try checkedDatabasePath(config, override: databaseOverride, environment: environment), schema: schema)
     }
 
     /// The entity-type schema the server's records follow: `--schema`, else `server.schema`

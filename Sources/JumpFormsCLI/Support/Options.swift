@@ -11,7 +11,9 @@ struct ProjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A flow file, or a Capture flow document (.json), instead of the one jump.yaml names.", valueName: "flow.yaml"))
     var flow: String?
 
-    @Option(help: ArgumentHelp("The locale (BCP 47) of texts and messages; default: jump.yaml's captureLocale, else the flow's defaultLocale.", valueName: "tag"))
+    @Option(
+        help: ArgumentHelp(
+            "The locale (BCP 47) of texts and messages; default: jump.yaml's captureLocale, else the flow's defaultLocale.", valueName: "tag"))
     var locale: String?
 
     @OptionGroup var limits: LimitOptions
@@ -56,8 +58,10 @@ struct ProjectOptions: ParsableArguments {
         if locale != nil, let used = workspace.localizer.bestCatalog(for: tag)?.tag.value, used != tag {
             // No file for the asked locale: say which one speaks instead (CLDR's negotiation:
             // fr-FR for fr-CA, es-MX for es-419; the default locale for xx-YY).
-            console.err(workspace.localizer.text("jumpForms.cli.localeFallback", for: used,
-                                                 ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
+            console.err(
+                workspace.localizer.text(
+                    "jumpForms.cli.localeFallback", for: used,
+                    ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
         }
         return workspace
     }

@@ -99,7 +99,8 @@ struct PromptRunner {
         switch prompt.kind {
         case .choice(let options):
             current = options.first { $0.value == prompt.current }?.label ?? current
-            out += withBrackets(word(PromptWords.heading, ["text": .string(head), "instruction": .string(word(PromptWords.chooseOne))]), current) + "\n"
+            out +=
+                withBrackets(word(PromptWords.heading, ["text": .string(head), "instruction": .string(word(PromptWords.chooseOne))]), current) + "\n"
             for (index, option) in options.enumerated() {
                 let marker = option.value == prompt.current ? "*" : " "
                 out += "  \(marker)" + word(PromptWords.option, ["number": .string(String(index + 1)), "label": .string(option.label)]) + "\n"
@@ -114,7 +115,8 @@ struct PromptRunner {
             guard let line = terminal.readSecret(prompt: out + question(withHint(head, word(PromptWords.hiddenInput)))) else { throw EndOfInput() }
             return line
         case .multiline:
-            current = prompt.current?.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: " ⏎ ")
+            current = prompt.current?.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(
+                separator: " ⏎ ")
             out += withBrackets(withHint(head, word(PromptWords.multilineHint)), current) + "\n"
         case .text, .email:
             if let placeholder = prompt.placeholder, prompt.current == nil { head = withHint(head, paint(placeholder, "2")) }
@@ -143,8 +145,11 @@ struct PromptRunner {
         var out = "\n" + paint(review.title, "1") + "\n"
         for message in review.messages { out += failure(message) }
         for (index, line) in review.lines.enumerated() {
-            let value = line.shown.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: " ⏎ ")
-            out += "  " + word(PromptWords.reviewLine, ["number": .string(String(index + 1)), "label": .string(line.label), "value": .string(value)]) + "\n"
+            let value = line.shown.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(
+                separator: " ⏎ ")
+            out +=
+                "  " + word(PromptWords.reviewLine, ["number": .string(String(index + 1)), "label": .string(line.label), "value": .string(value)])
+                + "\n"
         }
         terminal.show(out + Self.spaced(word(PromptWords.reviewAction)))
     }

@@ -8,7 +8,9 @@ struct ValueOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A YAML or JSON mapping of field -> value ('-' reads standard input).", valueName: "file"))
     var answers: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("A value: field=value (repeatable; wins over --answers and the environment).", valueName: "field=value"))
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp("A value: field=value (repeatable; wins over --answers and the environment).", valueName: "field=value"))
     var assignments: [String] = []
 
     func validate() throws {
@@ -48,8 +50,10 @@ struct ValueOptions: ParsableArguments {
             var problems = loaded.diagnostics
             for (field, value) in loaded.answers {
                 if form.field(named: field.value) == nil, !Self.isSubValue(field.value, of: form) {
-                    problems.append(Diagnostic(.unknownKey, "form '\(form.name)' has no field '\(field.value)'", at: field.location,
-                                               hint: Suggestion.hint(for: field.value, among: names)))
+                    problems.append(
+                        Diagnostic(
+                            .unknownKey, "form '\(form.name)' has no field '\(field.value)'", at: field.location,
+                            hint: Suggestion.hint(for: field.value, among: names)))
                 }
                 values[field.value] = value
             }
@@ -78,7 +82,8 @@ struct ValueOptions: ParsableArguments {
     /// `field[sub]` for a field whose schemaId is a map.
     static func isSubValue(_ name: String, of form: FormModel) -> Bool {
         guard let open = name.firstIndex(of: "["), name.hasSuffix("]"),
-              let field = form.field(named: String(name[..<open])), case .map(let subs)? = field.schemaId else { return false }
+            let field = form.field(named: String(name[..<open])), case .map(let subs)? = field.schemaId
+        else { return false }
         let sub = name[name.index(after: open)..<name.index(before: name.endIndex)]
         return subs.contains { $0.key == sub }
     }

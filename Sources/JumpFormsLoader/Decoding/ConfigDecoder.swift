@@ -23,7 +23,7 @@ struct ConfigDecoder {
 
     /// Keys `server:` had and no longer has, with the hint their unknown-key error gives.
     static let removedServerKeys = [
-        "commitDelay": "'commitDelay' was removed: concurrent refreshes share a commit without waiting for one another; delete the key",
+        "commitDelay": "'commitDelay' was removed: concurrent refreshes share a commit without waiting for one another; delete the key"
     ]
 
     var decoder: NodeDecoder
@@ -60,18 +60,20 @@ struct ConfigDecoder {
             return Located(tag, at: text.location)
         }
         let flow = decoder.required(keyed, .flow).flatMap { string($0, "'flow'") }
-        let signInType: Located<ClientConfig.SignInType> = keyed[.captureTraditionalSignInType]
+        let signInType: Located<ClientConfig.SignInType> =
+            keyed[.captureTraditionalSignInType]
             .flatMap { string($0, "'captureTraditionalSignInType'") }
             .flatMap { decoder.oneOf($0, what: "sign-in type") } ?? Located(.email, at: start)
         let thin = keyed[.enableThinRegistration].flatMap { decoder.bool($0, "'enableThinRegistration'") } ?? Located(true, at: start)
-        let responseType: Located<String> = keyed[.responseType].flatMap { node in
-            guard let text = string(node, "'responseType'") else { return nil }
-            guard text.value == "token" || text.value == "code_and_token" else {
-                decoder.errors.append(.unknownValue(text.location, value: text.value, what: "response type", known: ["token", "code_and_token"]))
-                return nil
-            }
-            return text
-        } ?? fallback("token")
+        let responseType: Located<String> =
+            keyed[.responseType].flatMap { node in
+                guard let text = string(node, "'responseType'") else { return nil }
+                guard text.value == "token" || text.value == "code_and_token" else {
+                    decoder.errors.append(.unknownValue(text.location, value: text.value, what: "response type", known: ["token", "code_and_token"]))
+                    return nil
+                }
+                return text
+            } ?? fallback("token")
 
         func optionalURL(_ key: Key) -> Located<String>? {
             guard let node = keyed[key], let text = string(node, "'\(key.rawValue)'") else { return nil }
@@ -195,8 +197,9 @@ struct ConfigDecoder {
                 result += defaultValue
             } else {
                 let column = text.value.distance(from: text.value.startIndex, to: open.lowerBound)
-                decoder.errors.append(.undefinedEnvironmentVariable(
-                    text.location.advanced(by: column, length: reference.count + 3), name: String(name)))
+                decoder.errors.append(
+                    .undefinedEnvironmentVariable(
+                        text.location.advanced(by: column, length: reference.count + 3), name: String(name)))
                 return nil
             }
             rest = rest[rest.index(after: close)...]
@@ -215,7 +218,8 @@ struct ConfigDecoder {
         let schemeEnd = value.firstRange(of: "://")
         let scheme = schemeEnd.map { value[..<$0.lowerBound].lowercased() }
         let host = schemeEnd.map { value[$0.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" } }
-        let schemeAllowed = scheme == "http" || scheme == "https"
+        let schemeAllowed =
+            scheme == "http" || scheme == "https"
             || (anyScheme && scheme.map { $0.first?.isLetter == true && $0.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } } == true)
         guard schemeAllowed, let host, !host.isEmpty, !value.contains(" ") else {
             decoder.errors.append(.invalidURL(text.location, text: value, context: context))

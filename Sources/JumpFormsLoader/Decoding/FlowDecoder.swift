@@ -23,14 +23,16 @@ struct FlowDecoder {
         let name = decoder.required(keyed, .flow).flatMap { decoder.string($0, "'flow'") }
         let version = decoder.required(keyed, .version).flatMap { decoder.string($0, "'version'") }
         let defaultLocale = decoder.required(keyed, .defaultLocale).flatMap { localeTag($0, "'defaultLocale'") }
-        let locales = keyed[.locales].flatMap { decoder.string($0, "'locales'") }
+        let locales =
+            keyed[.locales].flatMap { decoder.string($0, "'locales'") }
             ?? Located("../locales", at: decoder.location(root.start))
         let fieldList = decoder.required(keyed, .fields).map { fields($0) } ?? []
         let formList = decoder.required(keyed, .forms).map { forms($0) } ?? []
         let providerList = keyed[.providers].map { providers($0) } ?? []
         guard let name, let version, let defaultLocale else { return nil }
-        return Flow(path: document.path, name: name, version: version, defaultLocale: defaultLocale,
-                    localesDirectory: locales, fields: fieldList, forms: formList, providers: providerList)
+        return Flow(
+            path: document.path, name: name, version: version, defaultLocale: defaultLocale,
+            localesDirectory: locales, fields: fieldList, forms: formList, providers: providerList)
     }
 
     mutating func localeTag(_ node: YAMLNode, _ context: String) -> Located<LocaleTag>? {
@@ -128,8 +130,9 @@ struct FlowDecoder {
         let valueNode = keyed[.value]
         let value = ruleValue(kind, valueNode, at: decoder.location(mapping.start))
         guard let message, let value else { return nil }
-        return ValidationRule(kind: kind.value, value: value, message: message, clientSide: clientSide,
-                              location: kind.location, valueLocation: valueNode.map(decoder.location))
+        return ValidationRule(
+            kind: kind.value, value: value, message: message, clientSide: clientSide,
+            location: kind.location, valueLocation: valueNode.map(decoder.location))
     }
 
     mutating func ruleValue(_ kind: Located<RuleKind>, _ node: YAMLNode?, at ruleLocation: SourceLocation) -> RuleValue? {
@@ -140,8 +143,10 @@ struct FlowDecoder {
             if rule == .required, case .scalar(let scalar) = node, scalar.style == .plain, scalar.value == "true" {
                 return RuleValue.none
             }
-            decoder.errors.append(.invalidRuleValue(decoder.location(node), rule: rule,
-                                                    problem: rule == .required ? "takes no value (or true)" : "takes no value"))
+            decoder.errors.append(
+                .invalidRuleValue(
+                    decoder.location(node), rule: rule,
+                    problem: rule == .required ? "takes no value (or true)" : "takes no value"))
             return nil
         case .integer:
             guard let node else {
@@ -156,8 +161,10 @@ struct FlowDecoder {
                 return nil
             }
             guard case .scalar = node else {
-                decoder.errors.append(.invalidRuleValue(decoder.location(node), rule: rule,
-                                                        problem: "'value' must be \(what), found \(node.kindDescription)"))
+                decoder.errors.append(
+                    .invalidRuleValue(
+                        decoder.location(node), rule: rule,
+                        problem: "'value' must be \(what), found \(node.kindDescription)"))
                 return nil
             }
             return decoder.string(node, "the value of '\(rule.rawValue)'").map { .text($0.value) }
@@ -167,8 +174,10 @@ struct FlowDecoder {
                 return nil
             }
             guard case .sequence = node else {
-                decoder.errors.append(.invalidRuleValue(decoder.location(node), rule: rule,
-                                                        problem: "'value' must be a list of strings, found \(node.kindDescription)"))
+                decoder.errors.append(
+                    .invalidRuleValue(
+                        decoder.location(node), rule: rule,
+                        problem: "'value' must be a list of strings, found \(node.kindDescription)"))
                 return nil
             }
             return decoder.strings(node, "the value of '\(rule.rawValue)'").map { .list($0.map(\.value)) }
@@ -222,27 +231,35 @@ struct FlowDecoder {
             case .openid: kind = .openID(identifier: identifier, opxBlob: blob)
             case .saml: kind = .saml(provider: samlProvider)
             case nil:
-                decoder.errors.append(.unknownValue(type.location, value: type.value, what: "provider type",
-                                                   known: ProviderType.allCases.map(\.rawValue)))
+                decoder.errors.append(
+                    .unknownValue(
+                        type.location, value: type.value, what: "provider type",
+                        known: ProviderType.allCases.map(\.rawValue)))
                 return nil
             }
         }
         if case .builtIn = kind {
             for (key, value) in [(ProviderKey.openidIdentifier, identifier), (.opxBlob, blob), (.samlProvider, samlProvider)] where value != nil {
                 if let scalar = keyed.keyScalar(key) {
-                    decoder.errors.append(.unknownKey(decoder.location(scalar), key: key.rawValue,
-                                                      context: "\(context) (a built-in provider; add 'type: openid' or 'type: saml')",
-                                                      known: [ProviderKey.id, .name, .icon, .type].map(\.rawValue)))
+                    decoder.errors.append(
+                        .unknownKey(
+                            decoder.location(scalar), key: key.rawValue,
+                            context: "\(context) (a built-in provider; add 'type: openid' or 'type: saml')",
+                            known: [ProviderKey.id, .name, .icon, .type].map(\.rawValue)))
                 }
             }
         } else if case .openID = kind, let scalar = keyed.keyScalar(.samlProvider) {
-            decoder.errors.append(.unknownKey(decoder.location(scalar), key: "samlProvider", context: "\(context) (type: openid)",
-                                              known: [ProviderKey.id, .type, .name, .openidIdentifier, .opxBlob, .icon].map(\.rawValue)))
+            decoder.errors.append(
+                .unknownKey(
+                    decoder.location(scalar), key: "samlProvider", context: "\(context) (type: openid)",
+                    known: [ProviderKey.id, .type, .name, .openidIdentifier, .opxBlob, .icon].map(\.rawValue)))
         } else if case .saml = kind {
             for key in [ProviderKey.openidIdentifier, .opxBlob] {
                 if let scalar = keyed.keyScalar(key) {
-                    decoder.errors.append(.unknownKey(decoder.location(scalar), key: key.rawValue, context: "\(context) (type: saml)",
-                                                      known: [ProviderKey.id, .type, .name, .samlProvider, .icon].map(\.rawValue)))
+                    decoder.errors.append(
+                        .unknownKey(
+                            decoder.location(scalar), key: key.rawValue, context: "\(context) (type: saml)",
+                            known: [ProviderKey.id, .type, .name, .samlProvider, .icon].map(\.rawValue)))
                 }
             }
         }

@@ -17,8 +17,10 @@ struct LocaleDecoder {
     /// A decoder of a file read by `read` (`streamed`: its messages already decoded), or of
     /// any tree of `bytes`; `readerDuplicates` are then the keys the YAML reader found twice in
     /// one mapping (where, and where the kept one is).
-    init(path: String, bytes: [UInt8], streamed: MessageFlattener?,
-         readerDuplicates: [(location: SourceLocation, first: SourceLocation)] = []) {
+    init(
+        path: String, bytes: [UInt8], streamed: MessageFlattener?,
+        readerDuplicates: [(location: SourceLocation, first: SourceLocation)] = []
+    ) {
         decoder = NodeDecoder(path: path)
         if let streamed {
             flattener = streamed

@@ -26,8 +26,10 @@ struct MessageFlattener: Sendable {
         self.path = path
         self.source = source
         messages = LocaleMessageList(file: path, source: source.bytes) { [source] text, start, end, style in
-            source.align(YAMLScalar(value: text, style: SourceText.style(style), tag: nil,
-                                    start: YAMLMark(line: start.line, column: start.column), end: YAMLMark(line: end.line, column: end.column)))
+            source.align(
+                YAMLScalar(
+                    value: text, style: SourceText.style(style), tag: nil,
+                    start: YAMLMark(line: start.line, column: start.column), end: YAMLMark(line: end.line, column: end.column)))
         }
     }
 
@@ -104,10 +106,11 @@ struct MessageFlattener: Sendable {
             keyOffset = source.byteOffset(line: line, column: column)
         }
         keyPath.withUnsafeBufferPointer { prefix in
-            messages.append(keyPrefix: prefix, keyPart: key.value, keyOffset: keyOffset, text: value.value, textOffset: textOffset,
-                            keyLocation: (key.start.line, key.start.column, key.width),
-                            valueLocation: (value.start.line, value.start.column, value.width),
-                            offsets: offsets, trap: ScalarTrap.of(value))
+            messages.append(
+                keyPrefix: prefix, keyPart: key.value, keyOffset: keyOffset, text: value.value, textOffset: textOffset,
+                keyLocation: (key.start.line, key.start.column, key.width),
+                valueLocation: (value.start.line, value.start.column, value.width),
+                offsets: offsets, trap: ScalarTrap.of(value))
         }
     }
 
@@ -128,8 +131,10 @@ struct MessageFlattener: Sendable {
     mutating func sequence(at start: YAMLMark, key: YAMLScalar) {
         let dottedKey = dotted(key)
         checkKey(key, at: location(key), dotted: dottedKey)
-        errors.append(.wrongNodeKind(SourceLocation(file: path, line: start.line, column: start.column), expected: "a string or a mapping of messages",
-                                     found: "a sequence", context: "message '\(dottedKey)'"))
+        errors.append(
+            .wrongNodeKind(
+                SourceLocation(file: path, line: start.line, column: start.column), expected: "a string or a mapping of messages",
+                found: "a sequence", context: "message '\(dottedKey)'"))
     }
 
     /// The entries of a mapping of the tree.

@@ -68,7 +68,8 @@ struct NodeDecoder {
     mutating func integer(_ node: YAMLNode, _ context: @autoclosure () -> String) -> Located<Int>? {
         guard let scalar = scalar(node, context()) else { return nil }
         if scalar.style == .plain, scalar.tag == nil, let number = Int(scalar.value),
-           scalar.value.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            scalar.value.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        {
             return Located(number, at: location(scalar))
         }
         errors.append(.notAnInteger(location(scalar), text: written(scalar), context: context()))
@@ -95,7 +96,8 @@ struct NodeDecoder {
     /// A name used as a parameter or key part: a letter, then letters, digits, `_` or `-`.
     mutating func checkName(_ name: String, at location: SourceLocation, what: String) -> Bool {
         let scalars = name.unicodeScalars
-        let valid = scalars.first.map(\.isASCIILetterForName) == true
+        let valid =
+            scalars.first.map(\.isASCIILetterForName) == true
             && scalars.allSatisfy { $0.isASCIILetterForName || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
         if !valid { errors.append(.invalidName(location, name: name, what: what)) }
         return valid
@@ -119,8 +121,10 @@ struct NodeDecoder {
             if let key = Key(rawValue: entry.key.value) {
                 entries[key] = entry
             } else {
-                errors.append(.unknownKey(location(entry.key), key: entry.key.value, context: context(),
-                                          known: Key.allCases.map(\.rawValue)))
+                errors.append(
+                    .unknownKey(
+                        location(entry.key), key: entry.key.value, context: context(),
+                        known: Key.allCases.map(\.rawValue)))
             }
         }
         return Keyed(entries: entries, mapping: mapping, context: context)

@@ -20,8 +20,8 @@ extension ScalarTrap {
     private static func mayStartTrap(_ lead: UInt8) -> Bool {
         switch lead {
         case UInt8(ascii: "y"), UInt8(ascii: "Y"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
-             UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "~"), UInt8(ascii: "."),
-             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "o"), UInt8(ascii: "O"), UInt8(ascii: "~"), UInt8(ascii: "."),
+            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         default:
             false
@@ -33,9 +33,14 @@ extension ScalarTrap {
     private static let words: [(packed: UInt64, trap: ScalarTrap)] = {
         let typed: [(ScalarTrap, [String])] = [
             (.null, ["~", "null", "Null", "NULL"]),
-            (.boolean, ["y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-                        "on", "On", "ON", "off", "Off", "OFF"]),
-            (.number, [".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN"]),
+            (
+                .boolean,
+                [
+                    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+                    "on", "On", "ON", "off", "Off", "OFF"
+                ]
+            ),
+            (.number, [".inf", ".Inf", ".INF", "-.inf", "+.inf", "-.Inf", "+.Inf", "-.INF", "+.INF", ".nan", ".NaN", ".NAN"])
         ]
         var words: [(packed: UInt64, trap: ScalarTrap)] = []
         for (trap, list) in typed {
@@ -104,7 +109,8 @@ extension ScalarTrap {
             let marker = b[i + 1]
             let rest = b[(i + 2)...]
             switch marker {
-            case UInt8(ascii: "x"): return rest.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) || $0 == UInt8(ascii: "_") }
+            case UInt8(ascii: "x"):
+                return rest.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) || $0 == UInt8(ascii: "_") }
             case UInt8(ascii: "b"): return rest.allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") || $0 == UInt8(ascii: "_") }
             case UInt8(ascii: "o"): return rest.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "7")).contains($0) || $0 == UInt8(ascii: "_") }
             default: break

@@ -76,7 +76,7 @@ final class SourceText: Sendable {
     /// breaks aside); `"`, `/`, `\\`, space and tab stand for themselves.
     private static let doubleQuotedEscapes: [Unicode.Scalar: Unicode.Scalar] = [
         "0": "\u{0}", "a": "\u{7}", "b": "\u{8}", "t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}", "r": "\r",
-        "e": "\u{1B}", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
+        "e": "\u{1B}", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}"
     ]
 
     private struct Token {
@@ -116,7 +116,10 @@ final class SourceText: Sendable {
             return raw
         case .literal, .folded:
             // Drop the header line (`|`, `>-` ...).
-            guard let newline = raw.firstIndex(where: { LineBreaks.isBreak($0.scalar) && $0.scalar != "\r" }) ?? raw.firstIndex(where: { LineBreaks.isBreak($0.scalar) }) else { return [] }
+            guard
+                let newline = raw.firstIndex(where: { LineBreaks.isBreak($0.scalar) && $0.scalar != "\r" })
+                    ?? raw.firstIndex(where: { LineBreaks.isBreak($0.scalar) })
+            else { return [] }
             return Array(raw[(newline + 1)...])
         case .singleQuoted:
             var result: [Token] = []

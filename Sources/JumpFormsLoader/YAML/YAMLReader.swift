@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CYAML
 import JumpForms
@@ -32,8 +32,10 @@ public enum YAMLReader {
 
     /// Reads the bytes, handing each node to `sink` as it is composed; the result's document
     /// is what the sink kept as a tree. Returns the sink with what it received.
-    static func read<Sink: YAMLNodeSink>(_ bytes: [UInt8], path: String, limits: LoaderLimits,
-                                         into sink: consuming Sink) -> (result: YAMLReadResult, sink: Sink) {
+    static func read<Sink: YAMLNodeSink>(
+        _ bytes: [UInt8], path: String, limits: LoaderLimits,
+        into sink: consuming Sink
+    ) -> (result: YAMLReadResult, sink: Sink) {
         let tabs: [LeadingTab]
         switch precheck(bytes, path: path, limits: limits) {
         case .refused(let errors):
@@ -67,8 +69,11 @@ public enum YAMLReader {
         // valid UTF-8; only a run that stopped early may have left bad bytes unread, and then
         // they are the problem to report (as a check before parsing would have).
         if !composer.readErrors.isEmpty || composer.aborted, let offset = firstInvalidUTF8(bytes) {
-            return (YAMLReadResult(document: nil, readErrors: [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])],
-                                   composeErrors: []), composer.sink)
+            return (
+                YAMLReadResult(
+                    document: nil, readErrors: [.invalidUTF8(location(ofByte: offset, in: bytes, path: path), byte: bytes[offset])],
+                    composeErrors: []), composer.sink
+            )
         }
         return (composer.result(), composer.sink)
     }
@@ -437,8 +442,11 @@ struct Composer<Sink: YAMLNodeSink> {
         if parser.error == YAML_READER_ERROR, parser.problem_offset < buffer.count {
             problemLocation = YAMLReader.location(ofByte: parser.problem_offset, in: Array(buffer), path: path)
         }
-        let contextLocation = context == nil || parser.context_mark.line == parser.problem_mark.line
-            && parser.context_mark.column == parser.problem_mark.column ? nil : location(parser.context_mark)
+        let contextLocation =
+            context == nil
+                || parser.context_mark.line == parser.problem_mark.line
+                    && parser.context_mark.column == parser.problem_mark.column
+            ? nil : location(parser.context_mark)
         readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation))
     }
 
@@ -452,9 +460,10 @@ struct Composer<Sink: YAMLNodeSink> {
             }
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            let value = data.value.map {
-                String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
-            } ?? ""
+            let value =
+                data.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
+                } ?? ""
             let style: YAMLScalarStyle
             switch data.style {
             case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -692,8 +701,10 @@ struct YAMLTreeBuilder: YAMLNodeSink {
     mutating func endCollection(end: YAMLMark) -> YAMLNodeID? {
         guard let frame = stack.popLast() else { return nil }
         let count = pending.count - frame.pendingStart
-        collections.append(YAMLTree.Collection(isMapping: frame.isMapping, start: frame.start, end: end,
-                                               first: children.count, count: count))
+        collections.append(
+            YAMLTree.Collection(
+                isMapping: frame.isMapping, start: frame.start, end: end,
+                first: children.count, count: count))
         children.append(contentsOf: pending[frame.pendingStart...])
         pending.removeLast(count)
         let id = YAMLNodeID.collection(collections.count - 1)

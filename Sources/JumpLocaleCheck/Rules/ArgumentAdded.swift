@@ -5,18 +5,28 @@ extension LocaleRuleDefinition {
     static let argumentAdded = LocaleRuleDefinition(
         rule: .argumentAdded,
         triggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ({field}) ist erforderlich.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"]),
+            LocaleRuleExample(
+                files: [
+                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                    .init(
+                        "locales/en-US.yaml",
+                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                    .init(
+                        "locales/de-DE.yaml",
+                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ({field}) ist erforderlich.\"\n")
+                ], options: ["--flows", "flows/flow.yaml"])
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ist erforderlich.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"]),
+            LocaleRuleExample(
+                files: [
+                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                    .init(
+                        "locales/en-US.yaml",
+                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                    .init(
+                        "locales/de-DE.yaml",
+                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ist erforderlich.\"\n")
+                ], options: ["--flows", "flows/flow.yaml"])
         ]
     )
 }
@@ -24,11 +34,14 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     /// Reports each argument the message uses that is provided but unused by the reference
     /// (known only when the call site, not the reference, says what is provided).
-    func checkAddedArguments(_ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], provided: ProjectFacts.ProvidedArguments,
-                             reference: ProjectFacts.ReferenceFacts?) {
+    func checkAddedArguments(
+        _ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], provided: ProjectFacts.ProvidedArguments,
+        reference: ProjectFacts.ReferenceFacts?
+    ) {
         guard let reference, reference.hasPattern else { return }
         for use in uses where provided.names.contains(use.name) && !reference.provided.names.contains(use.name) {
-            add(.argumentAdded, "message '\(message.key)' adds the argument {\(use.name)}, which the \(project.reference) text does not use",
+            add(
+                .argumentAdded, "message '\(message.key)' adds the argument {\(use.name)}, which the \(project.reference) text does not use",
                 at: message.location(ofOffset: use.nameOffset, length: use.name.unicodeScalars.count), key: message.key,
                 hint: "remove it, or use it in the \(project.reference) text too")
         }

@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let argumentDropped = LocaleRuleDefinition(
         rule: .argumentDropped,
         triggeringExamples: [
-            .pair("""
-            validation.required: "{label} is required."
-            """, "fr-FR", """
-            validation.required: Ce champ est obligatoire.
-            """),
+            .pair(
+                """
+                validation.required: "{label} is required."
+                """, "fr-FR",
+                """
+                validation.required: Ce champ est obligatoire.
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            validation.required: "{label} is required."
-            """, "fr-FR", """
-            validation.required: "{label} est obligatoire."
-            """),
+            .pair(
+                """
+                validation.required: "{label} is required."
+                """, "fr-FR",
+                """
+                validation.required: "{label} est obligatoire."
+                """)
         ]
     )
 }
@@ -24,14 +28,17 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     /// Reports each provided argument the reference uses and the message does not (but for
     /// those an unknown argument of the message was taken for: `suggested`).
-    func checkDroppedArguments(_ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], provided: ProjectFacts.ProvidedArguments,
-                               reference: ProjectFacts.ReferenceFacts?, suggested: [String]) {
+    func checkDroppedArguments(
+        _ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], provided: ProjectFacts.ProvidedArguments,
+        reference: ProjectFacts.ReferenceFacts?, suggested: [String]
+    ) {
         guard let reference else { return }
         // Messages have few arguments: searching the lists beats hashing each name into sets.
         let providedList = provided.names
         for name in reference.argumentNames where providedList.contains(name) && !uses.contains(where: { $0.name == name }) {
             guard !suggested.contains(name) else { continue }
-            add(.argumentDropped, "message '\(message.key)' drops the argument {\(name)}, which the \(project.reference) text uses",
+            add(
+                .argumentDropped, "message '\(message.key)' drops the argument {\(name)}, which the \(project.reference) text uses",
                 at: message.valueLocation, key: message.key)
         }
     }

@@ -5,18 +5,29 @@ extension LocaleRuleDefinition {
     static let argumentUnknown = LocaleRuleDefinition(
         rule: .argumentUnknown,
         triggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{lable} ist erforderlich ({min} Zeichen).\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"]),
+            LocaleRuleExample(
+                files: [
+                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                    .init(
+                        "locales/en-US.yaml",
+                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                    .init(
+                        "locales/de-DE.yaml",
+                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{lable} ist erforderlich ({min} Zeichen).\"\n"
+                    )
+                ], options: ["--flows", "flows/flow.yaml"])
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ist erforderlich.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"]),
+            LocaleRuleExample(
+                files: [
+                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                    .init(
+                        "locales/en-US.yaml",
+                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                    .init(
+                        "locales/de-DE.yaml",
+                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ist erforderlich.\"\n")
+                ], options: ["--flows", "flows/flow.yaml"])
         ]
     )
 }
@@ -25,7 +36,8 @@ extension CatalogCheck {
     /// Reports each argument the message uses that nothing provides; whether all are provided,
     /// and the names suggested instead (which `argument-dropped` then does not report).
     func checkUnknownArguments(_ message: borrowing LocaleMessage, _ uses: [MessageArgumentUse], provided: ProjectFacts.ProvidedArguments)
-        -> (complete: Bool, suggested: [String]) {
+        -> (complete: Bool, suggested: [String])
+    {
         let providedList = provided.names
         var complete = true
         var suggested: [String] = []
@@ -33,9 +45,11 @@ extension CatalogCheck {
             complete = false
             let suggestion = Suggestion.closest(to: use.name, among: providedList)
             if let suggestion { suggested.append(suggestion) }
-            let hint = suggestion.map { "did you mean '\($0)'?" }
+            let hint =
+                suggestion.map { "did you mean '\($0)'?" }
                 ?? (providedList.isEmpty ? "this message gets no arguments" : "it gets: \(providedList.joined(separator: ", "))")
-            add(.argumentUnknown, "message '\(message.key)' uses the argument {\(use.name)}, which \(provided.source) does not provide",
+            add(
+                .argumentUnknown, "message '\(message.key)' uses the argument {\(use.name)}, which \(provided.source) does not provide",
                 at: message.location(ofOffset: use.nameOffset, length: use.name.unicodeScalars.count), key: message.key, hint: hint)
         }
         return (complete, suggested)

@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let doubleSpace = LocaleRuleDefinition(
         rule: .doubleSpace,
         triggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            """, "fr-FR", """
-            fields.email.label: Adresse  e-mail
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                """, "fr-FR",
+                """
+                fields.email.label: Adresse  e-mail
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            """, "fr-FR", """
-            fields.email.label: Adresse e-mail
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                """, "fr-FR",
+                """
+                fields.email.label: Adresse e-mail
+                """)
         ]
     )
 }
@@ -24,7 +28,8 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     func checkDoubleSpace(_ message: borrowing LocaleMessage, _ referenceMessage: ProjectFacts.ReferenceFacts?, _ facts: TextPrescan) {
         if facts.hasDoubleSpace, let double = message.text.doubleSpaceOffset, referenceMessage?.hasDoubleSpace != true {
-            add(.doubleSpace, "message '\(message.key)' has two spaces in a row", at: message.location(ofOffset: double, length: 2),
+            add(
+                .doubleSpace, "message '\(message.key)' has two spaces in a row", at: message.location(ofOffset: double, length: 2),
                 key: message.key, hint: "write one space")
         }
     }

@@ -5,23 +5,27 @@ extension LocaleRuleDefinition {
     static let duplicateKey = LocaleRuleDefinition(
         rule: .duplicateKey,
         triggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            """, "fr-FR", """
-            fields.email.label: Adresse e-mail
-            fields:
-              email:
-                label: Courriel
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                """, "fr-FR",
+                """
+                fields.email.label: Adresse e-mail
+                fields:
+                  email:
+                    label: Courriel
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            """, "fr-FR", """
-            fields:
-              email:
-                label: Courriel
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                """, "fr-FR",
+                """
+                fields:
+                  email:
+                    label: Courriel
+                """)
         ]
     )
 }
@@ -29,7 +33,8 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     func checkDuplicateKeys() {
         for duplicate in catalog.duplicateKeys {
-            add(.duplicateKey, "message key '\(duplicate.key)' is written twice; jump-forms uses the first value, most other tools the last",
+            add(
+                .duplicateKey, "message key '\(duplicate.key)' is written twice; jump-forms uses the first value, most other tools the last",
                 at: duplicate.location, key: duplicate.key, hint: "remove one of them",
                 related: [Diagnostic.Related("'\(duplicate.key)' first written here", at: duplicate.firstLocation)])
         }

@@ -5,22 +5,26 @@ extension LocaleRuleDefinition {
     static let emptyValue = LocaleRuleDefinition(
         rule: .emptyValue,
         triggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            fields.email.tip: We never share it.
-            """, "de-DE", """
-            fields.email.label: ""
-            fields.email.tip: Wir geben sie nie weiter.
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                fields.email.tip: We never share it.
+                """, "de-DE",
+                """
+                fields.email.label: ""
+                fields.email.tip: Wir geben sie nie weiter.
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            fields.email.tip: We never share it.
-            """, "de-DE", """
-            fields.email.label: E-Mail-Adresse
-            fields.email.tip: Wir geben sie nie weiter.
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                fields.email.tip: We never share it.
+                """, "de-DE",
+                """
+                fields.email.label: E-Mail-Adresse
+                fields.email.tip: Wir geben sie nie weiter.
+                """)
         ]
     )
 }
@@ -28,12 +32,15 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     /// Whether the message is empty (or only whitespace), reported unless it is obsolete: an
     /// obsolete key is reported once, emptied (`gender:` whose cases were removed) or not.
-    func checkEmptyValue(_ message: borrowing LocaleMessage, _ facts: TextPrescan, obsolete: Bool,
-                         reference: ProjectFacts.ReferenceFacts?) -> Bool {
+    func checkEmptyValue(
+        _ message: borrowing LocaleMessage, _ facts: TextPrescan, obsolete: Bool,
+        reference: ProjectFacts.ReferenceFacts?
+    ) -> Bool {
         let text = message.text
         guard text.isEmpty || (facts.startsWithWhitespace && text.unicodeScalars.allSatisfy(TextScan.isWhitespace)) else { return false }
         if !obsolete {
-            add(.emptyValue, "message '\(message.key)' is empty", at: message.valueLocation, key: message.key,
+            add(
+                .emptyValue, "message '\(message.key)' is empty", at: message.valueLocation, key: message.key,
                 hint: reference.map { "\(project.reference) says: \(Self.quoted($0.text))" })
         }
         return true

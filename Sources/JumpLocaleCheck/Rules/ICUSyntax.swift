@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let icuSyntax = LocaleRuleDefinition(
         rule: .icuSyntax,
         triggeringExamples: [
-            .pair("""
-            validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
-            """, "es-ES", """
-            validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}"
-            """),
+            .pair(
+                """
+                validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
+                """, "es-ES",
+                """
+                validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}"
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
-            """, "es-ES", """
-            validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}}"
-            """),
+            .pair(
+                """
+                validation.minLength: "{value, plural, one {At least # character.} other {At least # characters.}}"
+                """, "es-ES",
+                """
+                validation.minLength: "{value, plural, one {Al menos # carácter.} other {Al menos # caracteres.}}"
+                """)
         ]
     )
 }
@@ -32,7 +36,8 @@ extension CatalogCheck {
             if error.isMissingOtherCase {
                 reportSelectWithoutOther(message, error)
             } else {
-                add(.icuSyntax, "message '\(message.key)': \(error.message)", at: message.location(ofOffset: error.offset), key: message.key,
+                add(
+                    .icuSyntax, "message '\(message.key)': \(error.message)", at: message.location(ofOffset: error.offset), key: message.key,
                     hint: error.hint)
             }
             return nil

@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let invisibleCharacter = LocaleRuleDefinition(
         rule: .invisibleCharacter,
         triggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            """, "de-DE", """
-            fields.email.label: "E-Mail\u{200B}-Adresse"
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                """, "de-DE",
+                """
+                fields.email.label: "E-Mail\u{200B}-Adresse"
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            """, "de-DE", """
-            fields.email.label: "E-Mail\\u200B-Adresse"
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                """, "de-DE",
+                """
+                fields.email.label: "E-Mail\\u200B-Adresse"
+                """)
         ]
     )
 }
@@ -31,8 +35,10 @@ extension CatalogCheck {
         }
         if let first = invisibles.first {
             let more = invisibles.count > 1 ? " (and \(invisibles.count - 1) more)" : ""
-            add(.invisibleCharacter, "message '\(message.key)' holds the invisible character \(TextScan.describe(first.scalar))\(more)",
-                at: message.location(ofOffset: first.offset), key: message.key, hint: "delete it (write \\u escapes in double quotes to keep one on purpose)")
+            add(
+                .invisibleCharacter, "message '\(message.key)' holds the invisible character \(TextScan.describe(first.scalar))\(more)",
+                at: message.location(ofOffset: first.offset), key: message.key,
+                hint: "delete it (write \\u escapes in double quotes to keep one on purpose)")
         }
     }
 }

@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let markupMismatch = LocaleRuleDefinition(
         rule: .markupMismatch,
         triggeringExamples: [
-            .pair("""
-            notice: "<b>Note:</b> your address stays private."
-            """, "de-DE", """
-            notice: "<b>Hinweis: Ihre Adresse bleibt privat."
-            """),
+            .pair(
+                """
+                notice: "<b>Note:</b> your address stays private."
+                """, "de-DE",
+                """
+                notice: "<b>Hinweis: Ihre Adresse bleibt privat."
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            notice: "<b>Note:</b> your address stays private."
-            """, "de-DE", """
-            notice: "<b>Hinweis:</b> Ihre Adresse bleibt privat."
-            """),
+            .pair(
+                """
+                notice: "<b>Note:</b> your address stays private."
+                """, "de-DE",
+                """
+                notice: "<b>Hinweis:</b> Ihre Adresse bleibt privat."
+                """)
         ]
     )
 }
@@ -25,7 +29,8 @@ extension CatalogCheck {
     func checkMarkupMismatch(_ message: borrowing LocaleMessage, literal: [String], _ reference: ProjectFacts.ReferenceFacts, _ facts: TextPrescan) {
         let tags = facts.hasTag ? TextScan.tags(in: literal) : []
         if tags != reference.tags {
-            add(.markupMismatch, "message '\(message.key)': markup differs from \(project.reference)'s: " + Self.difference(tags, reference.tags),
+            add(
+                .markupMismatch, "message '\(message.key)': markup differs from \(project.reference)'s: " + Self.difference(tags, reference.tags),
                 at: message.valueLocation, key: message.key)
         }
     }

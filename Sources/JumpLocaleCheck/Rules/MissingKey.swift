@@ -5,21 +5,25 @@ extension LocaleRuleDefinition {
     static let missingKey = LocaleRuleDefinition(
         rule: .missingKey,
         triggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            fields.email.tip: We never share it.
-            """, "fr-FR", """
-            fields.email.label: Adresse e-mail
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                fields.email.tip: We never share it.
+                """, "fr-FR",
+                """
+                fields.email.label: Adresse e-mail
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            fields.email.tip: We never share it.
-            """, "fr-FR", """
-            fields.email.label: Adresse e-mail
-            fields.email.tip: Nous ne la partageons jamais.
-            """),
+            .pair(
+                """
+                fields.email.label: Email address
+                fields.email.tip: We never share it.
+                """, "fr-FR",
+                """
+                fields.email.label: Adresse e-mail
+                fields.email.tip: Nous ne la partageons jamais.
+                """)
         ]
     )
 }
@@ -54,14 +58,17 @@ extension CatalogCheck {
             if info?.isBuiltin == true, builtinServes(key) { continue }
             reported.insert(key)
             let site = info?.sites?.first
-            add(.missingKey, "message '\(key)' is missing from \(tag); the flow uses it", at: place, key: key,
+            add(
+                .missingKey, "message '\(key)' is missing from \(tag); the flow uses it", at: place, key: key,
                 related: site.map { [Diagnostic.Related("used here", at: $0.location)] } ?? [])
         }
         // jump-forms' own messages: the locale's files or jump-forms' catalog must translate them
         // (where the files serve jump-forms: see `LocaleCheckInput.requiresBuiltinTexts`).
         guard project.input.requiresBuiltinTexts, !skipsBuiltinKeys, let builtin = project.builtinReference else { return }
         for message in builtin.allMessages where !reported.contains(message.key) && !has(message.key) && !builtinServes(message.key) {
-            add(.missingKey, "message '\(message.key)' is missing from \(tag); jump-forms uses it, and its own catalog has no \(tag.language) text for it",
+            add(
+                .missingKey,
+                "message '\(message.key)' is missing from \(tag); jump-forms uses it, and its own catalog has no \(tag.language) text for it",
                 at: place, key: message.key, hint: "translate jump-forms' \(builtin.tag.value) text: \(Self.quoted(message.text))")
         }
     }

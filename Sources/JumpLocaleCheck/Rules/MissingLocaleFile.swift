@@ -5,16 +5,18 @@ extension LocaleRuleDefinition {
     static let missingLocaleFile = LocaleRuleDefinition(
         rule: .missingLocaleFile,
         triggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n"),
-                .init("locales/pl-PL.yaml", "locale: pl-PL\nmessages:\n  greeting: Cześć\n"),
-            ], options: ["--reference", "en-US", "--locale", "pl-PL", "--locale", "pt-PT"]),
+            LocaleRuleExample(
+                files: [
+                    .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n"),
+                    .init("locales/pl-PL.yaml", "locale: pl-PL\nmessages:\n  greeting: Cześć\n")
+                ], options: ["--reference", "en-US", "--locale", "pl-PL", "--locale", "pt-PT"])
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n"),
-                .init("locales/pl-PL.yaml", "locale: pl-PL\nmessages:\n  greeting: Cześć\n"),
-            ], options: ["--reference", "en-US", "--locale", "pl-PL"]),
+            LocaleRuleExample(
+                files: [
+                    .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n"),
+                    .init("locales/pl-PL.yaml", "locale: pl-PL\nmessages:\n  greeting: Cześć\n")
+                ], options: ["--reference", "en-US", "--locale", "pl-PL"])
         ]
     )
 }
@@ -35,11 +37,14 @@ extension LocaleChecker {
             if required.servedByAnother, matcher.bestMatch(for: required.tag) != nil { continue }
             guard reported.insert(required.tag).inserted else { continue }
             // The file that serves the locale (fr-FR.yaml for fr), else a similar name.
-            let served = matcher.bestMatch(for: required.tag).map { "did you mean '\($0)'? (\($0).yaml serves \(required.tag)), or add \(required.tag).yaml" }
-            findings.append(LocaleFinding(
-                .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
-                at: required.location, file: required.location?.file ?? "", key: nil,
-                hint: served ?? Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
+            let served = matcher.bestMatch(for: required.tag).map {
+                "did you mean '\($0)'? (\($0).yaml serves \(required.tag)), or add \(required.tag).yaml"
+            }
+            findings.append(
+                LocaleFinding(
+                    .missingLocaleFile, "\(required.tag) (\(required.origin)) has no locale file\(folder)",
+                    at: required.location, file: required.location?.file ?? "", key: nil,
+                    hint: served ?? Suggestion.hint(for: required.tag.identifier, among: known) ?? "add \(required.tag).yaml, or correct the tag"))
         }
         return findings
     }

@@ -5,24 +5,28 @@ extension LocaleRuleDefinition {
     static let newlineMismatch = LocaleRuleDefinition(
         rule: .newlineMismatch,
         triggeringExamples: [
-            .pair("""
-            fields.password.tip: |-
-              At least 8 characters.
-              A long passphrase is best.
-            """, "de-DE", """
-            fields.password.tip: Mindestens 8 Zeichen. Eine lange Passphrase ist am besten.
-            """),
+            .pair(
+                """
+                fields.password.tip: |-
+                  At least 8 characters.
+                  A long passphrase is best.
+                """, "de-DE",
+                """
+                fields.password.tip: Mindestens 8 Zeichen. Eine lange Passphrase ist am besten.
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.password.tip: |-
-              At least 8 characters.
-              A long passphrase is best.
-            """, "de-DE", """
-            fields.password.tip: |-
-              Mindestens 8 Zeichen.
-              Eine lange Passphrase ist am besten.
-            """),
+            .pair(
+                """
+                fields.password.tip: |-
+                  At least 8 characters.
+                  A long passphrase is best.
+                """, "de-DE",
+                """
+                fields.password.tip: |-
+                  Mindestens 8 Zeichen.
+                  Eine lange Passphrase ist am besten.
+                """)
         ]
     )
 }
@@ -33,7 +37,8 @@ extension CatalogCheck {
         let lines = facts.newlines
         let referenceLines = referenceMessage.newlines
         if lines != referenceLines {
-            add(.newlineMismatch, "message '\(message.key)' has \(Self.count(lines, "line break")), \(project.reference)'s has \(referenceLines)",
+            add(
+                .newlineMismatch, "message '\(message.key)' has \(Self.count(lines, "line break")), \(project.reference)'s has \(referenceLines)",
                 at: message.valueLocation, key: message.key)
         }
     }

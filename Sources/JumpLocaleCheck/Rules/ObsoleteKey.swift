@@ -5,19 +5,23 @@ extension LocaleRuleDefinition {
     static let obsoleteKey = LocaleRuleDefinition(
         rule: .obsoleteKey,
         triggeringExamples: [
-            .pair("""
-            fields.emailAddress.label: Email address
-            """, "fr-FR", """
-            fields.emailAddress.label: Adresse e-mail
-            fields.emailAdress.label: Adresse e-mail
-            """),
+            .pair(
+                """
+                fields.emailAddress.label: Email address
+                """, "fr-FR",
+                """
+                fields.emailAddress.label: Adresse e-mail
+                fields.emailAdress.label: Adresse e-mail
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.emailAddress.label: Email address
-            """, "fr-FR", """
-            fields.emailAddress.label: Adresse e-mail
-            """),
+            .pair(
+                """
+                fields.emailAddress.label: Email address
+                """, "fr-FR",
+                """
+                fields.emailAddress.label: Adresse e-mail
+                """)
         ]
     )
 }
@@ -32,7 +36,8 @@ extension CatalogCheck {
         // An emptied parent (`gender:` whose cases were removed) names what belongs under it.
         let prefix = key + "."
         let child = message.text.isEmpty ? project.knownKeyList.first { $0.hasPrefix(prefix) } : nil
-        let hint = child.map { "the keys under it were removed (such as '\($0)'): restore them, or remove it" }
+        let hint =
+            child.map { "the keys under it were removed (such as '\($0)'): restore them, or remove it" }
             ?? project.suggestKey(for: key).map { "did you mean '\($0)'?" } ?? "remove it"
         add(.obsoleteKey, "message '\(key)' is obsolete: \(why)", at: message.keyLocation, key: key, hint: hint)
         return true

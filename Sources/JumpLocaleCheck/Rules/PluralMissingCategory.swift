@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let pluralMissingCategory = LocaleRuleDefinition(
         rule: .pluralMissingCategory,
         triggeringExamples: [
-            .pair("""
-            files.count: "{count, plural, one {# file} other {# files}}"
-            """, "pl-PL", """
-            files.count: "{count, plural, one {# plik} other {# plików}}"
-            """),
+            .pair(
+                """
+                files.count: "{count, plural, one {# file} other {# files}}"
+                """, "pl-PL",
+                """
+                files.count: "{count, plural, one {# plik} other {# plików}}"
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            files.count: "{count, plural, one {# file} other {# files}}"
-            """, "pl-PL", """
-            files.count: "{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}"
-            """),
+            .pair(
+                """
+                files.count: "{count, plural, one {# file} other {# files}}"
+                """, "pl-PL",
+                """
+                files.count: "{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}"
+                """)
         ]
     )
 }
@@ -28,9 +32,12 @@ extension CatalogCheck {
             let rules = ordinal ? ordinalRules : self.rules
             let present = Set(selector.categories)
             let exact = Set(selector.keys.filter(\.isExactMatch).map { Self.normalizedNumber(String($0.text.dropFirst())) })
-            for category in rules.categories where !present.contains(category) && !covered(category, rules: rules, exact: exact, offset: selector.pluralOffset) {
-                let samples = Self.sampleText(ordinal ? PluralSamples(integers: rules.samples(for: category).integers, decimals: []) : rules.samples(for: category))
-                add(.pluralMissingCategory,
+            for category in rules.categories
+            where !present.contains(category) && !covered(category, rules: rules, exact: exact, offset: selector.pluralOffset) {
+                let samples = Self.sampleText(
+                    ordinal ? PluralSamples(integers: rules.samples(for: category).integers, decimals: []) : rules.samples(for: category))
+                add(
+                    .pluralMissingCategory,
                     "message '\(message.key)': \(ordinal ? "selectordinal" : "plural") {\(selector.name)} lacks '\(category.rawValue)', which \(rules.language) uses for \(ordinal ? "the ordinals " : "")\(samples); they would show the 'other' text",
                     at: message.location(ofOffset: selector.nameOffset, length: selector.name.unicodeScalars.count), key: message.key,
                     hint: "add a '\(category.rawValue) {...}' case")

@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let pluralUnusedCategory = LocaleRuleDefinition(
         rule: .pluralUnusedCategory,
         triggeringExamples: [
-            .pair("""
-            files.count: "{count, plural, one {# file} other {# files}}"
-            """, "ja-JP", """
-            files.count: "{count, plural, one {# 個のファイル} other {# 個のファイル}}"
-            """),
+            .pair(
+                """
+                files.count: "{count, plural, one {# file} other {# files}}"
+                """, "ja-JP",
+                """
+                files.count: "{count, plural, one {# 個のファイル} other {# 個のファイル}}"
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            files.count: "{count, plural, one {# file} other {# files}}"
-            """, "ja-JP", """
-            files.count: "{count, plural, other {# 個のファイル}}"
-            """),
+            .pair(
+                """
+                files.count: "{count, plural, one {# file} other {# files}}"
+                """, "ja-JP",
+                """
+                files.count: "{count, plural, other {# 個のファイル}}"
+                """)
         ]
     )
 }
@@ -31,7 +35,8 @@ extension CatalogCheck {
             for key in selector.keys {
                 guard let category = key.category, !categories.contains(category) else { continue }
                 let hint = category == .zero ? "for exactly zero write '=0 {...}'; otherwise remove the case" : "remove the case"
-                add(.pluralUnusedCategory,
+                add(
+                    .pluralUnusedCategory,
                     "message '\(message.key)': \(rules.language) never uses the \(ordinal ? "ordinal" : "plural") category '\(category.rawValue)' (it has \(categories.map(\.rawValue).joined(separator: ", ")))",
                     at: message.location(ofOffset: key.offset, length: key.text.unicodeScalars.count), key: message.key, hint: hint)
             }

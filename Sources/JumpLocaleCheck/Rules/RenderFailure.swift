@@ -5,18 +5,28 @@ extension LocaleRuleDefinition {
     static let renderFailure = LocaleRuleDefinition(
         rule: .renderFailure,
         triggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label, number} est obligatoire.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"]),
+            LocaleRuleExample(
+                files: [
+                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                    .init(
+                        "locales/en-US.yaml",
+                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                    .init(
+                        "locales/fr-FR.yaml",
+                        "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label, number} est obligatoire.\"\n")
+                ], options: ["--flows", "flows/flow.yaml"])
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(files: [
-                .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                .init("locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                .init("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label} est obligatoire.\"\n"),
-            ], options: ["--flows", "flows/flow.yaml"]),
+            LocaleRuleExample(
+                files: [
+                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
+                    .init(
+                        "locales/en-US.yaml",
+                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                    .init(
+                        "locales/fr-FR.yaml",
+                        "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label} est obligatoire.\"\n")
+                ], options: ["--flows", "flows/flow.yaml"])
         ]
     )
 }
@@ -57,7 +67,8 @@ extension CatalogCheck {
         }
         for signature in signatures {
             if let failure = render(pattern, signature) {
-                add(.renderFailure, "message '\(message.key)' cannot be rendered for \(tag) with \(failure.arguments): \(failure.error)",
+                add(
+                    .renderFailure, "message '\(message.key)' cannot be rendered for \(tag) with \(failure.arguments): \(failure.error)",
                     at: message.valueLocation, key: message.key)
                 return
             }

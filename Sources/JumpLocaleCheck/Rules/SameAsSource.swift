@@ -5,26 +5,30 @@ extension LocaleRuleDefinition {
     static let sameAsSource = LocaleRuleDefinition(
         rule: .sameAsSource,
         triggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            options.country.CA: Canada
-            """, "fr-FR", """
-            sameAsSource: [options.country.CA]
-            messages:
-              fields.email.label: Email address
-              options.country.CA: Canada
-            """, messagesGiven: true),
+            .pair(
+                """
+                fields.email.label: Email address
+                options.country.CA: Canada
+                """, "fr-FR",
+                """
+                sameAsSource: [options.country.CA]
+                messages:
+                  fields.email.label: Email address
+                  options.country.CA: Canada
+                """, messagesGiven: true)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.email.label: Email address
-            options.country.CA: Canada
-            """, "fr-FR", """
-            sameAsSource: [options.country.CA]
-            messages:
-              fields.email.label: Adresse e-mail
-              options.country.CA: Canada
-            """, messagesGiven: true),
+            .pair(
+                """
+                fields.email.label: Email address
+                options.country.CA: Canada
+                """, "fr-FR",
+                """
+                sameAsSource: [options.country.CA]
+                messages:
+                  fields.email.label: Adresse e-mail
+                  options.country.CA: Canada
+                """, messagesGiven: true)
         ]
     )
 }
@@ -36,7 +40,8 @@ extension CatalogCheck {
         let text = message.text
         guard Self.mayBeEqual(text, reference.text), text == reference.text else { return false }
         if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {
-            add(.sameAsSource, "message '\(message.key)' is the \(project.reference) text, untranslated", at: message.valueLocation,
+            add(
+                .sameAsSource, "message '\(message.key)' is the \(project.reference) text, untranslated", at: message.valueLocation,
                 key: message.key, hint: "translate it, or list the key under 'sameAsSource' when the text is the same in \(tag.language)")
         }
         return true

@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let selectWithoutOther = LocaleRuleDefinition(
         rule: .selectWithoutOther,
         triggeringExamples: [
-            .pair("""
-            welcome: "{gender, select, female {She joined} male {He joined} other {They joined}}"
-            """, "fr-FR", """
-            welcome: "{gender, select, female {Elle a rejoint} male {Il a rejoint}}"
-            """),
+            .pair(
+                """
+                welcome: "{gender, select, female {She joined} male {He joined} other {They joined}}"
+                """, "fr-FR",
+                """
+                welcome: "{gender, select, female {Elle a rejoint} male {Il a rejoint}}"
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            welcome: "{gender, select, female {She joined} male {He joined} other {They joined}}"
-            """, "fr-FR", """
-            welcome: "{gender, select, female {Elle a rejoint} male {Il a rejoint} other {Iel a rejoint}}"
-            """),
+            .pair(
+                """
+                welcome: "{gender, select, female {She joined} male {He joined} other {They joined}}"
+                """, "fr-FR",
+                """
+                welcome: "{gender, select, female {Elle a rejoint} male {Il a rejoint} other {Iel a rejoint}}"
+                """)
         ]
     )
 }
@@ -24,7 +28,8 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     /// The syntax error of a select without `other` (the parser finds it, `checkICUSyntax` hands it on).
     func reportSelectWithoutOther(_ message: borrowing LocaleMessage, _ error: MessageSyntaxError) {
-        add(.selectWithoutOther, "message '\(message.key)': \(error.message)", at: message.location(ofOffset: error.offset), key: message.key,
+        add(
+            .selectWithoutOther, "message '\(message.key)': \(error.message)", at: message.location(ofOffset: error.offset), key: message.key,
             hint: "add an 'other' case, used when no other case matches")
     }
 }

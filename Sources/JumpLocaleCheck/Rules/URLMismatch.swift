@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let urlMismatch = LocaleRuleDefinition(
         rule: .urlMismatch,
         triggeringExamples: [
-            .pair("""
-            help: "Read https://example.com/help/privacy first."
-            """, "fr-FR", """
-            help: "Lisez d'abord https://exmaple.com/help/privacy."
-            """),
+            .pair(
+                """
+                help: "Read https://example.com/help/privacy first."
+                """, "fr-FR",
+                """
+                help: "Lisez d'abord https://exmaple.com/help/privacy."
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            help: "Read https://example.com/help/privacy first."
-            """, "fr-FR", """
-            help: "Lisez d'abord https://example.com/help/privacy."
-            """),
+            .pair(
+                """
+                help: "Read https://example.com/help/privacy first."
+                """, "fr-FR",
+                """
+                help: "Lisez d'abord https://example.com/help/privacy."
+                """)
         ]
     )
 }
@@ -25,7 +29,8 @@ extension CatalogCheck {
     func checkUrlMismatch(_ message: borrowing LocaleMessage, literal: [String], _ reference: ProjectFacts.ReferenceFacts, _ facts: TextPrescan) {
         let urls = facts.mayHoldURL ? TextScan.urls(in: literal) : []
         if urls != reference.urls {
-            add(.urlMismatch, "message '\(message.key)': links differ from \(project.reference)'s: " + Self.difference(urls, reference.urls),
+            add(
+                .urlMismatch, "message '\(message.key)': links differ from \(project.reference)'s: " + Self.difference(urls, reference.urls),
                 at: message.valueLocation, key: message.key)
         }
     }

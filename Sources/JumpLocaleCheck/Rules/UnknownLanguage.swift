@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let unknownLanguage = LocaleRuleDefinition(
         rule: .unknownLanguage,
         triggeringExamples: [
-            .pair("""
-            greeting: Hello
-            """, "pk-PL", """
-            greeting: Cześć
-            """),
+            .pair(
+                """
+                greeting: Hello
+                """, "pk-PL",
+                """
+                greeting: Cześć
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            greeting: Hello
-            """, "pl-PL", """
-            greeting: Cześć
-            """),
+            .pair(
+                """
+                greeting: Hello
+                """, "pl-PL",
+                """
+                greeting: Cześć
+                """)
         ]
     )
 }
@@ -25,7 +29,9 @@ extension CatalogCheck {
     func checkLanguage() {
         guard rules.language == "root" else { return }
         let languages = PluralRules.languages.filter { !$0.contains("_") }
-        add(.unknownLanguage, "'\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only 'other')",
+        add(
+            .unknownLanguage,
+            "'\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only 'other')",
             at: catalog.tag.location, key: nil, hint: LanguageHint.hint(for: tag, known: languages))
     }
 }

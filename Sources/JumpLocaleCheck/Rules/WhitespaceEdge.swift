@@ -5,18 +5,22 @@ extension LocaleRuleDefinition {
     static let whitespaceEdge = LocaleRuleDefinition(
         rule: .whitespaceEdge,
         triggeringExamples: [
-            .pair("""
-            fields.name.label: Full name
-            """, "fr-FR", """
-            fields.name.label: "Nom complet "
-            """),
+            .pair(
+                """
+                fields.name.label: Full name
+                """, "fr-FR",
+                """
+                fields.name.label: "Nom complet "
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            fields.name.label: Full name
-            """, "fr-FR", """
-            fields.name.label: Nom complet
-            """),
+            .pair(
+                """
+                fields.name.label: Full name
+                """, "fr-FR",
+                """
+                fields.name.label: Nom complet
+                """)
         ]
     )
 }
@@ -39,7 +43,8 @@ extension CatalogCheck {
             if trailing && problems.count == 1 { offset = scalars.count - 1 }
         }
         if !problems.isEmpty {
-            add(.whitespaceEdge, "message '\(message.key)' \(problems.joined(separator: " and "))",
+            add(
+                .whitespaceEdge, "message '\(message.key)' \(problems.joined(separator: " and "))",
                 at: message.location(ofOffset: offset), key: message.key,
                 hint: leading || trailing ? "remove it (the layout adds the spacing it needs)" : nil)
         }

@@ -5,22 +5,26 @@ extension LocaleRuleDefinition {
     static let yamlAlias = LocaleRuleDefinition(
         rule: .yamlAlias,
         triggeringExamples: [
-            .pair("""
-            actions.cancel: Cancel
-            actions.close: Close
-            """, "fr-FR", """
-            actions.cancel: &cancel Annuler
-            actions.close: *cancel
-            """),
+            .pair(
+                """
+                actions.cancel: Cancel
+                actions.close: Close
+                """, "fr-FR",
+                """
+                actions.cancel: &cancel Annuler
+                actions.close: *cancel
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            actions.cancel: Cancel
-            actions.close: Close
-            """, "fr-FR", """
-            actions.cancel: Annuler
-            actions.close: Fermer
-            """),
+            .pair(
+                """
+                actions.cancel: Cancel
+                actions.close: Close
+                """, "fr-FR",
+                """
+                actions.cancel: Annuler
+                actions.close: Fermer
+                """)
         ]
     )
 }
@@ -34,11 +38,13 @@ extension CatalogCheck {
             case .alias:
                 let anchor = references.last { $0.kind == .anchor && $0.name == reference.name && $0.location < reference.location }
                 let what = reference.key.map { "message '\($0)'" } ?? "this value"
-                add(.yamlAlias, "\(what) is the alias *\(reference.name): it shares the text of another key, and translation tools flatten aliases",
+                add(
+                    .yamlAlias, "\(what) is the alias *\(reference.name): it shares the text of another key, and translation tools flatten aliases",
                     at: reference.location, key: reference.key ?? "*" + reference.name, hint: "write the text out",
                     related: anchor.map { [Diagnostic.Related("anchor &\(reference.name) is here", at: $0.location)] } ?? [])
             case .anchor where !aliasNames.contains(reference.name):
-                add(.yamlAlias, "anchor &\(reference.name) is never used by an alias", at: reference.location,
+                add(
+                    .yamlAlias, "anchor &\(reference.name) is never used by an alias", at: reference.location,
                     key: reference.key ?? "&" + reference.name, hint: "remove '&\(reference.name)'")
             case .anchor:
                 break

@@ -5,34 +5,38 @@ extension LocaleRuleDefinition {
     static let yamlTrap = LocaleRuleDefinition(
         rule: .yamlTrap,
         triggeringExamples: [
-            .pair("""
-            prompt.yes: "Yes"
-            prompt.no: "No"
-            about.version: Version
-            options.country:
-              "NO": Norway
-            """, "es-ES", """
-            prompt.yes: sí
-            prompt.no: no
-            about.version: 1.0
-            options.country:
-              NO: Noruega
-            """),
+            .pair(
+                """
+                prompt.yes: "Yes"
+                prompt.no: "No"
+                about.version: Version
+                options.country:
+                  "NO": Norway
+                """, "es-ES",
+                """
+                prompt.yes: sí
+                prompt.no: no
+                about.version: 1.0
+                options.country:
+                  NO: Noruega
+                """)
         ],
         nonTriggeringExamples: [
-            .pair("""
-            prompt.yes: "Yes"
-            prompt.no: "No"
-            about.version: Version
-            options.country:
-              "NO": Norway
-            """, "es-ES", """
-            prompt.yes: sí
-            prompt.no: "no"
-            about.version: "1.0"
-            options.country:
-              "NO": Noruega
-            """),
+            .pair(
+                """
+                prompt.yes: "Yes"
+                prompt.no: "No"
+                about.version: Version
+                options.country:
+                  "NO": Norway
+                """, "es-ES",
+                """
+                prompt.yes: sí
+                prompt.no: "no"
+                about.version: "1.0"
+                options.country:
+                  "NO": Noruega
+                """)
         ]
     )
 }
@@ -40,7 +44,9 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     func checkKeyTraps() {
         for trap in catalog.keyTraps {
-            add(.yamlTrap, "the key '\(trap.written)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap.trap, trap.written)), not as text, so they see another key than '\(trap.key)'",
+            add(
+                .yamlTrap,
+                "the key '\(trap.written)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap.trap, trap.written)), not as text, so they see another key than '\(trap.key)'",
                 at: trap.location, key: trap.key, hint: "write it in quotes: \"\(trap.written)\":")
         }
     }
@@ -50,7 +56,8 @@ extension CatalogCheck {
     /// for jump-forms) would report the trap again.
     func checkValueTrap(_ message: borrowing LocaleMessage) -> Bool {
         guard let trap = message.trap, !(trap == .null && message.text.isEmpty) else { return false }
-        add(.yamlTrap, "'\(message.text)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap, message.text)), not as text",
+        add(
+            .yamlTrap, "'\(message.text)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap, message.text)), not as text",
             at: message.valueLocation, key: message.key, hint: "write it in quotes: \"\(message.text)\"")
         return true
     }

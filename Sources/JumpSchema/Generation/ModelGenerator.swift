@@ -64,8 +64,10 @@ public struct ModelGenerator: Sendable {
 
     /// The model file and the support file.
     public func files() -> [GeneratedFile] {
-        [GeneratedFile(name: rootTypeName + ".swift", contents: modelSource()),
-         GeneratedFile(name: support.fileName, contents: SupportSource.text(support))]
+        [
+            GeneratedFile(name: rootTypeName + ".swift", contents: modelSource()),
+            GeneratedFile(name: support.fileName, contents: SupportSource.text(support))
+        ]
     }
 
     // MARK: the type tree
@@ -91,29 +93,33 @@ public struct ModelGenerator: Sendable {
     /// The type of `attributes`, with its nested types.
     func typeSpec(name: String, documentation: [String], attributes: [AttributeDefinition], isRoot: Bool) -> TypeSpec {
         let modelled = attributes.filter { !$0.type.value.isPassword }
-        let propertyNames = SwiftNames.unique(modelled.map { SwiftNames.lowerCamel($0.name.value) },
-                                              exact: modelled.map { SwiftNames.lowerCamel($0.name.value) == $0.name.value })
+        let propertyNames = SwiftNames.unique(
+            modelled.map { SwiftNames.lowerCamel($0.name.value) },
+            exact: modelled.map { SwiftNames.lowerCamel($0.name.value) == $0.name.value })
         let composite = modelled.filter { $0.type.value == .object || ($0.type.value == .plural && $0.stringPluralElement == nil) }
         let preferredTypes = composite.map { attribute -> String in
             let base = SwiftNames.upperCamel(attribute.name.value) + (attribute.type.value == .plural ? "Element" : "")
             return reservedTypeNames.contains(base) ? base + "Object" : base
         }
         // As with properties, the attribute whose name needs no mangling keeps the plain name.
-        let typeNames = SwiftNames.unique(preferredTypes, exact: composite.map { SwiftNames.lowerCamel($0.name.value) == $0.name.value },
-                                          taken: reservedTypeNames)
+        let typeNames = SwiftNames.unique(
+            preferredTypes, exact: composite.map { SwiftNames.lowerCamel($0.name.value) == $0.name.value },
+            taken: reservedTypeNames)
         var typeNameByPath: [String: String] = [:]
         var nested: [TypeSpec] = []
         for (attribute, typeName) in zip(composite, typeNames) {
             typeNameByPath[attribute.path] = typeName
             if attribute.type.value == .object {
-                nested.append(typeSpec(name: typeName, documentation: objectDocumentation(attribute), attributes: attribute.attributes, isRoot: false))
+                nested.append(
+                    typeSpec(name: typeName, documentation: objectDocumentation(attribute), attributes: attribute.attributes, isRoot: false))
             } else {
                 var elements = attribute.attributes
                 if !elements.contains(where: { $0.name.value == "id" }) {
-                    elements.insert(AttributeDefinition(
-                        name: Located("id", at: attribute.name.location), type: Located(.id, at: attribute.type.location),
-                        description: "The element's id, set by the server.", path: attribute.path + "/id",
-                        isReadOnly: true, isInPlural: true), at: 0)
+                    elements.insert(
+                        AttributeDefinition(
+                            name: Located("id", at: attribute.name.location), type: Located(.id, at: attribute.type.location),
+                            description: "The element's id, set by the server.", path: attribute.path + "/id",
+                            isReadOnly: true, isInPlural: true), at: 0)
                 }
                 nested.append(typeSpec(name: typeName, documentation: elementDocumentation(attribute), attributes: elements, isRoot: false))
             }
@@ -130,15 +136,20 @@ public struct ModelGenerator: Sendable {
             } else if attribute.type.value == .plural {
                 type = "[\(typeNameByPath[attribute.path]!)]"
             }
-            properties.append(Property(name: name, schemaName: attribute.name.value, type: type,
-                                       isReadOnly: attribute.isReadOnly, stringElement: stringElement,
-                                       documentation: propertyDocumentation(attribute)))
+            properties.append(
+                Property(
+                    name: name, schemaName: attribute.name.value, type: type,
+                    isReadOnly: attribute.isReadOnly, stringElement: stringElement,
+                    documentation: propertyDocumentation(attribute)))
         }
         var documentation = documentation
         let passwords = attributes.filter { $0.type.value.isPassword }
         if !passwords.isEmpty {
-            documentation += ["", "Not in the model (write-only, never in a record): "
-                + passwords.map { "`\($0.name.value)` (\($0.type.value.name))" }.joined(separator: ", ") + "."]
+            documentation += [
+                "",
+                "Not in the model (write-only, never in a record): "
+                    + passwords.map { "`\($0.name.value)` (\($0.type.value.name))" }.joined(separator: ", ") + "."
+            ]
         }
         return TypeSpec(name: name, documentation: documentation, properties: properties, nested: nested, isRoot: isRoot)
     }
@@ -163,7 +174,9 @@ public struct ModelGenerator: Sendable {
         if let swift = valueType(type, SupportSource.Names(prefix: "")) { return "`\(swift)?`" }
         switch type {
         case .object: return "a nested struct named after the attribute (`primaryAddress` -> `PrimaryAddress?`)"
-        case .plural: return "an array of a nested struct named after the plural with `Element` (`photos` -> `[PhotosElement]?`), with its `id`; `[String]?` when the elements hold one string besides `id` (and password attributes, never in the model)"
+        case .plural:
+            return
+                "an array of a nested struct named after the plural with `Element` (`photos` -> `[PhotosElement]?`), with its `id`; `[String]?` when the elements hold one string besides `id` (and password attributes, never in the model)"
         default: return "nothing: write-only, never in a record"
         }
     }
@@ -182,7 +195,7 @@ public struct ModelGenerator: Sendable {
             "Objects are updated (`entity.update`) and plurals replaced whole (`entity.replace`).",
             "`id`, `uuid`, `created` and `lastUpdated` are set by the server: read-only here.",
             "Every attribute is optional: a record read with `attribute_name`, or one being made,",
-            "holds only some.",
+            "holds only some."
         ]
         return lines
     }
@@ -211,7 +224,8 @@ public struct ModelGenerator: Sendable {
         case .object: type += "; changes are sent with `entity.update`"
         case .plural:
             if let element = attribute.stringPluralElement {
-                type = "plural of strings (each element's `\(element.name.value)`); a change replaces it whole"
+                type =
+                    "plural of strings (each element's `\(element.name.value)`); a change replaces it whole"
                     + " (`entity.replace`) and the elements' ids are not kept"
             } else {
                 type += "; a change replaces it whole (`entity.replace`)"
@@ -290,9 +304,11 @@ public struct ModelGenerator: Sendable {
 
     /// Text with control characters replaced by spaces and trailing spaces removed.
     static func printable(_ text: String) -> String {
-        var result = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format ? " " : scalar
-        }))
+        var result = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format ? " " : scalar
+                }))
         while result.last == " " { result.removeLast() }
         return result
     }
@@ -305,7 +321,9 @@ public struct ModelGenerator: Sendable {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             default:
-                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+                {
                     out += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -377,11 +395,17 @@ public struct ModelGenerator: Sendable {
         if spec.isRoot {
             if !spec.properties.isEmpty { out += "\n" }
             if let accessSchema {
-                doc(["The attribute paths an access token may write, from the access schema `\(Self.fileName(accessSchema.file))`:",
-                     "an object's path covers its attributes. Plurals are written whole."], inner)
+                doc(
+                    [
+                        "The attribute paths an access token may write, from the access schema `\(Self.fileName(accessSchema.file))`:",
+                        "an object's path covers its attributes. Plurals are written whole."
+                    ], inner)
             } else {
-                doc(["The attribute paths an access token may write. Generated without an access schema: every",
-                     "attribute the server does not set. Plurals are written whole."], inner)
+                doc(
+                    [
+                        "The attribute paths an access token may write. Generated without an access schema: every",
+                        "attribute the server does not set. Plurals are written whole."
+                    ], inner)
             }
             let paths = writableAttributePaths
             if paths.isEmpty {
@@ -428,7 +452,8 @@ public struct ModelGenerator: Sendable {
             out += "\(inner)enum CodingKeys: String, CodingKey {\n"
             for property in spec.properties {
                 let name = SwiftNames.code(property.name)
-                out += property.name == property.schemaName
+                out +=
+                    property.name == property.schemaName
                     ? "\(body)case \(name)\n"
                     : "\(body)case \(name) = \(Self.literal(property.schemaName))\n"
             }
@@ -438,7 +463,8 @@ public struct ModelGenerator: Sendable {
             for property in spec.properties {
                 let name = SwiftNames.code(property.name)
                 if let element = property.stringElement {
-                    out += "\(body)self.\(name) = try \(support.stringPlural).decode(container, forKey: .\(name), element: \(Self.literal(element)))\n"
+                    out +=
+                        "\(body)self.\(name) = try \(support.stringPlural).decode(container, forKey: .\(name), element: \(Self.literal(element)))\n"
                 } else {
                     out += "\(body)self.\(name) = try container.decodeIfPresent(\(property.type).self, forKey: .\(name))\n"
                 }
@@ -449,7 +475,8 @@ public struct ModelGenerator: Sendable {
             for property in spec.properties {
                 let name = SwiftNames.code(property.name)
                 if let element = property.stringElement {
-                    out += "\(body)try \(support.stringPlural).encode(self.\(name), to: &container, forKey: .\(name), element: \(Self.literal(element)))\n"
+                    out +=
+                        "\(body)try \(support.stringPlural).encode(self.\(name), to: &container, forKey: .\(name), element: \(Self.literal(element)))\n"
                 } else {
                     out += "\(body)try container.encode(self.\(name), forKey: .\(name))\n"
                 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import JumpFiles
 
@@ -25,8 +25,9 @@ public enum OutputFolder {
         // as a case-insensitive disk does).
         var names = Set<String>()
         for file in files where !names.insert(file.name.lowercased()).inserted {
-            throw OutputError(path: directory.hasSuffix("/") ? directory + file.name : directory + "/" + file.name,
-                              reason: "two generated files have this name; nothing was written")
+            throw OutputError(
+                path: directory.hasSuffix("/") ? directory + file.name : directory + "/" + file.name,
+                reason: "two generated files have this name; nothing was written")
         }
         try makeDirectories(directory)
         var paths: [String] = []

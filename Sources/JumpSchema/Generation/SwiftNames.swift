@@ -19,7 +19,7 @@ public enum SwiftNames {
         "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
         "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch",
         "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
-        "Type", "Protocol", "some", "any", "macro", "package", "each", "discard", "copy", "consume",
+        "Type", "Protocol", "some", "any", "macro", "package", "each", "discard", "copy", "consume"
     ]
 
     /// Property names no backticks make usable (`x.self` is `x` itself): renamed.
@@ -34,7 +34,7 @@ public enum SwiftNames {
         "Decimal", "Decodable", "Decoder", "DecodingError", "Dictionary", "Double", "Encodable", "Encoder", "EncodingError",
         "Equatable", "Error", "Foundation", "FoundationEssentials", "Hashable", "Int", "Int64", "JSONDecoder", "JSONEncoder",
         "KeyedDecodingContainer", "KeyedEncodingContainer", "LosslessStringConvertible", "Never", "Optional", "Protocol",
-        "Self", "Sendable", "Set", "String", "Swift", "Type", "URL", "UUID", "Unicode", "Void",
+        "Self", "Sendable", "Set", "String", "Swift", "Type", "URL", "UUID", "Unicode", "Void"
     ]
 
     /// The words of a name: runs of ASCII letters and digits.

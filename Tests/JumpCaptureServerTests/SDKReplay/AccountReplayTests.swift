@@ -8,7 +8,9 @@ import Testing
 struct AccountReplayTests {
     // MARK: Registration
 
-    @Test("iOS JRCapture.m:753-806 traditional registration (fields with a schemaId only), then JRCapture.m:863-864 /entity with the access token alone")
+    @Test(
+        "iOS JRCapture.m:753-806 traditional registration (fields with a schemaId only), then JRCapture.m:863-864 /entity with the access token alone"
+    )
     func iOSTraditionalRegistration() async throws {
         let server = try ReplayServer.get()
         let iOS = server.iOS
@@ -18,7 +20,9 @@ struct AccountReplayTests {
         // its schemaId: the confirmation shares the password's (flows/standard.yaml), so it is
         // the password again.
         #expect(request.bodyParameters["birthdate[dateselect_month]"] == "04")
-        #expect(request.bodyParameters["newPasswordConfirm"] != nil && request.bodyParameters["newPasswordConfirm"] == request.bodyParameters["newPassword"])
+        #expect(
+            request.bodyParameters["newPasswordConfirm"] != nil
+                && request.bodyParameters["newPasswordConfirm"] == request.bodyParameters["newPassword"])
         let registered = try await server.send(request).read()
         // handleRegistrationResponse (JRCapture.m:808-832) reads `access_token` alone...
         let accessToken = try registered.string("access_token", in: try registered.ok(), "JRCapture.m:820")
@@ -34,7 +38,9 @@ struct AccountReplayTests {
         let record = NewUser.record(email: "register.android@replay.example.com", displayName: "register_android")
         let request = server.android.register(record, refreshSecret: AndroidApp.newRefreshSecret())
         #expect(request.bodyParameters["birthdate[dateselect_day]"] == "01")
-        #expect(request.bodyParameters["newPasswordConfirm"] != nil && request.bodyParameters["newPasswordConfirm"] == request.bodyParameters["newPassword"])
+        #expect(
+            request.bodyParameters["newPasswordConfirm"] != nil
+                && request.bodyParameters["newPasswordConfirm"] == request.bodyParameters["newPassword"])
         let signedIn = try await server.send(request).read().signedIn()
         #expect(signedIn.isNew)
         #expect(signedIn.user["email"] == .string("register.android@replay.example.com"))
@@ -146,7 +152,8 @@ struct AccountReplayTests {
         let person = ReplayIdentities.iosLink
         let iOS = server.iOS
         let account = try await Arrange.register(server, email: "link.ios@replay.example.com", displayName: "link_ios")
-        let token = try EngageReplayTests.readNativeToken(try await server.send(iOS.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(iOS.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
         try await server.send(iOS.link(accessToken: account.accessToken, token: token)).read().ok()
         let entity = try await server.send(iOS.entity(accessToken: account.accessToken, source: "JRCapture.m:1047-1052")).read()
         // `[[result valueForKey:@"result"] valueForKey:@"profiles"]` (JRCapture.m:1060).
@@ -159,7 +166,8 @@ struct AccountReplayTests {
         let person = ReplayIdentities.androidLink
         let android = server.android
         let account = try await Arrange.register(server, email: "link.android@replay.example.com", displayName: "link_android")
-        let token = try EngageReplayTests.readNativeToken(try await server.send(android.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(android.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
         // CaptureApiResultHandler (Capture.java:547-558): stat ok.
         try await server.send(android.link(accessToken: account.accessToken, token: token)).read().ok()
         let entity = try await server.send(android.entity(accessToken: account.accessToken)).read().entityResult()
@@ -172,7 +180,8 @@ struct AccountReplayTests {
         let person = ReplayIdentities.iosUnlink
         let iOS = server.iOS
         let account = try await Arrange.register(server, email: "unlink.ios@replay.example.com", displayName: "unlink_ios")
-        let token = try EngageReplayTests.readNativeToken(try await server.send(iOS.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(iOS.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
         try await server.send(iOS.link(accessToken: account.accessToken, token: token)).read().ok()
         // startAccountUnLinking: /entity first; `result` is checked for a password
         // (JRCaptureUser+Extras.m:173-179) before the unlink is sent.
@@ -188,7 +197,8 @@ struct AccountReplayTests {
         let person = ReplayIdentities.androidUnlink
         let android = server.android
         let account = try await Arrange.register(server, email: "unlink.android@replay.example.com", displayName: "unlink_android")
-        let token = try EngageReplayTests.readNativeToken(try await server.send(android.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(android.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
         try await server.send(android.link(accessToken: account.accessToken, token: token)).read().ok()
         try await server.send(android.unlink(accessToken: account.accessToken, identifier: person.identifier)).read().ok()
         #expect(!linkedIdentifiers(try await Check.record(server, account.accessToken)).contains(person.identifier))

@@ -62,15 +62,16 @@ struct AndroidApp: Sendable {
     /// (AsyncHttpClient.java:138-140).
     static let platformHeaders: [(name: String, value: String)] = [
         ("User-Agent", "nullDalvik/2.1.0 (Linux; U; Android 11; sdk_gphone_x86 Build/RSR1.201013.001)"),
-        ("Accept-Encoding", "gzip"), ("Connection", "Keep-Alive"),
+        ("Accept-Encoding", "gzip"), ("Connection", "Keep-Alive")
     ]
 
     /// A POST of `ApiConnection` (ApiConnection.java:152-154; JRConnectionManager.java:107-111):
     /// Content-Type and Content-Language set, the body in `HashSet` order.
     func post(_ path: String, _ parameters: JavaHashSet<JavaPair>, source: String) -> SDKRequest {
-        SDKRequest(sdk: .android, source: source, method: .POST, target: path,
-                   headers: Self.platformHeaders + [("Content-Type", "application/x-www-form-urlencoded"), ("Content-Language", "en-US")],
-                   body: AndroidEncoding.paramString(parameters))
+        SDKRequest(
+            sdk: .android, source: source, method: .POST, target: path,
+            headers: Self.platformHeaders + [("Content-Type", "application/x-www-form-urlencoded"), ("Content-Language", "en-US")],
+            body: AndroidEncoding.paramString(parameters))
     }
 
     func get(_ target: String, source: String, headers: [(name: String, value: String)] = []) -> SDKRequest {
@@ -98,8 +99,9 @@ struct AndroidApp: Sendable {
         } else {
             parameters.add(("user", user), ("password", password))
         }
-        parameters.add(("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
-                       ("form", signInForm), ("refresh_secret", refreshSecret), ("flow", flowName), ("flow_version", flowVersion))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
+            ("form", signInForm), ("refresh_secret", refreshSecret), ("flow", flowName), ("flow_version", flowVersion))
         parameters.add(("merge_token", mergeToken))
         return post("/oauth/auth_native_traditional", parameters, source: "Capture.java:63-93")
     }
@@ -107,8 +109,9 @@ struct AndroidApp: Sendable {
     /// `Capture.performSocialSignIn` (Capture.java:152-181).
     func socialSignIn(token: String, mergeToken: String? = nil, refreshSecret: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
-                       ("token", token), ("thin_registration", thinRegistration ? "true" : "false"), ("refresh_secret", refreshSecret))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
+            ("token", token), ("thin_registration", thinRegistration ? "true" : "false"), ("refresh_secret", refreshSecret))
         parameters.add(("flow_version", flowVersion), ("flow", flowName), ("registration_form", socialRegistrationForm), ("merge_token", mergeToken))
         return post("/oauth/auth_native", parameters, source: "Capture.java:152-181")
     }
@@ -118,18 +121,21 @@ struct AndroidApp: Sendable {
         let form = socialRegistrationToken == nil ? registrationForm : socialRegistrationForm
         var parameters = JavaHashSet<JavaPair>()
         parameters.add(contentsOf: formFields(form, from: record))
-        parameters.add(("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
-                       ("flow", flowName), ("form", form), ("refresh_secret", refreshSecret))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
+            ("flow", flowName), ("form", form), ("refresh_secret", refreshSecret))
         parameters.add(("flow_version", flowVersion), ("token", socialRegistrationToken))
-        return post(socialRegistrationToken == nil ? "/oauth/register_native_traditional" : "/oauth/register_native", parameters,
-                    source: "Capture.java:200-242")
+        return post(
+            socialRegistrationToken == nil ? "/oauth/register_native_traditional" : "/oauth/register_native", parameters,
+            source: "Capture.java:200-242")
     }
 
     /// `Capture.performForgotPassword` (Capture.java:246-264).
     func forgotPassword(_ email: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
-                       (flow?.identifyingField(forgotPasswordForm) ?? "(no flow)", email))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
+            (flow?.identifyingField(forgotPasswordForm) ?? "(no flow)", email))
         parameters.add(("flow_version", flowVersion), ("flow", flowName), ("form", forgotPasswordForm))
         return post("/oauth/forgot_password_native", parameters, source: "Capture.java:246-264")
     }
@@ -137,8 +143,9 @@ struct AndroidApp: Sendable {
     /// `Capture.resendEmailVerification` (Capture.java:273-310).
     func resendVerification(_ email: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("client_id", clientId), ("locale", locale), ("response_type", "token"), ("redirect_uri", redirectUri),
-                       ("form", resendVerificationForm), (flow?.identifyingField(resendVerificationForm) ?? "(no flow)", email))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("response_type", "token"), ("redirect_uri", redirectUri),
+            ("form", resendVerificationForm), (flow?.identifyingField(resendVerificationForm) ?? "(no flow)", email))
         parameters.add(("flow_version", flowVersion), ("flow", flowName))
         return post("/oauth/verify_email_native", parameters, source: "Capture.java:273-310")
     }
@@ -148,8 +155,9 @@ struct AndroidApp: Sendable {
     func updateProfile(_ record: JSONValue, accessToken: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
         parameters.add(contentsOf: formFields(editProfileForm, from: record))
-        parameters.add(("client_id", clientId), ("locale", locale), ("flow", flowName), ("flow_version", flowVersion),
-                       ("form", editProfileForm), ("access_token", accessToken))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("flow", flowName), ("flow_version", flowVersion),
+            ("form", editProfileForm), ("access_token", accessToken))
         return post("/oauth/update_profile_native", parameters, source: "Capture.java:329-374")
     }
 
@@ -158,8 +166,9 @@ struct AndroidApp: Sendable {
     func refresh(accessToken: String, refreshSecret: String) -> SDKRequest {
         let date = IOSApp.utcTimeString(clock.now)
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("access_token", accessToken), ("signature", IOSApp.signature(date: date, refreshSecret: refreshSecret, accessToken: accessToken)),
-                       ("date", date), ("client_id", clientId), ("locale", locale))
+        parameters.add(
+            ("access_token", accessToken), ("signature", IOSApp.signature(date: date, refreshSecret: refreshSecret, accessToken: accessToken)),
+            ("date", date), ("client_id", clientId), ("locale", locale))
         if let flowVersion { parameters.add(("flow", flowName), ("flow_version", flowVersion)) }
         return post("/oauth/refresh_access_token", parameters, source: "CaptureRecord.java:366-406")
     }
@@ -175,16 +184,18 @@ struct AndroidApp: Sendable {
     /// `Capture.performLinkAccount` (Capture.java:595-620).
     func link(accessToken: String, token: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
-                       ("access_token", accessToken), ("token", token), ("flow", flowName), ("flow_version", flowVersion))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
+            ("access_token", accessToken), ("token", token), ("flow", flowName), ("flow_version", flowVersion))
         return post("/oauth/link_account_native", parameters, source: "Capture.java:595-620")
     }
 
     /// `Capture.performUnlinkAccount` (Capture.java:628-645).
     func unlink(accessToken: String, identifier: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("client_id", clientId), ("locale", locale), ("identifier_to_remove", identifier), ("access_token", accessToken),
-                       ("flow", flowName), ("flow_version", flowVersion))
+        parameters.add(
+            ("client_id", clientId), ("locale", locale), ("identifier_to_remove", identifier), ("access_token", accessToken),
+            ("flow", flowName), ("flow_version", flowVersion))
         return post("/oauth/unlink_account_native", parameters, source: "Capture.java:628-645")
     }
 
@@ -251,8 +262,9 @@ struct AndroidApp: Sendable {
     /// JRSession.java:679, 825).
     func mobileConfiguration(etag: String) -> SDKRequest {
         let name = AndroidEncoding.urlEncode(Self.appLabel + ":" + Self.packageName)
-        return get("/openid/mobile_config_and_baseurl?appId=\(engageAppId)&device=android&app_name=\(name)&version=\(AndroidEncoding.urlEncode(Self.libraryVersion))",
-                   source: "JRSession.java:810-832", headers: [("If-None-Match", etag)])
+        return get(
+            "/openid/mobile_config_and_baseurl?appId=\(engageAppId)&device=android&app_name=\(name)&version=\(AndroidEncoding.urlEncode(Self.libraryVersion))",
+            source: "JRSession.java:810-832", headers: [("If-None-Match", etag)])
     }
 
     /// `startUrlForCurrentlyAuthenticatingProvider` (JRSession.java:921-987):
@@ -300,16 +312,18 @@ struct AndroidApp: Sendable {
     /// `application_id`.
     func serverAuthCodeExchange(provider: String, code: String) -> SDKRequest {
         var parameters = JavaHashSet<JavaPair>()
-        parameters.add(("code", code), ("provider", provider), ("redirect_uri", engageBaseUrl + "/" + provider + "/callback"),
-                       ("application_id", "appcfamhnpkagijaeinl"))
+        parameters.add(
+            ("code", code), ("provider", provider), ("redirect_uri", engageBaseUrl + "/" + provider + "/callback"),
+            ("application_id", "appcfamhnpkagijaeinl"))
         return post("/signin/oauth_token?providername=" + provider, parameters, source: "JREngage.java:851-904")
     }
 
     /// `makeCallToTokenUrl` (JRSession.java:1169-1179): `token=<token>` as the body, raw.
     func callTokenURL(path: String, token: String) -> SDKRequest {
-        SDKRequest(sdk: .android, source: "JRSession.java:1169-1179", method: .POST, target: path,
-                   headers: Self.platformHeaders + [("Content-Type", "application/x-www-form-urlencoded"), ("Content-Language", "en-US")],
-                   body: "token=" + token)
+        SDKRequest(
+            sdk: .android, source: "JRSession.java:1169-1179", method: .POST, target: path,
+            headers: Self.platformHeaders + [("Content-Type", "application/x-www-form-urlencoded"), ("Content-Language", "en-US")],
+            body: "token=" + token)
     }
 
     // MARK: Flow

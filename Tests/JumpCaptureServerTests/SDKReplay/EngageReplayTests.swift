@@ -28,7 +28,10 @@ struct EngageReplayTests {
             // `[[dictionary objectForKey:@"requires_input"] isEqualToString:@"YES"]`: a JSON boolean is an
             // NSNumber, which has no isEqualToString: the SDK crashes.
             if let requiresInput = provider["requires_input"] {
-                #expect(requiresInput.stringValue != nil, "provider_info.\(name).requires_input is \(requiresInput): iOS 5.5 compares it with the string \"YES\" (JRSessionData.m:357) and crashes on anything else")
+                #expect(
+                    requiresInput.stringValue != nil,
+                    "provider_info.\(name).requires_input is \(requiresInput): iOS 5.5 compares it with the string \"YES\" (JRSessionData.m:357) and crashes on anything else"
+                )
                 if requiresInput == .string("YES") {
                     // JRSessionData.m:362-368 keeps the prompt's last two words.
                     let words = provider["input_prompt"]?.stringValue?.split(separator: " ").count ?? 0
@@ -86,7 +89,8 @@ struct EngageReplayTests {
     func iOSCustomOpenIDStart() async throws {
         let server = try ReplayServer.get()
         let iOS = server.iOS
-        let location = try await Dialog.run(iOS.startURL(providerPath: "/openid/start"), on: server.url, identity: "https://id.example.com/openid/u/lea.martin")
+        let location = try await Dialog.run(
+            iOS.startURL(providerPath: "/openid/start"), on: server.url, identity: "https://id.example.com/openid/u/lea.martin")
         // The web view stops at `<whitelisted domain>/?token=` (JRWebViewController.m:509-515).
         #expect(location.hasPrefix(iOS.dialogEndPrefix), "the dialog should end at \(iOS.dialogEndPrefix)...: \(location)")
         let token = try #require(SDKWire.query(location)["token"], "no token in \(location)")
@@ -98,14 +102,17 @@ struct EngageReplayTests {
     func iOSCustomSAMLStart() async throws {
         let server = try ReplayServer.get()
         let iOS = server.iOS
-        let location = try await Dialog.run(iOS.startURL(providerPath: "/saml2/sso/start"), on: server.url, identity: "saml:example_saml_implementation:E204518")
+        let location = try await Dialog.run(
+            iOS.startURL(providerPath: "/saml2/sso/start"), on: server.url, identity: "saml:example_saml_implementation:E204518")
         #expect(location.hasPrefix(iOS.dialogEndPrefix), "the dialog should end at \(iOS.dialogEndPrefix)...: \(location)")
         let token = try #require(SDKWire.query(location)["token"], "no token in \(location)")
         let profile = try await Check.authInfo(server.url, token: token)
         #expect(profile["identifier"] == .string("saml:example_saml_implementation:E204518"), "\(profile)")
     }
 
-    @Test("Android JRSession.java:921-987 custom OpenID start URL (device=android) ends at /signin/device; auth_info=true answers rpx_result (JRWebViewFragment.java:690-718)")
+    @Test(
+        "Android JRSession.java:921-987 custom OpenID start URL (device=android) ends at /signin/device; auth_info=true answers rpx_result (JRWebViewFragment.java:690-718)"
+    )
     func androidCustomOpenIDDeviceDialog() async throws {
         let server = try ReplayServer.get()
         let android = server.android
@@ -141,8 +148,9 @@ struct EngageReplayTests {
         let server = try ReplayServer.get()
         var android = server.android
         android.engageResponseType = "token"
-        let location = try await Dialog.run(android.startURL(providerPath: "/saml2/sso/start", samlProvider: "example_saml_implementation"),
-                                            on: server.url, identity: "saml:example_saml_implementation:E204518")
+        let location = try await Dialog.run(
+            android.startURL(providerPath: "/saml2/sso/start", samlProvider: "example_saml_implementation"),
+            on: server.url, identity: "saml:example_saml_implementation:E204518")
         // isTokenUrl (JRWebViewFragment.java:359-371): the URL starts with the whitelisted domain;
         // the token is its `token` query parameter (JRWebViewFragment.java:529-536).
         #expect(location.hasPrefix(android.whitelistedDomain), "\(location)")
@@ -171,7 +179,8 @@ struct EngageReplayTests {
     @Test("iOS JREngage.m:300-303 Twitter adds token_secret")
     func iOSTwitterTokenSecret() async throws {
         let server = try ReplayServer.get()
-        let answer = try await server.send(server.iOS.nativeTokenExchange(provider: "twitter", token: "twitter-native-jun", tokenSecret: "jun-secret"))
+        let answer = try await server.send(
+            server.iOS.nativeTokenExchange(provider: "twitter", token: "twitter-native-jun", tokenSecret: "jun-secret"))
         let token = try Self.readNativeToken(answer)
         #expect(try await Check.authInfo(server.url, token: token)["identifier"] == .string("http://twitter.com/account/profile?user_id=1432567890"))
     }
@@ -224,7 +233,8 @@ struct EngageReplayTests {
     func androidTokenURLPost() async throws {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.androidTokenURL
-        let token = try Self.readNativeToken(try await server.send(server.android.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
+        let token = try Self.readNativeToken(
+            try await server.send(server.android.nativeTokenExchange(provider: "facebook", token: person.nativeToken)))
         let app = try LoopbackServer { _ in .init(body: #"{"stat":"ok"}"#) }
         defer { app.stop() }
         _ = try await SDKWire.send(server.android.callTokenURL(path: "/engage/token", token: token), to: app.url)

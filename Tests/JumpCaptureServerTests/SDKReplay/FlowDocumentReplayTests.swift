@@ -7,7 +7,9 @@ import Testing
 /// docs/sdk-calls.md, "Flow document".
 @Suite(.replayServer(.plain), .timeLimit(.minutes(5)))
 struct FlowDocumentReplayTests {
-    @Test("iOS JRCaptureData.m:300-343 flow download with Accept-Encoding gzip: gzip on the wire, version a string, forms and fields as JRCaptureFlow.m:59-101 reads them")
+    @Test(
+        "iOS JRCaptureData.m:300-343 flow download with Accept-Encoding gzip: gzip on the wire, version a string, forms and fields as JRCaptureFlow.m:59-101 reads them"
+    )
     func iOSFlowDownload() async throws {
         let server = try ReplayServer.get()
         let request = server.iOS.flowDownload()
@@ -46,8 +48,10 @@ struct FlowDocumentReplayTests {
     }
 
     /// What both SDKs take from the document, compared with the flow the server enforces.
-    static func checkAsSDKsRead(_ document: JSONValue, expected: SDKFlow, signInForm: String,
-                                sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func checkAsSDKsRead(
+        _ document: JSONValue, expected: SDKFlow, signInForm: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let flow: SDKFlow
         do {
             flow = try SDKFlow(document: document)
@@ -60,12 +64,16 @@ struct FlowDocumentReplayTests {
             #expect(flow.forms[name] == fields, "form \(name): \(flow.forms[name] ?? []) instead of \(fields)", sourceLocation: sourceLocation)
         }
         for (name, field) in expected.fields {
-            #expect(flow.fields[name] == field, "field \(name): \(String(describing: flow.fields[name])) instead of \(field)", sourceLocation: sourceLocation)
+            #expect(
+                flow.fields[name] == field, "field \(name): \(String(describing: flow.fields[name])) instead of \(field)",
+                sourceLocation: sourceLocation)
         }
         // Exactly two sign-in fields, one a password (CaptureFlowUtils.java:127-130, JRCaptureApidInterface.m:629).
         #expect(flow.signInFields(signInForm) != nil, "the sign-in form needs two fields, one of type password", sourceLocation: sourceLocation)
         // schema_info.paths (JRCaptureFlow.m:63-67; CaptureRecord.java:460-466 reads it unguarded).
         let paths = document["schema_info"]?["paths"]
-        #expect(paths?.objectValue?.allSatisfy { $0.value.stringValue != nil } == true, "schema_info.paths: an object of strings", sourceLocation: sourceLocation)
+        #expect(
+            paths?.objectValue?.allSatisfy { $0.value.stringValue != nil } == true, "schema_info.paths: an object of strings",
+            sourceLocation: sourceLocation)
     }
 }

@@ -7,7 +7,7 @@ import NIOSSL
 import Testing
 import TestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Both SDKs force `https://` (JRCaptureData.m:44-54; CaptureApiConnection.java:44-45), so
@@ -17,7 +17,8 @@ import Glibc
 /// (AsyncHttpClient.java:109-125). docs/sdk-calls.md, "Transport".
 @Suite(.tlsReplayServer, .timeLimit(.minutes(5)))
 struct HTTPSReplayTests {
-    @Test("Android AsyncHttpClient.java:109-125 over TLS 1.2 with OkHttp's cipher suites: mobile configuration, flow document, native sign-in, /entity")
+    @Test(
+        "Android AsyncHttpClient.java:109-125 over TLS 1.2 with OkHttp's cipher suites: mobile configuration, flow document, native sign-in, /entity")
     func androidOverTLS12() async throws {
         let server = try TLSReplayServer.get()
         let android = server.android
@@ -29,10 +30,14 @@ struct HTTPSReplayTests {
         let flow = try await SDKWire.send(android.flowDownload(), to: server.url, client: client)
         #expect(try flow.read().object()["version"] == .string(server.flow.version.value), "\(flow)")
         let person = ReplayIdentities.httpsAndroid
-        let token = try EngageReplayTests.readNativeToken(try await SDKWire.send(android.nativeTokenExchange(provider: "google", token: person.nativeToken),
-                                                                                 to: server.url, client: client))
-        let signedIn = try await SDKWire.send(android.socialSignIn(token: token, refreshSecret: AndroidApp.newRefreshSecret()), to: server.url, client: client)
-            .read().signedIn()
+        let token = try EngageReplayTests.readNativeToken(
+            try await SDKWire.send(
+                android.nativeTokenExchange(provider: "google", token: person.nativeToken),
+                to: server.url, client: client))
+        let signedIn = try await SDKWire.send(
+            android.socialSignIn(token: token, refreshSecret: AndroidApp.newRefreshSecret()), to: server.url, client: client
+        )
+        .read().signedIn()
         let entity = try await SDKWire.send(android.entity(accessToken: signedIn.accessToken), to: server.url, client: client).read().entityResult()
         #expect(entity["email"] == person.email.map(JSONValue.string))
     }
@@ -42,15 +47,21 @@ struct HTTPSReplayTests {
         let server = try TLSReplayServer.get()
         let iOS = server.iOS
         let client = server.iOSClient
-        let account = try await Arrange.register(url: server.url, config: server.config, flow: server.flow, client: client,
-                                                 email: "https.ios@replay.example.com", displayName: "https_ios")
-        let signedIn = try await SDKWire.send(iOS.traditionalSignIn(user: account.email, password: account.password, refreshSecret: IOSApp.newRefreshSecret()),
-                                              to: server.url, client: client).read().signedIn()
-        let update = iOS.recordWrite(.updateObject, ["address1": "Seestrasse 12", "city": "Zürich"], path: "/primaryAddress", accessToken: signedIn.accessToken)
+        let account = try await Arrange.register(
+            url: server.url, config: server.config, flow: server.flow, client: client,
+            email: "https.ios@replay.example.com", displayName: "https_ios")
+        let signedIn = try await SDKWire.send(
+            iOS.traditionalSignIn(user: account.email, password: account.password, refreshSecret: IOSApp.newRefreshSecret()),
+            to: server.url, client: client
+        ).read().signedIn()
+        let update = iOS.recordWrite(
+            .updateObject, ["address1": "Seestrasse 12", "city": "Zürich"], path: "/primaryAddress", accessToken: signedIn.accessToken)
         let json = try await SDKWire.send(update, to: server.url, client: client).read().ok()
         #expect(json["result"] != nil, "iOS fails the update without `result` (JRCaptureObject.m:130-132): \(json)")
-        let entity = try await SDKWire.send(iOS.entity(accessToken: signedIn.accessToken, source: "JRCaptureApidInterface.m:217-227"),
-                                            to: server.url, client: client).read().entityResult()
+        let entity = try await SDKWire.send(
+            iOS.entity(accessToken: signedIn.accessToken, source: "JRCaptureApidInterface.m:217-227"),
+            to: server.url, client: client
+        ).read().entityResult()
         #expect(entity.at(path: "primaryAddress.city") == .string("Zürich"), "\(entity)")
     }
 
@@ -113,20 +124,25 @@ final class TLSReplayServer: Sendable {
     }
 
     static func client(_ tls: TLSConfiguration) -> HTTPClient {
-        HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                   configuration: .init(tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(15)),
-                                        decompression: .enabled(limit: .ratio(200))))
+        HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: .init(
+                tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(15)),
+                decompression: .enabled(limit: .ratio(200))))
     }
 
     static func start() async throws -> TLSReplayServer {
         let project = try ReplayProject(.plain)
         let (config, loaded, _) = try project.load()
         let path = project.folder.path
-        let environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": path, "XDG_DATA_HOME": path + "/share",
-                           "XDG_STATE_HOME": path + "/state", "NO_COLOR": "1"]
-        let process = try ChildProcess(Executable.productsFolder + "/jump-forms",
-                                       ["serve", "--tls", "--port", "0", "--config", project.configPath, "--db", project.databasePath],
-                                       in: path, environment: environment)
+        let environment = [
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": path, "XDG_DATA_HOME": path + "/share",
+            "XDG_STATE_HOME": path + "/state", "NO_COLOR": "1"
+        ]
+        let process = try ChildProcess(
+            Executable.productsFolder + "/jump-forms",
+            ["serve", "--tls", "--port", "0", "--config", project.configPath, "--db", project.databasePath],
+            in: path, environment: environment)
         do {
             let (url, caPath) = try waitForStart(process)
             return try TLSReplayServer(project: project, process: process, url: url, caPath: caPath, config: config, flow: loaded.flow)
@@ -143,13 +159,15 @@ final class TLSReplayServer: Sendable {
         while Date() < deadline {
             let output = process.stdout + "\n" + process.stderr
             if let url = match(output, after: "https://127.0.0.1:", until: { !$0.isNumber }).map({ "https://127.0.0.1:" + $0 }),
-               let ca = match(output, after: "CA certificate: ", until: { $0.isNewline }) {
+                let ca = match(output, after: "CA certificate: ", until: { $0.isNewline })
+            {
                 return (url, ca.trimmingCharacters(in: .whitespaces))
             }
             if !process.isRunning { break }
             usleep(20_000)
         }
-        throw ReplayError("`jump-forms serve --tls` printed no https URL and CA certificate\n  stdout: \(process.stdout)\n  stderr: \(process.stderr)")
+        throw ReplayError(
+            "`jump-forms serve --tls` printed no https URL and CA certificate\n  stdout: \(process.stdout)\n  stderr: \(process.stderr)")
     }
 
     static func match(_ text: String, after marker: String, until end: (Character) -> Bool) -> String? {

@@ -70,14 +70,15 @@ struct IOSApp: Sendable {
     /// What NSURLSession adds to every request.
     static let platformHeaders: [(name: String, value: String)] = [
         ("Accept", "*/*"), ("Accept-Language", "en-US,en;q=0.9"), ("Accept-Encoding", "gzip, deflate, br"),
-        ("User-Agent", "JumpDemo/1 CFNetwork/1410.0.3 Darwin/22.6.0"),
+        ("User-Agent", "JumpDemo/1 CFNetwork/1410.0.3 Darwin/22.6.0")
     ]
 
     /// A POST whose body `JR_setBodyWithParams:` built (NSMutableURLRequest+JRRequestUtils.m:43-49):
     /// no Content-Type.
     func post(_ path: String, _ pairs: [(String, String)], source: String) -> SDKRequest {
-        SDKRequest(sdk: .iOS, source: source, method: .POST, target: path, headers: Self.platformHeaders,
-                   body: IOSEncoding.paramString(pairs))
+        SDKRequest(
+            sdk: .iOS, source: source, method: .POST, target: path, headers: Self.platformHeaders,
+            body: IOSEncoding.paramString(pairs))
     }
 
     func get(_ target: String, source: String, headers: [(name: String, value: String)] = []) -> SDKRequest {
@@ -96,8 +97,10 @@ struct IOSApp: Sendable {
     /// the sign-in form's two fields when the flow is downloaded
     /// (JRCaptureApidInterface.m:606-648), else `user` and `password` as given.
     func traditionalSignIn(user: String, password: String, mergeToken: String? = nil, refreshSecret: String) -> SDKRequest {
-        var pairs: [(String, String)] = [("client_id", clientId), ("locale", locale), ("form", signInForm), ("redirect_uri", redirectUri),
-                                         ("response_type", responseType), ("refresh_secret", refreshSecret)]
+        var pairs: [(String, String)] = [
+            ("client_id", clientId), ("locale", locale), ("form", signInForm), ("redirect_uri", redirectUri),
+            ("response_type", responseType), ("refresh_secret", refreshSecret)
+        ]
         if let fields = flow?.signInFields(signInForm) {
             pairs += [(fields.user, user), (fields.password, password)]
         } else {
@@ -112,8 +115,10 @@ struct IOSApp: Sendable {
     /// The token URL the SDK hands Engage for a social sign-in: Capture's `/oauth/auth_native`
     /// with every parameter in the query (JRCaptureData.m:180-214). Path and query only.
     func captureTokenURL(mergeToken: String? = nil, forAccountLinking: Bool = false, refreshSecret: String) -> String {
-        var pairs: [(String, String)] = [("client_id", clientId), ("locale", locale), ("response_type", responseType),
-                                         ("redirect_uri", redirectUri), ("thin_registration", thinRegistration ? "true" : "false")]
+        var pairs: [(String, String)] = [
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType),
+            ("redirect_uri", redirectUri), ("thin_registration", thinRegistration ? "true" : "false")
+        ]
         if !forAccountLinking { pairs.append(("refresh_secret", refreshSecret)) }
         pairs.append(("flow", flowName))
         if let flowVersion { pairs.append(("flow_version", flowVersion)) }
@@ -133,14 +138,17 @@ struct IOSApp: Sendable {
     /// hard-coded, no `thin_registration` and no `refresh_secret`; `merge_token` from the token
     /// URL when there is one.
     func webViewSignIn(token: String, mergeToken: String? = nil) -> SDKRequest {
-        var pairs: [(String, String)] = [("client_id", clientId), ("flow", flowName), ("flow_version", flowVersion ?? ""), ("locale", locale),
-                                         ("redirect_uri", redirectUri), ("registration_form", "socialRegistrationForm"),
-                                         ("response_type", "token"), ("token", token)]
+        var pairs: [(String, String)] = [
+            ("client_id", clientId), ("flow", flowName), ("flow_version", flowVersion ?? ""), ("locale", locale),
+            ("redirect_uri", redirectUri), ("registration_form", "socialRegistrationForm"),
+            ("response_type", "token"), ("token", token)
+        ]
         if let mergeToken { pairs.append(("merge_token", mergeToken)) }
         var headers = Self.platformHeaders
         headers.append(("Content-Type", "application/x-www-form-urlencoded"))
-        return SDKRequest(sdk: .iOS, source: "JRWebViewController.m:509-549", method: .POST, target: "/oauth/auth_native", headers: headers,
-                          body: IOSEncoding.paramString(pairs))
+        return SDKRequest(
+            sdk: .iOS, source: "JRWebViewController.m:509-549", method: .POST, target: "/oauth/auth_native", headers: headers,
+            body: IOSEncoding.paramString(pairs))
     }
 
     /// `registerNewUser:socialRegistrationToken:forDelegate:` (JRCapture.m:753-806): the
@@ -148,12 +156,15 @@ struct IOSApp: Sendable {
     func register(_ record: JSONValue, socialRegistrationToken: String? = nil, refreshSecret: String) -> SDKRequest {
         let form = socialRegistrationToken == nil ? registrationForm : socialRegistrationForm
         var pairs = flow?.formFields(form, from: record, sdk: .iOS) ?? []
-        pairs += [("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
-                  ("flow", flowName), ("form", form), ("refresh_secret", refreshSecret)]
+        pairs += [
+            ("client_id", clientId), ("locale", locale), ("response_type", responseType), ("redirect_uri", redirectUri),
+            ("flow", flowName), ("form", form), ("refresh_secret", refreshSecret)
+        ]
         if let flowVersion { pairs.append(("flow_version", flowVersion)) }
         if let socialRegistrationToken { pairs.append(("token", socialRegistrationToken)) }
-        return post(socialRegistrationToken == nil ? "/oauth/register_native_traditional" : "/oauth/register_native", pairs,
-                    source: "JRCapture.m:753-806")
+        return post(
+            socialRegistrationToken == nil ? "/oauth/register_native_traditional" : "/oauth/register_native", pairs,
+            source: "JRCapture.m:753-806")
     }
 
     /// `/entity` with the access token alone: after registration (JRCapture.m:863-864), after
@@ -166,20 +177,24 @@ struct IOSApp: Sendable {
     /// `startForgottenPasswordRecoveryForField:delegate:` (JRCapture.m:549-592).
     func forgotPassword(_ value: String) -> SDKRequest {
         let field = flow?.identifyingField(forgotPasswordForm) ?? "(no flow)"
-        return post("/oauth/forgot_password_native", [
-            ("client_id", clientId), ("locale", locale), ("response_type", "token"), ("redirect_uri", redirectUri),
-            ("form", forgotPasswordForm), ("flow", flowName), ("flow_version", flowVersion ?? ""), (field, value),
-        ], source: "JRCapture.m:549-592")
+        return post(
+            "/oauth/forgot_password_native",
+            [
+                ("client_id", clientId), ("locale", locale), ("response_type", "token"), ("redirect_uri", redirectUri),
+                ("form", forgotPasswordForm), ("flow", flowName), ("flow_version", flowVersion ?? ""), (field, value)
+            ], source: "JRCapture.m:549-592")
     }
 
     /// `resendVerificationEmail:delegate:` (JRCapture.m:594-624) through
     /// JRCaptureUIRequestBuilder.m:58-95.
     func resendVerification(_ email: String) -> SDKRequest {
         let field = flow?.identifyingField(resendVerificationForm) ?? "(no flow)"
-        return post("/oauth/verify_email_native", [
-            (field, email), ("client_id", clientId), ("flow", flowName), ("flow_version", flowVersion ?? ""), ("locale", locale),
-            ("response_type", "token"), ("redirect_uri", redirectUri), ("form", resendVerificationForm),
-        ], source: "JRCapture.m:594-624, JRCaptureUIRequestBuilder.m:58-95")
+        return post(
+            "/oauth/verify_email_native",
+            [
+                (field, email), ("client_id", clientId), ("flow", flowName), ("flow_version", flowVersion ?? ""), ("locale", locale),
+                ("response_type", "token"), ("redirect_uri", redirectUri), ("form", resendVerificationForm)
+            ], source: "JRCapture.m:594-624, JRCaptureUIRequestBuilder.m:58-95")
     }
 
     /// `updateProfileForUser:delegate:` (JRCapture.m:867-904): the edit-profile form's fields
@@ -196,10 +211,12 @@ struct IOSApp: Sendable {
     func refresh(accessToken: String, refreshSecret: String) -> SDKRequest {
         let date = Self.utcTimeString(clock.now)
         let signature = Self.signature(date: date, refreshSecret: refreshSecret, accessToken: accessToken)
-        return post("/oauth/refresh_access_token", [
-            ("access_token", accessToken), ("signature", signature), ("date", date), ("client_id", clientId), ("locale", locale),
-            ("flow", flowName), ("flow_version", flowVersion ?? ""),
-        ], source: "JRCapture.m:490-547")
+        return post(
+            "/oauth/refresh_access_token",
+            [
+                ("access_token", accessToken), ("signature", signature), ("date", date), ("client_id", clientId), ("locale", locale),
+                ("flow", flowName), ("flow_version", flowVersion ?? "")
+            ], source: "JRCapture.m:490-547")
     }
 
     /// `utcTimeString` (JRCapture.m:728-735): `yyyy-MM-dd HH:mm:ss` in UTC.
@@ -232,19 +249,23 @@ struct IOSApp: Sendable {
 
     /// `startLinkNewAccountFordelegate:redirectUri:withAuthInfo:` (JRCapture.m:1014-1078).
     func link(accessToken: String, token: String) -> SDKRequest {
-        post("/oauth/link_account_native", [
-            ("client_id", clientId), ("locale", locale), ("response_type", "token"), ("redirect_uri", redirectUri),
-            ("access_token", accessToken), ("token", token), ("flow", flowName), ("flow_version", flowVersion ?? ""),
-        ], source: "JRCapture.m:1014-1043")
+        post(
+            "/oauth/link_account_native",
+            [
+                ("client_id", clientId), ("locale", locale), ("response_type", "token"), ("redirect_uri", redirectUri),
+                ("access_token", accessToken), ("token", token), ("flow", flowName), ("flow_version", flowVersion ?? "")
+            ], source: "JRCapture.m:1014-1043")
     }
 
     /// `startActualAccountUnLinking:forProfileIdentifier:` (JRCapture.m:1080-1119): no
     /// `redirect_uri` or `response_type`.
     func unlink(accessToken: String, identifier: String) -> SDKRequest {
-        post("/oauth/unlink_account_native", [
-            ("client_id", clientId), ("locale", locale), ("identifier_to_remove", identifier), ("access_token", accessToken),
-            ("flow", flowName), ("flow_version", flowVersion ?? ""),
-        ], source: "JRCapture.m:1080-1094")
+        post(
+            "/oauth/unlink_account_native",
+            [
+                ("client_id", clientId), ("locale", locale), ("identifier_to_remove", identifier), ("access_token", accessToken),
+                ("flow", flowName), ("flow_version", flowVersion ?? "")
+            ], source: "JRCapture.m:1080-1094")
     }
 
     // MARK: Record writes (hand-built bodies)
@@ -289,8 +310,9 @@ struct IOSApp: Sendable {
             IOSEncoding.escape(text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? text)
         }
         let nameAndVersion = "appName=\(twice(Self.displayName)).\(twice(Self.bundleIdentifier))3&version=\(device)_\(twice(Self.libraryVersion))"
-        return get("/openid/mobile_config_and_baseurl?device=\(device)&appId=\(engageAppId)&\(nameAndVersion)",
-                   source: "JRSessionData.m:730-771")
+        return get(
+            "/openid/mobile_config_and_baseurl?device=\(device)&appId=\(engageAppId)&\(nameAndVersion)",
+            source: "JRSessionData.m:730-771")
     }
 
     /// `startUrlForProvider:` (JRSessionData.m:1103-1142) in 5.5: the provider's `url`,
@@ -319,7 +341,8 @@ struct IOSApp: Sendable {
 
     /// `downloadFlow` (JRCaptureData.m:300-343): `Accept-Encoding: gzip` set on the request.
     func flowDownload(version: String = "HEAD") -> SDKRequest {
-        get("/widget_data/flows/\(appId)/\(flowName)/\(version)/\(locale).json", source: "JRCaptureData.m:300-343",
+        get(
+            "/widget_data/flows/\(appId)/\(flowName)/\(version)/\(locale).json", source: "JRCaptureData.m:300-343",
             headers: [("Accept-Encoding", "gzip")])
     }
 }

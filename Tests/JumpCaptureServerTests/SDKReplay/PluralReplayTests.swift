@@ -17,18 +17,23 @@ struct PluralReplayTests {
         func fail(_ text: String) -> ReplayError { ReplayError(text) }
         guard let elements = plural?.arrayValue else { throw fail("the SDKs read the plural as an array, got \(plural?.description ?? "nothing")") }
         return try elements.map {
-            guard case .number(let number)? = $0["id"], let id = Int(number) else { throw fail("the SDKs need each element's `id` as a JSON integer: \($0)") }
+            guard case .number(let number)? = $0["id"], let id = Int(number) else {
+                throw fail("the SDKs need each element's `id` as a JSON integer: \($0)")
+            }
             return id
         }
     }
 
-    @Test("iOS JRCaptureApidInterface.m:377-425 entity.replace of /photos: result is the array, each element with an integer id (JRCaptureObject.m:262-366)")
+    @Test(
+        "iOS JRCaptureApidInterface.m:377-425 entity.replace of /photos: result is the array, each element with an integer id (JRCaptureObject.m:262-366)"
+    )
     func iOSReplaceArray() async throws {
         let server = try ReplayServer.get()
         let account = try await Arrange.register(server, email: "replace.array.ios@replay.example.com", displayName: "replace_array_ios")
         // replacePhotosArrayOnCaptureForDelegate (JRCaptureUser.m:1311-1315): the path is the
         // user's path and the array's name (JRCaptureObject.m:603).
-        let answer = try await server.send(server.iOS.recordWrite(.replaceArray, [Self.photo1, Self.photo2], path: "/photos", accessToken: account.accessToken))
+        let answer = try await server.send(
+            server.iOS.recordWrite(.replaceArray, [Self.photo1, Self.photo2], path: "/photos", accessToken: account.accessToken))
         let json = try answer.read().ok()
         let ids = try Self.ids(json["result"])
         #expect(ids.count == 2 && Set(ids).count == 2, "\(json)")
@@ -39,10 +44,12 @@ struct PluralReplayTests {
         let server = try ReplayServer.get()
         let iOS = server.iOS
         let account = try await Arrange.register(server, email: "update.element.ios@replay.example.com", displayName: "update_element_ios")
-        let replaced = try await server.send(iOS.recordWrite(.replaceArray, [Self.photo1, Self.photo2], path: "/photos", accessToken: account.accessToken))
+        let replaced = try await server.send(
+            iOS.recordWrite(.replaceArray, [Self.photo1, Self.photo2], path: "/photos", accessToken: account.accessToken))
         let ids = try Self.ids(try replaced.read().ok()["result"])
         let second = try #require(ids.last)
-        let request = iOS.recordWrite(.updateObject, ["value": "https://img.example.com/u/2.jpg"], path: "/photos#\(second)", accessToken: account.accessToken)
+        let request = iOS.recordWrite(
+            .updateObject, ["value": "https://img.example.com/u/2.jpg"], path: "/photos#\(second)", accessToken: account.accessToken)
         #expect(request.body?.hasSuffix("&attribute_name=/photos#\(second)") == true, "\(request)")
         let json = try await server.send(request).read().ok()
         #expect(json["result"] != nil, "iOS fails the update without `result` (JRCaptureObject.m:130-132): \(json)")
@@ -52,14 +59,17 @@ struct PluralReplayTests {
         #expect(photos.first { $0["id"]?.intValue == ids.first }?["value"] == .string("https://img.example.com/u/1.jpg"), "\(photos)")
     }
 
-    @Test("Android CaptureRecord.java:216-262 new photos: entity.update of {\"photos\": [element]} at the root (CaptureJsonUtils.java:74-82, 117-122; CaptureRecord.java:313-329), appended")
+    @Test(
+        "Android CaptureRecord.java:216-262 new photos: entity.update of {\"photos\": [element]} at the root (CaptureJsonUtils.java:74-82, 117-122; CaptureRecord.java:313-329), appended"
+    )
     func androidAppendPhotos() async throws {
         let server = try ReplayServer.get()
         let android = server.android
         let account = try await Arrange.register(server, email: "append.android@replay.example.com", displayName: "append_android")
         // compileChangeSet refuses a key the record did not have (CaptureJsonUtils.java:217-220):
         // the record must hold `photos` for the app to add one.
-        #expect(account.record["photos"]?.arrayValue != nil, "Android can add photos only to a record that holds `photos` (a list): \(account.record)")
+        #expect(
+            account.record["photos"]?.arrayValue != nil, "Android can add photos only to a record that holds `photos` (a list): \(account.record)")
         // First photo: the plural was empty (no ids), so the change is the whole list, wrapped
         // in its parent at "/" (ApidUpdate.java:60-64: `value`, no attribute_name).
         let first = android.apidChange(.update(["photos": [Self.photo1]], path: "/"), accessToken: account.accessToken)
@@ -93,7 +103,8 @@ struct PluralReplayTests {
         let server = try ReplayServer.get()
         let android = server.android
         let account = try await Arrange.register(server, email: "delete.android@replay.example.com", displayName: "delete_android")
-        try await server.send(android.apidChange(.update(["photos": [Self.photo1, Self.photo2]], path: "/"), accessToken: account.accessToken)).read().ok()
+        try await server.send(android.apidChange(.update(["photos": [Self.photo1, Self.photo2]], path: "/"), accessToken: account.accessToken)).read()
+            .ok()
         let before = try await Check.record(server, account.accessToken)
         let ids = try Self.ids(before["photos"])
         let first = try #require(ids.first)
@@ -102,7 +113,9 @@ struct PluralReplayTests {
         #expect(photos.count == 1 && photos.first?["id"]?.intValue == ids.last, "\(photos)")
     }
 
-    @Test("Android CaptureJsonUtils.java:129,146 entity.delete as synchronize builds its path (/#<id>, the plural's name lost): a Capture error, the record unchanged")
+    @Test(
+        "Android CaptureJsonUtils.java:129,146 entity.delete as synchronize builds its path (/#<id>, the plural's name lost): a Capture error, the record unchanged"
+    )
     func androidDeleteWithSDKPath() async throws {
         let server = try ReplayServer.get()
         let android = server.android

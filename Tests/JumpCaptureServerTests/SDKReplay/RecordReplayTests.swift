@@ -7,7 +7,9 @@ import Testing
 /// and success needs `result` in the answer. docs/sdk-calls.md, "Records".
 @Suite(.replayServer(.records), .timeLimit(.minutes(5)))
 struct RecordReplayTests {
-    @Test("iOS JRCaptureApidInterface.m:246-294 entity.update of /primaryAddress: hand-built body, no Content-Type; result read (JRCaptureObject.m:126-132)")
+    @Test(
+        "iOS JRCaptureApidInterface.m:246-294 entity.update of /primaryAddress: hand-built body, no Content-Type; result read (JRCaptureObject.m:126-132)"
+    )
     func iOSUpdateObject() async throws {
         let server = try ReplayServer.get()
         let account = try await Arrange.register(server, email: "update.object.ios@replay.example.com", displayName: "update_object_ios")
@@ -20,8 +22,9 @@ struct RecordReplayTests {
         let json = try await server.send(request).read().ok()
         #expect(json["result"] != nil, "iOS fails the update without `result` (JRCaptureObject.m:130-132): \(json)")
         let stored = try await Check.record(server, account.accessToken)
-        #expect(stored.at(path: "primaryAddress.address1") == .string("Seestrasse 12/3") && stored.at(path: "primaryAddress.city") == .string("Zürich"),
-                "\(stored)")
+        #expect(
+            stored.at(path: "primaryAddress.address1") == .string("Seestrasse 12/3") && stored.at(path: "primaryAddress.city") == .string("Zürich"),
+            "\(stored)")
     }
 
     @Test("iOS JRCaptureApidInterface.m:246-294 entity.update of the user: no attribute_name")
@@ -29,7 +32,8 @@ struct RecordReplayTests {
         let server = try ReplayServer.get()
         let account = try await Arrange.register(server, email: "update.user.ios@replay.example.com", displayName: "update_user_ios")
         // JRCaptureUser's path is "" (JRCaptureUser.m:649): no attribute_name.
-        let request = server.iOS.recordWrite(.updateObject, ["aboutMe": "Hiking & climbing; 100% \"outdoors\""], path: "", accessToken: account.accessToken)
+        let request = server.iOS.recordWrite(
+            .updateObject, ["aboutMe": "Hiking & climbing; 100% \"outdoors\""], path: "", accessToken: account.accessToken)
         #expect(request.bodyParameters["attribute_name"] == nil)
         let json = try await server.send(request).read().ok()
         #expect(json["result"] != nil, "iOS fails the update without `result` (JRCaptureObject.m:130-132): \(json)")
@@ -41,14 +45,17 @@ struct RecordReplayTests {
         let server = try ReplayServer.get()
         let account = try await Arrange.register(server, email: "replace.object.ios@replay.example.com", displayName: "replace_object_ios")
         // toReplaceDictionary (JRPrimaryAddress.m:427-446): every property, NSNull for the unset.
-        let value: JSONValue = ["address1": "Unter den Linden 1", "address2": nil, "city": "Berlin", "company": nil, "country": "DE",
-                                "mobile": nil, "phone": nil, "stateAbbreviation": nil, "zip": "10117", "zipPlus4": nil]
+        let value: JSONValue = [
+            "address1": "Unter den Linden 1", "address2": nil, "city": "Berlin", "company": nil, "country": "DE",
+            "mobile": nil, "phone": nil, "stateAbbreviation": nil, "zip": "10117", "zipPlus4": nil
+        ]
         let answer = try await server.send(server.iOS.recordWrite(.replaceObject, value, path: "/primaryAddress", accessToken: account.accessToken))
         let read = answer.read()
         let result = try read.object("result", in: try read.ok(), "JRCaptureObject.m:207-212")
         // replaceFromDictionary:withPath: reads the object's own keys from `result`.
         #expect(result["city"] == .string("Berlin") && result["zip"] == .string("10117"), "result should be the replaced object: \(result)")
         let stored = try await Check.record(server, account.accessToken)
-        #expect(stored.at(path: "primaryAddress.city") == .string("Berlin") && stored.at(path: "primaryAddress.country") == .string("DE"), "\(stored)")
+        #expect(
+            stored.at(path: "primaryAddress.city") == .string("Berlin") && stored.at(path: "primaryAddress.country") == .string("DE"), "\(stored)")
     }
 }

@@ -36,11 +36,11 @@ struct ReplayProject {
         try folder.write("identities.yaml", identities + ReplayIdentities.yaml)
         var server = """
 
-        server:
-          bcryptCost: 4
-          apiKey: \(Self.apiKey)
+            server:
+              bcryptCost: 4
+              apiKey: \(Self.apiKey)
 
-        """
+            """
         switch settings {
         case .plain: break
         case .records:
@@ -109,13 +109,15 @@ final class ReplayServer: Sendable {
         do {
             let (config, loaded, identities) = try project.load()
             let clock = TestClock(ServerFixtures.start)
-            var setup = CaptureServerSetup(config: config, flow: loaded.flow, localizer: loaded.localizer(), identities: identities,
-                                           databasePath: project.databasePath, clock: { clock.now })
+            var setup = CaptureServerSetup(
+                config: config, flow: loaded.flow, localizer: loaded.localizer(), identities: identities,
+                databasePath: project.databasePath, clock: { clock.now })
             // `server.schema` as `serve` reads it (LocalServer.schema): an absolute path here.
             if let named = config.server.schema {
                 let schema = SchemaLoader.schema(path: named.value)
                 guard let value = schema.value, !schema.diagnostics.containsErrors else {
-                    throw ReplayError("the schema \(named.value) was refused:\n" + DiagnosticRenderer(sources: schema.sources).render(schema.diagnostics))
+                    throw ReplayError(
+                        "the schema \(named.value) was refused:\n" + DiagnosticRenderer(sources: schema.sources).render(schema.diagnostics))
                 }
                 setup.schema = value
             }
@@ -197,54 +199,73 @@ enum ReplayIdentities {
         var nativeToken: String
     }
 
-    static let iosThin = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-ios-thin", email: "ios.thin@replay.example.com",
-                                givenName: "Iris", familyName: "Thin", displayName: "ios_thin", nativeToken: "google-native-ios-thin")
-    static let androidThin = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-android-thin",
-                                    email: "android.thin@replay.example.com", givenName: "Anders", familyName: "Thin", displayName: "android_thin",
-                                    nativeToken: "google-native-android-thin")
-    static let iosMerge = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-ios-merge", email: "merge.ios@replay.example.com",
-                                 givenName: "Mira", familyName: "Merge", displayName: "ios_merge_g", nativeToken: "google-native-ios-merge")
-    static let androidMerge = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-android-merge",
-                                     email: "merge.android@replay.example.com", givenName: "Mats", familyName: "Merge", displayName: "android_merge_g",
-                                     nativeToken: "google-native-android-merge")
-    static let iosTwoStep = Person(provider: "twitter", identifier: "http://twitter.com/account/profile?user_id=9100001", email: nil,
-                                   givenName: "Tove", familyName: "Step", displayName: "ios_two_step", nativeToken: "twitter-native-ios-two-step")
-    static let androidTwoStep = Person(provider: "twitter", identifier: "http://twitter.com/account/profile?user_id=9100002", email: nil,
-                                       givenName: "Tomas", familyName: "Step", displayName: "android_two_step", nativeToken: "twitter-native-android-two-step")
-    static let iosLink = Person(provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200001", email: "link.ios.fb@replay.example.com",
-                                givenName: "Lina", familyName: "Link", displayName: "ios_link_fb", nativeToken: "facebook-native-ios-link")
-    static let androidLink = Person(provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200002",
-                                    email: "link.android.fb@replay.example.com", givenName: "Lars", familyName: "Link", displayName: "android_link_fb",
-                                    nativeToken: "facebook-native-android-link")
+    static let iosThin = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-ios-thin", email: "ios.thin@replay.example.com",
+        givenName: "Iris", familyName: "Thin", displayName: "ios_thin", nativeToken: "google-native-ios-thin")
+    static let androidThin = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-android-thin",
+        email: "android.thin@replay.example.com", givenName: "Anders", familyName: "Thin", displayName: "android_thin",
+        nativeToken: "google-native-android-thin")
+    static let iosMerge = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-ios-merge", email: "merge.ios@replay.example.com",
+        givenName: "Mira", familyName: "Merge", displayName: "ios_merge_g", nativeToken: "google-native-ios-merge")
+    static let androidMerge = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-android-merge",
+        email: "merge.android@replay.example.com", givenName: "Mats", familyName: "Merge", displayName: "android_merge_g",
+        nativeToken: "google-native-android-merge")
+    static let iosTwoStep = Person(
+        provider: "twitter", identifier: "http://twitter.com/account/profile?user_id=9100001", email: nil,
+        givenName: "Tove", familyName: "Step", displayName: "ios_two_step", nativeToken: "twitter-native-ios-two-step")
+    static let androidTwoStep = Person(
+        provider: "twitter", identifier: "http://twitter.com/account/profile?user_id=9100002", email: nil,
+        givenName: "Tomas", familyName: "Step", displayName: "android_two_step", nativeToken: "twitter-native-android-two-step")
+    static let iosLink = Person(
+        provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200001", email: "link.ios.fb@replay.example.com",
+        givenName: "Lina", familyName: "Link", displayName: "ios_link_fb", nativeToken: "facebook-native-ios-link")
+    static let androidLink = Person(
+        provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200002",
+        email: "link.android.fb@replay.example.com", givenName: "Lars", familyName: "Link", displayName: "android_link_fb",
+        nativeToken: "facebook-native-android-link")
     /// Sign in with Apple: the app gets an identity token (a JWT) from Apple.
-    static let iosApple = Person(provider: "apple", identifier: "001234.replay0ios0apple.0999", email: "apple.ios@replay.example.com",
-                                 givenName: "Abel", familyName: "Apple", displayName: "ios_apple",
-                                 nativeToken: "eyJraWQiOiJyZXBsYXkiLCJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIwMDEyMzQucmVwbGF5MGlvczBhcHBsZS4wOTk5In0.c2lnbmF0dXJl")
-    static let iosWebView = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-ios-webview",
-                                   email: "webview.ios@replay.example.com", givenName: "Wera", familyName: "View", displayName: "ios_webview",
-                                   nativeToken: "google-native-ios-webview")
-    static let androidDevice = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-android-device",
-                                      email: "device.android@replay.example.com", givenName: "Dag", familyName: "Device", displayName: "android_device",
-                                      nativeToken: "google-native-android-device")
-    static let androidServerCode = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-android-code",
-                                          email: "code.android@replay.example.com", givenName: "Cora", familyName: "Code", displayName: "android_code",
-                                          nativeToken: "4/0AY0e-g7replay-android-server-auth-code")
-    static let iosTokenURL = Person(provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200003", email: "tokenurl.ios@replay.example.com",
-                                    givenName: "Tia", familyName: "Url", displayName: "ios_token_url", nativeToken: "facebook-native-ios-token-url")
-    static let androidTokenURL = Person(provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200004",
-                                        email: "tokenurl.android@replay.example.com", givenName: "Tor", familyName: "Url", displayName: "android_token_url",
-                                        nativeToken: "facebook-native-android-token-url")
-    static let iosUnlink = Person(provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200005", email: "unlink.ios.fb@replay.example.com",
-                                  givenName: "Una", familyName: "Link", displayName: "ios_unlink_fb", nativeToken: "facebook-native-ios-unlink")
-    static let androidUnlink = Person(provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200006",
-                                      email: "unlink.android.fb@replay.example.com", givenName: "Ulf", familyName: "Link", displayName: "android_unlink_fb",
-                                      nativeToken: "facebook-native-android-unlink")
-    static let httpsAndroid = Person(provider: "google", identifier: "https://www.google.com/profiles/replay-https-android",
-                                     email: "https.android@replay.example.com", givenName: "Hedda", familyName: "Tls", displayName: "https_android",
-                                     nativeToken: "google-native-https-android")
+    static let iosApple = Person(
+        provider: "apple", identifier: "001234.replay0ios0apple.0999", email: "apple.ios@replay.example.com",
+        givenName: "Abel", familyName: "Apple", displayName: "ios_apple",
+        nativeToken: "eyJraWQiOiJyZXBsYXkiLCJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIwMDEyMzQucmVwbGF5MGlvczBhcHBsZS4wOTk5In0.c2lnbmF0dXJl")
+    static let iosWebView = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-ios-webview",
+        email: "webview.ios@replay.example.com", givenName: "Wera", familyName: "View", displayName: "ios_webview",
+        nativeToken: "google-native-ios-webview")
+    static let androidDevice = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-android-device",
+        email: "device.android@replay.example.com", givenName: "Dag", familyName: "Device", displayName: "android_device",
+        nativeToken: "google-native-android-device")
+    static let androidServerCode = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-android-code",
+        email: "code.android@replay.example.com", givenName: "Cora", familyName: "Code", displayName: "android_code",
+        nativeToken: "4/0AY0e-g7replay-android-server-auth-code")
+    static let iosTokenURL = Person(
+        provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200003", email: "tokenurl.ios@replay.example.com",
+        givenName: "Tia", familyName: "Url", displayName: "ios_token_url", nativeToken: "facebook-native-ios-token-url")
+    static let androidTokenURL = Person(
+        provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200004",
+        email: "tokenurl.android@replay.example.com", givenName: "Tor", familyName: "Url", displayName: "android_token_url",
+        nativeToken: "facebook-native-android-token-url")
+    static let iosUnlink = Person(
+        provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200005", email: "unlink.ios.fb@replay.example.com",
+        givenName: "Una", familyName: "Link", displayName: "ios_unlink_fb", nativeToken: "facebook-native-ios-unlink")
+    static let androidUnlink = Person(
+        provider: "facebook", identifier: "http://www.facebook.com/profile.php?id=9200006",
+        email: "unlink.android.fb@replay.example.com", givenName: "Ulf", familyName: "Link", displayName: "android_unlink_fb",
+        nativeToken: "facebook-native-android-unlink")
+    static let httpsAndroid = Person(
+        provider: "google", identifier: "https://www.google.com/profiles/replay-https-android",
+        email: "https.android@replay.example.com", givenName: "Hedda", familyName: "Tls", displayName: "https_android",
+        nativeToken: "google-native-https-android")
 
-    static let all: [Person] = [iosThin, androidThin, iosMerge, androidMerge, iosTwoStep, androidTwoStep, iosLink, androidLink, iosApple, iosWebView,
-                                androidDevice, androidServerCode, iosTokenURL, androidTokenURL, iosUnlink, androidUnlink, httpsAndroid]
+    static let all: [Person] = [
+        iosThin, androidThin, iosMerge, androidMerge, iosTwoStep, androidTwoStep, iosLink, androidLink, iosApple, iosWebView,
+        androidDevice, androidServerCode, iosTokenURL, androidTokenURL, iosUnlink, androidUnlink, httpsAndroid
+    ]
 
     static var yaml: String {
         var text = "\n  # The SDK replay suite's people (Tests/JumpCaptureServerTests/SDKReplay).\n"

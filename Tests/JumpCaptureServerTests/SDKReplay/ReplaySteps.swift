@@ -24,7 +24,9 @@ enum Arrange {
         try await register(url: server.url, config: server.config, flow: server.flow, client: SDKWire.client, email: email, displayName: displayName)
     }
 
-    static func register(url: String, config: ClientConfig, flow: Flow, client: HTTPClient, email: String, displayName: String) async throws -> Account {
+    static func register(url: String, config: ClientConfig, flow: Flow, client: HTTPClient, email: String, displayName: String) async throws
+        -> Account
+    {
         let secret = IOSApp.newRefreshSecret()
         let pairs: [(name: String, value: String)] = [
             ("client_id", config.captureClientId.value), ("locale", "en-US"), ("response_type", "token"),
@@ -32,7 +34,7 @@ enum Arrange {
             ("form", config.captureTraditionalRegistrationFormName.value), ("refresh_secret", secret),
             ("emailAddress", email), ("displayName", displayName), ("firstName", "Ana"), ("lastName", "Ruiz"),
             ("newPassword", password), ("newPasswordConfirm", password), ("birthdate[dateselect_year]", "1990"),
-            ("birthdate[dateselect_month]", "04"), ("birthdate[dateselect_day]", "01"), ("optIn", "true"),
+            ("birthdate[dateselect_month]", "04"), ("birthdate[dateselect_day]", "01"), ("optIn", "true")
         ]
         var request = HTTPClientRequest(url: url + "/oauth/register_native_traditional")
         request.method = .POST
@@ -41,7 +43,8 @@ enum Arrange {
         let response = try await client.execute(request, timeout: .seconds(15))
         let body = String(buffer: try await response.body.collect(upTo: 1 << 22))
         guard let json = try? JSONValue.parse(body), json["stat"] == .string("ok"), let token = json["access_token"]?.stringValue,
-              let record = json["capture_user"] else {
+            let record = json["capture_user"]
+        else {
             throw ReplayError("arranging: the registration of \(email) (jump-forms client style) failed: HTTP \(response.status.code) \(body)")
         }
         return Account(email: email, password: password, accessToken: token, refreshSecret: secret, record: record)
@@ -127,7 +130,9 @@ extension JSONValue {
     /// The object with `value` at a dot path (objects made as needed).
     func replacing(path: String, with value: JSONValue) -> JSONValue {
         let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
-        guard case .object(var entries) = self else { return parts.count == 1 ? [parts[0]: value] : [parts[0]: JSONValue.null.replacing(path: parts[1], with: value)] }
+        guard case .object(var entries) = self else {
+            return parts.count == 1 ? [parts[0]: value] : [parts[0]: JSONValue.null.replacing(path: parts[1], with: value)]
+        }
         let key = parts[0]
         let new = parts.count == 1 ? value : (self[key] ?? .null).replacing(path: parts[1], with: value)
         if let index = entries.firstIndex(where: { $0.key == key }) { entries[index].value = new } else { entries.append((key, new)) }

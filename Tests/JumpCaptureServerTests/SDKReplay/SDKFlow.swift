@@ -75,10 +75,11 @@ struct SDKFlow: Sendable, Equatable {
             switch entry["schemaId"] {
             case .string(let path)?: schema = .path(path)
             case .object(let subs)?:
-                schema = .map(try subs.map {
-                    guard let path = $0.value.stringValue else { throw ReplayError("field \(name): schemaId.\($0.key) is not a string") }
-                    return Sub(key: $0.key, path: path)
-                })
+                schema = .map(
+                    try subs.map {
+                        guard let path = $0.value.stringValue else { throw ReplayError("field \(name): schemaId.\($0.key) is not a string") }
+                        return Sub(key: $0.key, path: path)
+                    })
             case nil, .null?: schema = nil
             default: throw ReplayError("field \(name): schemaId is neither a string nor an object")
             }
@@ -144,7 +145,8 @@ struct SDKFlow: Sendable, Equatable {
     func signInFields(_ form: String) -> (user: String, password: String)? {
         let fields = self.form(form)
         guard fields.count == 2, let password = fields.first(where: { $0.field.type == "password" }),
-              let user = fields.first(where: { $0.field.type != "password" }) else { return nil }
+            let user = fields.first(where: { $0.field.type != "password" })
+        else { return nil }
         return (user.name, password.name)
     }
 

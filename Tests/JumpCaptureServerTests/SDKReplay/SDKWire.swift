@@ -64,15 +64,19 @@ struct SDKAnswer: Sendable, CustomStringConvertible {
 enum SDKWire {
     /// Follows no redirects (a provider dialog ends on one, which the SDK's web view
     /// intercepts); decompresses gzip, as NSURLSession and OkHttp do without being asked.
-    static let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                   configuration: .init(redirectConfiguration: .disallow,
-                                                        timeout: .init(connect: .seconds(15), read: .seconds(15)),
-                                                        decompression: .enabled(limit: .ratio(200))))
+    static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(15), read: .seconds(15)),
+            decompression: .enabled(limit: .ratio(200))))
 
     /// The same without decompression: to see what the server put on the wire.
-    static let rawClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                      configuration: .init(redirectConfiguration: .disallow,
-                                                           timeout: .init(connect: .seconds(15), read: .seconds(15))))
+    static let rawClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(15), read: .seconds(15))))
 
     static func send(_ request: SDKRequest, to base: String, client: HTTPClient = SDKWire.client) async throws -> SDKAnswer {
         var outgoing = HTTPClientRequest(url: base + request.target)
@@ -86,8 +90,9 @@ enum SDKWire {
         }
         let response = try await client.execute(outgoing, timeout: .seconds(15))
         let bytes = try await response.body.collect(upTo: 8 << 20)
-        return SDKAnswer(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes), bytes: Array(buffer: bytes),
-                         request: request)
+        return SDKAnswer(
+            status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes), bytes: Array(buffer: bytes),
+            request: request)
     }
 
     /// `%XX` and `+` decoded (what a server reads from a form body or query).
@@ -98,7 +103,8 @@ enum SDKWire {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
             } else {
                 bytes.append(byte)

@@ -66,8 +66,11 @@ struct SignInReplayTests {
         let account = try await Arrange.register(server, email: "code.ios@replay.example.com", displayName: "code_ios")
         var iOS = server.iOS
         iOS.responseType = "code_and_token"
-        let signedIn = try await server.send(iOS.traditionalSignIn(user: account.email, password: account.password,
-                                                                   refreshSecret: IOSApp.newRefreshSecret())).read().signedIn()
+        let signedIn = try await server.send(
+            iOS.traditionalSignIn(
+                user: account.email, password: account.password,
+                refreshSecret: IOSApp.newRefreshSecret())
+        ).read().signedIn()
         #expect(signedIn.answer["authorization_code"]?.stringValue?.isEmpty == false, "\(signedIn.answer)")
     }
 
@@ -77,19 +80,25 @@ struct SignInReplayTests {
         let account = try await Arrange.register(server, email: "code.android@replay.example.com", displayName: "code_android")
         var android = server.android
         android.responseType = "code_and_token"
-        let signedIn = try await server.send(android.traditionalSignIn(user: account.email, password: account.password,
-                                                                       refreshSecret: AndroidApp.newRefreshSecret())).read().signedIn()
+        let signedIn = try await server.send(
+            android.traditionalSignIn(
+                user: account.email, password: account.password,
+                refreshSecret: AndroidApp.newRefreshSecret())
+        ).read().signedIn()
         #expect(signedIn.answer["authorization_code"]?.stringValue?.isEmpty == false, "\(signedIn.answer)")
     }
 
     // MARK: Social
 
-    @Test("iOS JRCaptureData.m:180-214 social sign-in through the token URL: every parameter in the query of a POST with an empty body (JRSessionData.m:1538-1544), thin registration")
+    @Test(
+        "iOS JRCaptureData.m:180-214 social sign-in through the token URL: every parameter in the query of a POST with an empty body (JRSessionData.m:1538-1544), thin registration"
+    )
     func iOSTokenURLSocialSignIn() async throws {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.iosThin
         let iOS = server.iOS
-        let token = try EngageReplayTests.readNativeToken(try await server.send(iOS.nativeTokenExchange(provider: "google", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(iOS.nativeTokenExchange(provider: "google", token: person.nativeToken)))
         let request = iOS.callTokenURL(iOS.captureTokenURL(refreshSecret: IOSApp.newRefreshSecret()), token: token)
         #expect(request.body == nil && request.header("Content-Type") == nil)
         // JREngageWrapper.m:306-336 hands the answer to signInHandler (JRCapture.m:438-481).
@@ -99,7 +108,9 @@ struct SignInReplayTests {
         #expect(linkedIdentifiers(signedIn.user).contains(person.identifier))
     }
 
-    @Test("iOS JRWebViewController.m:509-549 social sign-in from the web view: 310 for a new user, register_native (JRCapture.m:753-806), then signed in")
+    @Test(
+        "iOS JRWebViewController.m:509-549 social sign-in from the web view: 310 for a new user, register_native (JRCapture.m:753-806), then signed in"
+    )
     func iOSWebViewSocialSignIn() async throws {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.iosWebView
@@ -132,12 +143,15 @@ struct SignInReplayTests {
         #expect(!signedIn.isNew)
     }
 
-    @Test("Android Capture.java:152-181 social sign-in after the device=android dialog (JRSession.java:921-987, JRWebViewFragment.java:422-430), thin registration")
+    @Test(
+        "Android Capture.java:152-181 social sign-in after the device=android dialog (JRSession.java:921-987, JRWebViewFragment.java:422-430), thin registration"
+    )
     func androidDialogSocialSignIn() async throws {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.androidDevice
         let android = server.android
-        let location = try await Dialog.run(android.startURL(providerPath: try await server.providerPath("google")), on: server.url, identity: person.identifier)
+        let location = try await Dialog.run(
+            android.startURL(providerPath: try await server.providerPath("google")), on: server.url, identity: person.identifier)
         #expect(location.hasPrefix(android.mobileEndpointPrefix), "token_profile dialogs end at \(android.mobileEndpointPrefix): \(location)")
         guard location.hasPrefix(android.mobileEndpointPrefix) else { return }
         let rpx = try EngageReplayTests.readRPXResult(try await server.send(android.mobileEndpoint(location)))
@@ -152,7 +166,8 @@ struct SignInReplayTests {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.androidThin
         let android = server.android
-        let token = try EngageReplayTests.readNativeToken(try await server.send(android.nativeTokenExchange(provider: "google", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(android.nativeTokenExchange(provider: "google", token: person.nativeToken)))
         let signedIn = try await server.send(android.socialSignIn(token: token, refreshSecret: AndroidApp.newRefreshSecret())).read().signedIn()
         #expect(signedIn.isNew, "\(signedIn.answer)")
         #expect(signedIn.user["email"] == person.email.map(JSONValue.string))
@@ -166,12 +181,14 @@ struct SignInReplayTests {
         let person = ReplayIdentities.iosMerge
         let iOS = server.iOS
         let account = try await Arrange.register(server, email: try #require(person.email), displayName: "merge_ios")
-        let token = try EngageReplayTests.readNativeToken(try await server.send(iOS.nativeTokenExchange(provider: "google", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(iOS.nativeTokenExchange(provider: "google", token: person.nativeToken)))
         let refused = try await server.send(iOS.callTokenURL(iOS.captureTokenURL(refreshSecret: IOSApp.newRefreshSecret()), token: token)).read()
         let error = try refused.error(code: 380)
         #expect(try refused.string("existing_provider", in: error, "JRCaptureError.m:76-79") == "capture")
         // The merge token is the Engage token of the failed sign-in (JREngageWrapper.m:322-328).
-        let request = iOS.traditionalSignIn(user: account.email, password: account.password, mergeToken: token, refreshSecret: IOSApp.newRefreshSecret())
+        let request = iOS.traditionalSignIn(
+            user: account.email, password: account.password, mergeToken: token, refreshSecret: IOSApp.newRefreshSecret())
         let signedIn = try await server.send(request).read().signedIn()
         #expect(linkedIdentifiers(signedIn.user).contains(person.identifier), "the Google identity is linked: \(signedIn.user)")
     }
@@ -182,24 +199,30 @@ struct SignInReplayTests {
         let person = ReplayIdentities.androidMerge
         let android = server.android
         let account = try await Arrange.register(server, email: try #require(person.email), displayName: "merge_android")
-        let token = try EngageReplayTests.readNativeToken(try await server.send(android.nativeTokenExchange(provider: "google", token: person.nativeToken)))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(android.nativeTokenExchange(provider: "google", token: person.nativeToken)))
         let refused = try await server.send(android.socialSignIn(token: token, refreshSecret: AndroidApp.newRefreshSecret())).read()
         let error = try refused.error(code: 380)
         #expect(try refused.string("existing_provider", in: error, "CaptureApiError.java:207") == "capture")
-        let request = android.traditionalSignIn(user: account.email, password: account.password, mergeToken: token, refreshSecret: AndroidApp.newRefreshSecret())
+        let request = android.traditionalSignIn(
+            user: account.email, password: account.password, mergeToken: token, refreshSecret: AndroidApp.newRefreshSecret())
         let signedIn = try await server.send(request).read().signedIn()
         #expect(linkedIdentifiers(signedIn.user).contains(person.identifier), "the Google identity is linked: \(signedIn.user)")
     }
 
     // MARK: Two-step registration (310)
 
-    @Test("iOS two-step: 310 with prereg_fields from the token URL (JRCaptureError.m:237-241), then register_native (JRCapture.m:753-806) and /entity")
+    @Test(
+        "iOS two-step: 310 with prereg_fields from the token URL (JRCaptureError.m:237-241), then register_native (JRCapture.m:753-806) and /entity")
     func iOSTwoStepRegistration() async throws {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.iosTwoStep
         let iOS = server.iOS
-        let token = try EngageReplayTests.readNativeToken(try await server.send(iOS.nativeTokenExchange(provider: "twitter", token: person.nativeToken,
-                                                                                                       tokenSecret: "two-step-secret")))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(
+                iOS.nativeTokenExchange(
+                    provider: "twitter", token: person.nativeToken,
+                    tokenSecret: "two-step-secret")))
         let refused = try await server.send(iOS.callTokenURL(iOS.captureTokenURL(refreshSecret: IOSApp.newRefreshSecret()), token: token)).read()
         let error = try refused.error(code: 310)
         let prefilled = try refused.object("prereg_fields", in: error, "JRCaptureError.m:107")
@@ -224,8 +247,11 @@ struct SignInReplayTests {
         let server = try ReplayServer.get()
         let person = ReplayIdentities.androidTwoStep
         let android = server.android
-        let token = try EngageReplayTests.readNativeToken(try await server.send(android.nativeTokenExchange(provider: "twitter", token: person.nativeToken,
-                                                                                                           tokenSecret: "two-step-secret")))
+        let token = try EngageReplayTests.readNativeToken(
+            try await server.send(
+                android.nativeTokenExchange(
+                    provider: "twitter", token: person.nativeToken,
+                    tokenSecret: "two-step-secret")))
         let refused = try await server.send(android.socialSignIn(token: token, refreshSecret: AndroidApp.newRefreshSecret())).read()
         let error = try refused.error(code: 310)
         let prefilled = try refused.object("prereg_fields", in: error, "CaptureApiError.java:223")
