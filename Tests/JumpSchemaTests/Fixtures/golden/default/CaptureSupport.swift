@@ -3,9 +3,9 @@
 // every schema generated with the same --type-prefix.
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+import FoundationEssentials
 #elseif canImport(Foundation)
-    import Foundation
+import Foundation
 #endif
 
 /// A Capture `date`: a calendar day of the proleptic Gregorian calendar, coded as
@@ -18,8 +18,7 @@ public struct CaptureDate: Sendable, Hashable, Comparable, Codable, LosslessStri
     /// A valid day between 0001-01-01 and 9999-12-31, or nil (`2023-02-29` is nil).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-            (1...Self.daysIn(month: month, year: year)).contains(day)
-        else { return nil }
+              (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -29,8 +28,7 @@ public struct CaptureDate: Sendable, Hashable, Comparable, Codable, LosslessStri
     public init?(_ text: String) {
         var scanner = CaptureScanner(text)
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
-            let day = scanner.digits(2), scanner.isAtEnd
-        else { return nil }
+              let day = scanner.digits(2), scanner.isAtEnd else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
@@ -106,12 +104,11 @@ public struct CaptureDateTime: Sendable, Hashable, Comparable, Codable, Lossless
     public init?(_ text: String) {
         var scanner = CaptureScanner(text)
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
-            let day = scanner.digits(2), let date = CaptureDate(year: year, month: month, day: day),
-            scanner.skip(" ") || scanner.skip("T"),
-            let hour = scanner.digits(2), hour < 24, scanner.skip(":"),
-            let minute = scanner.digits(2), minute < 60, scanner.skip(":"),
-            let second = scanner.digits(2), second < 60
-        else { return nil }
+              let day = scanner.digits(2), let date = CaptureDate(year: year, month: month, day: day),
+              scanner.skip(" ") || scanner.skip("T"),
+              let hour = scanner.digits(2), hour < 24, scanner.skip(":"),
+              let minute = scanner.digits(2), minute < 60, scanner.skip(":"),
+              let second = scanner.digits(2), second < 60 else { return nil }
         var microseconds = 0
         if scanner.skip(".") {
             var count = 0
@@ -158,8 +155,7 @@ public struct CaptureDateTime: Sendable, Hashable, Comparable, Codable, Lossless
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let value = Self(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
+            throw DecodingError.dataCorruptedError(in: container,
                 debugDescription: "'\(text)' is not a dateTime (yyyy-MM-dd HH:mm:ss.SSSSSS +0000)")
         }
         self = value
@@ -172,17 +168,17 @@ public struct CaptureDateTime: Sendable, Hashable, Comparable, Codable, Lossless
 }
 
 #if canImport(FoundationEssentials) || canImport(Foundation)
-    extension CaptureDateTime {
-        /// The instant of a `Date`, to the microsecond.
-        public init(_ date: Date) {
-            self.init(microsecondsSince1970: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
-        }
-
-        /// The instant as a `Date`.
-        public var date: Date {
-            Date(timeIntervalSince1970: Double(microsecondsSince1970) / 1_000_000)
-        }
+extension CaptureDateTime {
+    /// The instant of a `Date`, to the microsecond.
+    public init(_ date: Date) {
+        self.init(microsecondsSince1970: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
     }
+
+    /// The instant as a `Date`.
+    public var date: Date {
+        Date(timeIntervalSince1970: Double(microsecondsSince1970) / 1_000_000)
+    }
+}
 #endif
 
 /// A Capture `json` attribute: any JSON value, stored and sent as it is.
@@ -247,16 +243,13 @@ enum CaptureStringPlural {
                 }
             default: break
             }
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
+            throw DecodingError.dataCorruptedError(forKey: key, in: container,
                 debugDescription: "an element of this plural is a string, or an object whose '\(element)' is a string")
         }
     }
 
-    static func encode<Key: CodingKey>(
-        _ values: [String]?, to container: inout KeyedEncodingContainer<Key>, forKey key: Key,
-        element: String
-    ) throws {
+    static func encode<Key: CodingKey>(_ values: [String]?, to container: inout KeyedEncodingContainer<Key>, forKey key: Key,
+                                       element: String) throws {
         try container.encode(values.map { $0.map { [element: $0] } }, forKey: key)
     }
 }

@@ -153,7 +153,7 @@ public struct User: Codable, Sendable, Equatable {
         "/primaryAddress/zip",
         "/primaryAddress/zipPlus4",
         "/optIn",
-        "/optIn/status"
+        "/optIn/status",
     ]
 
     /// Makes a value from its attributes; those the server sets start empty.

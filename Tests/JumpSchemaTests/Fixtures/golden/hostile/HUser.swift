@@ -3,9 +3,9 @@
 // Do not edit: regenerate it when the schema changes.
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+import FoundationEssentials
 #else
-    import Foundation
+import Foundation
 #endif
 
 /// A record of the Capture entity type `user`, generated from `hostile-schema.json`.
@@ -171,7 +171,7 @@ public struct HUser: Codable, Sendable, Equatable {
         "/emptyPlural",
         "/names",
         "/level1",
-        "/level1/level2"
+        "/level1/level2",
     ]
 
     /// Makes a value from its attributes; those the server sets start empty.
