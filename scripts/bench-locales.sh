@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The locale-check benchmark (docs/PERFORMANCE.md, "Locale checks"):
+# The locale-check benchmark (docs/PERFORMANCE.md, "How each figure is measured"):
 #   1. builds jump-forms and jump-bench in release;
 #   2. writes the corpus: 30 locales x 5,000 keys with seeded defects of every kind
 #      (.bench/locales, with expected.json holding the seeded counts);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak memory against the input (docs/PERFORMANCE.md, "Memory"): `jump-forms lint` of the load
+# Peak memory against the input (docs/PERFORMANCE.md, "How each figure is measured"): `jump-forms lint` of the load
 # corpus (10 flows x 200 forms, 30 locales x 5,000 keys) and `jump-forms locales check` of the
 # locale corpus (31 files x ~5,000 keys), each against a tiny run of the same command, as peak
 # resident memory (GNU time's "Maximum resident set size"). The goal: the peak above the tiny run
@@ -28,8 +28,8 @@ rm -rf "$out" && mkdir -p "$out"
 "$bin/jump-bench" locales generate --out "$out/locales" >/dev/null
 mkdir -p "$out/tiny-locales" && cp locales/*.yaml "$out/tiny-locales/"
 
-peak_kib() {  # peak resident KiB of a command (its output and exit status ignored)
-  /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1
+peak_kib() {  # peak resident KiB of a command (its output and exit status ignored: findings exit 1)
+  { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null || true; } | tail -1
 }
 yaml_bytes() { find "$@" -name '*.yaml' -type f -printf '%s\n' | awk '{ sum += $1 } END { print sum }'; }
 report() {  # name, YAML bytes, large command..., --, tiny command...

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load benchmark of the local server (docs/PERFORMANCE.md, "Local server"): builds jump-forms
+# Load benchmark of the local server (docs/PERFORMANCE.md, "How each figure is measured"): builds jump-forms
 # in release, starts `jump-forms serve` on a free loopback port with a fresh database,
 # registers a user, then runs wrk at 64 connections against, one after the other:
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The baseline of the locale-check benchmark (docs/PERFORMANCE.md, "Locale checks").
+"""The baseline of the locale-check benchmark (docs/PERFORMANCE.md, "How each figure is measured").
 
 What a team writes when it has no checker: load every locale file with PyYAML's libyaml C
 loader (yaml.CLoader), flatten the keys, and compare each locale with the reference:

@@ -12,7 +12,7 @@ import JumpFormsLoader
 import JumpLocaleCheck
 
 /// `jump-bench locales ...`: the corpus of `jump-forms locales check`'s benchmark
-/// (docs/PERFORMANCE.md, "Locale checks"; scripts/bench-locales.sh): 30 locales x 5,000 keys
+/// (docs/PERFORMANCE.md, "How each figure is measured"; scripts/bench-locales.sh): 30 locales x 5,000 keys
 /// with seeded defects of every kind and their exact counts, the load alone for profiling, and
 /// the comparison of what `locales check` and the Python baseline found with what was seeded.
 enum LocalesBenchmark {

@@ -7,9 +7,9 @@ import Synchronization
 /// SQLite's automatic checkpoint runs inside the commit that takes the WAL past 1,000 pages:
 /// that commit copies the pages into the database file and syncs it before it returns, so
 /// every write waiting behind it waits too. Under a load of refreshes this was the p99:
-/// 66 ms with it, 14 ms without (docs/PERFORMANCE.md, "Local server"). Here a WAL hook on the
-/// writer's connection replaces the automatic checkpoint (SQLite's own mechanism is the same
-/// hook) and, once the WAL holds `pages` pages, asks for a `PASSIVE` checkpoint on a serial
+/// 66 ms with it, 14 ms without (docs/PERFORMANCE.md, "What the code keeps for speed"). Here a
+/// WAL hook on the writer's connection replaces the automatic checkpoint (SQLite's own
+/// mechanism is the same hook) and, once the WAL holds `pages` pages, asks for a `PASSIVE` checkpoint on a serial
 /// queue of its own with a connection of its own. A passive checkpoint takes no lock that
 /// writers or readers wait for; it copies what it can, and the next commit past the mark asks
 /// again. At most one checkpoint runs or waits at a time. Durability does not change: a commit

@@ -14,7 +14,8 @@ import Logging
 /// Unlike `StreamLogHandler`, it formats metadata only when it writes a line. The server's HTTP
 /// layer sets a request id on every request's logger; `StreamLogHandler` formats its metadata
 /// again on every such change, which cost about 2% of every request's CPU for lines that the
-/// server's default level (`warning`) never writes (docs/PERFORMANCE.md, "Local server").
+/// server's default level (`warning`) never writes (docs/PERFORMANCE.md, "What the code keeps
+/// for speed").
 struct StandardErrorLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info
