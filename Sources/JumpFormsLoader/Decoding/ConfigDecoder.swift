@@ -127,13 +127,7 @@ struct ConfigDecoder {
     mutating func server(_ node: YAMLNode) -> ServerSettings {
         var settings = ServerSettings()
         guard let mapping = decoder.mapping(node, "'server'") else { return settings }
-        let firstError = decoder.errors.count
-        let keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'")
-        for index in firstError..<decoder.errors.count {
-            if case let .unknownKey(location, key, context, _) = decoder.errors[index], let hint = Self.removedServerKeys[key] {
-                decoder.errors[index] = .removedKey(location, key: key, context: context, hint: hint)
-            }
-        }
+        let keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'", removed: Self.removedServerKeys)
         func bounded(_ key: ServerKey, _ range: ClosedRange<Int>) -> Int? {
             guard let node = keyed[key], let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
             guard range.contains(number.value) else {

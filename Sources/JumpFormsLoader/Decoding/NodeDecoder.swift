@@ -113,13 +113,17 @@ struct NodeDecoder {
     }
 
     /// The entries of a mapping under the keys of `Key`; unknown keys are reported with a
-    /// "did you mean" hint.
-    mutating func keyed<Key>(_ mapping: YAMLMapping, _ keys: Key.Type, context: @autoclosure @escaping () -> String) -> Keyed<Key>
+    /// "did you mean" hint, or with the hint `removed` gives for a key the format no longer has.
+    mutating func keyed<Key>(
+        _ mapping: YAMLMapping, _ keys: Key.Type, context: @autoclosure @escaping () -> String, removed: [String: String] = [:]
+    ) -> Keyed<Key>
     where Key: RawRepresentable & CaseIterable & Hashable, Key.RawValue == String {
         var entries: [Key: YAMLMapping.Entry] = [:]
         for entry in mapping.entries {
             if let key = Key(rawValue: entry.key.value) {
                 entries[key] = entry
+            } else if let hint = removed[entry.key.value] {
+                errors.append(.removedKey(location(entry.key), key: entry.key.value, context: context(), hint: hint))
             } else {
                 errors.append(
                     .unknownKey(
