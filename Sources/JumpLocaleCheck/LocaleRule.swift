@@ -136,7 +136,7 @@ public struct LocaleRuleExample: Sendable, Hashable {
     }
 
     /// The flow of the examples that need call sites.
-    public static let exampleFlow = """
+    static let exampleFlow = """
         flow: example
         version: "1"
         defaultLocale: en-US
@@ -151,6 +151,18 @@ public struct LocaleRuleExample: Sendable, Hashable {
           signInForm: { fields: [email] }
 
         """
+
+    /// An example of the call-site checks: `exampleFlow`, its en-US reference ("{label} is
+    /// required.") and one translation of the flow's `validation.required` message.
+    static func requiredMessage(locale: String, label: String, text: String) -> LocaleRuleExample {
+        LocaleRuleExample(
+            files: [
+                .init("flows/flow.yaml", exampleFlow),
+                .init(
+                    "locales/en-US.yaml", "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
+                .init("locales/\(locale).yaml", "locale: \(locale)\nmessages:\n  fields.email.label: \(label)\n  validation.required: \"\(text)\"\n")
+            ], options: ["--flows", "flows/flow.yaml"])
+    }
 
     public var files: [File]
     /// Options of `jump-forms locales check`, run in the example's folder; `--locales

@@ -5,28 +5,10 @@ extension LocaleRuleDefinition {
     static let argumentAdded = LocaleRuleDefinition(
         rule: .argumentAdded,
         triggeringExamples: [
-            LocaleRuleExample(
-                files: [
-                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                    .init(
-                        "locales/en-US.yaml",
-                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                    .init(
-                        "locales/de-DE.yaml",
-                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ({field}) ist erforderlich.\"\n")
-                ], options: ["--flows", "flows/flow.yaml"])
+            LocaleRuleExample.requiredMessage(locale: "de-DE", label: "E-Mail", text: "{label} ({field}) ist erforderlich.")
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(
-                files: [
-                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                    .init(
-                        "locales/en-US.yaml",
-                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                    .init(
-                        "locales/de-DE.yaml",
-                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ist erforderlich.\"\n")
-                ], options: ["--flows", "flows/flow.yaml"])
+            LocaleRuleExample.requiredMessage(locale: "de-DE", label: "E-Mail", text: "{label} ist erforderlich.")
         ]
     )
 }

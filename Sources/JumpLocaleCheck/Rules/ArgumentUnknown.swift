@@ -5,29 +5,10 @@ extension LocaleRuleDefinition {
     static let argumentUnknown = LocaleRuleDefinition(
         rule: .argumentUnknown,
         triggeringExamples: [
-            LocaleRuleExample(
-                files: [
-                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                    .init(
-                        "locales/en-US.yaml",
-                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                    .init(
-                        "locales/de-DE.yaml",
-                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{lable} ist erforderlich ({min} Zeichen).\"\n"
-                    )
-                ], options: ["--flows", "flows/flow.yaml"])
+            LocaleRuleExample.requiredMessage(locale: "de-DE", label: "E-Mail", text: "{lable} ist erforderlich ({min} Zeichen).")
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(
-                files: [
-                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                    .init(
-                        "locales/en-US.yaml",
-                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                    .init(
-                        "locales/de-DE.yaml",
-                        "locale: de-DE\nmessages:\n  fields.email.label: E-Mail\n  validation.required: \"{label} ist erforderlich.\"\n")
-                ], options: ["--flows", "flows/flow.yaml"])
+            LocaleRuleExample.requiredMessage(locale: "de-DE", label: "E-Mail", text: "{label} ist erforderlich.")
         ]
     )
 }

@@ -5,28 +5,10 @@ extension LocaleRuleDefinition {
     static let renderFailure = LocaleRuleDefinition(
         rule: .renderFailure,
         triggeringExamples: [
-            LocaleRuleExample(
-                files: [
-                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                    .init(
-                        "locales/en-US.yaml",
-                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                    .init(
-                        "locales/fr-FR.yaml",
-                        "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label, number} est obligatoire.\"\n")
-                ], options: ["--flows", "flows/flow.yaml"])
+            LocaleRuleExample.requiredMessage(locale: "fr-FR", label: "E-mail", text: "{label, number} est obligatoire.")
         ],
         nonTriggeringExamples: [
-            LocaleRuleExample(
-                files: [
-                    .init("flows/flow.yaml", LocaleRuleExample.exampleFlow),
-                    .init(
-                        "locales/en-US.yaml",
-                        "locale: en-US\nmessages:\n  fields.email.label: Email\n  validation.required: \"{label} is required.\"\n"),
-                    .init(
-                        "locales/fr-FR.yaml",
-                        "locale: fr-FR\nmessages:\n  fields.email.label: E-mail\n  validation.required: \"{label} est obligatoire.\"\n")
-                ], options: ["--flows", "flows/flow.yaml"])
+            LocaleRuleExample.requiredMessage(locale: "fr-FR", label: "E-mail", text: "{label} est obligatoire.")
         ]
     )
 }
