@@ -18,21 +18,21 @@ public final class LoopbackServer: @unchecked Sendable {
         public var status: Int
         public var contentType: String
         public var body: String
-        /// Seconds to wait before answering.
-        public var delay: Double
+        /// False: never answer; the connection stays open, unanswered, until `stop()`.
+        public var answers: Bool
         /// More header fields (`Location` of a redirect).
         public var headers: [(name: String, value: String)]
         /// Bytes sent instead of `body` (a gzip body).
         public var bodyBytes: [UInt8]?
 
         public init(
-            status: Int = 200, contentType: String = "application/json", body: String, delay: Double = 0,
+            status: Int = 200, contentType: String = "application/json", body: String, answers: Bool = true,
             headers: [(name: String, value: String)] = []
         ) {
             self.status = status
             self.contentType = contentType
             self.body = body
-            self.delay = delay
+            self.answers = answers
             self.headers = headers
         }
     }
@@ -40,7 +40,7 @@ public final class LoopbackServer: @unchecked Sendable {
     public let port: Int
     private let socket: Int32
     private let respond: @Sendable (Received) -> Reply
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var received: [Received] = []
     private var stopped = false
 
@@ -74,6 +74,7 @@ public final class LoopbackServer: @unchecked Sendable {
     public func stop() {
         lock.lock()
         stopped = true
+        lock.broadcast()
         lock.unlock()
         shutdown(socket, Int32(SHUT_RDWR))
         close(socket)
@@ -130,7 +131,12 @@ public final class LoopbackServer: @unchecked Sendable {
         received.append(request)
         lock.unlock()
         let reply = respond(request)
-        if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
+        if !reply.answers {
+            lock.lock()
+            while !stopped { lock.wait() }
+            lock.unlock()
+            return
+        }
         let body = reply.bodyBytes ?? Array(reply.body.utf8)
         let extra = reply.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
         let response =
