@@ -190,7 +190,7 @@ let package = Package(
             name: "JumpFormsCLITests",
             dependencies: [
                 "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200

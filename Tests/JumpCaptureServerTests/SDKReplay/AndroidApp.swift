@@ -2,6 +2,7 @@ import Foundation
 import JumpCapture
 import JumpForms
 import NIOHTTP1
+import TestSupport
 
 /// An Android app built on JUMP Android 7.3.0 (github:janrain/jump.android at c1c6f08, files
 /// under `Jump/src/main/java/com/janrain/android/`), configured for the server: JumpConfig
@@ -174,10 +175,12 @@ struct AndroidApp: Sendable {
     }
 
     /// `generateAndStoreRefreshSecret` (Capture.java:312-327): `Integer.toHexString` of
-    /// random ints, cut to 40 characters.
-    static func newRefreshSecret() -> String {
+    /// random ints, cut to 40 characters; the ints come from a seeded generator, so a replay
+    /// sends the same secret every run.
+    static func newRefreshSecret(seed: UInt64 = 0x5EC_2E7A) -> String {
+        var random = SplitMix(seed: seed)
         var text = ""
-        while text.count < 40 { text += String(UInt32.random(in: 0...UInt32.max), radix: 16) }
+        while text.count < 40 { text += String(UInt32(random.next(1 << 32)), radix: 16) }
         return String(text.prefix(40))
     }
 

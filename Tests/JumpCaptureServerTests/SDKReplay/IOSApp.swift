@@ -3,6 +3,7 @@ import Foundation
 import JumpCapture
 import JumpForms
 import NIOHTTP1
+import TestSupport
 
 /// An iOS app built on JUMP iOS 5.5 (github:janrain/jump.ios at adbc16a, files under
 /// `Janrain/`), configured for the server: the values of jump.yaml in its JRCaptureConfig,
@@ -238,10 +239,12 @@ struct IOSApp: Sendable {
     }
 
     /// `generateAndStoreRefreshSecret` (JRCaptureData.m:216-234): 20 random bytes in hex, the
-    /// first character replaced by `a`.
-    static func newRefreshSecret() -> String {
+    /// first character replaced by `a`; the bytes come from a seeded generator, so a replay
+    /// sends the same secret every run.
+    static func newRefreshSecret(seed: UInt64 = 0x5EC_2E7A) -> String {
+        var random = SplitMix(seed: seed)
         let hex = (0..<20).map { _ -> String in
-            let byte = UInt8.random(in: 0...255)
+            let byte = random.next(256)
             return (byte < 16 ? "0" : "") + String(byte, radix: 16)
         }.joined()
         return "a" + hex.dropFirst()
