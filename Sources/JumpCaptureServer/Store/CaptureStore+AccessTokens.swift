@@ -58,29 +58,12 @@ extension CaptureStore {
         return (token, expiresAt)
     }
 
-    /// A read of one SQL statement, which sees one snapshot by itself: GRDB's read without the
-    /// transaction around it, on the calling thread.
-    func singleStatementRead<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead(body)
-    }
-
     /// An access token's row, with its refresh secret opened (refresh needs it).
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
-        let row = try singleStatementRead { db in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT user_id, expires_at, refresh_secret, coalesce(signed_in_at, created_at) AS signed_in_at, chain
-                        FROM access_tokens WHERE token_hash = ?
-                        """), arguments: [hash]
-            ).map { row in
-                (userID: row[0] as Int64, expiresAt: row[1] as Int, sealed: row[2] as Data?, signedInAt: row[3] as Int, chain: row[4] as String?)
-            }
-        }
-        guard let row else { return nil }
+        guard let row = try tokens.token(hash: hash) else { return nil }
         return StoredToken(
-            tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealed.flatMap { self.open(Array($0)) },
+            tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap { self.open($0) },
             signedInAt: row.signedInAt, chain: row.chain)
     }
 
@@ -90,31 +73,11 @@ extension CaptureStore {
         token: StoredToken, user: StoredUser, identities: [StoredIdentity]?
     )? {
         let hash = Self.hash(token)
-        return try singleStatementRead { db in
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT access_tokens.expires_at, users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
-                               identities.provider, identities.identifier, identities.verified_email,
-                               coalesce(access_tokens.signed_in_at, access_tokens.created_at), access_tokens.chain
-                        FROM access_tokens JOIN users ON users.id = access_tokens.user_id
-                        LEFT JOIN identities ON identities.user_id = users.id
-                        WHERE access_tokens.token_hash = ? ORDER BY identities.id
-                        """), arguments: [hash])
-            var session: (token: StoredToken, user: StoredUser, identities: [StoredIdentity])?
-            while let row = try rows.next() {
-                if session == nil {
-                    let user = StoredUser(id: row[1], uuid: row[2] ?? "", recordText: row[3] ?? "{}", passwordHash: row[4], emailNormalized: row[5])
-                    let stored = StoredToken(
-                        tokenHash: hash, userID: user.id, expiresAt: row[0], refreshSecret: nil, signedInAt: row[9], chain: row[10])
-                    session = (stored, user, [])
-                }
-                if let provider: String = row[6] {
-                    session?.identities.append(StoredIdentity(provider: provider, identifier: row[7] ?? "", verifiedEmail: row[8]))
-                }
-            }
-            return session.map { ($0.token, $0.user, withIdentities ? $0.identities : nil) }
-        }
+        guard let session = try tokens.session(hash: hash) else { return nil }
+        let stored = StoredToken(
+            tokenHash: hash, userID: session.user.id, expiresAt: session.token.expiresAt, refreshSecret: nil,
+            signedInAt: session.token.signedInAt, chain: session.token.chain)
+        return (stored, session.user, withIdentities ? session.identities : nil)
     }
 
     /// A refresh's rotation: the old token's hash, and the new token's.

@@ -16,6 +16,8 @@ import Synchronization
 /// once a minute, inside the writes that issue new ones.
 final class CaptureStore: Sendable {
     let pool: DatabasePool
+    /// The access token reads, on SQLite statements of their own.
+    let tokens: TokenLookup
     let path: String
     /// The key refresh secrets are sealed with (bytes: `SymmetricKey` is not `Sendable`).
     let secretsKey: [UInt8]
@@ -60,6 +62,7 @@ final class CaptureStore: Sendable {
         }
         try PrivateFile.create(path)
         pool = try DatabasePool(path: path, configuration: configuration)
+        tokens = TokenLookup(path: path)
         try Self.migrator.migrate(pool)
         if let uniquePaths { try pool.write { db in try Self.refreshUniqueKeys(uniquePaths, db) } }
         // What the migrations and the key refill wrote goes into the database file now (a
