@@ -32,6 +32,48 @@ public enum PathText {
     public static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
+
+    /// `relative` read from `base`: `base/relative`, or `relative` itself when it is absolute
+    /// or `base` is `.` or empty.
+    public static func resolve(_ relative: String, against base: String) -> String {
+        if relative.hasPrefix("/") || base.isEmpty || base == "." { return relative }
+        return join(base, relative)
+    }
+
+    /// `a/b/../c` -> `a/c`, `./x` -> `x`, `/../x` -> `/x`: for showing and comparing paths
+    /// (lexically: symbolic links are not followed).
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
+            if part == "..", absolute { continue }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// The file's absolute path with symbolic links, `.` and `..` resolved (`realpath`), or nil
+    /// when it does not exist.
+    public static func real(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Like `real`, for a file that may not exist yet: its folder's real path and its name (the
+    /// path as written when the folder does not exist either). Two spellings of one file
+    /// compare equal.
+    public static func canonical(_ path: String) -> String {
+        if let real = real(path) { return real }
+        guard let base = real(folder(of: path)) else { return path }
+        return join(base, name(of: path))
+    }
 }
 
 /// Whether a path names a file or a folder, following symbolic links.

@@ -35,14 +35,13 @@ public enum AnswersLoader {
     public static func load(path: String, limits: LoaderLimits = .default)
         -> (answers: [(field: Located<String>, value: String)], diagnostics: [Diagnostic], sources: SourceFiles)
     {
-        let bytes: [UInt8]
-        if path == "-" {
-            bytes = FileAccess.readStandardInput(limit: limits.maximumFileSize)
-            return load(bytes: bytes, path: "<stdin>", limits: limits)
-        }
-        switch FileAccess.read(path, limit: limits.maximumFileSize) {
+        let standardInput = path == "-"
+        let read =
+            standardInput
+            ? FileAccess.readStandardInput(limit: limits.maximumFileSize) : FileAccess.read(path, limit: limits.maximumFileSize)
+        switch read {
         case .failure(let error): return ([], [error.diagnostic], SourceFiles())
-        case .success(let read): return load(bytes: read, path: path, limits: limits)
+        case .success(let bytes): return load(bytes: bytes, path: standardInput ? "<stdin>" : path, limits: limits)
         }
     }
 }

@@ -1,3 +1,4 @@
+import JumpFiles
 import JumpForms
 
 /// Capture flow documents (JSON) as flows: a path ending in `.json` given to the loader (on
@@ -18,7 +19,7 @@ extension ProjectLoader {
     public func loadFlowDocuments(_ paths: [String], config: ClientConfig?, into project: inout LoadedProject) -> [LoadedFlow] {
         var documents: [CaptureFlowDocumentReader.Document] = []
         for path in paths {
-            project.files.insert(FileAccess.normalize(path))
+            project.files.insert(PathText.normalize(path))
             switch FileAccess.read(path, limit: limits.maximumFileSize) {
             case .failure(let error):
                 project.diagnostics.append(error.diagnostic)
@@ -45,7 +46,7 @@ extension ProjectLoader {
             project.diagnostics += result.diagnostics
             guard let flow = result.flow else { continue }
             var loaded = LoadedFlow(
-                flow: flow, localesDirectory: FileAccess.normalize(flow.path), catalogs: result.catalogs,
+                flow: flow, localesDirectory: PathText.normalize(flow.path), catalogs: result.catalogs,
                 isComplete: !result.diagnostics.containsErrors)
             loaded.documentLocales = group.documents.compactMap(\.locale?.value)
             flows.append(loaded)

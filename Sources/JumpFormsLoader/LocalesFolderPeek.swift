@@ -1,4 +1,5 @@
 import CYAML
+import JumpFiles
 import JumpForms
 
 extension ProjectLoader {
@@ -12,10 +13,10 @@ extension ProjectLoader {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if name == "jump.yaml" || name == "jump.yml" {
             guard let flow = Self.topLevelScalar("flow", in: path, limit: limits.maximumFileSize), !flow.contains("${") else { return nil }
-            flowPath = FileAccess.join(FileAccess.directory(of: path), flow)
+            flowPath = PathText.resolve(flow, against: PathText.folder(of: path))
         }
         let folder = Self.topLevelScalar("locales", in: flowPath, limit: limits.maximumFileSize, giveUpAfter: 400) ?? "../locales"
-        return FileAccess.normalize(FileAccess.join(FileAccess.directory(of: flowPath), folder))
+        return PathText.normalize(PathText.resolve(folder, against: PathText.folder(of: flowPath)))
     }
 
     /// The plain value of a top-level key, reading libyaml events only as far as needed.

@@ -1,3 +1,4 @@
+import JumpFiles
 import JumpForms
 
 extension LoadedProject {
@@ -19,8 +20,8 @@ extension LoadedProject {
             // keys are in the set too, which changes nothing).
             let others = keysOfFolder[loaded.localesDirectory] ?? []
             let configForFlow = config.flatMap { config -> ClientConfig? in
-                let configFlow = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: config.path), config.flow.value))
-                return configFlow == FileAccess.normalize(loaded.flow.path) ? config : nil
+                let configFlow = PathText.normalize(PathText.resolve(config.flow.value, against: PathText.folder(of: config.path)))
+                return configFlow == PathText.normalize(loaded.flow.path) ? config : nil
             }
             let linter = FlowLinter(
                 flow: loaded.flow, catalogs: loaded.catalogs, config: configForFlow,

@@ -1,3 +1,4 @@
+import JumpFiles
 import JumpForms
 
 /// A flow with the locale files of its `locales` folder.
@@ -83,7 +84,7 @@ public struct ProjectLoader: Sendable {
     /// problem: every file is read and every diagnostic collected.
     public func load(paths: [String]) -> LoadedProject {
         var assembler = ProjectAssembler(loader: self)
-        assembler.named = Set(paths.map(FileAccess.normalize))
+        assembler.named = Set(paths.map(PathText.normalize))
         for path in paths {
             switch FileAccess.kind(of: path) {
             case .missing:
@@ -129,7 +130,7 @@ public struct ProjectLoader: Sendable {
         /// Reads a file and decodes it as what its name and top-level keys say it is.
         mutating func loadFile(_ path: String, as expected: FileKind? = nil, read: ReadFile? = nil) {
             if ProjectLoader.isFlowDocument(path) {
-                if flowPaths.insert(FileAccess.normalize(path)).inserted { flowDocuments.append(path) }
+                if flowPaths.insert(PathText.normalize(path)).inserted { flowDocuments.append(path) }
                 return
             }
             let errorsBefore = project.diagnostics.filter { $0.severity == .error }.count
@@ -153,9 +154,9 @@ public struct ProjectLoader: Sendable {
             project.withheld.expansions += decoder.expansions
             guard let config else { return }
             if project.config == nil { project.config = config }
-            let flowPath = FileAccess.join(FileAccess.directory(of: path), config.flow.value)
+            let flowPath = PathText.resolve(config.flow.value, against: PathText.folder(of: path))
             guard FileAccess.kind(of: flowPath) == .file else {
-                let nearest = FileAccess.nearest(to: config.flow.value, relativeTo: FileAccess.directory(of: path), kind: .file)
+                let nearest = FileAccess.nearest(to: config.flow.value, relativeTo: PathText.folder(of: path), kind: .file)
                 project.diagnostics.append(
                     Diagnostic(
                         .fileUnreadable, "the flow file '\(flowPath)' does not exist",
@@ -163,10 +164,10 @@ public struct ProjectLoader: Sendable {
                         hint: nearest.map { "did you mean '\($0)'? ('flow' is relative to jump.yaml)" } ?? "'flow' is relative to jump.yaml"))
                 return
             }
-            if !flowPaths.contains(FileAccess.normalize(flowPath)) {
-                let folder = FileAccess.directory(of: path)
-                if !named.contains(FileAccess.normalize(flowPath)), let root = Withheld.outside(flowPath, project: folder) {
-                    project.withheld.outsideFiles[FileAccess.normalize(flowPath)] = root
+            if !flowPaths.contains(PathText.normalize(flowPath)) {
+                let folder = PathText.folder(of: path)
+                if !named.contains(PathText.normalize(flowPath)), let root = Withheld.outside(flowPath, project: folder) {
+                    project.withheld.outsideFiles[PathText.normalize(flowPath)] = root
                 }
                 projectFolder = folder
                 loadFile(flowPath, as: .flow)
@@ -175,12 +176,12 @@ public struct ProjectLoader: Sendable {
         }
 
         mutating func loadFlow(_ path: String, _ document: YAMLDocument, readCleanly: Bool, decoded: DecodedFlow? = nil) {
-            guard flowPaths.insert(FileAccess.normalize(path)).inserted else { return }
+            guard flowPaths.insert(PathText.normalize(path)).inserted else { return }
             let decoded = decoded ?? DecodedFlow(path: path, document: document)
             let flow = decoded.flow
             project.diagnostics += decoded.errors.map(\.diagnostic)
             guard let flow else { return }
-            let directory = FileAccess.normalize(FileAccess.join(FileAccess.directory(of: path), flow.localesDirectory.value))
+            let directory = PathText.normalize(PathText.resolve(flow.localesDirectory.value, against: PathText.folder(of: path)))
             if let projectFolder, !named.contains(directory), let root = Withheld.outside(directory, project: projectFolder) {
                 project.withheld.outsideFolders[directory] = root
             }
@@ -189,7 +190,7 @@ public struct ProjectLoader: Sendable {
                     catalogsByDirectory[directory] = loader.loadsLocaleFolders ? loader.loadLocales(in: directory, into: &project) : []
                 } else {
                     catalogsByDirectory[directory] = []
-                    let nearest = FileAccess.nearest(to: flow.localesDirectory.value, relativeTo: FileAccess.directory(of: path), kind: .directory)
+                    let nearest = FileAccess.nearest(to: flow.localesDirectory.value, relativeTo: PathText.folder(of: path), kind: .directory)
                     project.diagnostics.append(
                         Diagnostic(
                             .directoryUnreadable,
@@ -209,7 +210,7 @@ public struct ProjectLoader: Sendable {
             if !flowDocuments.isEmpty {
                 project.flows += loader.loadFlowDocuments(flowDocuments, config: project.config, into: &project)
             }
-            for file in localeFiles where catalogsByDirectory[FileAccess.normalize(FileAccess.directory(of: file.path))] == nil {
+            for file in localeFiles where catalogsByDirectory[PathText.normalize(PathText.folder(of: file.path))] == nil {
                 var decoded = loader.decodeLocale(file.path, file.read)
                 decoded.read = ReadFile(path: file.path)  // recorded when the file was read
                 decoded.record(into: &project)
@@ -284,7 +285,7 @@ public struct ProjectLoader: Sendable {
         var messages: MessageFlattener?
 
         func record(into project: inout LoadedProject) {
-            project.files.insert(FileAccess.normalize(path))
+            project.files.insert(PathText.normalize(path))
             if quotable { project.sources.add(path: path, bytes: bytes) }
             project.diagnostics += diagnostics
         }
@@ -312,7 +313,7 @@ public struct ProjectLoader: Sendable {
         if !document.anchors.isEmpty || !document.aliases.isEmpty {
             result.aliases = document.anchors + document.aliases
         }
-        let stem = FileAccess.stem(of: path)
+        let stem = PathText.stem(of: path)
         result.read.messages = nil
         var decoder = LocaleDecoder(path: path, bytes: read.bytes, streamed: read.messages, readerDuplicates: read.duplicates)
         var catalog = decoder.decode(document, expectedTag: LocaleTag(stem) != nil ? stem : nil)
@@ -400,7 +401,10 @@ public struct ProjectLoader: Sendable {
             .unknownFileKind,
             "not a flow, locale file, jump.yaml or identities file: \(found)", at: location,
             hint:
-                "a flow has 'flow', 'fields' and 'forms'; a locale file 'locale' and 'messages'; jump.yaml 'capture...' keys; an identities file 'identities'"
+                """
+                a flow has 'flow', 'fields' and 'forms'; a locale file 'locale' and 'messages'; jump.yaml 'capture...' keys; an identities file \
+                'identities'
+                """
         )
     }
 }

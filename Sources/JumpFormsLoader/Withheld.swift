@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import JumpFiles
 import JumpForms
 
 /// What diagnostics never show, in any output (text, JSON, SARIF):
@@ -42,7 +43,7 @@ public struct Withheld: Sendable {
 
     /// The project folder of a file outside it, or nil for a file shown in full.
     func projectFolder(outside file: String) -> String? {
-        let path = FileAccess.normalize(file)
+        let path = PathText.normalize(file)
         if let folder = outsideFiles[path] { return folder }
         return outsideFolders.first { path.hasPrefix($0.key + "/") }?.value
     }
@@ -57,7 +58,10 @@ public struct Withheld: Sendable {
         if let location = shown.location, let folder = projectFolder(outside: location.file) {
             return Diagnostic(
                 shown.code,
-                "not shown: '\(location.file)' is outside the project folder '\(folder)' (jump.yaml points at it), so only the place of this finding is shown",
+                """
+                not shown: '\(location.file)' is outside the project folder '\(folder)' (jump.yaml points at it), so only the place of this finding \
+                is shown
+                """,
                 at: location, severity: shown.severity,
                 hint: "to see it in full, check the file by name: jump-forms lint '\(location.file)'", file: shown.file)
         }
@@ -122,14 +126,8 @@ public struct Withheld: Sendable {
     /// Whether `path` (a file or folder that exists) lies outside `folder`'s tree, comparing
     /// real paths; the folder's real path when it does.
     static func outside(_ path: String, project folder: String) -> String? {
-        guard let real = realPath(path), let root = realPath(folder) else { return nil }
+        guard let real = PathText.real(path), let root = PathText.real(folder) else { return nil }
         if root == "/" || real == root || real.hasPrefix(root + "/") { return nil }
         return root
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import ArgumentParser
+import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck
@@ -155,13 +156,13 @@ struct LocalesCheckCommand: ParsableCommand {
     static func baselinePath(_ baseline: String) -> (String) -> String {
         let workingDirectory = Self.workingDirectory()
         func absolute(_ path: String) -> String {
-            LocaleSetOptions.normalize(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
+            PathText.normalize(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
         }
-        let folder = LocaleFileIO.realPath(absolute(baseline + "/.."))
+        let folder = PathText.canonical(absolute(baseline + "/.."))
         let named = ResolvedPaths()
         return { file in
             if let known = named.paths[file] { return known }
-            let path = Baseline.path(LocaleFileIO.realPath(absolute(file)), relativeTo: folder)
+            let path = Baseline.path(PathText.canonical(absolute(file)), relativeTo: folder)
             named.paths[file] = path
             return path
         }

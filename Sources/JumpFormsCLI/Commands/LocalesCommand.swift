@@ -76,7 +76,7 @@ struct LocaleSetOptions: ParsableArguments {
         // what the flow's first lines name (checked against the decoded flow below).
         loader.loadsLocaleFolders = false
         let guess: String? =
-            locales.map(Self.normalize)
+            locales.map(PathText.normalize)
             ?? (paths.isEmpty
                 ? (FileExists.directory("locales") ? "locales" : nil)
                 : paths.lazy.compactMap { path in FileExists.file(path) ? loader.peekLocalesDirectory(path: path) : nil }.first)
@@ -106,7 +106,7 @@ struct LocaleSetOptions: ParsableArguments {
             throw ValidationError("no locale files here: name the folder with --locales, or run where jump.yaml or ./locales is")
         }
         var catalogs: [LocaleCatalog]
-        if let guessed, let guess, Self.samePath(guess, directory) {
+        if let guessed, let guess, PathText.normalize(guess) == PathText.normalize(directory) {
             catalogs = guessed.catalogs
             project.sources.merge(guessed.project.sources)
             project.diagnostics += guessed.project.diagnostics
@@ -157,18 +157,6 @@ struct LocaleSetOptions: ParsableArguments {
         return Loaded(
             project: project, flows: loadedFlows, catalogs: catalogs, directory: directory, reference: referenceTag,
             referenceNamedAt: referenceNamedAt, required: required, failures: failures)
-    }
-
-    static func samePath(_ a: String, _ b: String) -> Bool {
-        normalize(a) == normalize(b)
-    }
-
-    static func normalize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") where part != "." {
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
-        }
-        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 }
 

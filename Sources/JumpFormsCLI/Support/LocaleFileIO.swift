@@ -37,23 +37,6 @@ enum LocaleFileIO {
         }
     }
 
-    /// `path` with symbolic links, `.` and `..` resolved and made absolute, so that two
-    /// spellings of one file compare equal. A file that does not exist yet is its folder's real
-    /// path and its name.
-    static func realPath(_ path: String) -> String {
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let resolved = realpath(folder, nil) else { return path }
-        defer { free(resolved) }
-        let base = String(cString: resolved)
-        return base.hasSuffix("/") ? base + name : base + "/" + name
-    }
-
     /// The locale a YAML file's name says (`fr-FR.yaml`: fr-FR): the loader requires the
     /// file's `locale:` to be that tag. Nil for other names.
     static func namedTag(_ path: String) -> LocaleTag? {
