@@ -70,7 +70,10 @@ public enum RefreshSignature {
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
         return
-            "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) \(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+            """
+            \(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) \(pad(parts.tm_hour)):\(pad(parts.tm_min)):\
+            \(pad(parts.tm_sec))
+            """
     }
 
     /// Seconds since 1970 of a `yyyy-MM-dd HH:mm:ss` UTC date; nil when it is not one.

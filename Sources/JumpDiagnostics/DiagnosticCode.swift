@@ -192,7 +192,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .fileUnreadable: Entry(
             title: "file cannot be read",
             explanation:
-                "The path does not exist, is not a regular file, or cannot be opened. Check the path (relative paths are relative to the current directory, or to the file that names them); for a misspelt `flow:` in `jump.yaml` the hint names the closest existing file.",
+                """
+                The path does not exist, is not a regular file, or cannot be opened. Check the path (relative paths are relative to the current \
+                directory, or to the file that names them); for a misspelt `flow:` in `jump.yaml` the hint names the closest existing file.
+                """,
             example: "jump-forms lint flows/missing.yaml"),
         .emptyFile: Entry(
             title: "file is empty",
@@ -202,7 +205,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .fileTooLarge: Entry(
             title: "file is over the size limit",
             explanation:
-                "Files larger than the limit (default 8 MiB) are refused before parsing so that a stray file cannot exhaust memory. Split the file or raise the limit: `--max-file-size 16M` for `lint`, `show`, `validate`, the account commands, `locales check`, `coverage`, `import`, `export` and `pseudo`, `LoaderLimits.maximumFileSize` in code.",
+                """
+                Files larger than the limit (default 8 MiB) are refused before parsing so that a stray file cannot exhaust memory. Split the file or \
+                raise the limit: `--max-file-size 16M` for `lint`, `show`, `validate`, the account commands, `locales check`, `coverage`, `import`, \
+                `export` and `pseudo`, `LoaderLimits.maximumFileSize` in code.
+                """,
             example: "a 9 MiB locale file"),
         .invalidUTF8: Entry(
             title: "file is not valid UTF-8",
@@ -215,7 +222,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .tabIndentation: Entry(
             title: "tab used for indentation",
             explanation:
-                "YAML forbids tabs in indentation; editors that mix tabs and spaces make the structure ambiguous. Indent with spaces. A tab in content is allowed, as YAML allows it: on a block scalar's line after its indentation, inside a quoted scalar or a flow collection, after a value, on a blank or comment line.",
+                """
+                YAML forbids tabs in indentation; editors that mix tabs and spaces make the structure ambiguous. Indent with spaces. A tab in \
+                content is allowed, as YAML allows it: on a block scalar's line after its indentation, inside a quoted scalar or a flow collection, \
+                after a value, on a blank or comment line.
+                """,
             example: "fields:\n\temail: {}"),
         .yamlSyntax: Entry(
             title: "YAML syntax error", explanation: "libyaml could not parse the file at this place. The message names what the parser expected.",
@@ -227,12 +238,18 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .nestingTooDeep: Entry(
             title: "nesting too deep",
             explanation:
-                "Sequences and mappings are nested deeper than the limit (default 100 levels, `LoaderLimits.maximumDepth`). No real flow needs that; the file is refused before it can exhaust the stack.",
+                """
+                Sequences and mappings are nested deeper than the limit (default 100 levels, `LoaderLimits.maximumDepth`). No real flow needs that; \
+                the file is refused before it can exhaust the stack.
+                """,
             example: "[[[[[[ ... 5000 levels"),
         .aliasBudgetExceeded: Entry(
             title: "aliases expand to too many nodes",
             explanation:
-                "Anchors and aliases would expand to more nodes than the budget (default 100,000, `LoaderLimits.maximumAliasExpansion`): the shape of a \"billion laughs\" attack. Write the values out, or share less.",
+                """
+                Anchors and aliases would expand to more nodes than the budget (default 100,000, `LoaderLimits.maximumAliasExpansion`): the shape of \
+                a \"billion laughs\" attack. Write the values out, or share less.
+                """,
             example: "a: &a [x, x]\nb: &b [*a, *a]\n..."),
         .nonScalarKey: Entry(
             title: "mapping key is not a plain scalar",
@@ -241,7 +258,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .duplicateKey: Entry(
             title: "duplicate key",
             explanation:
-                "The same key appears twice in one mapping; YAML parsers would silently keep one of them. Both places are named; remove or rename one.",
+                """
+                The same key appears twice in one mapping; YAML parsers would silently keep one of them. Both places are named; remove or rename \
+                one.
+                """,
             example: "label: a\nlabel: b"),
         .undefinedAlias: Entry(
             title: "alias names no anchor", explanation: "`*name` refers to an anchor `&name` that was not defined before it in the document.",
@@ -257,7 +277,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .directoryUnreadable: Entry(
             title: "folder cannot be read",
             explanation:
-                "A folder named by the flow (`locales`) or on the command line does not exist or cannot be listed, or a folder given on the command line holds no `.yaml` or `.yml` file. For a misspelt folder the hint names the closest existing one.",
+                """
+                A folder named by the flow (`locales`) or on the command line does not exist or cannot be listed, or a folder given on the command \
+                line holds no `.yaml` or `.yml` file. For a misspelt folder the hint names the closest existing one.
+                """,
             example: "locales: ../missing"),
 
         .unknownKey: Entry(
@@ -276,7 +299,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .notABoolean: Entry(
             title: "not a boolean",
             explanation:
-                "Booleans are `true` or `false` only. `yes`, `no`, `on`, `off` and their variants are refused because YAML 1.1 and 1.2 parsers disagree on them.",
+                """
+                Booleans are `true` or `false` only. `yes`, `no`, `on`, `off` and their variants are refused because YAML 1.1 and 1.2 parsers \
+                disagree on them.
+                """,
             example: "disabled: yes"),
         .notAnInteger: Entry(
             title: "not an integer", explanation: "An integer was expected (a plain scalar of digits, optionally with a leading minus).",
@@ -284,19 +310,27 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .unknownValue: Entry(
             title: "unknown value",
             explanation:
-                "The value is not one of the names the format defines here (field types, rule names, provider types). The hint names the closest one.",
+                """
+                The value is not one of the names the format defines here (field types, rule names, provider types). The hint names the closest one.
+                """,
             example: "type: emial"),
         .invalidName: Entry(
             title: "invalid name",
             explanation:
-                "Field, form and provider names are sent as HTTP parameter names and used as message-key parts: they must start with a letter and use only letters, digits, `_` and `-`.",
+                """
+                Field, form and provider names are sent as HTTP parameter names and used as message-key parts: they must start with a letter and use \
+                only letters, digits, `_` and `-`.
+                """,
             example: "\"first name\": {}"),
         .invalidLocaleTag: Entry(
             title: "invalid locale tag", explanation: "Locale tags are BCP 47 (`en-US`, `fr`, `zh-Hant-TW`).", example: "defaultLocale: english"),
         .invalidRuleValue: Entry(
             title: "invalid rule value",
             explanation:
-                "The rule's `value` has the wrong shape for that rule (an integer for `minLength`, a field name for `match`, a list for `whitelist`, none for `required`).",
+                """
+                The rule's `value` has the wrong shape for that rule (an integer for `minLength`, a field name for `match`, a list for `whitelist`, \
+                none for `required`).
+                """,
             example: "{ rule: minLength, value: [8] }"),
         .undefinedEnvironmentVariable: Entry(
             title: "environment variable not set",
@@ -321,12 +355,22 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .valueOutOfRange: Entry(
             title: "value out of range",
             explanation:
-                "The number is outside the range the key allows (the `server:` settings of jump.yaml: `accessTokenLifetime` 1...31536000, `bcryptCost` 4...31, `maximumRequestSize` 1024...16777216, `maximumRecordSize` 1024...3145728, `signInFailureLimit` and `clientFailureLimit` 0...1000000, `signInWait` and `signInMaximumWait` 1...86400, `signInFailureReset`, `clientFailureReset` and `emailWindow` 1...31536000, `emailsPerAddress` 1...1000, `maximumConnections` 2...1000000, `passwordHashQueue` 0...100000). The message names the range.",
+                """
+                The number is outside the range the key allows (the `server:` settings of jump.yaml: `accessTokenLifetime` 1...31536000, \
+                `bcryptCost` 4...31, `maximumRequestSize` 1024...16777216, `maximumRecordSize` 1024...3145728, `signInFailureLimit` and \
+                `clientFailureLimit` 0...1000000, `signInWait` and `signInMaximumWait` 1...86400, `signInFailureReset`, `clientFailureReset` and \
+                `emailWindow` 1...31536000, `emailsPerAddress` 1...1000, `maximumConnections` 2...1000000, `passwordHashQueue` 0...100000). The \
+                message names the range.
+                """,
             example: "server: { bcryptCost: 3 }"),
         .unknownFileKind: Entry(
             title: "not a file jump-forms reads",
             explanation:
-                "A YAML file given to `lint` (or found in a folder given to it) is neither a flow (`flow`, `fields`, `forms` ...), a locale file (`locale`, `messages`), a client configuration (`jump.yaml`, `capture...` keys) nor an identities file (`identities`). One diagnostic names the keys it has; check the file's name and keys, or leave it out of the paths given to `lint`.",
+                """
+                A YAML file given to `lint` (or found in a folder given to it) is neither a flow (`flow`, `fields`, `forms` ...), a locale file \
+                (`locale`, `messages`), a client configuration (`jump.yaml`, `capture...` keys) nor an identities file (`identities`). One \
+                diagnostic names the keys it has; check the file's name and keys, or leave it out of the paths given to `lint`.
+                """,
             example: "services: { web: { image: nginx } }"),
 
         .undefinedField: Entry(
@@ -337,7 +381,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .ruleDoesNotFitField: Entry(
             title: "rule does not fit the field type",
             explanation:
-                "Some rules need a particular field type: `minYears`/`maxYears` need a `dateselect`, `matchOptions` needs `options` (select or radio), length and format rules need a text-like field.",
+                """
+                Some rules need a particular field type: `minYears`/`maxYears` need a `dateselect`, `matchOptions` needs `options` (select or \
+                radio), length and format rules need a text-like field.
+                """,
             example: "{ rule: minYears, value: 13 } on a text field"),
         .unknownFieldReference: Entry(
             title: "rule names an unknown field", explanation: "`match` and `alongWith` name another field of the flow.",
@@ -355,7 +402,14 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .backtrackingPattern: Entry(
             title: "pattern prone to catastrophic backtracking",
             explanation:
-                "A repeated group (`*`, `+`, `{n,}`, `{n,m}`) whose repetitions may split the same text in more than one way: matching an input that fails can then take exponential time. Two shapes are reported. A quantifier inside the group, at any depth (`(a+)+`, `(\\w*)*`, `((a+))+`, `((a+)|b)+`): rewrite so that each character is matched once. Alternatives that can match the same text, alone or several in a row (`(a|a)*`, `(\\w|\\d)+` where a digit is also a word character, `(a|aa)+`, `(a|b|ab)*`): make them exclusive (`\\w+`, `a+`, `[ab]*`). The alternative check is exact for alternatives of characters, classes and fixed counts, and skips what it cannot read (`\\p{L}`, optional parts); possessive quantifiers (`a++`) and atomic groups (`(?>...)`) never backtrack and are not reported.",
+                """
+                A repeated group (`*`, `+`, `{n,}`, `{n,m}`) whose repetitions may split the same text in more than one way: matching an input that \
+                fails can then take exponential time. Two shapes are reported. A quantifier inside the group, at any depth (`(a+)+`, `(\\w*)*`, \
+                `((a+))+`, `((a+)|b)+`): rewrite so that each character is matched once. Alternatives that can match the same text, alone or several \
+                in a row (`(a|a)*`, `(\\w|\\d)+` where a digit is also a word character, `(a|aa)+`, `(a|b|ab)*`): make them exclusive (`\\w+`, `a+`, \
+                `[ab]*`). The alternative check is exact for alternatives of characters, classes and fixed counts, and skips what it cannot read (`\
+                \\p{L}`, optional parts); possessive quantifiers (`a++`) and atomic groups (`(?>...)`) never backtrack and are not reported.
+                """,
             example: "{ rule: pattern, value: \"(a+)+$\" }\n{ rule: pattern, value: \"(\\\\w|\\\\d)+$\" }"),
         .messageMissingInDefaultLocale: Entry(
             title: "message key missing from the default locale",
@@ -379,7 +433,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .unknownProvider: Entry(
             title: "unknown built-in provider",
             explanation:
-                "A provider written as a bare name must be one of the built-in Engage providers (see docs/flow-format.md); custom ones are written as a mapping with `type`.",
+                """
+                A provider written as a bare name must be one of the built-in Engage providers (see docs/flow-format.md); custom ones are written as \
+                a mapping with `type`.
+                """,
             example: "providers: [facebok]"),
         .missingIcon: Entry(
             title: "icon file missing", explanation: "The provider's `icon` path (relative to the flow file) does not exist.",
@@ -390,7 +447,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .signInFormShape: Entry(
             title: "sign-in form needs one identifier and one password",
             explanation:
-                "The sign-in form must hold exactly one field of type `password` and exactly one identifier field (`email`, or `text` for username sign-in).",
+                """
+                The sign-in form must hold exactly one field of type `password` and exactly one identifier field (`email`, or `text` for username \
+                sign-in).
+                """,
             example: "signInForm: { fields: [email] }"),
         .unusedField: Entry(
             title: "field is never used", explanation: "The field is defined but no form lists it.", example: "fields: { legacyField: {...} }"),
@@ -432,43 +492,69 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .emptyRuleList: Entry(
             title: "rule with an empty list",
             explanation:
-                "`whitelist: []` accepts no value at all, and an empty `blacklist` or `emailDomainBlacklist` refuses nothing: the rule is a mistake either way. List the values, or remove the rule.",
+                """
+                `whitelist: []` accepts no value at all, and an empty `blacklist` or `emailDomainBlacklist` refuses nothing: the rule is a mistake \
+                either way. List the values, or remove the rule.
+                """,
             example: "{ rule: whitelist, value: [], message: v.country }"),
 
         .schemaSyntax: Entry(
             title: "schema is not valid JSON",
             explanation:
-                "A Capture schema or access schema file is JSON; the parser stopped at this place. The message names what it expected. An empty file, an HTML error page or a truncated download ends here too.",
+                """
+                A Capture schema or access schema file is JSON; the parser stopped at this place. The message names what it expected. An empty file, \
+                an HTML error page or a truncated download ends here too.
+                """,
             example: "[{\"name\": \"email\", \"type\": \"string\"}"),
         .schemaWrongKind: Entry(
             title: "wrong kind of value in a schema",
             explanation:
-                "An object, a list, a string, an integer or a boolean was expected and something else was found: the schema is a list of attribute definitions (or an object with `attr_defs`, or the entityType API's answer), each definition an object, `constraints` and `features` lists of strings, `length` an integer.",
+                """
+                An object, a list, a string, an integer or a boolean was expected and something else was found: the schema is a list of attribute \
+                definitions (or an object with `attr_defs`, or the entityType API's answer), each definition an object, `constraints` and `features` \
+                lists of strings, `length` an integer.
+                """,
             example: "{\"name\": \"email\", \"type\": \"string\", \"length\": \"256\"}"),
         .schemaUnknownKey: Entry(
             title: "unknown key in a schema",
             explanation:
-                "The key is not part of a Capture attribute definition (`name`, `type`, `attr_defs`, `length`, `case-sensitive`, `description`, `features`, `constraints`) or of a wrapper (`stat` and `schema` of the entityType answer, `name` and `attr_defs` of a schema object, `stat` and `access_schema` of an access schema). The hint names the closest known key.",
+                """
+                The key is not part of a Capture attribute definition (`name`, `type`, `attr_defs`, `length`, `case-sensitive`, `description`, \
+                `features`, `constraints`) or of a wrapper (`stat` and `schema` of the entityType answer, `name` and `attr_defs` of a schema object, \
+                `stat` and `access_schema` of an access schema). The hint names the closest known key.
+                """,
             example: "{\"name\": \"email\", \"typ\": \"string\"}"),
         .schemaMissingKey: Entry(
             title: "required schema key missing",
             explanation:
-                "Every attribute definition has a `name` and a `type`; objects and plurals have `attr_defs`; the entityType API's answer has `schema`.",
+                """
+                Every attribute definition has a `name` and a `type`; objects and plurals have `attr_defs`; the entityType API's answer has \
+                `schema`.
+                """,
             example: "{\"type\": \"string\"}"),
         .unknownAttributeType: Entry(
             title: "unknown attribute type",
             explanation:
-                "The type is not one of Capture's: string, boolean, integer, decimal, date, dateTime, ipAddress, uuid, id, json, object, plural, or a password type (`password`, `password-bcrypt`, ...). The hint names the closest one.",
+                """
+                The type is not one of Capture's: string, boolean, integer, decimal, date, dateTime, ipAddress, uuid, id, json, object, plural, or a \
+                password type (`password`, `password-bcrypt`, ...). The hint names the closest one.
+                """,
             example: "{\"name\": \"birthday\", \"type\": \"datetime\"}"),
         .keyDoesNotFitAttributeType: Entry(
             title: "key does not fit the attribute type",
             explanation:
-                "`attr_defs` belongs to objects and plurals only; `length` and `case-sensitive` to attributes that hold a value of their own, never to objects and plurals.",
+                """
+                `attr_defs` belongs to objects and plurals only; `length` and `case-sensitive` to attributes that hold a value of their own, never \
+                to objects and plurals.
+                """,
             example: "{\"name\": \"email\", \"type\": \"string\", \"attr_defs\": []}"),
         .duplicateAttribute: Entry(
             title: "attribute defined twice",
             explanation:
-                "Two attribute definitions of one object (or of the schema's top level) have the same name. Both places are named; remove or rename one.",
+                """
+                Two attribute definitions of one object (or of the schema's top level) have the same name. Both places are named; remove or rename \
+                one.
+                """,
             example: "[\n  {\"name\": \"email\", \"type\": \"string\"},\n  {\"name\": \"email\", \"type\": \"string\"}\n]"),
         .duplicateSchemaKey: Entry(
             title: "key written twice in a schema object",
@@ -477,12 +563,18 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .unknownConstraint: Entry(
             title: "unknown constraint",
             explanation:
-                "Capture's constraints are required, unique, locally-unique, alphabetic, alphanumeric, unicode-letters, unicode-printable and email-address. The hint names the closest one.",
+                """
+                Capture's constraints are required, unique, locally-unique, alphabetic, alphanumeric, unicode-letters, unicode-printable and \
+                email-address. The hint names the closest one.
+                """,
             example: "{\"name\": \"email\", \"type\": \"string\", \"constraints\": [\"uniqe\"]}"),
         .invalidAttributeName: Entry(
             title: "invalid attribute name",
             explanation:
-                "Attribute names are parts of record paths (`/primaryAddress/city`, `primaryAddress.city`): they are not empty and hold no `/`, `.`, `#`, whitespace or control characters.",
+                """
+                Attribute names are parts of record paths (`/primaryAddress/city`, `primaryAddress.city`): they are not empty and hold no `/`, `.`, \
+                `#`, whitespace or control characters.
+                """,
             example: "{\"name\": \"primary address\", \"type\": \"object\", \"attr_defs\": []}"),
         .schemaErrorResponse: Entry(
             title: "schema file holds an API error",
@@ -491,17 +583,27 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .unknownAccessPath: Entry(
             title: "access schema names an unknown attribute",
             explanation:
-                "Every path of an access schema (`/displayName`, `/primaryAddress/city`) must name an attribute of the schema. The hint names the closest path.",
+                """
+                Every path of an access schema (`/displayName`, `/primaryAddress/city`) must name an attribute of the schema. The hint names the \
+                closest path.
+                """,
             example: "[\"/displayname\"]"),
         .unknownSchemaAttribute: Entry(
             title: "schemaId names no attribute of the schema",
             explanation:
-                "With `lint --schema`, every field's `schemaId` path must exist in the Capture schema; the server refuses values for unknown attributes. The hint names the closest attribute.",
+                """
+                With `lint --schema`, every field's `schemaId` path must exist in the Capture schema; the server refuses values for unknown \
+                attributes. The hint names the closest attribute.
+                """,
             example: "schemaId: primaryAddress.mobil"),
         .fieldDoesNotFitAttribute: Entry(
             title: "field type does not fit the attribute",
             explanation:
-                "The attribute's type cannot hold what the field sends: a `dateselect` writes a `date`, a `checkbox` a `boolean`, a `password` field a password attribute and nothing else; text fields write strings (or numbers, IP addresses); no field writes a whole object, a plural or a `json` attribute.",
+                """
+                The attribute's type cannot hold what the field sends: a `dateselect` writes a `date`, a `checkbox` a `boolean`, a `password` field \
+                a password attribute and nothing else; text fields write strings (or numbers, IP addresses); no field writes a whole object, a \
+                plural or a `json` attribute.
+                """,
             example: "birthdate: { type: dateselect, schemaId: displayName }"),
         .fieldWritesReservedAttribute: Entry(
             title: "field writes an attribute the server sets",
@@ -511,73 +613,124 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         .requiredAttributeNotSet: Entry(
             title: "registration form never sets a required attribute",
             explanation:
-                "The schema marks the attribute `required`, but the registration form (traditional or social) has no field that writes it, so every registration would be refused. Add a field, or drop the constraint.",
+                """
+                The schema marks the attribute `required`, but the registration form (traditional or social) has no field that writes it, so every \
+                registration would be refused. Add a field, or drop the constraint.
+                """,
             example: "givenName required, registrationForm without a givenName field"),
         .optionDoesNotFitAttribute: Entry(
             title: "option value does not fit the attribute type",
             explanation:
-                "A select or radio field writes its options' values: for a `boolean` attribute they are `true` or `false`, for an `integer` one integers, for a `decimal` one numbers.",
+                """
+                A select or radio field writes its options' values: for a `boolean` attribute they are `true` or `false`, for an `integer` one \
+                integers, for a `decimal` one numbers.
+                """,
             example: "options: [{ value: maybe }] on a boolean attribute"),
         .lengthExceedsAttribute: Entry(
             title: "field allows values longer than the attribute holds",
             explanation:
-                "The field's `maxLength` is above the attribute's `length`: values in between pass the form and are refused by the server. Lower `maxLength`.",
+                """
+                The field's `maxLength` is above the attribute's `length`: values in between pass the form and are refused by the server. Lower \
+                `maxLength`.
+                """,
             example: "{ rule: maxLength, value: 500 } on an attribute of length 100"),
         .constraintNotChecked: Entry(
             title: "field does not check an attribute constraint",
             explanation:
-                "The attribute accepts only email addresses (`email-address`), letters (`alphabetic`) or letters and digits (`alphanumeric`), and the field does not check it (an `email` field, or a `format` rule), so the server refuses what the form let through.",
+                """
+                The attribute accepts only email addresses (`email-address`), letters (`alphabetic`) or letters and digits (`alphanumeric`), and the \
+                field does not check it (an `email` field, or a `format` rule), so the server refuses what the form let through.
+                """,
             example: "a text field on an email-address attribute"),
         .accessPathIgnored: Entry(
             title: "access-schema path makes nothing writable",
             explanation:
-                "A path of the access schema names an attribute inside a plural (plurals are written whole with `entity.replace`: list the plural itself), one the server sets (`id`, `uuid`, `created`, `lastUpdated`, attributes of type `id`), or a password attribute (written through the forms, not part of the generated model). The path is left out, so the generated documentation and `writableAttributePaths` do not count it.",
+                """
+                A path of the access schema names an attribute inside a plural (plurals are written whole with `entity.replace`: list the plural \
+                itself), one the server sets (`id`, `uuid`, `created`, `lastUpdated`, attributes of type `id`), or a password attribute (written \
+                through the forms, not part of the generated model). The path is left out, so the generated documentation and \
+                `writableAttributePaths` do not count it.
+                """,
             example: "[\"/photos/value\", \"/id\"]"),
 
         .flowDocumentSyntax: Entry(
             title: "flow document is not valid JSON",
             explanation:
-                "A Capture flow document (`flow import`, `--flow FILE.json`, a `flow:` of jump.yaml ending in `.json`) is JSON; the parser stopped at this place, and the message names what it expected. An empty file, an HTML error page or a truncated download ends here too.",
+                """
+                A Capture flow document (`flow import`, `--flow FILE.json`, a `flow:` of jump.yaml ending in `.json`) is JSON; the parser stopped at \
+                this place, and the message names what it expected. An empty file, an HTML error page or a truncated download ends here too.
+                """,
             example: "{\"version\": \"1\", \"fields\": {"),
         .flowDocumentWrongKind: Entry(
             title: "wrong kind of value in a flow document",
             explanation:
-                "An object, a list, a string, a number or a boolean was expected and something else was found: the document is an object; `fields` an object of fields and forms; a field an object with a string `type`; a form's `fields` a list of field names; `validation` and `options` lists of objects; labels, tips, placeholders and messages strings (see the section \"Capture flow documents\" of docs/flow-format.md).",
+                """
+                An object, a list, a string, a number or a boolean was expected and something else was found: the document is an object; `fields` an \
+                object of fields and forms; a field an object with a string `type`; a form's `fields` a list of field names; `validation` and \
+                `options` lists of objects; labels, tips, placeholders and messages strings (see the section \"Capture flow documents\" of \
+                docs/flow-format.md).
+                """,
             example: "{\"version\": \"1\", \"fields\": {\"signInForm\": {\"fields\": \"email\"}}}"),
         .flowDocumentMissingKey: Entry(
             title: "required key missing in a flow document",
             explanation:
-                "The document has no `version` or `fields`, a field has no `type`, a rule no `rule` or `message`, an option no `value`; or nothing says the document's flow or locale: documents `flow export` writes say both (`jumpForms.flow`, `jumpForms.locale`), Capture's own are named by their CDN path (`<flow>/<version>/<locale>.json`), or `flow import --name` gives the flow.",
+                """
+                The document has no `version` or `fields`, a field has no `type`, a rule no `rule` or `message`, an option no `value`; or nothing \
+                says the document's flow or locale: documents `flow export` writes say both (`jumpForms.flow`, `jumpForms.locale`), Capture's own \
+                are named by their CDN path (`<flow>/<version>/<locale>.json`), or `flow import --name` gives the flow.
+                """,
             example: "{\"fields\": {}}"),
         .flowDocumentUnknownValue: Entry(
             title: "unknown field type or rule in a flow document",
             explanation:
-                "The field type or validation rule is not one jump-forms knows (field types: text, email, password, dateselect, select, radio, checkbox, textarea, hidden; rules: Capture's, plus `pattern` and `maxYears`). The hint names the closest one. Capture's `clientFunctionName` and `serverRegexSetting` are known and dropped with a warning (JF604) instead.",
+                """
+                The field type or validation rule is not one jump-forms knows (field types: text, email, password, dateselect, select, radio, \
+                checkbox, textarea, hidden; rules: Capture's, plus `pattern` and `maxYears`). The hint names the closest one. Capture's \
+                `clientFunctionName` and `serverRegexSetting` are known and dropped with a warning (JF604) instead.
+                """,
             example: "{\"type\": \"emial\", \"schemaId\": \"email\"}"),
         .flowDocumentDropped: Entry(
             title: "part of a flow document dropped",
             explanation:
-                "The document holds something the flow format has no place for (Capture keys such as `socialProfileData`, `emptyMeansNull` or a form's `features`, the rules `clientFunctionName` and `serverRegexSetting`, unknown top-level keys). The flow is made without it; the hint names the closest known key when the key looks like a typo. See \"What each format holds\" in docs/flow-format.md.",
+                """
+                The document holds something the flow format has no place for (Capture keys such as `socialProfileData`, `emptyMeansNull` or a \
+                form's `features`, the rules `clientFunctionName` and `serverRegexSetting`, unknown top-level keys). The flow is made without it; \
+                the hint names the closest known key when the key looks like a typo. See \"What each format holds\" in docs/flow-format.md.
+                """,
             example: "{\"type\": \"text\", \"socialProfileData\": \"profile.displayName\"}"),
         .flowDocumentsDisagree: Entry(
             title: "flow documents of one flow disagree",
             explanation:
-                "The documents given together are the locales of one flow: they must have the same flow name and `version`, each a locale of its own, and the same fields, forms, types, schema paths, options and rules; only their texts differ. A message the documents carry (`jumpForms.messages`) must say the same in each. The first document's place is named too.",
+                """
+                The documents given together are the locales of one flow: they must have the same flow name and `version`, each a locale of its own, \
+                and the same fields, forms, types, schema paths, options and rules; only their texts differ. A message the documents carry \
+                (`jumpForms.messages`) must say the same in each. The first document's place is named too.
+                """,
             example: "flow import standard/v1/en-US.json standard/v2/fr-FR.json"),
         .flowDocumentDuplicateKey: Entry(
             title: "key written twice in a flow document object",
             explanation:
-                "The same key appears twice in one JSON object; JSON parsers would silently keep one of them (and a field or form written twice would hide the first). Both places are named.",
+                """
+                The same key appears twice in one JSON object; JSON parsers would silently keep one of them (and a field or form written twice would \
+                hide the first). Both places are named.
+                """,
             example: "{\"fields\": {\"email\": {...}, \"email\": {...}}}"),
         .flowDocumentTextMismatch: Entry(
             title: "text differs from the message it was made from",
             explanation:
-                "A document `flow export` wrote carries each text's message (`labelKey`, `messageKey`, ... and `jumpForms.messages`); this text no longer reads as its message renders, so it was edited by hand. The message is kept: change it in `jumpForms.messages` (or in the locale file after import), or drop the key so that the text becomes the message.",
+                """
+                A document `flow export` wrote carries each text's message (`labelKey`, `messageKey`, ... and `jumpForms.messages`); this text no \
+                longer reads as its message renders, so it was edited by hand. The message is kept: change it in `jumpForms.messages` (or in the \
+                locale file after import), or drop the key so that the text becomes the message.
+                """,
             example: "\"label\": \"E-mail\", \"labelKey\": \"fields.emailAddress.label\" (whose message says \"Email address\")"),
         .fieldAndFormShareName: Entry(
             title: "a field and a form share a name",
             explanation:
-                "A flow keeps fields and forms apart, but Capture's flow document holds both in one map (`fields`): a field and a form of the same name cannot both be written, so `flow export` and the server's flow document refuse the flow. Rename one of them.",
+                """
+                A flow keeps fields and forms apart, but Capture's flow document holds both in one map (`fields`): a field and a form of the same \
+                name cannot both be written, so `flow export` and the server's flow document refuse the flow. Rename one of them.
+                """,
             example: "fields: { signInForm: {...} }\nforms: { signInForm: {...} }")
     ]
     // swiftlint:enable line_length

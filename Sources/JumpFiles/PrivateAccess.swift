@@ -35,14 +35,20 @@ package enum PrivateAccess {
             throw FileFailure(
                 path: folder,
                 reason:
-                    "the folder belongs to user \(info.st_uid), not to you (user \(geteuid())), so it could replace the files in it; use a folder of your own"
+                    """
+                    the folder belongs to user \(info.st_uid), not to you (user \(geteuid())), so it could replace the files in it; use a folder of \
+                    your own
+                    """
             )
         }
         if info.st_mode & 0o022 != 0 {
             throw FileFailure(
                 path: folder,
                 reason:
-                    "the folder can be written by others (mode \(octal(info.st_mode))), so they could replace the files in it; refused as ssh refuses such folders. Fix: chmod 700 '\(folder)'"
+                    """
+                    the folder can be written by others (mode \(octal(info.st_mode))), so they could replace the files in it; refused as ssh refuses \
+                    such folders. Fix: chmod 700 '\(folder)'
+                    """
             )
         }
     }

@@ -269,7 +269,10 @@ public struct PlaceholderMapping: Sendable {
                             warnings.append(
                                 Problem(
                                     message:
-                                        "placeholder '\(written)' becomes \(argument): its formatting ('\(specifier.conversion)') has no ICU equivalent and is lost",
+                                        """
+                                        placeholder '\(written)' becomes \(argument): its formatting ('\(specifier.conversion)') has no ICU \
+                                        equivalent and is lost
+                                        """,
                                     offset: index))
                         }
                     }

@@ -105,7 +105,10 @@ public enum TextEncoding: String, Sendable, Hashable, CaseIterable {
                     let name = bigEndian ? "big-endian" : "little-endian"
                     throw Failure(
                         message:
-                            "invalid UTF-16 (\(name)): the file has an odd number of bytes; the last byte (offset \(index)) is half a character (a byte is missing or extra)",
+                            """
+                            invalid UTF-16 (\(name)): the file has an odd number of bytes; the last byte (offset \(index)) is half a character (a \
+                            byte is missing or extra)
+                            """,
                         line: line, column: column)
                 }
                 let first = unit(index)

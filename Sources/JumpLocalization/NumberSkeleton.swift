@@ -177,7 +177,10 @@ enum NumberSkeleton {
                 let offset = tokens.first { $0.0.hasPrefix("unit-width-") }?.1 ?? 0
                 throw SyntaxError(
                     message:
-                        "unit-width-\(format.unitWidth.rawValue) is not supported for currencies (the CLDR data jump-forms carries has no narrow symbols or currency names); use unit-width-short or unit-width-iso-code",
+                        """
+                        unit-width-\(format.unitWidth.rawValue) is not supported for currencies (the CLDR data jump-forms carries has no narrow \
+                        symbols or currency names); use unit-width-short or unit-width-iso-code
+                        """,
                     offset: offset)
             }
         }

@@ -55,7 +55,10 @@ public struct SchemaLinter: Sendable {
                 var hint: String?
                 if let parent, !parent.type.value.holdsAttributes {
                     message =
-                        "field '\(field.name)' writes '\(path.value)', but '\(parent.path)' is of type \(parent.type.value.name): it holds no attributes"
+                        """
+                        field '\(field.name)' writes '\(path.value)', but '\(parent.path)' is of type \(parent.type.value.name): it holds no \
+                        attributes
+                        """
                 } else if let closest = Suggestion.closest(to: segment, among: candidates.map(\.name.value)) {
                     hint = "did you mean '\(prefix.isEmpty ? closest : prefix + "." + closest)'?"
                 }
@@ -106,7 +109,9 @@ public struct SchemaLinter: Sendable {
                 findings.append(
                     Diagnostic(
                         .optionDoesNotFitAttribute,
-                        "option '\(option.value.value)' of field '\(field.name)' is not a value of type \(attributeType.name) for '\(attribute.path)'",
+                        """
+                        option '\(option.value.value)' of field '\(field.name)' is not a value of type \(attributeType.name) for '\(attribute.path)'
+                        """,
                         at: option.value.location, hint: Self.valueHint(attributeType), related: [defined]))
             }
         }

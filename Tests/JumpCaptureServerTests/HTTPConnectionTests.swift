@@ -64,7 +64,10 @@ import TestSupport
                 ("gzip, chunked", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"),
                 (
                     "gzip then chunked",
-                    "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                    """
+                    POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\
+                    \n
+                    """
                 )
             ]
             for (name, request) in requests {

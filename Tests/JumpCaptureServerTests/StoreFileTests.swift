@@ -33,7 +33,9 @@ import TestSupport
                 let userID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email_normalized = 'ana.ruiz@example.com'"))
                 for (sql, arguments) in [
                     (
-                        "INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')",
+                        """
+                        INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')
+                        """,
                         StatementArguments()
                     ),
                     ("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'google', 'https://www.google.com/profiles/1001')", [userID])

@@ -211,7 +211,10 @@ import TestSupport
         #expect(result.status == 2)
         #expect(
             result.stderr.contains(
-                "jump.yaml:12:41: error[JF316]: 'captureTraditionalRegistrationFormName' names form 'registrationFrom', which the flow lacks (register sends it)"
+                """
+                jump.yaml:12:41: error[JF316]: 'captureTraditionalRegistrationFormName' names form 'registrationFrom', which the flow lacks \
+                (register sends it)
+                """
             ),
             "\(result.stderr)")
         #expect(result.stderr.contains("hint: did you mean 'registrationForm'?"))

@@ -439,7 +439,10 @@ import TestSupport
         #expect(read.encoding == TextEncoding.Detected(encoding: .utf16LittleEndian, byteOrderMark: false))
         #expect(
             read.diagnostics.map(\.message) == [
-                "invalid UTF-16 (little-endian): the file has an odd number of bytes; the last byte (offset \(bytes.count - 1)) is half a character (a byte is missing or extra)"
+                """
+                invalid UTF-16 (little-endian): the file has an odd number of bytes; the last byte (offset \(bytes.count - 1)) is half a character \
+                (a byte is missing or extra)
+                """
             ])
         #expect(read.diagnostics.first?.location?.line == 3)
         var withMark = TextEncoding.utf16BigEndian.encode("\"a\" = \"b\";", byteOrderMark: true)
@@ -635,7 +638,10 @@ import TestSupport
         #expect(empty.status == 2)
         #expect(
             empty.stderr.contains(
-                "'loc/fr-FR.yaml' holds 54 messages that 'empty.strings' lacks (fields.signInEmailAddress.label, fields.currentPassword.label, fields.emailAddress.label, fields.emailAddress.placeholder, fields.emailAddress.tip, ...)"
+                """
+                'loc/fr-FR.yaml' holds 54 messages that 'empty.strings' lacks (fields.signInEmailAddress.label, fields.currentPassword.label, \
+                fields.emailAddress.label, fields.emailAddress.placeholder, fields.emailAddress.tip, ...)
+                """
             ), "\(empty.stderr)")
         #expect(empty.stderr.contains("--replace"))
         let wrongTag = try Executable.run(

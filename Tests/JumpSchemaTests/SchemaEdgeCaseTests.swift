@@ -111,7 +111,10 @@ import TestSupport
                 "the access schema's '/photos/value' is left out: it is inside the plural '/photos', which is written whole (entity.replace)",
                 "the access schema's '/id' is left out: the server sets it; no access token writes it",
                 "the access schema's '/password' is left out: a password attribute is written through the forms and is not part of the model",
-                "the access schema's '/profiles/followers/identifier' is left out: it is inside the plural '/profiles', which is written whole (entity.replace)",
+                """
+                the access schema's '/profiles/followers/identifier' is left out: it is inside the plural '/profiles', which is written whole \
+                (entity.replace)
+                """,
                 "the access schema's '/photos/id' is left out: it is inside the plural '/photos', which is written whole (entity.replace)"
             ])
         #expect(loaded.diagnostics.first?.hint == "list '/photos' to make the plural writable")

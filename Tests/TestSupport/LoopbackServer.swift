@@ -140,7 +140,10 @@ public final class LoopbackServer: @unchecked Sendable {
         let body = reply.bodyBytes ?? Array(reply.body.utf8)
         let extra = reply.headers.map { "\($0.name): \($0.value)\r\n" }.joined()
         let response =
-            "HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\r\n"
+            """
+            HTTP/1.1 \(reply.status) Status\r\nContent-Type: \(reply.contentType)\r\nContent-Length: \(body.count)\r\n\(extra)Connection: close\r\n\
+            \r\n
+            """
         let bytes = Array(response.utf8) + body
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

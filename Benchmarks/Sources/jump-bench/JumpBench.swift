@@ -214,7 +214,10 @@ struct JumpBench {
             }
             for error in counts.firstErrors { print("  " + error) }
             print(
-                "plural case keys checked against CLDR cardinal categories: \(grouped(counts.pluralKeys)), not in the locale's categories: \(counts.foreignPluralKeys.count)"
+                """
+                plural case keys checked against CLDR cardinal categories: \(grouped(counts.pluralKeys)), not in the locale's categories: \
+                \(counts.foreignPluralKeys.count)
+                """
             )
             for key in counts.foreignPluralKeys.prefix(10) { print("  " + key) }
         } json: {
@@ -243,7 +246,10 @@ struct JumpBench {
             return
         }
         print(
-            "load + lint: \(result.files) files, \(grouped(result.bytes)) bytes, \(grouped(result.walkerEvents)) libyaml events, \(result.findings) findings"
+            """
+            load + lint: \(result.files) files, \(grouped(result.bytes)) bytes, \(grouped(result.walkerEvents)) libyaml events, \(result.findings) \
+            findings
+            """
         )
         print("  YAMLReader.read   best \(fixed(result.reader.best)) ms  median \(fixed(result.reader.median)) ms  (files already in memory)")
         print("  Swift load        best \(fixed(result.load.best)) ms  median \(fixed(result.load.median)) ms")
@@ -279,7 +285,10 @@ struct JumpBench {
             return
         }
         print(
-            "rule engine: form \(result.form), \(result.fields) fields, \(result.rules) rules, \(result.valueSets) value sets (\(result.validSets) valid)"
+            """
+            rule engine: form \(result.form), \(result.fields) fields, \(result.rules) rules, \(result.valueSets) value sets (\(result.validSets) \
+            valid)
+            """
         )
         print(
             "  field checks/s   best \(grouped(Int(result.rounds.worst)))  median \(grouped(Int(result.rounds.median)))  worst \(grouped(Int(result.rounds.best)))  (\(result.rounds.samples.count) rounds; goal >= 1,000,000)"

@@ -377,7 +377,10 @@ struct LocalesCorpusGenerator {
         case .format: return "{label} " + words(3, &random, locale) + " {value}" + stop
         case .maxLength:
             return
-                "{field, select, f\(zeroPad(field, 4)) {{label} \(words(2, &random, locale)) {value}\(stop)} other {\(words(2, &random, locale)) {value}\(stop)}}"
+                """
+                {field, select, f\(zeroPad(field, 4)) {{label} \(words(2, &random, locale)) {value}\(stop)} other {\(words(2, &random, locale)) \
+                {value}\(stop)}}
+                """
         }
     }
 

@@ -82,7 +82,10 @@ func printRequests(_ result: RequestResult) {
         return
     }
     print(
-        "request builder: register with form \(result.form), \(result.fields) fields -> \(result.parameters) parameters, \(result.bodyBytes)-byte body"
+        """
+        request builder: register with form \(result.form), \(result.fields) fields -> \(result.parameters) parameters, \(result.bodyBytes)-byte \
+        body
+        """
     )
     print(
         "  requests/s   best \(grouped(Int(result.rounds.worst)))  median \(grouped(Int(result.rounds.median)))  worst \(grouped(Int(result.rounds.best)))  (\(result.rounds.samples.count) rounds)"

@@ -101,7 +101,10 @@ public enum ServerTLSError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .notPEM(path, what, reason): "\(path): not \(what) in PEM form (\(reason))"
         case let .unusable(certificate, key, reason): "\(certificate) and \(key) cannot serve TLS: \(reason)"
         case let .authorityIncomplete(present, missing):
-            "the local CA is incomplete: \(present) exists but \(missing) does not; restore it, or delete the folder to make a new CA (which apps must trust again)"
+            """
+            the local CA is incomplete: \(present) exists but \(missing) does not; restore it, or delete the folder to make a new CA (which apps \
+            must trust again)
+            """
         case let .authorityExpired(path):
             "the local CA \(path) has expired: delete its folder to make a new CA (which apps must trust again)"
         case let .cannotIssue(reason): "cannot make a certificate: \(reason)"

@@ -197,7 +197,10 @@ extension CaptureService {
             let whitelist = config.engageWhitelistedDomain?.value ?? "none"
             return .html(
                 "Token URL not allowed",
-                "<p>token_url \(ServerReply.escape(tokenURL)) is not on this app's whitelist (engageWhitelistedDomain: \(ServerReply.escape(whitelist)), and loopback addresses).</p>",
+                """
+                <p>token_url \(ServerReply.escape(tokenURL)) is not on this app's whitelist (engageWhitelistedDomain: \
+                \(ServerReply.escape(whitelist)), and loopback addresses).</p>
+                """,
                 status: .badRequest)
         }
         let id = provider.id.value
@@ -218,7 +221,10 @@ extension CaptureService {
             let links = candidates.map { identity in
                 let link = target + (target.contains("?") ? "&" : "?") + "identity=" + FormEncoding.encodeComponent(identity.identifier)
                 return
-                    "<li><a href=\"\(ServerReply.escape(link))\">\(ServerReply.escape(identity.displayName ?? identity.email ?? identity.identifier))</a></li>"
+                    """
+                    <li><a href=\"\(ServerReply.escape(link))\">\
+                    \(ServerReply.escape(identity.displayName ?? identity.email ?? identity.identifier))</a></li>
+                    """
             }
             return .html("Sign in with \(friendlyName(provider))", "<ul>\n\(links.joined(separator: "\n"))\n</ul>")
         }

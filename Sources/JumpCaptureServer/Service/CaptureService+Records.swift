@@ -147,7 +147,10 @@ extension CaptureService {
         if path.steps.count + value.nestingDepth > RecordLimits.maximumDepth {
             return reply(
                 .dataFormat(
-                    "the value at \(path) would nest \(path.steps.count + value.nestingDepth) levels deep: records nest at most \(RecordLimits.maximumDepth)"
+                    """
+                    the value at \(path) would nest \(path.steps.count + value.nestingDepth) levels deep: records nest at most \
+                    \(RecordLimits.maximumDepth)
+                    """
                 ))
         }
 

@@ -468,7 +468,10 @@ public struct FlowLinter: Sendable {
                                 found.append(
                                     Diagnostic(
                                         .messageMissingInLocale,
-                                        "message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \(defaultTag) text",
+                                        """
+                                        message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \
+                                        \(defaultTag) text
+                                        """,
                                         at: uses[index].key.location))
                             }
                             continue
@@ -514,7 +517,10 @@ public struct FlowLinter: Sendable {
                     found.append(
                         Diagnostic(
                             .messageArgument,
-                            "message '\(use.pointee.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is text here",
+                            """
+                            message '\(use.pointee.key.value)' formats '{\(argumentUse.name)}' as a number (\(argumentUse.kind.rawValue)), but it is \
+                            text here
+                            """,
                             at: at, hint: "use {\(argumentUse.name)} as plain text, or a select"))
                 }
             }

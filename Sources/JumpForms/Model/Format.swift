@@ -24,25 +24,43 @@ public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
         case .alpha:
             "One or more ASCII letters `A-Z`, `a-z`."
         case .alphaExtended:
-            "One or more Unicode letters (general category L), combining marks (M), apostrophes (`'`, `’`), hyphens (`-`) and periods (`.`), with at least one letter."
+            """
+            One or more Unicode letters (general category L), combining marks (M), apostrophes (`'`, `’`), hyphens (`-`) and periods (`.`), with at \
+            least one letter.
+            """
         case .alphaExtendedSpaces:
             "As `alphaExtended`, and spaces (U+0020) too."
         case .alphaNumeric:
             "One or more ASCII letters and digits."
         case .alphaNumericExtended:
-            "One or more Unicode letters (L), combining marks (M), ASCII digits, spaces, apostrophes (`'`, `’`), hyphens, periods and underscores, with at least one letter or digit."
+            """
+            One or more Unicode letters (L), combining marks (M), ASCII digits, spaces, apostrophes (`'`, `’`), hyphens, periods and underscores, \
+            with at least one letter or digit.
+            """
         case .email:
-            "`local@domain`, split at the last `@`. The local part is 1-64 bytes (UTF-8) of non-empty dot-separated atoms of ASCII letters and digits, ``!#$%&'*+/=?^_`{|}~-``, and beyond ASCII letters (L), combining marks (M) and decimal digits of any script (Nd). The domain is 1-253 bytes: two or more dot-separated labels of 1-63 characters, each an ASCII letter, ASCII digit or hyphen, or beyond ASCII a letter (L) or combining mark (M) (no digits of other scripts); no label starts or ends with a hyphen, and the last label is not all ASCII digits. At most 254 bytes in all. No quoted local parts, comments or IP-address domains."
+            """
+            `local@domain`, split at the last `@`. The local part is 1-64 bytes (UTF-8) of non-empty dot-separated atoms of ASCII letters and \
+            digits, ``!#$%&'*+/=?^_`{|}~-``, and beyond ASCII letters (L), combining marks (M) and decimal digits of any script (Nd). The domain is \
+            1-253 bytes: two or more dot-separated labels of 1-63 characters, each an ASCII letter, ASCII digit or hyphen, or beyond ASCII a letter \
+            (L) or combining mark (M) (no digits of other scripts); no label starts or ends with a hyphen, and the last label is not all ASCII \
+            digits. At most 254 bytes in all. No quoted local parts, comments or IP-address domains.
+            """
         case .i18nAlphaNumeric:
             "One or more Unicode letters (L), combining marks (M) and decimal digits of any script (Nd)."
         case .numeric:
             "One or more ASCII digits `0-9`."
         case .numericReal:
-            "An optional sign (`+` or `-`), then digits with an optional fraction (`12`, `12.5`) or a fraction alone (`.5`); ASCII digits, a period as decimal separator."
+            """
+            An optional sign (`+` or `-`), then digits with an optional fraction (`12`, `12.5`) or a fraction alone (`.5`); ASCII digits, a period \
+            as decimal separator.
+            """
         case .phone:
             "Digits with optional spaces, hyphens, periods and parentheses, and an optional leading `+`; 7 to 15 digits in all."
         case .phoneInternational:
-            "A `+`, a country code starting with 1-9, then digits with optional spaces, hyphens, periods or parentheses; 8 to 15 digits in all (E.164)."
+            """
+            A `+`, a country code starting with 1-9, then digits with optional spaces, hyphens, periods or parentheses; 8 to 15 digits in all \
+            (E.164).
+            """
         case .zipCode:
             "Exactly five ASCII digits (a US ZIP code)."
         case .zipCodePlus4:

@@ -74,22 +74,38 @@ public enum RuleKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .required: "The value is not empty after trimming whitespace; a checkbox must be checked."
         case .format: "The value matches the named format (see Formats)."
         case .pattern:
-            "The whole value matches the regular expression (Swift `Regex` syntax, anchored at both ends). Lint refuses one that does not compile (JF306) and warns about one prone to catastrophic backtracking (JF307): a quantifier inside a repeated group, or alternatives of a repeated group that can match the same text."
+            """
+            The whole value matches the regular expression (Swift `Regex` syntax, anchored at both ends). Lint refuses one that does not compile \
+            (JF306) and warns about one prone to catastrophic backtracking (JF307): a quantifier inside a repeated group, or alternatives of a \
+            repeated group that can match the same text.
+            """
         case .minLength: "The value has at least `value` user-perceived characters (grapheme clusters)."
         case .maxLength: "The value has at most `value` user-perceived characters (grapheme clusters)."
         case .minYears:
-            "The person is at least `value` years old on today's date (birthday counted on the day; 29 February birthdays count on 1 March in other years)."
+            """
+            The person is at least `value` years old on today's date (birthday counted on the day; 29 February birthdays count on 1 March in other \
+            years).
+            """
         case .maxYears: "The person is at most `value` years old on today's date."
         case .match: "The value equals the value of the field named by `value`."
         case .matchOptions: "The value is one of the field's enabled options."
         case .whitelist: "The value is one of the listed strings, compared case-insensitively."
         case .blacklist:
-            "The value is none of the listed strings, compared by look-alike keys: case, width and compatibility forms folded (NFKC_Casefold), and on `text` fields look-alike letters too (the UTS #39 skeleton), so `ａdmin` and `аdmin` (Cyrillic а) count as `admin`."
+            """
+            The value is none of the listed strings, compared by look-alike keys: case, width and compatibility forms folded (NFKC_Casefold), and on \
+            `text` fields look-alike letters too (the UTS #39 skeleton), so `ａdmin` and `аdmin` (Cyrillic а) count as `admin`.
+            """
         case .emailDomainBlacklist:
-            "The email's domain is not listed, nor a subdomain of a listed domain, compared folded (case, width: `ＣＯＭ` is `com`; a final dot ignored)."
+            """
+            The email's domain is not listed, nor a subdomain of a listed domain, compared folded (case, width: `ＣＯＭ` is `com`; a final dot \
+            ignored).
+            """
         case .alongWith: "When this field has a value, the field named by `value` has one too."
         case .unique:
-            "No other record has this value, compared by look-alike keys as `blacklist` compares. Needs the record store, so only the server checks it."
+            """
+            No other record has this value, compared by look-alike keys as `blacklist` compares. Needs the record store, so only the server checks \
+            it.
+            """
         }
     }
 

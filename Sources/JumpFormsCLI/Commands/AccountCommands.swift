@@ -88,7 +88,10 @@ struct SignInCommand: AsyncParsableCommand {
         commandName: "signin",
         abstract: "Sign in with the sign-in form, or with a provider (--provider).",
         discussion:
-            "With --provider, against the local server the CLI walks the Engage double (choosing a test identity); against a remote server it prints the provider's start URL and waits for the token on a loopback redirect."
+            """
+            With --provider, against the local server the CLI walks the Engage double (choosing a test identity); against a remote server it prints \
+            the provider's start URL and waits for the token on a loopback redirect.
+            """
     )
     @OptionGroup var options: AccountOptions
 

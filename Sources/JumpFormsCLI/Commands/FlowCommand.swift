@@ -179,7 +179,10 @@ struct FlowImportCommand: ParsableCommand {
             if findings.contains(where: { $0.code == .messageMissingInDefaultLocale || $0.code == .missingLocale }), let loaded = project.primaryFlow
             {
                 console.err(
-                    "note: the default locale is \(loaded.flow.defaultLocale.value): import its document too, or choose another with --default-locale\n"
+                    """
+                    note: the default locale is \(loaded.flow.defaultLocale.value): import its document too, or choose another with --default-locale\
+                    \n
+                    """
                 )
             }
             console.err("nothing written: the documents have errors\n")

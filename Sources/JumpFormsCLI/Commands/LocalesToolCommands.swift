@@ -121,7 +121,10 @@ struct LocalesImportCommand: ParsableCommand {
         guard let tag = LocaleTag(locale) else { throw ValidationError("--locale '\(locale)' is not a BCP 47 locale tag") }
         if let out, let named = LocaleFileIO.namedTag(out), named != tag {
             throw ValidationError(
-                "--locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(PathText.stem(of: out))' reads as the tag \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written"
+                """
+                --locale \(tag) does not match '\(out)': a locale file's name must be its tag, and '\(PathText.stem(of: out))' reads as the tag \
+                \(named); name it \(tag).yaml, or give it a name that is not a tag (such as translations.yaml): nothing written
+                """
             )
         }
         guard format != nil || InterchangeFormat(path: file) != nil else {
@@ -143,7 +146,7 @@ struct LocalesImportCommand: ParsableCommand {
         let loaded = try interchange.catalogs(console: console, required: false)
         let reference = loaded?.catalogs.first { $0.tag.value == LocaleTag(interchange.reference) }
         let path = file == "-" ? "<stdin>" : file
-        if let out, file != "-", LocaleFileIO.realPath(out) == LocaleFileIO.realPath(file) {
+        if let out, file != "-", PathText.canonical(out) == PathText.canonical(file) {
             throw ValidationError("--out '\(out)' is the file being imported: nothing written")
         }
         let result: InterchangeReadResult
@@ -298,14 +301,17 @@ struct LocalesExportCommand: ParsableCommand {
             files.append((out.map { toFolder ? $0 + "/Localizable.xcstrings" : $0 } ?? "-", Array(text.utf8)))
         }
         // Never over a file this export read (a locale file), nor into a locale file at all.
-        let read = Set(allCatalogs.map { LocaleFileIO.realPath($0.path) })
+        let read = Set(allCatalogs.map { PathText.canonical($0.path) })
         for file in files where file.path != "-" {
-            if read.contains(LocaleFileIO.realPath(file.path)) {
+            if read.contains(PathText.canonical(file.path)) {
                 throw ValidationError("refusing to write over '\(file.path)': it is a locale file this export reads; nothing written")
             }
             if file.path.hasSuffix(".yaml") || file.path.hasSuffix(".yml") {
                 throw ValidationError(
-                    "refusing to write \(format.rawValue) into '\(file.path)', a YAML file (locale files are written by 'locales import'); nothing written"
+                    """
+                    refusing to write \(format.rawValue) into '\(file.path)', a YAML file (locale files are written by 'locales import'); nothing \
+                    written
+                    """
                 )
             }
         }
@@ -370,7 +376,7 @@ struct LocalesPseudoCommand: ParsableCommand {
         }
         let builtin = noBuiltin ? [] : BuiltinCatalog.catalogs.filter { $0.tag.value.identifier == "en-US" }
         let targets = chosen.map { style in (style, out.map { toFolder ? $0 + "/" + style.rawValue + ".yaml" : $0 } ?? "-") }
-        let read = Dictionary(catalogs.map { (LocaleFileIO.realPath($0.path), $0.tag.value) }, uniquingKeysWith: { first, _ in first })
+        let read = Dictionary(catalogs.map { (PathText.canonical($0.path), $0.tag.value) }, uniquingKeysWith: { first, _ in first })
         for (style, path) in targets where path != "-" {
             try Self.checkTarget(path, for: style.tag, read: read, loader: interchange.loader)
         }
@@ -395,7 +401,7 @@ struct LocalesPseudoCommand: ParsableCommand {
             throw ValidationError("refusing to write \(tag) into '\(path)', the locale file of \(named); nothing written")
         }
         guard FileExists.file(path), LocaleFileIO.namedTag(path) != tag else { return }
-        var owner = read[LocaleFileIO.realPath(path)]
+        var owner = read[PathText.canonical(path)]
         if owner == nil {
             var project = LoadedProject()
             owner = loader.loadLocale(at: path, into: &project)?.tag.value

@@ -395,7 +395,10 @@ extension RequestCommand {
         @Option(
             name: .customLong("token-in"),
             help: ArgumentHelp(
-                "Where the token goes: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an empty body, as iOS sends it).",
+                """
+                Where the token goes: body (token=... as the form body, as Android sends it; the default) or query (appended to the URL with an \
+                empty body, as iOS sends it).
+                """,
                 valueName: "body|query"))
         var tokenPlacement: TokenPlacement = .body
 

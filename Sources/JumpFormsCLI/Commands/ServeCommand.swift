@@ -168,7 +168,10 @@ struct OutboxCommand: AsyncParsableCommand {
                 let body = message.body.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
                 console.out(
                     escaping:
-                        "#\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) UTC\n  Subject: \(message.subject)\n  \(body)\n"
+                        """
+                        #\(message.id) \(message.kind) to \(message.recipient) at \(RefreshSignature.dateString(epochSeconds: message.createdAt)) \
+                        UTC\n  Subject: \(message.subject)\n  \(body)\n
+                        """
                 )
             }
         case .json:

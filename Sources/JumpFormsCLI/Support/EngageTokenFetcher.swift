@@ -112,7 +112,10 @@ final class TokenListener: Sendable {
                 body: .init(
                     byteBuffer: ByteBuffer(
                         string:
-                            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>jump-forms</title></head><body><p>Signed in. You can close this window and return to the terminal.</p></body></html>"
+                            """
+                            <!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>jump-forms</title></head><body><p>Signed in. You can close \
+                            this window and return to the terminal.</p></body></html>
+                            """
                     )))
         }
         var logger = Logger(label: "jump-forms.token-listener")

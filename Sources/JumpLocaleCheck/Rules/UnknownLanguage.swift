@@ -31,7 +31,10 @@ extension CatalogCheck {
         let languages = PluralRules.languages.filter { !$0.contains("_") }
         add(
             .unknownLanguage,
-            "'\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only 'other')",
+            """
+            '\(tag.language)' of \(tag) is not a language CLDR knows (it has no plural rules for it); plural checks use the root rules (only \
+            'other')
+            """,
             at: catalog.tag.location, key: nil, hint: LanguageHint.hint(for: tag, known: languages))
     }
 }

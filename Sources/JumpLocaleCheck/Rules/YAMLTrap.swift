@@ -46,7 +46,10 @@ extension CatalogCheck {
         for trap in catalog.keyTraps {
             add(
                 .yamlTrap,
-                "the key '\(trap.written)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap.trap, trap.written)), not as text, so they see another key than '\(trap.key)'",
+                """
+                the key '\(trap.written)' is unquoted: YAML 1.1 tools read it as \(Self.reading(trap.trap, trap.written)), not as text, so they see \
+                another key than '\(trap.key)'
+                """,
                 at: trap.location, key: trap.key, hint: "write it in quotes: \"\(trap.written)\":")
         }
     }

@@ -176,7 +176,10 @@ public struct ModelGenerator: Sendable {
         case .object: return "a nested struct named after the attribute (`primaryAddress` -> `PrimaryAddress?`)"
         case .plural:
             return
-                "an array of a nested struct named after the plural with `Element` (`photos` -> `[PhotosElement]?`), with its `id`; `[String]?` when the elements hold one string besides `id` (and password attributes, never in the model)"
+                """
+                an array of a nested struct named after the plural with `Element` (`photos` -> `[PhotosElement]?`), with its `id`; `[String]?` when \
+                the elements hold one string besides `id` (and password attributes, never in the model)
+                """
         default: return "nothing: write-only, never in a record"
         }
     }
@@ -476,7 +479,10 @@ public struct ModelGenerator: Sendable {
                 let name = SwiftNames.code(property.name)
                 if let element = property.stringElement {
                     out +=
-                        "\(body)try \(support.stringPlural).encode(self.\(name), to: &container, forKey: .\(name), element: \(Self.literal(element)))\n"
+                        """
+                        \(body)try \(support.stringPlural).encode(self.\(name), to: &container, forKey: .\(name), element: \(Self.literal(element)))\
+                        \n
+                        """
                 } else {
                     out += "\(body)try container.encode(self.\(name), forKey: .\(name))\n"
                 }

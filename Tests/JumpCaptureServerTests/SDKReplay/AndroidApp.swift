@@ -266,7 +266,10 @@ struct AndroidApp: Sendable {
     func mobileConfiguration(etag: String) -> SDKRequest {
         let name = AndroidEncoding.urlEncode(Self.appLabel + ":" + Self.packageName)
         return get(
-            "/openid/mobile_config_and_baseurl?appId=\(engageAppId)&device=android&app_name=\(name)&version=\(AndroidEncoding.urlEncode(Self.libraryVersion))",
+            """
+            /openid/mobile_config_and_baseurl?appId=\(engageAppId)&device=android&app_name=\(name)&version=\
+            \(AndroidEncoding.urlEncode(Self.libraryVersion))
+            """,
             source: "JRSession.java:810-832", headers: [("If-None-Match", etag)])
     }
 

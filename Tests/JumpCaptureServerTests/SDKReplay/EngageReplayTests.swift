@@ -30,7 +30,10 @@ struct EngageReplayTests {
             if let requiresInput = provider["requires_input"] {
                 #expect(
                     requiresInput.stringValue != nil,
-                    "provider_info.\(name).requires_input is \(requiresInput): iOS 5.5 compares it with the string \"YES\" (JRSessionData.m:357) and crashes on anything else"
+                    """
+                    provider_info.\(name).requires_input is \(requiresInput): iOS 5.5 compares it with the string \"YES\" (JRSessionData.m:357) and \
+                    crashes on anything else
+                    """
                 )
                 if requiresInput == .string("YES") {
                     // JRSessionData.m:362-368 keeps the prompt's last two words.
@@ -111,7 +114,10 @@ struct EngageReplayTests {
     }
 
     @Test(
-        "Android JRSession.java:921-987 custom OpenID start URL (device=android) ends at /signin/device; auth_info=true answers rpx_result (JRWebViewFragment.java:690-718)"
+        """
+        Android JRSession.java:921-987 custom OpenID start URL (device=android) ends at /signin/device; auth_info=true answers rpx_result \
+        (JRWebViewFragment.java:690-718)
+        """
     )
     func androidCustomOpenIDDeviceDialog() async throws {
         let server = try ReplayServer.get()

@@ -8,7 +8,10 @@ import Testing
 @Suite(.replayServer(.plain), .timeLimit(.minutes(5)))
 struct FlowDocumentReplayTests {
     @Test(
-        "iOS JRCaptureData.m:300-343 flow download with Accept-Encoding gzip: gzip on the wire, version a string, forms and fields as JRCaptureFlow.m:59-101 reads them"
+        """
+        iOS JRCaptureData.m:300-343 flow download with Accept-Encoding gzip: gzip on the wire, version a string, forms and fields as \
+        JRCaptureFlow.m:59-101 reads them
+        """
     )
     func iOSFlowDownload() async throws {
         let server = try ReplayServer.get()

@@ -25,7 +25,10 @@ struct PluralReplayTests {
     }
 
     @Test(
-        "iOS JRCaptureApidInterface.m:377-425 entity.replace of /photos: result is the array, each element with an integer id (JRCaptureObject.m:262-366)"
+        """
+        iOS JRCaptureApidInterface.m:377-425 entity.replace of /photos: result is the array, each element with an integer id \
+        (JRCaptureObject.m:262-366)
+        """
     )
     func iOSReplaceArray() async throws {
         let server = try ReplayServer.get()
@@ -60,7 +63,10 @@ struct PluralReplayTests {
     }
 
     @Test(
-        "Android CaptureRecord.java:216-262 new photos: entity.update of {\"photos\": [element]} at the root (CaptureJsonUtils.java:74-82, 117-122; CaptureRecord.java:313-329), appended"
+        """
+        Android CaptureRecord.java:216-262 new photos: entity.update of {\"photos\": [element]} at the root (CaptureJsonUtils.java:74-82, 117-122; \
+        CaptureRecord.java:313-329), appended
+        """
     )
     func androidAppendPhotos() async throws {
         let server = try ReplayServer.get()
@@ -114,7 +120,10 @@ struct PluralReplayTests {
     }
 
     @Test(
-        "Android CaptureJsonUtils.java:129,146 entity.delete as synchronize builds its path (/#<id>, the plural's name lost): a Capture error, the record unchanged"
+        """
+        Android CaptureJsonUtils.java:129,146 entity.delete as synchronize builds its path (/#<id>, the plural's name lost): a Capture error, the \
+        record unchanged
+        """
     )
     func androidDeleteWithSDKPath() async throws {
         let server = try ReplayServer.get()

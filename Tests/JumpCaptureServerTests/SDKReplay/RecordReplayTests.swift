@@ -8,7 +8,10 @@ import Testing
 @Suite(.replayServer(.records), .timeLimit(.minutes(5)))
 struct RecordReplayTests {
     @Test(
-        "iOS JRCaptureApidInterface.m:246-294 entity.update of /primaryAddress: hand-built body, no Content-Type; result read (JRCaptureObject.m:126-132)"
+        """
+        iOS JRCaptureApidInterface.m:246-294 entity.update of /primaryAddress: hand-built body, no Content-Type; result read \
+        (JRCaptureObject.m:126-132)
+        """
     )
     func iOSUpdateObject() async throws {
         let server = try ReplayServer.get()

@@ -91,7 +91,10 @@ struct SignInReplayTests {
     // MARK: Social
 
     @Test(
-        "iOS JRCaptureData.m:180-214 social sign-in through the token URL: every parameter in the query of a POST with an empty body (JRSessionData.m:1538-1544), thin registration"
+        """
+        iOS JRCaptureData.m:180-214 social sign-in through the token URL: every parameter in the query of a POST with an empty body \
+        (JRSessionData.m:1538-1544), thin registration
+        """
     )
     func iOSTokenURLSocialSignIn() async throws {
         let server = try ReplayServer.get()
@@ -109,7 +112,10 @@ struct SignInReplayTests {
     }
 
     @Test(
-        "iOS JRWebViewController.m:509-549 social sign-in from the web view: 310 for a new user, register_native (JRCapture.m:753-806), then signed in"
+        """
+        iOS JRWebViewController.m:509-549 social sign-in from the web view: 310 for a new user, register_native (JRCapture.m:753-806), then signed \
+        in
+        """
     )
     func iOSWebViewSocialSignIn() async throws {
         let server = try ReplayServer.get()
@@ -144,7 +150,10 @@ struct SignInReplayTests {
     }
 
     @Test(
-        "Android Capture.java:152-181 social sign-in after the device=android dialog (JRSession.java:921-987, JRWebViewFragment.java:422-430), thin registration"
+        """
+        Android Capture.java:152-181 social sign-in after the device=android dialog (JRSession.java:921-987, JRWebViewFragment.java:422-430), thin \
+        registration
+        """
     )
     func androidDialogSocialSignIn() async throws {
         let server = try ReplayServer.get()
