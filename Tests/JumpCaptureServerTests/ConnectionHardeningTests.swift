@@ -43,7 +43,7 @@ import TestSupport
     /// timeout (Hummingbird's idle timer counts decoded HTTP parts, and a head arriving byte by
     /// byte is none): it is answered 408 at the request timeout, as documented.
     @Test func aHeaderDripGets408AtTheRequestTimeoutNotASilentClose() async throws {
-        try await withServer(idleTimeout: .seconds(1), requestTimeout: .seconds(3)) { server in
+        try await withServer(.socket, idleTimeout: .seconds(1), requestTimeout: .seconds(3)) { server in
             let port = try #require(server.url.port)
             let head = "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n"
             let drip = "X-Slow: " + String(repeating: "a", count: 40)
@@ -59,7 +59,7 @@ import TestSupport
     /// Silence in the middle of a request gets a 408 at the idle timeout; silence between
     /// requests closes the connection quietly at the idle timeout.
     @Test func silenceIsAnswered408MidRequestAndClosedQuietlyBetweenRequests() async throws {
-        try await withServer(idleTimeout: .seconds(1), requestTimeout: .seconds(10)) { server in
+        try await withServer(.socket, idleTimeout: .seconds(1), requestTimeout: .seconds(10)) { server in
             let port = try #require(server.url.port)
             for (name, partial) in [
                 ("head", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n"),
@@ -85,7 +85,7 @@ import TestSupport
 
     /// An HTTP/1.1 request without `Host` (or with two) is 400; HTTP/1.0 needs none.
     @Test func http11NeedsOneHost() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             for (name, request) in [
                 ("no Host", "GET /health HTTP/1.1\r\n\r\n"),
@@ -106,7 +106,7 @@ import TestSupport
 
     /// A body with a `Content-Encoding` the server does not undo is 415, not read as plain text.
     @Test func anUnsupportedContentEncodingIs415() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             for coding in ["gzip", "br", "identity, gzip"] {
                 let request =
@@ -146,7 +146,7 @@ import TestSupport
     /// every connection is busy, the new one is closed at once; a freed place serves again.
     /// The order of idleness comes from answered requests, not from waiting.
     @Test func theConnectionCapEvictsIdleSocketsAndRefusesWhenAllAreBusy() async throws {
-        try await withServer(configure: { $0.server.maximumConnections = 4 }) { server in
+        try await withServer(.socket, configure: { $0.server.maximumConnections = 4 }) { server in
             let port = try #require(server.url.port)
             // Four idle sockets fill the server, idle since their answers, oldest first.
             var idle: [Int32] = []

@@ -72,7 +72,7 @@ import TestSupport
     /// JRSession.java:820-829 sends the ETag it kept as `If-None-Match` and takes 304 as "no
     /// change" (JRSession.java:765-775); JRSessionData.m:946-959 keeps the `ETag`.
     @Test func androidRevalidatesTheMobileConfigurationWithItsETag() async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             let target = "/openid/mobile_config_and_baseurl?appId=\(Self.appID)&device=android&app_name=com.janrain.android.simpledemo&version=7.3.0"
             let first = try await server.request(.GET, target)
             #expect(first.status == 200)
@@ -99,7 +99,7 @@ import TestSupport
     /// the WebView goes to `<whitelisted>/?token=` (JRWebViewController.m:509-515).
     @Test(arguments: ["facebook", "corp_openid", "corp_saml"])
     func iOS55StartURLsStartTheirProvider(provider: String) async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             let config = try Self.json(try await server.raw(.GET, "/openid/mobile_config_and_baseurl?device=iphone&appId=\(Self.appID)").body)
             let base = try #require(config["baseurl"]?.stringValue)
             let url = try #require(config.at("provider_info.\(provider).url")?.stringValue)
@@ -119,7 +119,7 @@ import TestSupport
     /// `/saml2/sso/start` from the SDK (JRSessionData.m:2035-2062), and their start URL carries
     /// no identifier: the flow's only custom provider of the kind starts.
     @Test func iOS55AppConfiguredCustomProvidersStartWithoutTheirIdentifier() async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             for (path, provider) in [("/openid/start", "corp_openid"), ("/saml2/sso/start", "corp_saml")] {
                 let answer = try await server.raw(.GET, path + "?token_url=https://example.com/&applicationId=\(Self.appID)")
                 #expect(answer.status == 302, "\(path): \(answer.body)")
@@ -172,7 +172,9 @@ import TestSupport
     /// takes such a whitelist.
     @Test func iOSAppSchemeWhitelist() async throws {
         let whitelist = "jrmsampleapp1://SimpleCaptureDemo"
-        try await withServer(configure: { $0.engageWhitelistedDomain = Located(whitelist, at: ServerFixtures.here) }, identities: Self.identities) {
+        try await withServer(
+            .socket, configure: { $0.engageWhitelistedDomain = Located(whitelist, at: ServerFixtures.here) }, identities: Self.identities
+        ) {
             server in
             let answer = try await server.raw(.GET, "/facebook/start?token_url=\(whitelist)/&applicationId=\(Self.appID)")
             #expect(answer.status == 302)
@@ -199,7 +201,7 @@ import TestSupport
     /// `installation_id`; an app-configured custom provider has them URL-encoded
     /// (JRSession.java:216-238) at `/openid/start`.
     @Test func androidCustomProviderStartURLs() async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             let fromConfiguration =
                 "/openid/start/corp_openid?extended=true&openid_identifier=https://id.example.com/openid&opx_blob=some_blob"
                 + "&token_url=https%3A%2F%2Fexample.com&installation_id=7d0c1a3e-3f43-4a4e-9d56-0b6c1e0f2a11&applicationId=\(Self.appID)"
@@ -223,7 +225,7 @@ import TestSupport
     /// (JRWebViewFragment.java:422-430) and reads `rpx_result` from
     /// (JRWebViewFragment.java:700-712, JRSession.java:1181-1201, JRAuthenticatedUser.java:79-93).
     @Test func androidDefaultDialogEndsAtSignInDevice() async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             let config = try Self.json(try await server.raw(.GET, "/openid/mobile_config_and_baseurl?appId=\(Self.appID)&device=android").body)
             let base = try #require(config["baseurl"]?.stringValue)
             let start =
@@ -260,7 +262,7 @@ import TestSupport
     /// `token` and `provider` in the body (no Content-Type: JR_requestWithURL sets none); the
     /// SDK needs `stat: ok` and a string `token`.
     @Test func iOSSignInWithApple() async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             let idToken = try #require(Self.apple.nativeToken)
             let answer = try await server.raw(
                 .POST, "/signin/oauth_token?id_token=\(idToken)&provider=apple",
@@ -295,7 +297,7 @@ import TestSupport
     /// JREngage.java:880-904: Android exchanges a server auth code with `code`, `provider`,
     /// `redirect_uri` (default `<baseurl>/<provider>/callback`) and a fixed `application_id`.
     @Test func androidServerAuthCodeExchange() async throws {
-        try await withServer(identities: Self.identities) { server in
+        try await withServer(.socket, identities: Self.identities) { server in
             let base = server.url.description
             let form =
                 "code=google-native-marta&provider=google&redirect_uri=" + FormEncoding.encodeComponent(base + "/google/callback")

@@ -53,7 +53,7 @@ import TestSupport
     }
 
     @Test func recordNotFound310MapsPreregFields() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let token = try await server.engageToken("twitter")
             let result = try await server.socialSignIn(token, locale: ServerFixtures.french)
             guard case .failure(.registrationNeeded(let twoStep)) = result else { Issue.record("\(result)"); return }
@@ -72,7 +72,7 @@ import TestSupport
                 provider: "google", identifier: "g-1", email: "kim@example.com", givenName: "Kim", familyName: "Lee",
                 displayName: "ana_r", location: ServerFixtures.here)
         ]
-        try await withServer(identities: identities) { server in
+        try await withServer(.socket, identities: identities) { server in
             try await server.register()
             let result = try await server.socialSignIn(try await server.engageToken("google"))
             guard case .failure(.registrationNeeded(let twoStep)) = result else { Issue.record("\(result)"); return }
@@ -82,7 +82,7 @@ import TestSupport
     }
 
     @Test func emailInUse380ThenMergeTokenLinks() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (account, _) = try await server.register()
             let googleToken = try await server.engageToken("google", identity: "ana.ruiz@example.com")
             let result = try await server.socialSignIn(googleToken)
@@ -111,7 +111,7 @@ import TestSupport
                 provider: "google", identifier: "g-1", email: "KIM@example.com", givenName: "Kim", familyName: "Lee",
                 displayName: "kim_g", location: ServerFixtures.here)
         ]
-        try await withServer(identities: identities) { server in
+        try await withServer(.socket, identities: identities) { server in
             let account = try #require(try await server.socialSignIn(try await server.engageToken("facebook")).signedIn)
             let googleToken = try await server.engageToken("google")
             guard case .failure(.mergeRequired(let merge)) = try await server.socialSignIn(googleToken) else { Issue.record("no 380"); return }
@@ -295,7 +295,7 @@ import TestSupport
     }
 
     @Test func identifierInUse361() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (ana, _) = try await server.register()
             let marta = try #require(
                 try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)

@@ -49,7 +49,7 @@ import TestSupport
     }
 
     func checkGzip(_ decompressing: HTTPClient) async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             for locale in ["en-US", "fr-FR", "ja-JP"] {
                 let raw = try await Self.get(server, "\(Self.base)/HEAD/\(locale).json", headers: [("Accept-Encoding", "gzip")])
                 #expect(raw.status == 200)
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func withoutGzipTheDocumentComesAsItIs() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let expected = try Self.expected("de-DE")
             for accept in [nil, "identity", "gzip;q=0", "br, deflate", "*;q=0"] {
                 let answer = try await Self.get(
@@ -88,7 +88,7 @@ import TestSupport
     /// The SDKs send the document's `version` as `flow_version`; HEAD and the version itself
     /// answer the same document.
     @Test func headAndTheVersionAnswerTheSameDocument() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let head = try await Self.get(server, "\(Self.base)/HEAD/en-US.json")
             let versioned = try await Self.get(server, "\(Self.base)/2024-01-15.1/en-US.json")
             #expect(head.text == versioned.text)
@@ -101,7 +101,7 @@ import TestSupport
     /// A locale without a file is negotiated as the forms do: fr-CA is fr-FR's texts (CLDR's
     /// parent fr, then the language's own region), under its own name.
     @Test func aLocaleWithoutAFileFallsBack() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let answer = try await Self.get(server, "\(Self.base)/HEAD/fr-CA.json")
             #expect(answer.status == 200)
             #expect(answer.text == (try Self.expected("fr-CA")))
@@ -115,7 +115,7 @@ import TestSupport
     }
 
     @Test func theETagAnswers304ForEitherCoding() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let target = "\(Self.base)/HEAD/pl-PL.json"
             let plain = try await Self.get(server, target)
             let gzipped = try await Self.get(server, target, headers: [("Accept-Encoding", "gzip")])
@@ -142,7 +142,7 @@ import TestSupport
     }
 
     @Test func headAnswersTheHeadersOnly() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let get = try await Self.get(server, "\(Self.base)/HEAD/es-ES.json", headers: [("Accept-Encoding", "gzip")])
             let head = try await Self.get(server, "\(Self.base)/HEAD/es-ES.json", headers: [("Accept-Encoding", "gzip")], method: .HEAD)
             #expect(head.status == 200)
@@ -155,7 +155,7 @@ import TestSupport
     }
 
     @Test func anotherAppFlowVersionOrShapeIsNotFound() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let cases = [
                 "/widget_data/flows/otherapp/standard/HEAD/en-US.json": "not 'otherapp'",
                 "/widget_data/flows/localapp/other/HEAD/en-US.json": "no flow 'other'",
@@ -182,7 +182,7 @@ import TestSupport
 
     /// Without `captureAppId` in jump.yaml, any app id is this server's.
     @Test func withoutAnAppIdEveryAppIdIsServed() async throws {
-        try await withServer(configure: { $0.captureAppId = nil }) { server in
+        try await withServer(.socket, configure: { $0.captureAppId = nil }) { server in
             let answer = try await Self.get(server, "/widget_data/flows/anyapp/standard/HEAD/en-US.json")
             #expect(answer.status == 200)
         }

@@ -30,7 +30,7 @@ import TestSupport
     /// A Content-Length over the limit is refused when the head arrives, not after a body
     /// that may never come.
     @Test func aDeclaredBodyOverTheLimitIsRefusedAtOnce() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             let (answer, seconds) = try await Self.timedExchange(
                 port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
@@ -55,7 +55,7 @@ import TestSupport
     /// Bad chunked encoding and transfer codings other than chunked are 400 bad_request, and
     /// the connection closes (the 413 of a 3-byte body was wrong).
     @Test func badTransferCodingsAre400() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             let requests = [
                 ("bad chunk size", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n"),
@@ -89,7 +89,7 @@ import TestSupport
     /// A client that stops sending in the middle of a request is cut off after the idle
     /// timeout.
     @Test func aStalledRequestIsClosedAfterTheIdleTimeout() async throws {
-        try await withServer(idleTimeout: .seconds(1)) { server in
+        try await withServer(.socket, idleTimeout: .seconds(1)) { server in
             let port = try #require(server.url.port)
             let (answer, seconds) = try await Self.timedExchange(
                 port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
@@ -107,7 +107,7 @@ import TestSupport
     /// body, then it is answered 408 and the connection closes. Idle time between requests
     /// counts against the idle timeout only.
     @Test func aSlowDripRequestIsCutOffAtTheRequestTimeout() async throws {
-        try await withServer(idleTimeout: .seconds(3), requestTimeout: .seconds(1)) { server in
+        try await withServer(.socket, idleTimeout: .seconds(3), requestTimeout: .seconds(1)) { server in
             let port = try #require(server.url.port)
             let drips = [
                 ("headers", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n", "X-Slow: " + String(repeating: "a", count: 32)),
@@ -167,7 +167,7 @@ import TestSupport
 
     /// An HTTP/1.0 request without keep-alive is answered as HTTP/1.0, and the connection closes.
     @Test func http10IsAnsweredAndClosed() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             let (answer, seconds) = try await Self.timedExchange(port: port, "GET /health HTTP/1.0\r\n\r\n")
             #expect(answer.head.hasPrefix("HTTP/1.0 200"), "\(answer.head)")
@@ -183,7 +183,7 @@ import TestSupport
 
     /// HEAD gives the GET's Content-Length, and is refused where a GET changes something.
     @Test func headMatchesGETAndHasNoSideEffects() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (session, _) = try await server.register()
             for target in ["/health", "/entity?access_token=" + session.accessToken, "/openid/mobile_config_and_baseurl"] {
                 let get = try await server.raw(.GET, target)
@@ -210,7 +210,7 @@ import TestSupport
     /// Raw bytes that are not UTF-8 are refused like percent-encoded ones, and so is a charset
     /// other than UTF-8; nothing is stored.
     @Test func formBodiesAreUTF8Only() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (session, _) = try await server.register()
             let update = try server.builder().updateProfile(
                 ["displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz", "aboutMe": "plain"],
@@ -234,7 +234,7 @@ import TestSupport
 
     /// `thin_registration` is `true` or `false`.
     @Test func thinRegistrationIsABoolean() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let token = try await server.engageToken("google", identity: "marta.keller@example.com")
             let request = try server.builder().socialSignIn(token: token, refreshSecret: .generate(), mergeToken: nil)
             let answer = try await server.send(request.setting("thin_registration", "maybe"), engageToken: token)

@@ -41,7 +41,7 @@ import TestSupport
     }
 
     @Test func aCodeIsRedeemedOnceForTokensThatWork() async throws {
-        try await withServer(configure: Self.configure) { server in
+        try await withServer(.socket, configure: Self.configure) { server in
             let (registered, _) = try await server.register()
             let code = try #require(registered.authorizationCode)
             let client = server.config.captureClientId.value
@@ -73,7 +73,7 @@ import TestSupport
 
     /// JRCaptureError.h: 415 "the supplied authorization_code has expired".
     @Test func anExpiredCodeAnswers415() async throws {
-        try await withServer(configure: Self.configure) { server in
+        try await withServer(.socket, configure: Self.configure) { server in
             let code = try #require(try await server.register().result.authorizationCode)
             server.clock.advance(121)
             let answer = try await Self.token(
@@ -92,7 +92,7 @@ import TestSupport
     /// 402: a wrong secret or client id, or a server without `clientSecret`; the code stays
     /// usable.
     @Test func theClientMustAuthenticate() async throws {
-        try await withServer(configure: Self.configure) { server in
+        try await withServer(.socket, configure: Self.configure) { server in
             let code = try #require(try await server.register().result.authorizationCode)
             let client = server.config.captureClientId.value
             for authorization in [Self.basic(client, "wrong"), Self.basic("someoneelse", Self.secret), Self.basic(client, "")] {
@@ -106,7 +106,7 @@ import TestSupport
             #expect(contradicting.json["code"] == 200)
             #expect(try await Self.token(server, Self.codeGrant(code), authorization: Self.basic(client, Self.secret)).json["stat"] == "ok")
         }
-        try await withServer(configure: { $0.responseType = Located("code_and_token", at: ServerFixtures.here) }) { server in
+        try await withServer(.socket, configure: { $0.responseType = Located("code_and_token", at: ServerFixtures.here) }) { server in
             let code = try #require(try await server.register().result.authorizationCode)
             let answer = try await Self.token(server, Self.codeGrant(code), authorization: Self.basic(server.config.captureClientId.value, ""))
             #expect(answer.json["code"] == 402)
@@ -117,7 +117,7 @@ import TestSupport
     /// JRCaptureError.h: 420 "occurs in the oauth/token API call with the authorization_code
     /// grant type". A mismatch does not use the code up.
     @Test func aRedirectURIMismatchAnswers420() async throws {
-        try await withServer(configure: Self.configure) { server in
+        try await withServer(.socket, configure: Self.configure) { server in
             let code = try #require(try await server.register().result.authorizationCode)
             let authorization = Self.basic(server.config.captureClientId.value, Self.secret)
             let mismatch = try await Self.token(server, Self.codeGrant(code, redirect: "https://example.com/other"), authorization: authorization)
@@ -129,7 +129,7 @@ import TestSupport
     }
 
     @Test func aRefreshTokenIsRedeemedOnce() async throws {
-        try await withServer(configure: Self.configure) { server in
+        try await withServer(.socket, configure: Self.configure) { server in
             let code = try #require(try await server.register().result.authorizationCode)
             let authorization = Self.basic(server.config.captureClientId.value, Self.secret)
             let first = try await Self.token(server, Self.codeGrant(code), authorization: authorization)
@@ -155,7 +155,7 @@ import TestSupport
     }
 
     @Test func badRequestsAreNamed() async throws {
-        try await withServer(configure: Self.configure) { server in
+        try await withServer(.socket, configure: Self.configure) { server in
             let authorization = Self.basic(server.config.captureClientId.value, Self.secret)
             #expect(try await Self.token(server, "code=x&redirect_uri=y", authorization: authorization).json["code"] == 100)
             #expect(try await Self.token(server, "grant_type=password&code=x", authorization: authorization).json["code"] == 200)

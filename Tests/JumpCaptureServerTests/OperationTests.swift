@@ -52,7 +52,7 @@ import TestSupport
     }
 
     @Test func socialSignInWithThinRegistration() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let token = try await server.engageToken("google", identity: "marta.keller@example.com")
             let first = try #require(try await server.socialSignIn(token).signedIn)
             #expect(first.isNew)
@@ -75,7 +75,7 @@ import TestSupport
     }
 
     @Test func thinRegistrationOffSendsEveryoneToTwoStepRegistration() async throws {
-        try await withServer(configure: { $0.enableThinRegistration = Located(false, at: ServerFixtures.here) }) { server in
+        try await withServer(.socket, configure: { $0.enableThinRegistration = Located(false, at: ServerFixtures.here) }) { server in
             let token = try await server.engageToken("google", identity: "marta.keller@example.com")
             let result = try await server.socialSignIn(token)
             guard case .failure(.registrationNeeded(let twoStep)) = result else { Issue.record("\(result)"); return }
@@ -85,7 +85,7 @@ import TestSupport
     }
 
     @Test func twoStepSocialRegistration() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             // Twitter gives no email: the social registration form cannot be satisfied (310).
             let token = try await server.engageToken("twitter")
             let result = try await server.socialSignIn(token)
@@ -112,7 +112,7 @@ import TestSupport
     // MARK: emails
 
     @Test func forgotPasswordWritesTheOutboxAndTheLinkChangesThePassword() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             try await server.register()
             let request = try server.builder().forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
             #expect(try await server.send(request).isOK)
@@ -248,7 +248,7 @@ import TestSupport
     }
 
     @Test func linkAccount() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (session, _) = try await server.register()
             let token = try await server.engageToken("facebook")
             #expect(try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: token)).isOK)
@@ -266,7 +266,7 @@ import TestSupport
     }
 
     @Test func unlinkAccount() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (session, _) = try await server.register()
             let token = try await server.engageToken("facebook")
             #expect(try await server.send(server.builder().linkAccount(accessToken: session.accessToken, token: token)).isOK)
@@ -280,7 +280,7 @@ import TestSupport
     }
 
     @Test func unlinkRefusesTheLastIdentityOfAnAccountWithoutPassword() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let session = try #require(
                 try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn)
             let request = server.builder().unlinkAccount(accessToken: session.accessToken, identifier: "https://www.google.com/profiles/1001")
@@ -380,7 +380,7 @@ import TestSupport
     // MARK: Engage double
 
     @Test func engageMobileConfiguration() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let result = try await server.send(server.engage.mobileConfiguration(device: "android"))
             guard case .success(.engageConfiguration(let json)) = result else { Issue.record("\(result)"); return }
             #expect(json["baseurl"] == .string(server.url.description))
@@ -454,7 +454,7 @@ import TestSupport
     }
 
     @Test func authInfoForTokenURLServers() async throws {
-        try await withServer(configure: { $0.server.apiKey = Located("the-app-secret", at: ServerFixtures.here) }) { server in
+        try await withServer(.socket, configure: { $0.server.apiKey = Located("the-app-secret", at: ServerFixtures.here) }) { server in
             let token = try await server.engageToken("corp_openid")
             let answer = try await server.raw(.POST, "/api/v2/auth_info", form: "apiKey=the-app-secret&token=" + token)
             #expect(answer.status == 200)

@@ -266,7 +266,7 @@ import TestSupport
     /// `redirect_uri` is compared by `/oauth/token` only: the SDKs' defaults (iOS the Capture
     /// base URL, Android `http://android.library`) go through every other call.
     @Test func theSDKsDefaultRedirectURIsAreAccepted() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let ios = try server.builder().register(
                 ServerFixtures.registration(email: "ios@example.com", displayName: "ios_user"),
                 refreshSecret: .generate(), today: server.today

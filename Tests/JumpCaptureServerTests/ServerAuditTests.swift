@@ -14,7 +14,7 @@ import TestSupport
     /// stays. The check (last identity?) and the delete used to be two steps, so unlinks that
     /// all read "three identities" removed all three.
     @Test func concurrentUnlinksLeaveTheLastIdentity() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             // (provider, identity to choose, identifier)
             let identities = [
                 ("google", "marta.keller@example.com", "https://www.google.com/profiles/1001"),
@@ -177,7 +177,7 @@ import TestSupport
 
     /// What the HTTP parser refuses before any route runs gets Capture JSON too, not a bare 400.
     @Test func requestsTheParserRefusesGetCaptureJSON() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             let cases: [(name: String, request: String, status: Int)] = [
                 ("garbage request line", "HELLO\u{1}THERE\r\n\r\n", 400),
@@ -237,7 +237,7 @@ import TestSupport
     /// The outbox's emails speak the request's language; a thin registration confirms the
     /// address by mail like a traditional one.
     @Test func emailsAreLocalizedAndThinRegistrationSendsTheVerification() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             try await server.register(locale: ServerFixtures.french)
             let request = try server.builder(LocaleTag("de-DE")!).forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
             #expect(try await server.send(request).isOK)
@@ -262,13 +262,13 @@ import TestSupport
     /// auth_info takes the configured API key (Engage's codes: 0 missing, 3 wrong), and an
     /// Engage token works once.
     @Test func authInfoNeedsTheAPIKeyAndEngageTokensWorkOnce() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let token = try await server.engageToken("corp_openid")
             let off = try await server.raw(.POST, "/api/v2/auth_info", form: "apiKey=anything&token=" + token)
             #expect(try JSONValue.parse(Array(off.body.utf8)).at("err.code") == .integer(3))
         }
         let key = Located("app-secret-0123", at: ServerFixtures.here)
-        try await withServer(configure: { $0.server.apiKey = key }) { server in
+        try await withServer(.socket, configure: { $0.server.apiKey = key }) { server in
             let token = try await server.engageToken("corp_openid")
             for (form, code) in [("token=" + token, 0), ("apiKey=wrong&token=" + token, 3), ("apiKey=app-secret-012&token=" + token, 3)] {
                 let answer = try await server.raw(.POST, "/api/v2/auth_info", form: form)
@@ -300,7 +300,7 @@ import TestSupport
     /// expired Engage tokens and email codes (at most once a minute, in a write that issues
     /// a new token or code).
     @Test func expiredTokensAndCodesAreDeleted() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let store = server.server.service.store
             func count(_ table: String) async throws -> Int {
                 try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }

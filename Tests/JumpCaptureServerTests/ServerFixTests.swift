@@ -118,7 +118,7 @@ import TestSupport
     /// The Engage double hands tokens only to the whitelisted domain (and loopback, where the
     /// CLI listens), as Engage does.
     @Test func tokenURLsOutsideTheWhitelistAreRefused() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             await #expect(throws: HarnessError.self) {
                 _ = try await server.engageToken("facebook", tokenURL: "https://evil.example.net/steal")
             }

@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import JumpCapture
 import JumpCaptureServer
 import JumpForms
@@ -98,22 +100,35 @@ enum ServerFixtures {
 /// A local server for one test: a fresh SQLite file, an injected clock, and the client side
 /// (request builders, the real transport, the response decoder) pointed at it.
 struct TestServer: Sendable {
-    let embedded: EmbeddedCaptureServer
+    /// How a test's requests reach the server.
+    enum Wire: Sendable {
+        /// Hummingbird's router test mode: each request goes to the application's responder, with
+        /// no socket, connection handlers or HTTP parser. For what the handlers answer.
+        case router
+        /// A real HTTP server on 127.0.0.1 with an ephemeral port (`EmbeddedCaptureServer`): for
+        /// what only the network path shows (connections, HTTP parsing and limits, TLS, the
+        /// browser hops of the Engage double, which answer with the server's own URL).
+        case socket
+    }
+
+    let server: CaptureServer
+    /// The listening server (socket wire only).
+    let embedded: EmbeddedCaptureServer?
+    /// The router test client (router wire only).
+    let router: (any TestClientProtocol)?
     let folder: TemporaryFolder
     let clock: TestClock
     let config: ClientConfig
+    /// Where requests are addressed; on the router wire a placeholder no socket listens on.
     let url: ServerURL
-    let transport: AsyncHTTPTransport
+    let transport: any HTTPTransport
     let decoder: ResponseDecoder
 
-    var server: CaptureServer { embedded.server }
     var databasePath: String { folder.path + "/capture.sqlite" }
 
-    static func start(
-        configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
-        idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil
-    ) async throws -> TestServer {
+    static func setup(
+        configure: (inout ClientConfig) -> Void, identities: [TestIdentity], schema: EntitySchema?
+    ) throws -> (CaptureServerSetup, TemporaryFolder, TestClock, ClientConfig) {
         let folder = try TemporaryFolder("jump-server-test")
         var config = ServerFixtures.config
         configure(&config)
@@ -122,16 +137,55 @@ struct TestServer: Sendable {
             config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
             identities: identities, databasePath: folder.path + "/capture.sqlite",
             clock: { clock.now }, schema: schema)
+        return (setup, folder, clock, config)
+    }
+
+    static func start(
+        configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
+        idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil
+    ) async throws -> TestServer {
+        let (setup, folder, clock, config) = try Self.setup(configure: configure, identities: identities, schema: schema)
         let embedded = try await EmbeddedCaptureServer.start(
             setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: ServerFixtures.quietLogger)
         return TestServer(
-            embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
-            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
+            server: embedded.server, embedded: embedded, router: nil, folder: folder, clock: clock, config: config,
+            url: ServerURL(embedded.url)!, transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
             decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
     }
 
+    /// A server whose requests go through Hummingbird's router test mode, running `body`.
+    static func withRouter<T: Sendable>(
+        configure: (inout ClientConfig) -> Void, identities: [TestIdentity], schema: EntitySchema?,
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let (setup, folder, clock, config) = try Self.setup(configure: configure, identities: identities, schema: schema)
+        defer { folder.remove() }
+        let captureServer = try CaptureServer(setup: setup, logger: ServerFixtures.quietLogger)
+        let application = captureServer.application(host: "127.0.0.1", port: 0)
+        // `test` takes a @Sendable closure and `body` is not one: the client is handed out of the
+        // closure, which waits until `body` is done (the router client only calls the responder).
+        let (clients, handOver) = AsyncStream.makeStream(of: (any TestClientProtocol).self)
+        let (finished, finish) = AsyncStream.makeStream(of: Void.self)
+        async let testing: Void = application.test(.router) { client in
+            handOver.yield(client)
+            handOver.finish()
+            for await _ in finished {}
+        }
+        defer { finish.finish() }
+        guard let client = await clients.first(where: { _ in true }) else { throw HarnessError.unexpected("no router test client") }
+        let server = TestServer(
+            server: captureServer, embedded: nil, router: client, folder: folder, clock: clock, config: config,
+            url: ServerURL("http://127.0.0.1:9")!, transport: RouterTransport(client: client),
+            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
+        let value = try await body(server)
+        finish.finish()
+        try await testing
+        return value
+    }
+
     func stop() async {
-        await embedded.stop()
+        await embedded?.stop()
         folder.remove()
     }
 
@@ -160,6 +214,15 @@ struct TestServer: Sendable {
         _ method: HTTPMethod, _ target: String, body: [UInt8]? = nil,
         contentType: String? = "application/x-www-form-urlencoded"
     ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        if let router {
+            var fields = HTTPFields()
+            if body != nil, let contentType { fields[.contentType] = contentType }
+            let response = try await router.executeRequest(
+                uri: target, method: HTTPRequest.Method(rawValue: method.rawValue)!, headers: fields, body: body.map { ByteBuffer(bytes: $0) })
+            var headers = HTTPHeaders()
+            for field in response.headers { headers.add(name: field.name.canonicalName, value: field.value) }
+            return (Int(response.status.code), headers, String(buffer: response.body))
+        }
         var request = HTTPClientRequest(url: url.description + target)
         request.method = method
         if let body {
@@ -262,13 +325,30 @@ enum HarnessError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs `body` against a fresh server and always stops the server.
+extension TestServer {
+    /// A test server over a socket, started by the caller.
+    init(
+        embedded: EmbeddedCaptureServer, folder: TemporaryFolder, clock: TestClock, config: ClientConfig, url: ServerURL,
+        transport: AsyncHTTPTransport, decoder: ResponseDecoder
+    ) {
+        self.init(
+            server: embedded.server, embedded: embedded, router: nil, folder: folder, clock: clock, config: config, url: url,
+            transport: transport, decoder: decoder)
+    }
+}
+
+/// Runs `body` against a fresh server and always stops the server: through Hummingbird's router
+/// test mode unless `wire` is `.socket` (or a connection timeout is set, which only a socket has).
 func withServer<T: Sendable>(
+    _ wire: TestServer.Wire = .router,
     configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
     idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
     requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
+    if wire == .router, idleTimeout == CaptureServer.defaultIdleTimeout, requestTimeout == CaptureServer.defaultRequestTimeout {
+        return try await TestServer.withRouter(configure: configure, identities: identities, schema: schema, body)
+    }
     let server = try await TestServer.start(
         configure: configure, identities: identities, idleTimeout: idleTimeout,
         requestTimeout: requestTimeout, schema: schema)
@@ -336,5 +416,26 @@ extension JSONValue {
         var current: JSONValue? = self
         for part in path.split(separator: ".") { current = current?[String(part)] }
         return current
+    }
+}
+
+/// Sends Capture requests through Hummingbird's router test mode: the request's target (path
+/// and query), method, header fields and body, as the real transport would put them on the wire.
+struct RouterTransport: HTTPTransport {
+    let client: any TestClientProtocol
+
+    func send(_ request: CaptureRequest) async throws(TransportError) -> HTTPAnswer {
+        var fields = HTTPFields()
+        for field in request.head.headerFields where field.name != .contentLength { fields.append(field) }
+        do {
+            let response = try await client.executeRequest(
+                uri: request.target(maskingSecrets: false), method: HTTPRequest.Method(rawValue: request.method.rawValue)!,
+                headers: fields, body: request.method == .get ? nil : ByteBuffer(bytes: request.body))
+            return HTTPAnswer(
+                status: Int(response.status.code), contentType: response.headers[.contentType],
+                body: Array(buffer: response.body))
+        } catch {
+            throw .connectionFailed(url: request.url, reason: "\(error)")
+        }
     }
 }

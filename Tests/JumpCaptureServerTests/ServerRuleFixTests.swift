@@ -45,7 +45,7 @@ import TestSupport
     /// The Engage double: auth_info takes POST only (as documented), `provider` cannot
     /// contradict `providername`, repeated parameters get 201, an unknown provider is named.
     @Test func engageDoubleParameters() async throws {
-        try await withServer(configure: { $0.server.apiKey = Located("the-app-secret", at: ServerFixtures.here) }) { server in
+        try await withServer(.socket, configure: { $0.server.apiKey = Located("the-app-secret", at: ServerFixtures.here) }) { server in
             let token = try await server.engageToken("google", identity: "marta.keller@example.com")
             let get = try await server.raw(.GET, "/api/v2/auth_info?apiKey=the-app-secret&token=" + token)
             #expect(get.status == 405)
@@ -120,7 +120,7 @@ import TestSupport
     /// A merge token links only to the account its 380 named: Ana's Google token could be
     /// spent by Bob, and any unused Engage token worked as a merge token.
     @Test func aMergeTokenLinksOnlyToTheAccountOfIts380() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (ana, _) = try await server.register()
             try await server.register(ServerFixtures.registration(email: "bob@example.com", displayName: "bob_r"))
             let google = try await server.engageToken("google", identity: "ana.ruiz@example.com")
@@ -145,7 +145,7 @@ import TestSupport
     /// A refused merge leaves both tokens usable: a social sign-in whose `merge_token` was
     /// refused used to use up its own `token`, so the client could not retry without it.
     @Test func aRefusedMergeUsesUpNoToken() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             try await server.register()
             // Tomasz's account, made by a thin registration with Facebook.
             let tomasz = try #require(try await server.socialSignIn(try await server.engageToken("facebook")).signedIn)

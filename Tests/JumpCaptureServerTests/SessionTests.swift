@@ -58,7 +58,7 @@ import TestSupport
     // MARK: password change and reset
 
     @Test func aPasswordChangeEndsEveryOtherSessionButTheCallers() async throws {
-        try await withServer(configure: OAuthTokenTests.configure) { server in
+        try await withServer(.socket, configure: OAuthTokenTests.configure) { server in
             let (first, firstSecret) = try await server.register()
             let secondSecret = RefreshSecret.generate()
             let second = try #require(try await server.signIn("ana.ruiz@example.com", secret: secondSecret).signedIn)
@@ -86,7 +86,7 @@ import TestSupport
 
     /// A change made with an `/oauth/token` access token keeps that grant (its refresh tokens).
     @Test func aPasswordChangeThroughAGrantKeepsTheGrant() async throws {
-        try await withServer(configure: OAuthTokenTests.configure) { server in
+        try await withServer(.socket, configure: OAuthTokenTests.configure) { server in
             let (registered, _) = try await server.register()
             let oauth = try await Self.grant(server, registered)
             #expect(try await server.send(try Self.changePassword(server, oauth.access)).isOK)
@@ -175,7 +175,7 @@ import TestSupport
     }
 
     @Test func revokeEndsAnOAuthGrantFromEitherOfItsTokens() async throws {
-        try await withServer(configure: OAuthTokenTests.configure) { server in
+        try await withServer(.socket, configure: OAuthTokenTests.configure) { server in
             let (registered, _) = try await server.register()
             // A refresh token (hinted): its grant's access tokens end too.
             let first = try await Self.grant(server, registered)
@@ -249,7 +249,7 @@ import TestSupport
     }
 
     @Test func anOAuthGrantEndsItsLifetimeAfterTheRedemption() async throws {
-        try await withServer(configure: OAuthTokenTests.configure) { server in
+        try await withServer(.socket, configure: OAuthTokenTests.configure) { server in
             let (registered, _) = try await server.register()
             let grant = try await Self.grant(server, registered)
             server.clock.advance(20 * 86_400)
@@ -265,7 +265,7 @@ import TestSupport
     // MARK: a first password
 
     @Test func aFirstPasswordNeedsARecentSignIn() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let token = try await server.engageToken("google", identity: "marta.keller@example.com")
             let social = try #require(try await server.socialSignIn(token).signedIn)
             let values = { (accessToken: String) in try Self.changePassword(server, accessToken, current: "-", to: "marta's own password") }
@@ -293,7 +293,7 @@ import TestSupport
     }
 
     @Test func aFirstPasswordFollowsPrivilegedSessionMaxAge() async throws {
-        try await withServer(configure: { $0.server.privilegedSessionMaxAge = 60 }) { server in
+        try await withServer(.socket, configure: { $0.server.privilegedSessionMaxAge = 60 }) { server in
             let social = try #require(try await server.socialSignIn(try await server.engageToken("facebook")).signedIn)
             server.clock.advance(61)
             let late = try await server.send(try Self.changePassword(server, social.accessToken, current: "-", to: "tomasz's password"))

@@ -101,7 +101,7 @@ import TestSupport
     /// Failures from one client address across many accounts lock the address; successes
     /// from it do not start its count over; the lock ends after its wait.
     @Test func burstsFromOneAddressSlowDown() async throws {
-        try await withServer(configure: { $0.server.clientFailureLimit = 3 }) { server in
+        try await withServer(.socket, configure: { $0.server.clientFailureLimit = 3 }) { server in
             try await server.register()
             for index in 1...3 {
                 #expect(try await Self.signIn(server, "guess\(index)@example.com", "wrong").result.code == 210)

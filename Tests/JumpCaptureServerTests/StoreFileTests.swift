@@ -14,7 +14,7 @@ import TestSupport
     }
 
     @Test func theFileIsInWALModeWithUniqueEmailAndIdentityIndexes() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             try await server.register()
             #expect(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn != nil)
             let queue = try DatabaseQueue(path: server.databasePath)
@@ -55,7 +55,7 @@ import TestSupport
     /// Access tokens, Engage tokens, refresh secrets and passwords appear nowhere in the
     /// database, its WAL or its shared-memory file, as text or as bytes.
     @Test func noSecretIsStoredInClear() async throws {
-        try await withServer { server in
+        try await withServer(.socket) { server in
             let (registered, secret) = try await server.register()
             let signInSecret = RefreshSecret.generate()
             let signedIn = try #require(try await server.signIn("ana.ruiz@example.com", secret: signInSecret).signedIn)
