@@ -114,7 +114,7 @@ struct CatalogCheck {
             checkInvisibleCharacters(message)
             checkBidiControls(message)
         }
-        guard let pattern = checkICUSyntax(message) else { return }
+        guard let pattern = checkICUSyntax(message, facts.text) else { return }
         checkWhitespaceEdges(message, reference, facts)
         checkDoubleSpace(message, reference, facts)
         checkNewlines(message, reference, facts)
@@ -128,7 +128,7 @@ struct CatalogCheck {
                 checkPluralUnusedCategories(message, selectors)
             }
         }
-        if let reference, reference.hasPattern, !checkSameAsSource(message, pattern, reference),
+        if let reference, reference.hasPattern, !checkSameAsSource(message, facts.text, pattern, reference),
             facts.hasTag || facts.mayHoldURL || facts.hasDigit || !reference.tags.isEmpty || !reference.urls.isEmpty || !reference.numbers.isEmpty
         {
             let literal = TextScan.literalText(pattern)

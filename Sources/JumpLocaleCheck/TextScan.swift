@@ -522,6 +522,8 @@ extension String {
 /// characters, whitespace at the edges, line breaks), so that each check can skip the messages
 /// it has nothing to say about without scanning the text again.
 struct TextPrescan {
+    /// The text scanned: the message's text, built once from its bytes for all the checks.
+    let text: String
     var hasBrace = false
     var hasTag = false
     /// `://`, `www.` or `mailto:` somewhere (any case).
@@ -634,6 +636,7 @@ struct TextPrescan {
     }
 
     init(_ text: String) {
+        self.text = text
         var copy = text
         copy.withUTF8 { bytes in
             let count = bytes.count

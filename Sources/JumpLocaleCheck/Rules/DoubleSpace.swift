@@ -27,7 +27,7 @@ extension LocaleRuleDefinition {
 
 extension CatalogCheck {
     func checkDoubleSpace(_ message: borrowing LocaleMessage, _ referenceMessage: ProjectFacts.ReferenceFacts?, _ facts: TextPrescan) {
-        if facts.hasDoubleSpace, let double = message.text.doubleSpaceOffset, referenceMessage?.hasDoubleSpace != true {
+        if facts.hasDoubleSpace, let double = facts.text.doubleSpaceOffset, referenceMessage?.hasDoubleSpace != true {
             add(
                 .doubleSpace, "message '\(message.key)' has two spaces in a row", at: message.location(ofOffset: double, length: 2),
                 key: message.key, hint: "write one space")

@@ -36,7 +36,7 @@ extension CatalogCheck {
         _ message: borrowing LocaleMessage, _ facts: TextPrescan, obsolete: Bool,
         reference: ProjectFacts.ReferenceFacts?
     ) -> Bool {
-        let text = message.text
+        let text = facts.text
         guard text.isEmpty || (facts.startsWithWhitespace && text.unicodeScalars.allSatisfy(TextScan.isWhitespace)) else { return false }
         if !obsolete {
             add(

@@ -36,8 +36,9 @@ extension LocaleRuleDefinition {
 extension CatalogCheck {
     /// Whether the message is the reference's text, reported unless the language is the
     /// reference's, the key may stay the same, or the text has nothing to translate.
-    func checkSameAsSource(_ message: borrowing LocaleMessage, _ pattern: MessagePattern, _ reference: ProjectFacts.ReferenceFacts) -> Bool {
-        let text = message.text
+    func checkSameAsSource(
+        _ message: borrowing LocaleMessage, _ text: String, _ pattern: MessagePattern, _ reference: ProjectFacts.ReferenceFacts
+    ) -> Bool {
         guard Self.mayBeEqual(text, reference.text), text == reference.text else { return false }
         if !sameLanguageAsReference, !isAllowedSame(message.key), TextScan.hasTranslatableLetters(TextScan.literalText(pattern)) {
             add(

@@ -27,7 +27,7 @@ extension LocaleRuleDefinition {
 
 extension CatalogCheck {
     func checkWhitespaceEdges(_ message: borrowing LocaleMessage, _ referenceMessage: ProjectFacts.ReferenceFacts?, _ facts: TextPrescan) {
-        let scalars = message.text.unicodeScalars
+        let scalars = facts.text.unicodeScalars
         let leading = facts.startsWithWhitespace
         let trailing = facts.endsWithWhitespace
         let referenceLeading = referenceMessage?.leading ?? false
