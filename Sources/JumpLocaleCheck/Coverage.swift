@@ -128,8 +128,11 @@ public struct CoverageReport: Sendable {
         allowed: [String]
     ) -> Bool {
         guard let message = catalog[key] ?? fallbacks.lazy.compactMap({ $0[key] }).first else { return false }
-        guard !message.text.unicodeScalars.allSatisfy(\.properties.isWhitespace), case .success(let pattern) = message.pattern else { return false }
-        guard let reference, catalog.tag.value != reference.tag.value, let source = reference[key], source.text == message.text else { return true }
+        let text = message.text
+        guard !text.unicodeScalars.allSatisfy(\.properties.isWhitespace), case .success(let pattern) = MessagePattern.parse(text) else {
+            return false
+        }
+        guard let reference, catalog.tag.value != reference.tag.value, let source = reference[key], source.text == text else { return true }
         if catalog.tag.value.language == reference.tag.value.language { return true }
         if allowed.contains(where: { Glob.matches($0, key) }) { return true }
         return !TextScan.hasTranslatableLetters(TextScan.literalText(pattern))

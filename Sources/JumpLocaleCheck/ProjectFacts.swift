@@ -129,7 +129,7 @@ struct ProjectFacts: Sendable {
             let text = message.text
             self.text = text
             let facts = TextPrescan(text)
-            if case .success(let pattern) = message.pattern {
+            if case .success(let pattern) = MessagePattern.parse(text) {
                 self.pattern = pattern
                 hasPattern = true
                 argumentNames = facts.hasBrace ? pattern.argumentNames : []

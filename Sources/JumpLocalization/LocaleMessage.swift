@@ -87,10 +87,7 @@ public struct LocaleMessage: Sendable {
 
     /// The parsed message, or the syntax error that stopped the parser (parsed on each use:
     /// most messages are plain text, found as such without building anything).
-    public var pattern: Result<MessagePattern, MessageSyntaxError> {
-        let text = text
-        return Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }
-    }
+    public var pattern: Result<MessagePattern, MessageSyntaxError> { MessagePattern.parse(text) }
 
     /// Where the key is (its last part, for a nested key).
     public var keyLocation: SourceLocation { store.list.keyLocation(at: position) }

@@ -320,6 +320,11 @@ public struct MessagePattern: Sendable, Hashable {
         }
     }
 
+    /// The parsed `source`, or its first syntax error.
+    public static func parse(_ source: String) -> Result<MessagePattern, MessageSyntaxError> {
+        Result { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: source) }
+    }
+
     /// Parses `source`; throws the first syntax error.
     public init(parsing source: String) throws(MessageSyntaxError) {
         self.source = source

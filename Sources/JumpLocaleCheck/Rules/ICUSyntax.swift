@@ -29,7 +29,7 @@ extension CatalogCheck {
     /// The message's syntax tree, or nil after reporting its syntax error (`select-without-other`
     /// for a select without an `other` case).
     func checkICUSyntax(_ message: borrowing LocaleMessage, _ text: String) -> MessagePattern? {
-        switch Result(catching: { () throws(MessageSyntaxError) -> MessagePattern in try MessagePattern(parsing: text) }) {
+        switch MessagePattern.parse(text) {
         case .success(let pattern):
             return pattern
         case .failure(let error):
