@@ -80,16 +80,7 @@ import TestSupport
     @Test func theCLISaysTheRecordLimit() throws {
         let project = try Self.project(["maximumRecordSize: 1024", "database: data/capture.sqlite"])
         defer { project.remove() }
-        let answers = try project.folder.write(
-            "ana.yaml",
-            """
-            emailAddress: ana@example.com
-            displayName: ana_r
-            firstName: Ana
-            lastName: Ruiz
-            newPassword: correct horse battery
-            newPasswordConfirm: correct horse battery
-            """)
+        let answers = try project.folder.write("ana.yaml", ExampleAnswers.anaRegistration)
         let register = try project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
         let edit = try project.run(["edit-profile", "--non-interactive", "--set", "aboutMe=" + String(repeating: "é", count: 450)])

@@ -338,7 +338,7 @@ extension TestServer {
 }
 
 /// Runs `body` against a fresh server and always stops the server: through Hummingbird's router
-/// test mode unless `wire` is `.socket` (or a connection timeout is set, which only a socket has).
+/// test mode unless `wire` is `.socket`. The connection timeouts exist on a socket only.
 func withServer<T: Sendable>(
     _ wire: TestServer.Wire = .router,
     configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
@@ -346,7 +346,10 @@ func withServer<T: Sendable>(
     requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    if wire == .router, idleTimeout == CaptureServer.defaultIdleTimeout, requestTimeout == CaptureServer.defaultRequestTimeout {
+    if wire == .router {
+        guard idleTimeout == CaptureServer.defaultIdleTimeout, requestTimeout == CaptureServer.defaultRequestTimeout else {
+            throw HarnessError.unexpected("connection timeouts need withServer(.socket, ...): the router test mode has no connection")
+        }
         return try await TestServer.withRouter(configure: configure, identities: identities, schema: schema, body)
     }
     let server = try await TestServer.start(

@@ -19,16 +19,7 @@ import TestSupport
         let url = try serve.waitForURL()
         let config = try String(contentsOfFile: project.path + "/jump.yaml", encoding: .utf8)
         try project.folder.write("jump.yaml", config.replacingOccurrences(of: "captureDomain: embedded", with: "captureDomain: \(url)"))
-        let answers = try project.folder.write(
-            "ana.yaml",
-            """
-            emailAddress: ana@example.com
-            displayName: ana_r
-            firstName: Ana
-            lastName: Ruiz
-            newPassword: correct horse battery
-            newPasswordConfirm: correct horse battery
-            """)
+        let answers = try project.folder.write("ana.yaml", ExampleAnswers.anaRegistration)
         let register = try project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
         let folder = project.path + "/state/jump-forms"

@@ -247,16 +247,7 @@ import TestSupport
                   jumpForms.server.verifyEmailBody: "\\e[2JOpen {link}\\r\\u202Edone"
 
                 """)
-        let answers = try project.folder.write(
-            "ana.yaml",
-            """
-            emailAddress: ana@example.com
-            displayName: ana_r
-            firstName: Ana
-            lastName: Ruiz
-            newPassword: correct horse battery
-            newPasswordConfirm: correct horse battery
-            """)
+        let answers = try project.folder.write("ana.yaml", ExampleAnswers.anaRegistration)
         let register = try project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
         let text = try project.run(["outbox"])

@@ -71,16 +71,7 @@ import TestSupport
         }
 
         func registerAna() throws {
-            let answers = try folder.write(
-                "ana.yaml",
-                """
-                emailAddress: ana@example.com
-                displayName: ana_r
-                firstName: Ana
-                lastName: Ruiz
-                newPassword: correct horse battery
-                newPasswordConfirm: correct horse battery
-                """)
+            let answers = try folder.write("ana.yaml", ExampleAnswers.anaRegistration)
             let result = try run(["register", "--non-interactive", "--answers", answers])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
