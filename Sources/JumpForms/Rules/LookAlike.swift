@@ -135,9 +135,16 @@ extension RuleEngine {
     /// An email domain as `emailDomainBlacklist` compares it: folded, ideographic full stops
     /// read as dots (as IDNA maps them), without the final dot of a fully qualified name.
     static func emailDomain(_ domain: String) -> String {
-        var folded = LookAlike.folded(domain)
-        if folded.contains("\u{3002}") { folded = String(folded.map { $0 == "\u{3002}" ? "." : $0 }) }
-        while folded.hasSuffix(".") { folded.removeLast() }
-        return folded
+        foldedEmailDomain(LookAlike.folded(domain))
+    }
+
+    /// `emailDomain` of a domain already folded.
+    static func foldedEmailDomain(_ folded: String) -> String {
+        var scalars = folded.unicodeScalars
+        if scalars.contains("\u{3002}") {
+            scalars = String.UnicodeScalarView(scalars.map { $0 == "\u{3002}" ? "." : $0 })
+        }
+        while scalars.last == "." { scalars.removeLast() }
+        return String(scalars)
     }
 }

@@ -111,20 +111,32 @@ public struct RuleEngine: Sendable {
     /// The form's fields and rules as shared references, so a check walks them without copying.
     private let programs: [FieldProgram]
 
-    /// A field and its rules, shared (one reference count per field visited).
+    /// A field and its rules, shared (one reference count per field visited), with the
+    /// arguments of the violations they report made once per form rather than per violation.
     final class FieldProgram: Sendable {
         let field: FormModel.Field
         let rules: [RuleProgram]
+        /// The arguments of the field's input checks (date, checkbox): `field`.
+        let arguments: [String: MessageArgument]
 
         init(_ field: FormModel.Field) {
             self.field = field
-            self.rules = field.rules.map(RuleProgram.init)
+            self.arguments = ["field": .string(field.name)]
+            self.rules = field.rules.map { RuleProgram($0, arguments: ["field": .string(field.name)]) }
         }
     }
 
     final class RuleProgram: Sendable {
         let rule: FormModel.Rule
-        init(_ rule: FormModel.Rule) { self.rule = rule }
+        /// `field` and, for rules with a value, `value`.
+        let arguments: [String: MessageArgument]
+
+        init(_ rule: FormModel.Rule, arguments: [String: MessageArgument]) {
+            self.rule = rule
+            var arguments = arguments
+            if let argument = rule.argument { arguments["value"] = argument }
+            self.arguments = arguments
+        }
     }
 
     public init(form: FormModel, today: CivilDate, side: Side = .client) {
@@ -196,15 +208,13 @@ public struct RuleEngine: Sendable {
             if kind.isCrossField && !crossField { continue }
             if isEmpty && !kind.appliesToEmptyValues { continue }
             if !passes(ruleProgram.rule.check, value: value, isEmpty: isEmpty, date: date, values: values) {
-                report.violations.append(violation(program, ruleProgram.rule, ruleProgram.rule.messageKey))
+                report.violations.append(violation(program, ruleProgram, ruleProgram.rule.messageKey))
             }
         }
     }
 
-    private func violation(_ program: FieldProgram, _ rule: FormModel.Rule?, _ key: String) -> RuleViolation {
-        var arguments: [String: MessageArgument] = ["field": .string(program.field.name)]
-        if let argument = rule?.argument { arguments["value"] = argument }
-        return RuleViolation(field: program.field.name, rule: rule?.kind, messageKey: key, arguments: arguments)
+    private func violation(_ program: FieldProgram, _ rule: RuleProgram?, _ key: String) -> RuleViolation {
+        RuleViolation(field: program.field.name, rule: rule?.rule.kind, messageKey: key, arguments: rule?.arguments ?? program.arguments)
     }
 
     private func passes(_ check: FormModel.Check, value: String, isEmpty: Bool, date: CivilDate?, values: FormValues) -> Bool {
@@ -235,8 +245,8 @@ public struct RuleEngine: Sendable {
         case .emailDomainBlacklist(let domains):
             // Folded first: `＠` is an `@`, `ＣＯＭ` is `com`.
             let folded = LookAlike.folded(value)
-            guard let at = folded.lastIndex(of: "@") else { return true }
-            let domain = Self.emailDomain(String(folded[folded.index(after: at)...]))
+            guard let at = folded.unicodeScalars.lastIndex(of: "@") else { return true }
+            let domain = Self.foldedEmailDomain(String(folded.unicodeScalars[folded.unicodeScalars.index(after: at)...]))
             return !domains.contains { domain == $0 || domain.hasSuffix("." + $0) }
         case .alongWith(let other):
             return isEmpty || values.hasValue(other)
