@@ -152,6 +152,8 @@ let package = Package(
 
         // Golden files, repository paths and temporary folders for the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // `jump-forms` run in the test process (`InProcess`), for the test targets of its commands.
+        .target(name: "CLITestSupport", dependencies: ["JumpFormsCLI", "TestSupport"], path: "Tests/CLITestSupport"),
         .testTarget(
             name: "JumpFormsTests",
             dependencies: ["JumpForms", "JumpLocalization", "TestSupport"],
@@ -173,23 +175,24 @@ let package = Package(
         ),
         .testTarget(
             name: "JumpSchemaTests",
-            dependencies: ["JumpSchema", "JumpForms", "JumpFormsLoader", "JumpCapture", "TestSupport"],
+            dependencies: ["JumpSchema", "JumpForms", "JumpFormsLoader", "JumpCapture", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "JumpLocaleCheckTests",
-            dependencies: ["JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport"],
+            dependencies: ["JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport", "CLITestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "JumpLocaleInterchangeTests",
-            dependencies: ["JumpLocaleInterchange", "JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport"],
+            dependencies: ["JumpLocaleInterchange", "JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "JumpFormsCLITests",
             dependencies: [
-                "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport",
+                "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport", "CLITestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

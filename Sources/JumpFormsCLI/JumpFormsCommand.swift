@@ -76,7 +76,66 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     private static func exit(after error: any Error) -> Never {
         let code = exitCode(for: error)
         if error is ExitCode || code == .success { exit(withError: error) }
+        exit(withError: ExitCode(report(error)))
+    }
+
+    /// Writes a command's error to standard error and returns the exit status it gives.
+    private static func report(_ error: any Error) -> Int32 {
+        let code = exitCode(for: error)
         Console.write("Error: " + TerminalText.escaped(message(for: error), keepingLineBreaks: true) + "\n", to: 2)
-        exit(withError: ExitCode(code == .validationFailure ? 2 : code.rawValue))
+        return code == .validationFailure ? 2 : code.rawValue
+    }
+
+    /// What a command line run in-process printed, and its exit status.
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs a command line in this process, as `runMain` does, with `environment` in place of
+    /// the process's and what it writes captured instead of printed; returns instead of exiting
+    /// (tests, as ArgumentParser's own tests run commands). The process's working directory and
+    /// standard input are the command's: commands that read a terminal or need another folder
+    /// run as a child process instead.
+    public static func run(arguments: [String], environment: [String: String]) async -> Outcome {
+        let capture = ConsoleCapture()
+        let status = await Console.$capture.withValue(capture) {
+            await Environment.$override.withValue(environment) { await run(arguments: arguments) }
+        }
+        return Outcome(status: status, stdout: capture.out, stderr: capture.err)
+    }
+
+    /// `runMain` without the exit: help and version go to standard output; usage errors to
+    /// standard error with status 2.
+    private static func run(arguments: [String]) async -> Int32 {
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                Console.write(fullMessage(for: error) + "\n", to: 1)
+                return 0
+            }
+            Console.write(TerminalText.escaped(fullMessage(for: error), keepingLineBreaks: true) + "\n", to: 2)
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            if exitCode(for: error) == .success {
+                Console.write(fullMessage(for: error) + "\n", to: 1)
+                return 0
+            }
+            return report(error)
+        }
     }
 }

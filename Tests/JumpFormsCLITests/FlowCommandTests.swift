@@ -1,5 +1,6 @@
 import Foundation
 import JumpForms
+import CLITestSupport
 import Testing
 import TestSupport
 
@@ -13,22 +14,23 @@ import TestSupport
     static let version = "2024-01-15.1"
     static let golden = Repository.path("Tests/JumpFormsLoaderTests/Fixtures/flow-documents/golden/standard/\(version)")
 
-    func run(_ arguments: [String], in directory: String = Repository.root) throws -> CommandResult {
+    func run(_ arguments: [String], in directory: String = Repository.root) async throws -> CommandResult {
         let home = try TemporaryFolder("jump-forms-flow-home")
         defer { home.remove() }
-        return try Executable.run(
-            "jump-forms", arguments, in: directory,
-            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"])
+        return try await InProcess.run(
+            arguments, in: directory,
+            environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"],
+            input: nil)
     }
 
     /// Exports the example project and imports the documents again: the folder with `cdn/` and `out/`.
-    func exportAndImport() throws -> TemporaryFolder {
+    func exportAndImport() async throws -> TemporaryFolder {
         let folder = try TemporaryFolder("flow-round-trip")
-        let export = try run(["flow", "export", "--out", folder.path + "/cdn"])
+        let export = try await run(["flow", "export", "--out", folder.path + "/cdn"])
         #expect(export.status == 0, "\(export.stderr)")
         let documents = Self.locales.map { "\(folder.path)/cdn/standard/\(Self.version)/\($0).json" }
         #expect(export.stdout == documents.map { $0 + "\n" }.joined())
-        let imported = try run(["flow", "import"] + documents + ["--out", folder.path + "/out"])
+        let imported = try await run(["flow", "import"] + documents + ["--out", folder.path + "/out"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.isEmpty, "\(imported.stderr)")
         #expect(
@@ -40,8 +42,8 @@ import TestSupport
 
     /// Export, import, and every form in every locale shows the same (`show --format json`),
     /// from the imported flow and locale files and from each document on its own.
-    @Test func exportThenImportKeepsEveryFormInEveryLocale() throws {
-        let folder = try exportAndImport()
+    @Test func exportThenImportKeepsEveryFormInEveryLocale() async throws {
+        let folder = try await exportAndImport()
         defer { folder.remove() }
         for document in Self.locales {
             let written = try String(contentsOfFile: "\(folder.path)/cdn/standard/\(Self.version)/\(document).json", encoding: .utf8)
@@ -49,26 +51,32 @@ import TestSupport
                 written == (try String(contentsOfFile: "\(Self.golden)/\(document).json", encoding: .utf8)),
                 "\(document).json differs from its golden file")
         }
-        let lint = try run(["lint", folder.path + "/out/flows/standard.yaml"])
+        let lint = try await run(["lint", folder.path + "/out/flows/standard.yaml"])
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
         #expect(lint.stderr == "0 errors, 0 warnings in 7 files\n")
         for locale in Self.locales {
             for form in Self.forms {
-                let original = try run(["show", form, "--flow", "flows/standard.yaml", "--locale", locale, "--format", "json"])
+                let original = try await run(["show", form, "--flow", "flows/standard.yaml", "--locale", locale, "--format", "json"])
                 #expect(original.status == 0, "\(original.stderr)")
-                let imported = try run(["show", form, "--flow", folder.path + "/out/flows/standard.yaml", "--locale", locale, "--format", "json"])
+                let imported = try await run([
+                    "show", form, "--flow", folder.path + "/out/flows/standard.yaml", "--locale", locale, "--format", "json"
+                ])
                 #expect(imported.stdout == original.stdout, "\(form) \(locale): the imported flow shows another form")
-                let document = try run(["show", form, "--flow", "\(folder.path)/cdn/standard/\(Self.version)/\(locale).json", "--format", "json"])
+                let document = try await run([
+                    "show", form, "--flow", "\(folder.path)/cdn/standard/\(Self.version)/\(locale).json", "--format", "json"
+                ])
                 #expect(document.stdout == original.stdout, "\(form) \(locale): the flow document shows another form")
                 #expect(document.stderr.isEmpty)
             }
         }
     }
 
-    @Test func exportWritesTheLocalesAskedUnderTheVersionAndHead() throws {
+    @Test func exportWritesTheLocalesAskedUnderTheVersionAndHead() async throws {
         let folder = try TemporaryFolder("flow-export")
         defer { folder.remove() }
-        let result = try run(["flow", "export", "--config", "jump.yaml", "--locale", "fr-FR", "--locale", "fr-CA", "--head", "--out", folder.path])
+        let result = try await run([
+            "flow", "export", "--config", "jump.yaml", "--locale", "fr-FR", "--locale", "fr-CA", "--head", "--out", folder.path
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let written = ["\(Self.version)/fr-FR", "\(Self.version)/fr-CA", "HEAD/fr-FR", "HEAD/fr-CA"].map { "\(folder.path)/standard/\($0).json" }
         #expect(result.stdout == written.map { $0 + "\n" }.joined())
@@ -82,18 +90,18 @@ import TestSupport
         #expect(canadian["fields"]?["emailAddress"]?["label"] == "Adresse e-mail")
     }
 
-    @Test func exportRefusesAFlowWithErrors() throws {
+    @Test func exportRefusesAFlowWithErrors() async throws {
         let folder = try TemporaryFolder("flow-export-errors")
         defer { folder.remove() }
         let fixture = Repository.path("Tests/JumpFormsLoaderTests/Fixtures/diagnostics/JF300-undefined-field/flow.yaml")
-        let result = try run(["flow", "export", "--flow", fixture, "--out", folder.path + "/cdn"])
+        let result = try await run(["flow", "export", "--flow", fixture, "--out", folder.path + "/cdn"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("error[JF300]"))
         #expect(result.stderr.contains("nothing written"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/cdn"))
     }
 
-    @Test func importRefusesBadDocumentsWithLocatedErrorsAndWritesNothing() throws {
+    @Test func importRefusesBadDocumentsWithLocatedErrorsAndWritesNothing() async throws {
         let folder = try TemporaryFolder("flow-import-errors")
         defer { folder.remove() }
         let fixtures = Repository.path("Tests/JumpFormsLoaderTests/Fixtures/flow-documents/invalid")
@@ -104,7 +112,7 @@ import TestSupport
             ("JF603-unknown-type-and-rule/en-US.json", "en-US.json:5:15: error[JF603]: unknown field type 'emial' of field 'email'")
         ]
         for (file, message) in cases {
-            let result = try run(["flow", "import", "\(fixtures)/\(file)", "--out", folder.path + "/out"])
+            let result = try await run(["flow", "import", "\(fixtures)/\(file)", "--out", folder.path + "/out"])
             #expect(result.status == 1, "\(file)")
             #expect(result.stderr.contains(message), "\(file): \(result.stderr)")
             #expect(result.stderr.hasSuffix("nothing written: the documents have errors\n"))
@@ -112,26 +120,26 @@ import TestSupport
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
         // Warnings (what had to be dropped) do not stop the import; they name their place.
-        let dropped = try run(["flow", "import", "\(fixtures)/JF604-dropped-capture-keys/en-US.json", "--out", folder.path + "/out"])
+        let dropped = try await run(["flow", "import", "\(fixtures)/JF604-dropped-capture-keys/en-US.json", "--out", folder.path + "/out"])
         #expect(dropped.status == 0, "\(dropped.stderr)")
         #expect(dropped.stderr.contains("en-US.json:8:7: warning[JF604]: 'socialProfileData' of field 'email' is dropped"))
         let flow = try String(contentsOfFile: folder.path + "/out/flows/dropped.yaml", encoding: .utf8)
         #expect(flow.contains("    default: f\n"))
         // Files that exist are kept unless --force.
-        let again = try run(["flow", "import", "\(fixtures)/JF604-dropped-capture-keys/en-US.json", "--out", folder.path + "/out"])
+        let again = try await run(["flow", "import", "\(fixtures)/JF604-dropped-capture-keys/en-US.json", "--out", folder.path + "/out"])
         #expect(again.status == 2)
         #expect(again.stderr.contains("exist already (--force replaces them)"))
-        let forced = try run(["flow", "import", "--force", "\(fixtures)/JF604-dropped-capture-keys/en-US.json", "--out", folder.path + "/out"])
+        let forced = try await run(["flow", "import", "--force", "\(fixtures)/JF604-dropped-capture-keys/en-US.json", "--out", folder.path + "/out"])
         #expect(forced.status == 0, "\(forced.stderr)")
         // Not a flow document at all.
-        let yaml = try run(["flow", "import", "flows/standard.yaml", "--out", folder.path + "/other"])
+        let yaml = try await run(["flow", "import", "flows/standard.yaml", "--out", folder.path + "/other"])
         #expect(yaml.status == 2)
         #expect(yaml.stderr.contains("Capture's flow documents end in .json"))
     }
 
     /// A Capture document as its CDN serves it (texts only): import names the flow after its
     /// path, and `--default-locale`/`--name` say what the document cannot.
-    @Test func capturesOwnDocumentImportsWithTheNameOfItsPath() throws {
+    @Test func capturesOwnDocumentImportsWithTheNameOfItsPath() async throws {
         let folder = try TemporaryFolder("flow-import-capture")
         defer { folder.remove() }
         let document = """
@@ -143,27 +151,27 @@ import TestSupport
             }}
             """
         let path = try folder.write("cdn/native_fr/7/fr-FR.json", document)
-        let result = try run(["flow", "import", path, "--out", folder.path + "/out"])
+        let result = try await run(["flow", "import", path, "--out", folder.path + "/out"])
         #expect(result.status == 0, "\(result.stderr)")
         let flow = try String(contentsOfFile: folder.path + "/out/flows/native_fr.yaml", encoding: .utf8)
         #expect(flow.contains("flow: native_fr\nversion: \"7\"\ndefaultLocale: fr-FR\n"))
         #expect(flow.contains("- { rule: required, message: validation.signInEmail.required }"))
         let locale = try String(contentsOfFile: folder.path + "/out/locales/fr-FR.yaml", encoding: .utf8)
         #expect(locale.contains("required: L'adresse est obligatoire"))
-        let show = try run(["show", "signInForm", "--flow", folder.path + "/out/flows/native_fr.yaml", "--format", "json"])
+        let show = try await run(["show", "signInForm", "--flow", folder.path + "/out/flows/native_fr.yaml", "--format", "json"])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout.contains("\"text\": \"L'adresse est obligatoire\""))
-        let renamed = try run(["flow", "import", path, "--name", "signin", "--out", folder.path + "/renamed"])
+        let renamed = try await run(["flow", "import", path, "--name", "signin", "--out", folder.path + "/renamed"])
         #expect(renamed.status == 0, "\(renamed.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/renamed/flows/signin.yaml"))
     }
 
     /// A team with a deployed Capture flow: the document drives `request` (and prompts,
     /// validation) as the YAML flow does.
-    @Test func aFlowDocumentDrivesRequestLikeTheFlowFile() throws {
+    @Test func aFlowDocumentDrivesRequestLikeTheFlowFile() async throws {
         let folder = try TemporaryFolder("flow-request")
         defer { folder.remove() }
-        let export = try run(["flow", "export", "--locale", "en-US", "--out", folder.path])
+        let export = try await run(["flow", "export", "--locale", "en-US", "--out", folder.path])
         #expect(export.status == 0, "\(export.stderr)")
         let document = "\(folder.path)/standard/\(Self.version)/en-US.json"
         func values(displayName: String = "ana_r") -> [String] {
@@ -174,18 +182,18 @@ import TestSupport
             ]
         }
         let common = ["request", "register", "--today", "2025-06-15", "--format", "json", "--config", "jump.yaml"]
-        let fromYAML = try run(common + ["--flow", "flows/standard.yaml"] + values())
-        let fromDocument = try run(common + ["--flow", document] + values())
+        let fromYAML = try await run(common + ["--flow", "flows/standard.yaml"] + values())
+        let fromDocument = try await run(common + ["--flow", document] + values())
         #expect(fromYAML.status == 0, "\(fromYAML.stderr)")
         #expect(fromDocument.status == 0, "\(fromDocument.stderr)")
         #expect(fromDocument.stdout == fromYAML.stdout)
         #expect(fromDocument.stdout.contains("flow_version"))
         // The document's rules check the values before anything is built.
-        let invalid = try run(common + ["--flow", document] + values(displayName: "a"))
+        let invalid = try await run(common + ["--flow", document] + values(displayName: "a"))
         #expect(invalid.status == 1)
         #expect(invalid.stderr.contains("displayName: Display name must be at least 3 characters long."), "\(invalid.stderr)")
         // lint reads documents too.
-        let lint = try run(["lint", document])
+        let lint = try await run(["lint", document])
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 }

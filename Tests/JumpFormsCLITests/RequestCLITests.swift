@@ -1,4 +1,5 @@
 import Foundation
+import CLITestSupport
 import Testing
 import TestSupport
 
@@ -12,11 +13,11 @@ import TestSupport
     static let refreshSecret = secrets[4]
     static let fixtureConfig = Repository.path("Tests/JumpCaptureTests/Fixtures/project/jump.yaml")
 
-    func run(_ arguments: [String], in directory: String = Repository.root, input: String? = nil) throws -> CommandResult {
+    func run(_ arguments: [String], in directory: String = Repository.root, input: String? = nil) async throws -> CommandResult {
         let home = try TemporaryFolder("jump-forms-request-home")
         defer { home.remove() }
-        return try Executable.run(
-            "jump-forms", arguments, in: directory,
+        return try await InProcess.run(
+            arguments, in: directory,
             environment: ["HOME": home.path, "XDG_STATE_HOME": home.path + "/state", "XDG_CONFIG_HOME": home.path + "/config"],
             input: input)
     }
@@ -79,10 +80,10 @@ import TestSupport
     }
 
     @Test(arguments: operations)
-    func everyOperationPrintsItsRequestWithSecretsMasked(_ operation: String, _ arguments: [String]) throws {
+    func everyOperationPrintsItsRequestWithSecretsMasked(_ operation: String, _ arguments: [String]) async throws {
         for format in ["http", "curl", "json"] {
             let today = Self.formOperations.contains(operation) ? ["--today", "2025-06-15"] : []
-            let result = try run(["request", operation, "--format", format] + today + arguments)
+            let result = try await run(["request", operation, "--format", format] + today + arguments)
             #expect(result.status == 0, "\(operation) \(format): \(result.stderr)")
             #expect(Self.leaks(result.stdout + result.stderr).isEmpty, "\(operation) \(format) prints a secret:\n\(result.stdout)")
             #expect(!result.stdout.isEmpty)
@@ -92,8 +93,8 @@ import TestSupport
         }
     }
 
-    @Test func showSecretsPrintsThemInClear() throws {
-        let signIn = try run([
+    @Test func showSecretsPrintsThemInClear() async throws {
+        let signIn = try await run([
             "request", "signin", "--show-secrets", "--set", "signInEmailAddress=ana.ruiz@example.com",
             "--set", "currentPassword=PASSWORD-S3cret", "--refresh-secret", Self.refreshSecret
         ])
@@ -106,20 +107,22 @@ import TestSupport
         #expect(signIn.stdout.contains("Content-Length: \(body.utf8.count)\n"))
     }
 
-    @Test func maskedHTTPSaysTheBodyIsMaskedAndNamesTheEmbeddedPort() throws {
-        let result = try run(["request", "signin", "--set", "signInEmailAddress=ana.ruiz@example.com", "--set", "currentPassword=PASSWORD-S3cret"])
+    @Test func maskedHTTPSaysTheBodyIsMaskedAndNamesTheEmbeddedPort() async throws {
+        let result = try await run([
+            "request", "signin", "--set", "signInEmailAddress=ana.ruiz@example.com", "--set", "currentPassword=PASSWORD-S3cret"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("POST /oauth/auth_native_traditional HTTP/1.1\nHost: 127.0.0.1:<embedded port>\nAccept: application/json\n"))
         #expect(result.stdout.contains("\nContent-Type: application/x-www-form-urlencoded; charset=utf-8\n"))
         #expect(result.stdout.contains("\nContent-Length: (not shown: secrets in the body are masked)\n"))
-        let curl = try run(["request", "engage-config", "--format", "curl", "--capture-url", "https://example.us.janraincapture.com"])
+        let curl = try await run(["request", "engage-config", "--format", "curl", "--capture-url", "https://example.us.janraincapture.com"])
         #expect(
             curl.stdout.contains(
                 "'https://rpxnow.com/openid/mobile_config_and_baseurl?appId=localengageappid000&device=android&app_name=jump-forms&version=0.1.0'"))
     }
 
-    @Test func jsonFormatIsMachineReadable() throws {
-        let result = try run(["request", "register", "--format", "json", "--today", "2025-06-15"] + Self.registration)
+    @Test func jsonFormatIsMachineReadable() async throws {
+        let result = try await run(["request", "register", "--format", "json", "--today", "2025-06-15"] + Self.registration)
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["operation"] as? String == "register")
@@ -132,10 +135,10 @@ import TestSupport
         #expect(parameters.contains { $0["name"] as? String == "birthdate[dateselect_year]" && $0["value"] as? String == "1990" })
     }
 
-    @Test func invalidValuesExitOneWithTheLocalizedMessages() throws {
+    @Test func invalidValuesExitOneWithTheLocalizedMessages() async throws {
         var arguments = Self.registration
         arguments[1] = "emailAddress=ana@"
-        let result = try run(["request", "register", "--today", "2025-06-15"] + arguments + ["--set", "newPasswordConfirm=different"])
+        let result = try await run(["request", "register", "--today", "2025-06-15"] + arguments + ["--set", "newPasswordConfirm=different"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty, "nothing to send, nothing printed")
         #expect(result.stderr.contains("emailAddress: Enter a valid email address, such as name@example.com.\n"))
@@ -144,61 +147,61 @@ import TestSupport
         #expect(Self.leaks(result.stderr).isEmpty)
     }
 
-    @Test func usageMistakesExitTwo() throws {
-        let unknown = try run(["request", "signup"])
+    @Test func usageMistakesExitTwo() async throws {
+        let unknown = try await run(["request", "signup"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("signup"))
         #expect(unknown.stderr.contains("signin"), "the operations there are")
 
-        let field = try run(["request", "signin", "--set", "signInEmailAdress=ana@example.com"])
+        let field = try await run(["request", "signin", "--set", "signInEmailAdress=ana@example.com"])
         #expect(field.status == 2)
         #expect(field.stderr.contains("form 'signInForm' has no field 'signInEmailAdress' (did you mean 'signInEmailAddress'?)"))
 
-        let missing = try run(["request", "link"] + Self.access)
+        let missing = try await run(["request", "link"] + Self.access)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("link needs --token"))
     }
 
-    @Test func refreshTakesAGivenSecretAndChecksIt() throws {
-        let noSession = try run(["request", "refresh"] + Self.access)
+    @Test func refreshTakesAGivenSecretAndChecksIt() async throws {
+        let noSession = try await run(["request", "refresh"] + Self.access)
         #expect(noSession.status == 2)
         #expect(noSession.stderr.contains("refresh needs a refresh secret: sign in first, or pass --refresh-secret HEX"))
 
-        let bad = try run(["request", "refresh", "--refresh-secret", "not-hex-SECRETVALUE"] + Self.access)
+        let bad = try await run(["request", "refresh", "--refresh-secret", "not-hex-SECRETVALUE"] + Self.access)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--refresh-secret takes 40 hexadecimal characters (got 19 characters)"))
         #expect(!bad.stderr.contains("SECRETVALUE"), "a malformed secret is not echoed")
 
-        let masked = try run(["request", "refresh", "--refresh-secret", Self.refreshSecret] + Self.access)
+        let masked = try await run(["request", "refresh", "--refresh-secret", Self.refreshSecret] + Self.access)
         #expect(masked.status == 0, "\(masked.stderr)")
         // iOS's parameters in iOS's order (JRCapture.m:509-518).
         #expect(masked.stdout.contains("\naccess_token=********&signature=********&date="), "\(masked.stdout)")
         #expect(masked.stdout.contains("&client_id=localdev0123456789abcdefghijklmn&locale=en-US&flow=standard&flow_version=2024-01-15.1\n"))
-        let shown = try run(["request", "refresh", "--show-secrets", "--refresh-secret", Self.refreshSecret] + Self.access)
+        let shown = try await run(["request", "refresh", "--show-secrets", "--refresh-secret", Self.refreshSecret] + Self.access)
         #expect(shown.stdout.contains("access_token=ACCESS-TOKEN-S3cret&signature="))
         #expect(!shown.stdout.contains("signature=********"))
 
         // Sign-in sends the given secret.
-        let signIn = try run([
+        let signIn = try await run([
             "request", "signin", "--show-secrets", "--refresh-secret", Self.refreshSecret,
             "--set", "signInEmailAddress=ana@example.com", "--set", "currentPassword=pw"
         ])
         #expect(signIn.stdout.contains("refresh_secret=\(Self.refreshSecret)"))
     }
 
-    @Test func brokenJumpYamlExitsTwoWithItsPlace() throws {
+    @Test func brokenJumpYamlExitsTwoWithItsPlace() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "flow: flows/standard.yaml", with: "flow: \(Repository.path("flows/standard.yaml"))")
         try folder.write("jump.yaml", config.replacingOccurrences(of: "captureLocale: en-US", with: "captureLocal: en-US"))
-        let result = try run(["request", "signin"], in: folder.path)
+        let result = try await run(["request", "signin"], in: folder.path)
         #expect(result.status == 2)
         #expect(result.stderr.contains("jump.yaml:6:1: error[JF200]: unknown key 'captureLocal'"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func aFormJumpYamlNamesAndTheFlowLacksIsLocated() throws {
+    @Test func aFormJumpYamlNamesAndTheFlowLacksIsLocated() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8)
@@ -207,7 +210,7 @@ import TestSupport
                 of: "captureTraditionalRegistrationFormName: registrationForm",
                 with: "captureTraditionalRegistrationFormName: registrationFrom")
         try folder.write("jump.yaml", config)
-        let result = try run(["request", "register"] + Self.registration, in: folder.path)
+        let result = try await run(["request", "register"] + Self.registration, in: folder.path)
         #expect(result.status == 2)
         #expect(
             result.stderr.contains(
@@ -220,26 +223,26 @@ import TestSupport
         #expect(result.stderr.contains("hint: did you mean 'registrationForm'?"))
     }
 
-    @Test func aPlainValueForAMapFieldIsRefusedNamingItsParts() throws {
+    @Test func aPlainValueForAMapFieldIsRefusedNamingItsParts() async throws {
         // A remote Capture without captureAppId: the flow version is given, nothing downloaded.
         let common = [
             "request", "register", "--config", Self.fixtureConfig, "--flow-version", "7", "--set", "email=ana@example.com",
             "--set", "username=ana_r", "--set", "password=PASSWORD-S3cret"
         ]
-        let plain = try run(common + ["--set", "phone=+48 12 000 00 00"])
+        let plain = try await run(common + ["--set", "phone=+48 12 000 00 00"])
         #expect(plain.status == 2)
         #expect(
             plain.stderr.contains(
                 "field 'phone' of form 'registrationForm' has a schemaId map: give its parts phone[home], phone[work], not a plain value"),
             "\(plain.stderr)")
         #expect(plain.stdout.isEmpty)
-        let parts = try run(common + ["--set", "phone[home]=+48 12 000 00 00", "--set", "phone[work]=+48 22"])
+        let parts = try await run(common + ["--set", "phone[home]=+48 12 000 00 00", "--set", "phone[work]=+48 22"])
         #expect(parts.status == 0, "\(parts.stderr)")
         // Names raw, as both SDKs write them (ApiConnection.java:74, NSDictionary+JRQueryParams.m).
         #expect(parts.stdout.contains("&phone[home]=%2B48+12+000+00+00&phone[work]=%2B48+22"), "\(parts.stdout)")
     }
 
-    @Test func editedRecordsBecomeTheCallsTheSchemaCallsFor() throws {
+    @Test func editedRecordsBecomeTheCallsTheSchemaCallsFor() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let record = try folder.write(
@@ -253,7 +256,7 @@ import TestSupport
             {"id": 7, "email": "ana@example.com", "display": {"theme": "light"}, "photos": [{"id": 1, "type": "large", "value": "b.png"}],
              "primaryAddress": {"city": "Kraków"}}
             """#)
-        let withSchema = try run(
+        let withSchema = try await run(
             [
                 "request", "entity-update", "--format", "json", "--record", record, "--edited", edited,
                 "--schema", Repository.path("schemas/default-schema.json")
@@ -274,19 +277,19 @@ import TestSupport
         #expect(Self.leaks(withSchema.stdout).isEmpty)
 
         // Without the schema, `display` looks like an object.
-        let guessed = try run(["request", "entity-update", "--record", record, "--edited", edited] + Self.access)
+        let guessed = try await run(["request", "entity-update", "--record", record, "--edited", edited] + Self.access)
         #expect(guessed.status == 0, "\(guessed.stderr)")
         #expect(guessed.stdout.contains("attribute_name=%2Fdisplay"))
 
-        let unchanged = try run(["request", "entity-update", "--record", record, "--edited", record] + Self.access)
+        let unchanged = try await run(["request", "entity-update", "--record", record, "--edited", record] + Self.access)
         #expect(unchanged.status == 0)
         #expect(unchanged.stdout.isEmpty)
         #expect(unchanged.stderr.contains("no changes"))
 
-        let both = try run(["request", "entity-update", "--edited", edited, "--value", "{}"] + Self.access)
+        let both = try await run(["request", "entity-update", "--edited", edited, "--value", "{}"] + Self.access)
         #expect(both.status == 2)
         let broken = try folder.write("broken.json", "{\"email\": ")
-        let bad = try run(["request", "entity-update", "--record", record, "--edited", broken] + Self.access)
+        let bad = try await run(["request", "entity-update", "--record", record, "--edited", broken] + Self.access)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("broken.json:1:11: --edited is not valid JSON"), "\(bad.stderr)")
     }
@@ -329,13 +332,13 @@ import TestSupport
     /// Against a remote Capture the flow document is downloaded (GET, gzip: JRCaptureData.m:300-319,
     /// Jump.java:1001-1029) and its version sent (JRCaptureApidInterface.m:588, Capture.java:89);
     /// the local flow's other version is reported at its place.
-    @Test func aRemoteCaptureGetsTheDownloadedFlowVersion() throws {
+    @Test func aRemoteCaptureGetsTheDownloadedFlowVersion() async throws {
         let server = try Self.flowServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = try Self.remoteConfig(in: folder, domain: server.url)
-        let result = try run(["request", "signin", "--config", config] + Self.signInValues)
+        let result = try await run(["request", "signin", "--config", config] + Self.signInValues)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("&flow=standard&flow_version=2024-02-01.3&"), "\(result.stdout)")
         let url = "\(server.url)/widget_data/flows/localapp/standard/HEAD/en-US.json"
@@ -349,7 +352,7 @@ import TestSupport
         #expect(Self.leaks(result.stdout + result.stderr).isEmpty)
 
         // The account commands send the same (a dry run prints it; the download is real).
-        let dryRun = try run(["signin", "--config", config, "--dry-run", "--non-interactive"] + Self.signInValues)
+        let dryRun = try await run(["signin", "--config", config, "--dry-run", "--non-interactive"] + Self.signInValues)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stdout.contains("&flow_version=2024-02-01.3&"), "\(dryRun.stdout)")
         #expect(dryRun.stderr.contains("warning: the flow's version '2024-01-15.1' differs"))
@@ -358,7 +361,7 @@ import TestSupport
 
     /// `captureFlowVersion` selects the document (JRCaptureData.m:302, Jump.java:1002) on
     /// `captureFlowDomain` (JumpConfig.java:234, Jump.java:1006-1010); the same version warns nothing.
-    @Test func captureFlowVersionAndDomainSelectTheDocument() throws {
+    @Test func captureFlowVersionAndDomainSelectTheDocument() async throws {
         let server = try Self.flowServer(version: "2024-01-15.1")
         defer { server.stop() }
         let folder = try TemporaryFolder()
@@ -368,7 +371,7 @@ import TestSupport
             [
                 ("captureFlowVersion: HEAD", "captureFlowVersion: 2024-01-15.1\ncaptureFlowDomain: \(server.url)/cdn")
             ])
-        let result = try run(["request", "unlink", "--config", config, "--identifier", "https://www.google.com/profiles/123"] + Self.access)
+        let result = try await run(["request", "unlink", "--config", config, "--identifier", "https://www.google.com/profiles/123"] + Self.access)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "the versions agree: \(result.stderr)")
         #expect(server.requests.map(\.target) == ["/cdn/widget_data/flows/localapp/standard/2024-01-15.1/en-US.json"])
@@ -382,7 +385,7 @@ import TestSupport
 
     /// `captureFlowDomain` is a URL with its scheme (as Android's JumpConfig takes it), located
     /// when it is not one.
-    @Test func aFlowDomainThatIsNotAURLIsLocated() throws {
+    @Test func aFlowDomainThatIsNotAURLIsLocated() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = try Self.remoteConfig(
@@ -390,7 +393,7 @@ import TestSupport
             [
                 ("captureFlowVersion: HEAD", "captureFlowVersion: HEAD\ncaptureFlowDomain: flows.example.com")
             ])
-        let result = try run(["request", "signin", "--config", config] + Self.signInValues)
+        let result = try await run(["request", "signin", "--config", config] + Self.signInValues)
         #expect(result.status == 2)
         #expect(result.stderr.contains("jump.yaml:9:20: error[JF213]"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
@@ -398,13 +401,13 @@ import TestSupport
 
     /// A document that cannot be had stops the call (exit 1) naming the URL: the SDKs cannot
     /// sign in without it either.
-    @Test func aFailedDownloadExitsOneNamingTheURL() throws {
+    @Test func aFailedDownloadExitsOneNamingTheURL() async throws {
         let server = try Self.flowServer(status: 404)
         defer { server.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = try Self.remoteConfig(in: folder, domain: server.url)
-        let result = try run(["request", "register", "--config", config, "--today", "2025-06-15"] + Self.registration)
+        let result = try await run(["request", "register", "--config", config, "--today", "2025-06-15"] + Self.registration)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         let url = "\(server.url)/widget_data/flows/localapp/standard/HEAD/en-US.json"
@@ -413,7 +416,7 @@ import TestSupport
 
         // Without captureAppId there is no URL to download from: a usage error naming the key.
         let noApp = try Self.remoteConfig(in: folder, domain: server.url, [("captureAppId: localapp\n", "")])
-        let missing = try run(["request", "signin", "--config", noApp] + Self.signInValues)
+        let missing = try await run(["request", "signin", "--config", noApp] + Self.signInValues)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("captureAppId is not set"), "\(missing.stderr)")
         #expect(server.requests.count == 1)
@@ -421,32 +424,33 @@ import TestSupport
 
     /// `--flow-version` sends a given version and downloads nothing; calls without
     /// `flow_version` (entity calls, Engage) never download.
-    @Test func aGivenFlowVersionOrNoneDownloadsNothing() throws {
+    @Test func aGivenFlowVersionOrNoneDownloadsNothing() async throws {
         let server = try Self.flowServer()
         defer { server.stop() }
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let config = try Self.remoteConfig(in: folder, domain: server.url)
-        let given = try run(["request", "link", "--config", config, "--flow-version", "2023-12-01.9", "--token", "ENGAGE-TOKEN-S3cret"] + Self.access)
+        let given = try await run(
+            ["request", "link", "--config", config, "--flow-version", "2023-12-01.9", "--token", "ENGAGE-TOKEN-S3cret"] + Self.access)
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stdout.contains("&flow_version=2023-12-01.9"))
-        let record = try run(["request", "read-record", "--config", config] + Self.access)
+        let record = try await run(["request", "read-record", "--config", config] + Self.access)
         #expect(record.status == 0, "\(record.stderr)")
         // No client_id on /entity (JRCaptureApidInterface.m:217-227, Capture.java:652-657).
         #expect(record.stdout.hasSuffix("\naccess_token=********\n"), "\(record.stdout)")
         #expect(server.requests.isEmpty)
-        let empty = try run(["request", "link", "--config", config, "--flow-version", "", "--token", "t"] + Self.access)
+        let empty = try await run(["request", "link", "--config", config, "--flow-version", "", "--token", "t"] + Self.access)
         #expect(empty.status == 2)
     }
 
     /// The token-URL post: Android's body by default (JRSession.java:1169-1178), iOS's URL form
     /// with `--token-in query` (JRSessionData.m:1538-1544), the token masked either way.
-    @Test func tokenURLTakesBothForms() throws {
-        let body = try run(["request", "token-url", "--token-url", "https://app.example.com/token?x=1", "--token", "ENGAGE-TOKEN-S3cret"])
+    @Test func tokenURLTakesBothForms() async throws {
+        let body = try await run(["request", "token-url", "--token-url", "https://app.example.com/token?x=1", "--token", "ENGAGE-TOKEN-S3cret"])
         #expect(body.status == 0, "\(body.stderr)")
         #expect(body.stdout.hasPrefix("POST /token?x=1 HTTP/1.1\n"))
         #expect(body.stdout.hasSuffix("\ntoken=********\n"))
-        let query = try run([
+        let query = try await run([
             "request", "token-url", "--token-in", "query", "--token-url", "https://app.example.com/token?x=1",
             "--token", "ENGAGE-TOKEN-S3cret"
         ])
@@ -454,25 +458,25 @@ import TestSupport
         #expect(
             query.stdout == "POST /token?x=1&token=******** HTTP/1.1\nHost: app.example.com\nAccept: application/json\n"
                 + "User-Agent: jump-forms/0.1.0\nContent-Length: 0\n\n", "\(query.stdout)")
-        let shown = try run([
+        let shown = try await run([
             "request", "token-url", "--token-in", "query", "--show-secrets", "--format", "curl",
             "--token-url", "https://app.example.com/token", "--token", "ENGAGE-TOKEN-S3cret"
         ])
         #expect(shown.stdout.contains("'https://app.example.com/token?token=ENGAGE-TOKEN-S3cret'"), "\(shown.stdout)")
         // Another operation refuses --token-in: RequestParsingTests.
-        let misplaced = try run(["request", "signin", "--token-in", "query"] + Self.signInValues)
+        let misplaced = try await run(["request", "signin", "--token-in", "query"] + Self.signInValues)
         #expect(misplaced.status == 2)
         #expect(misplaced.stderr.contains("--token-in"))
     }
 
-    @Test func providersListsEveryKindAsTextAndJSON() throws {
-        let text = try run(["providers"])
+    @Test func providersListsEveryKindAsTextAndJSON() async throws {
+        let text = try await run(["providers"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("google (built-in)"))
         #expect(text.stdout.contains("corp_openid (custom OpenID)"))
         #expect(text.stdout.contains("corp_saml (custom SAML)"))
 
-        let json = try run(["providers", "--format", "json", "--locale", "de-DE"])
+        let json = try await run(["providers", "--format", "json", "--locale", "de-DE"])
         #expect(json.status == 0, "\(json.stderr)")
         let providers = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(providers.map { $0["id"] as? String } == ["facebook", "google", "twitter", "apple", "linkedin", "corp_openid", "corp_saml"])
@@ -484,7 +488,7 @@ import TestSupport
         #expect(url.contains("&token_url=https%3A%2F%2Fexample.com&"))
         #expect(providers.allSatisfy { ($0["name"] as? String)?.isEmpty == false })
 
-        let bad = try run(["providers", "--format", "yaml"])
+        let bad = try await run(["providers", "--format", "yaml"])
         #expect(bad.status == 2)
     }
 }

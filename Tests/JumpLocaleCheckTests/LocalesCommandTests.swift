@@ -2,14 +2,15 @@ import Foundation
 import JumpForms
 import JumpFormsLoader
 import JumpLocaleCheck
+import CLITestSupport
 import Testing
 import TestSupport
 
 /// `jump-forms locales ...` as a user runs it: the repository's own files, exit codes, output
 /// formats, baselines, pseudo-locales with the other commands, coverage.
 @Suite struct LocalesCommandTests {
-    func run(_ arguments: [String], in directory: String = Repository.root, environment: [String: String] = [:]) throws -> CommandResult {
-        try Executable.run("jump-forms", arguments, in: directory, environment: environment)
+    func run(_ arguments: [String], in directory: String = Repository.root, environment: [String: String] = [:]) async throws -> CommandResult {
+        try await InProcess.run(arguments, in: directory, environment: environment, input: nil)
     }
 
     /// A copy of the example project (flows, locales, jump.yaml).
@@ -31,12 +32,14 @@ import TestSupport
         return (folder, path)
     }
 
-    @Test func theRepositoryLocalesAreClean() throws {
-        let result = try run(["locales", "check"])
+    @Test func theRepositoryLocalesAreClean() async throws {
+        let result = try await run(["locales", "check"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "0 errors, 0 warnings in 6 locale files\n")
-        let explicit = try run(["locales", "check", "--flows", "flows/standard.yaml", "--locales", "locales", "--reference", "en-US", "--strict"])
+        let explicit = try await run([
+            "locales", "check", "--flows", "flows/standard.yaml", "--locales", "locales", "--reference", "en-US", "--strict"
+        ])
         #expect(explicit.status == 0, "\(explicit.stdout)\(explicit.stderr)")
     }
 
@@ -45,7 +48,7 @@ import TestSupport
     /// Dispatch's global queue never waits on a thread the command holds. How long it takes is
     /// for a benchmark to say, not for this test.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
-    func oneCPUFinishesTheCheck() throws {
+    func oneCPUFinishesTheCheck() async throws {
         let child = try ChildProcess(
             "/usr/bin/taskset", ["-c", "0", Executable.productsFolder + "/jump-forms", "locales", "check"],
             in: Repository.root)
@@ -54,60 +57,61 @@ import TestSupport
         #expect(child.stderr == "0 errors, 0 warnings in 6 locale files\n")
     }
 
-    @Test func jumpFormsOwnCatalogIsClean() throws {
-        let result = try run(["locales", "check", "--locales", "Sources/JumpFormsLoader/Catalog", "--reference", "en-US", "--strict"])
+    @Test func jumpFormsOwnCatalogIsClean() async throws {
+        let result = try await run(["locales", "check", "--locales", "Sources/JumpFormsLoader/Catalog", "--reference", "en-US", "--strict"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
     /// An app's own translations (no flow, no jump.yaml: TwitterKit's strings, imported) are
     /// checked for what they hold, not for jump-forms' texts; `--builtin-texts` asks for those
     /// too. A `--reference` without its file is said once (issue 26).
-    @Test func appTranslationsWithoutAFlowNeedNotTranslateJumpForms() throws {
+    @Test func appTranslationsWithoutAFlowNeedNotTranslateJumpForms() async throws {
         let folder = try TemporaryFolder("jump-locales-app")
         defer { folder.remove() }
         try folder.write("strings/en.yaml", "locale: en\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n  done: Done\n")
         try folder.write("strings/it.yaml", "locale: it\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n  done: Fatto\n")
         try folder.write("strings/sv.yaml", "locale: sv\nmessages:\n  hours: \"%@h\"\n  minutes: \"{n} min\"\n")
-        let plain = try run(["locales", "check", "--locales", "strings", "--reference", "en"], in: folder.path)
+        let plain = try await run(["locales", "check", "--locales", "strings", "--reference", "en"], in: folder.path)
         #expect(plain.status == 1)
         #expect(
             plain.stdout.split(separator: "\n").filter { $0.contains("error[") || $0.contains("warning[") }
                 == ["strings/sv.yaml:2:1: error[missing-key]: message 'done' is missing from sv; en has it"], "\(plain.stdout)")
         #expect(!plain.stdout.contains("jumpForms."), "\(plain.stdout)")
         #expect(plain.stderr == "1 error, 0 warnings in 3 locale files\n", "\(plain.stderr)")
-        let asked = try run(["locales", "check", "--locales", "strings", "--reference", "en", "--builtin-texts", "--format", "json"], in: folder.path)
+        let asked = try await run(
+            ["locales", "check", "--locales", "strings", "--reference", "en", "--builtin-texts", "--format", "json"], in: folder.path)
         #expect(asked.status == 1)
         #expect(asked.stdout.contains("\"key\" : \"jumpForms.") || asked.stdout.contains("\"key\": \"jumpForms."), "\(asked.stdout.prefix(400))")
-        let noReference = try run(["locales", "check", "--locales", "strings", "--reference", "fr-FR"], in: folder.path)
+        let noReference = try await run(["locales", "check", "--locales", "strings", "--reference", "fr-FR"], in: folder.path)
         #expect(noReference.status == 1)
         #expect(
             noReference.stdout.split(separator: "\n").filter { $0.contains("error[") }
                 == ["error[missing-locale-file]: fr-FR (--reference) has no locale file in strings"], "\(noReference.stdout)")
     }
 
-    @Test func localesNamedWithoutAFileAreErrors() throws {
+    @Test func localesNamedWithoutAFileAreErrors() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
-        let unknown = try run(["locales", "check", "--locale", "pl-PK"], in: folder.path)
+        let unknown = try await run(["locales", "check", "--locale", "pl-PK"], in: folder.path)
         #expect(unknown.status == 1)
         #expect(unknown.stdout.contains("error[missing-locale-file]: pl-PK (--locale) has no locale file in locales"))
         #expect(unknown.stdout.contains("hint: did you mean 'pl-PL'?"))
         let config = try String(contentsOfFile: folder.path + "/jump.yaml", encoding: .utf8)
         try folder.write("jump.yaml", config.replacingOccurrences(of: "captureLocale: en-US", with: "captureLocale: pt-PT"))
-        let fromConfig = try run(["locales", "check"], in: folder.path)
+        let fromConfig = try await run(["locales", "check"], in: folder.path)
         #expect(fromConfig.status == 1)
         #expect(
             fromConfig.stdout.contains(
                 "jump.yaml:6:16: error[missing-locale-file]: pt-PT (captureLocale in jump.yaml) has no locale file in locales"),
             "\(fromConfig.stdout)")
-        let reference = try run(["locales", "check", "--reference", "en-GB"], in: folder.path)
+        let reference = try await run(["locales", "check", "--reference", "en-GB"], in: folder.path)
         #expect(reference.status == 1)
         #expect(reference.stdout.contains("en-GB (--reference) has no locale file"))
         // The flow's defaultLocale, named at its line.
         try folder.write("jump.yaml", config)
         let flow = try String(contentsOfFile: folder.path + "/flows/standard.yaml", encoding: .utf8)
         try folder.write("flows/standard.yaml", flow.replacingOccurrences(of: "defaultLocale: en-US", with: "defaultLocale: pt-PT"))
-        let fromFlow = try run(["locales", "check", "--reference", "en-US", "--format", "json"], in: folder.path)
+        let fromFlow = try await run(["locales", "check", "--reference", "en-US", "--format", "json"], in: folder.path)
         #expect(fromFlow.status == 1, "\(fromFlow.stdout)\(fromFlow.stderr)")
         let findings = try #require(try JSONValue.parse(fromFlow.stdout)["diagnostics"]?.arrayValue)
         let missingFile = findings.filter { $0["rule"]?.stringValue == "missing-locale-file" }
@@ -117,13 +121,13 @@ import TestSupport
         #expect(missingFile.first?["message"]?.stringValue == "pt-PT (defaultLocale of flows/standard.yaml) has no locale file in locales")
     }
 
-    @Test func aMistypedLanguageIsAnError() throws {
+    @Test func aMistypedLanguageIsAnError() async throws {
         // A copy of pl-PL.yaml under a mistyped tag: one error, and a hint at the right tag.
         let folder = try Self.project()
         defer { folder.remove() }
         let polish = try String(contentsOfFile: folder.path + "/locales/pl-PL.yaml", encoding: .utf8)
         try folder.write("locales/pk-PL.yaml", polish.replacingOccurrences(of: "locale: pl-PL", with: "locale: pk-PL"))
-        let result = try run(["locales", "check", "--format", "json"], in: folder.path)
+        let result = try await run(["locales", "check", "--format", "json"], in: folder.path)
         #expect(result.status == 1)
         let findings = try #require(try JSONValue.parse(result.stdout)["diagnostics"]?.arrayValue)
         #expect(findings.map { $0["rule"]?.stringValue } == ["unknown-language"], "\(result.stdout)")
@@ -134,7 +138,7 @@ import TestSupport
             "\(result.stdout)")
     }
 
-    @Test func trapNumbersAndDatesEndToEnd() throws {
+    @Test func trapNumbersAndDatesEndToEnd() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
         let french = try String(contentsOfFile: folder.path + "/locales/fr-FR.yaml", encoding: .utf8)
@@ -143,7 +147,7 @@ import TestSupport
             french
                 .replacingOccurrences(of: "      label: Prénom\n", with: "      label: 1.0\n")
                 .replacingOccurrences(of: "      label: Nom\n", with: "      label: 2024-01-01\n"))
-        let result = try run(["locales", "check"], in: folder.path)
+        let result = try await run(["locales", "check"], in: folder.path)
         #expect(result.status == 1)
         #expect(result.stderr == "2 errors, 0 warnings in 6 locale files\n")
         #expect(
@@ -160,62 +164,62 @@ import TestSupport
                 """)
     }
 
-    @Test func onlyTheNamedLocalesAreReported() throws {
+    @Test func onlyTheNamedLocalesAreReported() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
         let french = try String(contentsOfFile: folder.path + "/locales/fr-FR.yaml", encoding: .utf8)
         try folder.write("locales/fr-FR.yaml", french.replacingOccurrences(of: "Adresse e-mail", with: "Adresse  e-mail"))
         let polish = try String(contentsOfFile: folder.path + "/locales/pl-PL.yaml", encoding: .utf8)
         try folder.write("locales/pl-PL.yaml", polish.replacingOccurrences(of: "Hasło\n", with: "\"Hasło \"\n"))
-        let all = try run(["locales", "check", "--format", "json"], in: folder.path)
+        let all = try await run(["locales", "check", "--format", "json"], in: folder.path)
         let allFiles = Set(try JSONValue.parse(all.stdout)["diagnostics"]!.arrayValue!.compactMap { $0["file"]?.stringValue })
         #expect(allFiles == ["locales/fr-FR.yaml", "locales/pl-PL.yaml"])
-        let one = try run(["locales", "check", "--locale", "pl-PL", "--format", "json"], in: folder.path)
+        let one = try await run(["locales", "check", "--locale", "pl-PL", "--format", "json"], in: folder.path)
         let oneFiles = Set(try JSONValue.parse(one.stdout)["diagnostics"]!.arrayValue!.compactMap { $0["file"]?.stringValue })
         #expect(oneFiles == ["locales/pl-PL.yaml"])
         #expect(one.status == 0, "warnings only")
-        #expect(try run(["locales", "check", "--locale", "pl-PL", "--strict"], in: folder.path).status == 1)
+        #expect(try await run(["locales", "check", "--locale", "pl-PL", "--strict"], in: folder.path).status == 1)
     }
 
-    @Test func filesThatCannotBeParsedExitTwo() throws {
+    @Test func filesThatCannotBeParsedExitTwo() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
         try folder.write("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  a: [unclosed\n")
-        let broken = try run(["locales", "check"], in: folder.path)
+        let broken = try await run(["locales", "check"], in: folder.path)
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("locales/de-DE.yaml:4:1: error[JF106]"), "\(broken.stderr)")
         #expect(broken.stderr.contains("cannot check"))
-        #expect(try run(["locales", "check", "--locales", "no/such/folder", "--reference", "en-US"], in: folder.path).status == 2)
-        #expect(try run(["locales", "check", "--reference", "english"], in: folder.path).status == 2)
-        #expect(try run(["locales", "check", "--baseline", "missing.json"], in: folder.path).status == 2)
+        #expect(try await run(["locales", "check", "--locales", "no/such/folder", "--reference", "en-US"], in: folder.path).status == 2)
+        #expect(try await run(["locales", "check", "--reference", "english"], in: folder.path).status == 2)
+        #expect(try await run(["locales", "check", "--baseline", "missing.json"], in: folder.path).status == 2)
     }
 
-    @Test func baselinesSurviveMovedLinesButNotChangedTexts() throws {
+    @Test func baselinesSurviveMovedLinesButNotChangedTexts() async throws {
         let (folder, path) = try Self.projectWithAnUntranslatedLabel()
         defer { folder.remove() }
-        #expect(try run(["locales", "check", "--strict"], in: folder.path).status == 1)
-        let written = try run(["locales", "check", "--write-baseline", "baseline.json"], in: folder.path)
+        #expect(try await run(["locales", "check", "--strict"], in: folder.path).status == 1)
+        let written = try await run(["locales", "check", "--write-baseline", "baseline.json"], in: folder.path)
         #expect(written.status == 0)
         #expect(written.stderr == "wrote 2 findings to baseline.json\n")
         let baseline = try String(contentsOfFile: folder.path + "/baseline.json", encoding: .utf8)
         #expect(baseline.contains("\"rule\":\"same-as-source\""))
         #expect(!baseline.contains("\"line\""))
-        let hidden = try run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path)
+        let hidden = try await run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path)
         #expect(hidden.status == 0, "\(hidden.stdout)")
         #expect(hidden.stderr.contains("(2 known findings hidden by the baseline)"))
         // Lines move: still hidden.
         let moved = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "messages:\n", with: "messages:\n\n  # moved\n\n")
         try folder.write("locales/fr-FR.yaml", moved)
-        #expect(try run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path).status == 0)
+        #expect(try await run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path).status == 0)
         // A new problem is reported; the known ones stay hidden.
         try folder.write("locales/fr-FR.yaml", moved.replacingOccurrences(of: "label: Nom\n", with: "label: \"Nom \"\n"))
-        let new = try run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path)
+        let new = try await run(["locales", "check", "--strict", "--baseline", "baseline.json"], in: folder.path)
         #expect(new.status == 1)
         #expect(new.stdout.contains("warning[whitespace-edge]: message 'fields.lastName.label' ends with a space"))
         #expect(!new.stdout.contains("same-as-source"))
     }
 
-    @Test func machineReadableFormats() throws {
+    @Test func machineReadableFormats() async throws {
         let folder = try TemporaryFolder("jump-locales-formats")
         defer { folder.remove() }
         try folder.write(
@@ -223,7 +227,7 @@ import TestSupport
             "locale: en-US\nmessages:\n  fields.email.label: Email address\n  fields.email.tip: We never share it.\n  options.country.CA: Canada\n")
         try folder.write("locales/fr-FR.yaml", "locale: fr-FR\nmessages:\n  fields.email.label: Adresse e-mail\n  options.country.CA: Canada\n")
         let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US"]
-        let json = try JSONValue.parse(try run(arguments + ["--format", "json"], in: folder.path).stdout)
+        let json = try JSONValue.parse(try await run(arguments + ["--format", "json"], in: folder.path).stdout)
         let diagnostics = try #require(json["diagnostics"]?.arrayValue)
         #expect(diagnostics.map { $0["rule"]?.stringValue } == ["missing-key", "same-as-source"])
         #expect(diagnostics.map { $0["code"]?.stringValue } == ["JF501", "JF504"])
@@ -231,30 +235,30 @@ import TestSupport
         #expect(diagnostics.map { $0["line"]?.intValue } == [2, 4])
         #expect(json["summary"]?["errors"]?.intValue == 1)
         #expect(json["summary"]?["warnings"]?.intValue == 1)
-        let sarif = try JSONValue.parse(try run(arguments + ["--format", "sarif"], in: folder.path).stdout)
+        let sarif = try JSONValue.parse(try await run(arguments + ["--format", "sarif"], in: folder.path).stdout)
         let results = sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue ?? []
         #expect(Set(results.compactMap { $0["ruleId"]?.stringValue }) == ["missing-key", "same-as-source"])
-        let junit = try run(arguments + ["--format", "junit"], in: folder.path)
+        let junit = try await run(arguments + ["--format", "junit"], in: folder.path)
         #expect(junit.status == 1)
         Snapshot.check(junit.stdout, against: Repository.path("Tests/JumpLocaleCheckTests/Golden/junit.xml"))
-        #expect(try run(arguments + ["--format", "junit", "--strict"], in: folder.path).stdout.contains("<failure type=\"same-as-source\""))
+        #expect(try await run(arguments + ["--format", "junit", "--strict"], in: folder.path).stdout.contains("<failure type=\"same-as-source\""))
     }
 
-    @Test func pseudoLocalesPassTheCheckAndRunTheCommands() throws {
+    @Test func pseudoLocalesPassTheCheckAndRunTheCommands() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
-        let made = try run(["locales", "pseudo", "--locale", "en-XA", "--locale", "ar-XB", "--out", "locales"], in: folder.path)
+        let made = try await run(["locales", "pseudo", "--locale", "en-XA", "--locale", "ar-XB", "--out", "locales"], in: folder.path)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr == "wrote locales/en-XA.yaml\nwrote locales/ar-XB.yaml\n")
-        let check = try run(["locales", "check", "--strict"], in: folder.path)
+        let check = try await run(["locales", "check", "--strict"], in: folder.path)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stderr == "0 errors, 0 warnings in 8 locale files\n")
-        #expect(try run(["lint", "--strict"], in: folder.path).status == 0)
+        #expect(try await run(["lint", "--strict"], in: folder.path).status == 0)
 
-        let shown = try run(["show", "registrationForm", "--locale", "en-XA"], in: folder.path)
+        let shown = try await run(["show", "registrationForm", "--locale", "en-XA"], in: folder.path)
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("[Éɱáîļ áððŕéšš one two]"), "\(shown.stdout)")
-        let validated = try run(
+        let validated = try await run(
             [
                 "validate", "registrationForm", "--locale", "en-XA", "--set", "emailAddress=ana@example",
                 "--set", "displayName=x", "--set", "newPassword=short", "--set", "newPasswordConfirm=short"
@@ -265,7 +269,7 @@ import TestSupport
             "\(validated.stdout)")
         // E-mail addresses and URLs stay as they are.
         #expect(validated.stdout.contains("šûçĥ áš name@example.com."), "\(validated.stdout)")
-        let arabic = try run(
+        let arabic = try await run(
             [
                 "validate", "registrationForm", "--locale", "ar-XB", "--set", "emailAddress=ana@example.com",
                 "--set", "displayName=ana", "--set", "newPassword=s", "--set", "newPasswordConfirm=s"
@@ -273,7 +277,7 @@ import TestSupport
         #expect(arabic.status == 1)
         #expect(arabic.stdout.contains("\u{200F}\u{202E}characters\u{202C}\u{200F}"), "\(arabic.stdout)")
         // The prompts of the account commands, non-interactively: jump-forms' own words too.
-        let register = try run(
+        let register = try await run(
             ["register", "--non-interactive", "--locale", "en-XA", "--set", "emailAddress=dee@example.com"], in: folder.path,
             environment: ["HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_DATA_HOME": folder.path + "/share"])
         #expect(register.status == 1)
@@ -282,7 +286,7 @@ import TestSupport
 
     // The benchmark corpus (jump-bench) is checked in Benchmarks/Tests/BenchmarkTests.
 
-    @Test func coveragePerLocaleFlowAndForm() throws {
+    @Test func coveragePerLocaleFlowAndForm() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
         let german = try String(contentsOfFile: folder.path + "/locales/de-DE.yaml", encoding: .utf8)
@@ -294,10 +298,10 @@ import TestSupport
             .replacingOccurrences(of: "label: Ort\n", with: "label: City\n")
         #expect(edited != german)
         try folder.write("locales/de-DE.yaml", edited)
-        let text = try run(["locales", "coverage"], in: folder.path)
+        let text = try await run(["locales", "coverage"], in: folder.path)
         #expect(text.status == 0)
         Snapshot.check(text.stdout, against: Repository.path("Tests/JumpLocaleCheckTests/Golden/coverage.txt"))
-        let json = try JSONValue.parse(try run(["locales", "coverage", "--format", "json"], in: folder.path).stdout)
+        let json = try JSONValue.parse(try await run(["locales", "coverage", "--format", "json"], in: folder.path).stdout)
         let de = try #require(json["locales"]?.arrayValue?.first { $0["locale"]?.stringValue == "de-DE" })
         // The reference's 54 keys and jump-forms' own, which its German catalog translates.
         let builtin = BuiltinCatalog.catalogs.first { $0.tag.value.identifier == "en-US" }!.count
@@ -307,21 +311,21 @@ import TestSupport
             de["untranslated"]?.arrayValue?.compactMap(\.stringValue) == [
                 "fields.addressStreet.label", "fields.addressCity.label", "fields.aboutMe.placeholder"
             ])
-        let below = try run(["locales", "coverage", "--minimum", "99"], in: folder.path)
+        let below = try await run(["locales", "coverage", "--minimum", "99"], in: folder.path)
         #expect(below.status == 1)
         #expect(below.stderr.contains("below 99.0%: de-DE"))
-        #expect(try run(["locales", "coverage", "--minimum", "94"], in: folder.path).status == 0)
+        #expect(try await run(["locales", "coverage", "--minimum", "94"], in: folder.path).status == 0)
     }
 
-    @Test func coverageRefusesLocalesWithoutAFile() throws {
+    @Test func coverageRefusesLocalesWithoutAFile() async throws {
         let folder = try Self.project()
         defer { folder.remove() }
         // No en-UK file: nothing is measured against it, and the run fails.
-        let reference = try run(["locales", "coverage", "--reference", "en-UK", "--minimum", "99"], in: folder.path)
+        let reference = try await run(["locales", "coverage", "--reference", "en-UK", "--minimum", "99"], in: folder.path)
         #expect(reference.status == 1)
         #expect(reference.stdout.isEmpty, "\(reference.stdout)")
         #expect(reference.stderr.contains("error[missing-locale-file]: en-UK (--reference) has no locale file in locales"), "\(reference.stderr)")
-        let json = try run(["locales", "coverage", "--reference", "pt-BR", "--format", "json"], in: folder.path)
+        let json = try await run(["locales", "coverage", "--reference", "pt-BR", "--format", "json"], in: folder.path)
         #expect(json.status == 1)
         let report = try JSONValue.parse(json.stdout)
         #expect(report["locales"]?.arrayValue?.isEmpty == true)
@@ -329,88 +333,89 @@ import TestSupport
         // The flow's defaultLocale without a file.
         let flow = try String(contentsOfFile: folder.path + "/flows/standard.yaml", encoding: .utf8)
         try folder.write("flows/f2.yaml", flow.replacingOccurrences(of: "defaultLocale: en-US", with: "defaultLocale: pt-BR"))
-        let fromFlow = try run(["locales", "coverage", "--flows", "flows/f2.yaml"], in: folder.path)
+        let fromFlow = try await run(["locales", "coverage", "--flows", "flows/f2.yaml"], in: folder.path)
         #expect(fromFlow.status == 1)
         #expect(
             fromFlow.stderr.contains("flows/f2.yaml:4:16: error[missing-locale-file]: pt-BR (defaultLocale of flows/f2.yaml)"), "\(fromFlow.stderr)")
         // A percent is 0...100.
-        let above = try run(["locales", "coverage", "--minimum", "150"], in: folder.path)
+        let above = try await run(["locales", "coverage", "--minimum", "150"], in: folder.path)
         #expect(above.status == 2)
         #expect(above.stderr.contains("--minimum 150.0 is not a percent from 0 to 100"), "\(above.stderr)")
-        #expect(try run(["locales", "coverage", "--minimum", "-1"], in: folder.path).status == 2)
+        #expect(try await run(["locales", "coverage", "--minimum", "-1"], in: folder.path).status == 2)
     }
 
-    @Test func parseFailuresAreReportedInTheFormatAskedFor() throws {
+    @Test func parseFailuresAreReportedInTheFormatAskedFor() async throws {
         let folder = try TemporaryFolder("jump-locales-broken")
         defer { folder.remove() }
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  a: Hello\n  b: Thanks\n  c: Done\n")
         try folder.write("locales/de-DE.yaml", "locale: de-DE\nmessages:\n  a: Hallo\n  b: [unclosed\n  c: Ja\n")
         let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US", "--format"]
-        let json = try run(arguments + ["json"], in: folder.path)
+        let json = try await run(arguments + ["json"], in: folder.path)
         #expect(json.status == 2)
         #expect(try JSONValue.parse(json.stdout)["diagnostics"]?.arrayValue?.map { $0["code"]?.stringValue } == ["JF106"], "\(json.stdout)")
         #expect(json.stderr.contains("cannot check"))
-        let sarif = try run(arguments + ["sarif"], in: folder.path)
+        let sarif = try await run(arguments + ["sarif"], in: folder.path)
         #expect(sarif.status == 2)
         let results = try JSONValue.parse(sarif.stdout)["runs"]?.arrayValue?.first?["results"]?.arrayValue ?? []
         #expect(results.map { $0["ruleId"]?.stringValue } == ["JF106"], "\(sarif.stdout)")
-        let junit = try run(arguments + ["junit"], in: folder.path)
+        let junit = try await run(arguments + ["junit"], in: folder.path)
         #expect(junit.status == 2)
         #expect(junit.stdout.contains("<testsuites name=\"jump-forms locales check\" tests=\"1\" failures=\"0\" errors=\"1\">"), "\(junit.stdout)")
         #expect(junit.stdout.contains("<error type=\"JF106\""))
-        let text = try run(arguments + ["text"], in: folder.path)
+        let text = try await run(arguments + ["text"], in: folder.path)
         #expect(text.status == 2)
         #expect(text.stdout.isEmpty)
         #expect(text.stderr.contains("locales/de-DE.yaml:5:4: error[JF106]"))
     }
 
-    @Test func entriesThatCannotBeReadAreNamed() throws {
+    @Test func entriesThatCannotBeReadAreNamed() async throws {
         let folder = try TemporaryFolder("jump-locales-unreadable")
         defer { folder.remove() }
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  a: Hello\n")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/locales/es-ES.yaml", withDestinationPath: "/nonexistent")
         try FileManager.default.createDirectory(atPath: folder.path + "/locales/de-DE.yaml", withIntermediateDirectories: false)
-        let result = try run(["locales", "check", "--locales", "locales", "--reference", "en-US"], in: folder.path)
+        let result = try await run(["locales", "check", "--locales", "locales", "--reference", "en-US"], in: folder.path)
         #expect(result.status == 2)
         #expect(result.stderr.contains("error[JF100]: cannot read 'locales/de-DE.yaml': it is a folder"), "\(result.stderr)")
         #expect(result.stderr.contains("error[JF100]: cannot read 'locales/es-ES.yaml': it is a link to '/nonexistent', which does not exist"))
         // A file given for the folder.
-        let file = try run(["locales", "check", "--locales", "locales/en-US.yaml", "--reference", "en-US"], in: folder.path)
+        let file = try await run(["locales", "check", "--locales", "locales/en-US.yaml", "--reference", "en-US"], in: folder.path)
         #expect(file.status == 2)
         #expect(file.stderr.contains("'locales/en-US.yaml' is a file, not a folder"), "\(file.stderr)")
     }
 
-    @Test func theFileSizeLimitIsAnOption() throws {
+    @Test func theFileSizeLimitIsAnOption() async throws {
         let folder = try TemporaryFolder("jump-locales-limit")
         defer { folder.remove() }
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n" + (0..<100).map { "  k\($0): Hello world \($0)\n" }.joined())
         let arguments = ["locales", "check", "--locales", "locales", "--reference", "en-US"]
-        let limited = try run(arguments + ["--max-file-size", "1K"], in: folder.path)
+        let limited = try await run(arguments + ["--max-file-size", "1K"], in: folder.path)
         #expect(limited.status == 2)
         #expect(limited.stderr.contains("error[JF102]: the file is "), "\(limited.stderr)")
-        #expect(try run(arguments + ["--max-file-size", "16M"], in: folder.path).status == 0)
+        #expect(try await run(arguments + ["--max-file-size", "16M"], in: folder.path).status == 0)
         #expect(
-            try run(["locales", "coverage", "--locales", "locales", "--reference", "en-US", "--max-file-size", "1K"], in: folder.path).status == 2)
+            try await run(["locales", "coverage", "--locales", "locales", "--reference", "en-US", "--max-file-size", "1K"], in: folder.path).status
+                == 2)
         // The interchange commands: the locale files they read, and the file import reads.
         let export = ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"]
-        let refusedExport = try run(export + ["--max-file-size", "1K"], in: folder.path)
+        let refusedExport = try await run(export + ["--max-file-size", "1K"], in: folder.path)
         #expect(refusedExport.status == 2 && refusedExport.stderr.contains("error[JF102]"), "\(refusedExport.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/en.strings"))
-        #expect(try run(export, in: folder.path).status == 0)
+        #expect(try await run(export, in: folder.path).status == 0)
         let importing = ["locales", "import", "en.strings", "--locale", "de-DE", "--locales", "locales", "--out", "de-DE.yaml"]
-        let refusedImport = try run(importing + ["--max-file-size", "1K"], in: folder.path)
+        let refusedImport = try await run(importing + ["--max-file-size", "1K"], in: folder.path)
         #expect(refusedImport.status != 0 && refusedImport.stderr.contains("'en.strings' is over the limit of 1024 bytes"), "\(refusedImport.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/de-DE.yaml"))
-        #expect(try run(importing + ["--max-file-size", "16M"], in: folder.path).status == 0)
+        #expect(try await run(importing + ["--max-file-size", "16M"], in: folder.path).status == 0)
     }
 
-    @Test func baselinesMatchHoweverThePathIsWritten() throws {
+    @Test func baselinesMatchHoweverThePathIsWritten() async throws {
         let (folder, _) = try Self.projectWithAnUntranslatedLabel()
         defer { folder.remove() }
         let arguments = ["locales", "check", "--strict", "--reference", "en-US"]
         try folder.write("ci/README", "the baselines\n")
-        #expect(try run(arguments + ["--locales", "locales"], in: folder.path).status == 1)
-        #expect(try run(arguments + ["--locales", "locales", "--write-baseline", "ci/baseline.json"], in: folder.path).status == 0)
+        #expect(try await run(arguments + ["--locales", "locales"], in: folder.path).status == 1)
+        #expect(try await run(arguments + ["--locales", "locales", "--write-baseline", "ci/baseline.json"], in: folder.path).status == 0)
         let baseline = try String(contentsOfFile: folder.path + "/ci/baseline.json", encoding: .utf8)
         #expect(baseline.contains("\"file\":\"../locales/fr-FR.yaml\""), "\(baseline)")
         let name = (folder.path as NSString).lastPathComponent
@@ -427,47 +432,47 @@ import TestSupport
         ]
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: ".")
         for (arguments, directory) in runs {
-            let result = try run(arguments, in: directory)
+            let result = try await run(arguments, in: directory)
             #expect(result.status == 0, "\(arguments) in \(directory): \(result.stdout)")
             #expect(result.stderr.contains("known finding"))
         }
         // A baseline written before paths were relative to it (as the check named them).
         try folder.write("ci/old.json", baseline.replacingOccurrences(of: "../locales/", with: "locales/"))
-        #expect(try run(arguments + ["--locales", "locales", "--baseline", "ci/old.json"], in: folder.path).status == 0)
+        #expect(try await run(arguments + ["--locales", "locales", "--baseline", "ci/old.json"], in: folder.path).status == 0)
     }
 }
 
 /// `jump-forms locales format`: one message from the command line, or JSON lines from
 /// standard input, formatted as the forms format them.
 @Suite struct LocalesFormatCommandTests {
-    func run(_ arguments: [String], input: String? = nil) throws -> CommandResult {
-        try Executable.run("jump-forms", ["locales", "format"] + arguments, in: Repository.root, input: input)
+    func run(_ arguments: [String], input: String? = nil) async throws -> CommandResult {
+        try await InProcess.run(["locales", "format"] + arguments, in: Repository.root, input: input)
     }
 
-    @Test func aMessageWithItsArguments() throws {
-        let ordinal = try run(["{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}", "--locale", "en", "--arg", "n=2"])
+    @Test func aMessageWithItsArguments() async throws {
+        let ordinal = try await run(["{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}", "--locale", "en", "--arg", "n=2"])
         #expect(ordinal.status == 0, "\(ordinal.stderr)")
         #expect(ordinal.stdout == "2nd\n")
-        let percent = try run(["{p, number, percent} von {who}", "--locale", "de-DE", "--arg", "p=0.25", "--arg", "who=Ana"])
+        let percent = try await run(["{p, number, percent} von {who}", "--locale", "de-DE", "--arg", "p=0.25", "--arg", "who=Ana"])
         #expect(percent.stdout == "25\u{00A0}% von Ana\n", "\(percent.stdout)")  // CLDR: a no-break space before %
-        let date = try run(["{d, date, long}", "--locale", "fr-FR", "--arg", "d=2024-01-15"])
+        let date = try await run(["{d, date, long}", "--locale", "fr-FR", "--arg", "d=2024-01-15"])
         #expect(date.stdout == "15 janvier 2024\n", "\(date.stdout)")
     }
 
-    @Test func aBadPatternIsLocatedAndExitsOne() throws {
-        let result = try run(["Hello {name", "--locale", "en"])
+    @Test func aBadPatternIsLocatedAndExitsOne() async throws {
+        let result = try await run(["Hello {name", "--locale", "en"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("<message>:1:") && result.stderr.contains("error[icu-syntax]"), "\(result.stderr)")
     }
 
-    @Test func usageErrorsExitTwo() throws {
-        #expect(try run(["{n}"]).status == 2)  // no --locale
-        #expect(try run(["{n}", "--locale", "en", "--arg", "n"]).status == 2)  // not name=value
-        #expect(try run(["--jsonl", "--locale", "en"], input: "").status == 2)  // --jsonl takes no --locale
+    @Test func usageErrorsExitTwo() async throws {
+        #expect(try await run(["{n}"]).status == 2)  // no --locale
+        #expect(try await run(["{n}", "--locale", "en", "--arg", "n"]).status == 2)  // not name=value
+        #expect(try await run(["--jsonl", "--locale", "en"], input: "").status == 2)  // --jsonl takes no --locale
     }
 
-    @Test func jsonLinesInOrderWithAnErrorPerBadLine() throws {
+    @Test func jsonLinesInOrderWithAnErrorPerBadLine() async throws {
         let input = """
             {"message": "{n, plural, one {# file} other {# files}}", "locale": "pl-PL", "args": {"n": 5}}
             not json
@@ -475,7 +480,7 @@ import TestSupport
             {"message": "{a", "locale": "en", "args": {}}
 
             """
-        let result = try run(["--jsonl"], input: input)
+        let result = try await run(["--jsonl"], input: input)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map { try? JSONValue.parse(String($0)) }
         #expect(lines.count == 4, "\(result.stdout)")

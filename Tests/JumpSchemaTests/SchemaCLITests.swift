@@ -1,19 +1,20 @@
 import Foundation
 import JumpSchema
+import CLITestSupport
 import Testing
 import TestSupport
 
 /// `jump-forms generate model` and `jump-forms lint --schema`, run as a user runs them.
 @Suite struct SchemaCLITests {
-    func run(_ arguments: [String], in directory: String = Repository.root) throws -> CommandResult {
-        try Executable.run("jump-forms", arguments, in: directory)
+    func run(_ arguments: [String], in directory: String = Repository.root) async throws -> CommandResult {
+        try await InProcess.run(arguments, in: directory, input: nil)
     }
 
-    @Test func generateModelWritesTheGoldenSources() throws {
+    @Test func generateModelWritesTheGoldenSources() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let out = folder.path + "/Sources/Model"
-        let result = try run([
+        let result = try await run([
             "generate", "model", "--schema", "schemas/default-schema.json",
             "--access-schema", "schemas/access-schema.json", "--out", out
         ])
@@ -27,10 +28,10 @@ import TestSupport
         }
     }
 
-    @Test func generateModelWithATypePrefix() throws {
+    @Test func generateModelWithATypePrefix() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = try run([
+        let result = try await run([
             "generate", "model", "--schema", Fixtures.path("schemas/hostile-schema.json"), "--type-prefix", "H",
             "--out", folder.path
         ])
@@ -39,10 +40,10 @@ import TestSupport
         #expect(written == (try String(contentsOfFile: Fixtures.path("golden/hostile/HUser.swift"), encoding: .utf8)))
     }
 
-    @Test func aMalformedSchemaIsReportedAndNothingWritten() throws {
+    @Test func aMalformedSchemaIsReportedAndNothingWritten() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = try run(
+        let result = try await run(
             ["generate", "model", "--schema", "mistakes.json", "--out", folder.path + "/out"],
             in: Fixtures.path("malformed"))
         #expect(result.status == 1)
@@ -52,16 +53,16 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     }
 
-    @Test func aMissingSchemaOrABadPrefixIsAUsageError() throws {
+    @Test func aMissingSchemaOrABadPrefixIsAUsageError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let missing = try run(["generate", "model", "--schema", "no/such.json", "--out", folder.path])
+        let missing = try await run(["generate", "model", "--schema", "no/such.json", "--out", folder.path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("error[JF100]: cannot read 'no/such.json'"))
-        let prefix = try run(["generate", "model", "--schema", "schemas/default-schema.json", "--out", folder.path, "--type-prefix", "1x"])
+        let prefix = try await run(["generate", "model", "--schema", "schemas/default-schema.json", "--out", folder.path, "--type-prefix", "1x"])
         #expect(prefix.status == 2)
         #expect(prefix.stderr.contains("--type-prefix '1x' is not a Swift identifier"))
-        let access = try run([
+        let access = try await run([
             "generate", "model", "--schema", "schemas/default-schema.json", "--out", folder.path,
             "--access-schema", Fixtures.path("malformed/access-mistakes.json")
         ])
@@ -69,29 +70,29 @@ import TestSupport
         #expect(access.stderr.contains("error[JF411]: the access schema names '/displayname', which is no attribute of the schema"))
     }
 
-    @Test func lintWithTheDefaultSchemaIsCleanOnTheExamples() throws {
-        let result = try run(["lint", "--schema", "schemas/default-schema.json"])
+    @Test func lintWithTheDefaultSchemaIsCleanOnTheExamples() async throws {
+        let result = try await run(["lint", "--schema", "schemas/default-schema.json"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("0 errors, 0 warnings in "))
     }
 
-    @Test func lintWithASchemaReportsTheFlowsMistakes() throws {
+    @Test func lintWithASchemaReportsTheFlowsMistakes() async throws {
         let folder = Fixtures.path("lint")
-        let text = try run(["lint", "--schema", "schema.json", "flow.yaml"], in: folder)
+        let text = try await run(["lint", "--schema", "schema.json", "flow.yaml"], in: folder)
         #expect(text.status == 1)
         let expected = try String(contentsOfFile: folder + "/expected.txt", encoding: .utf8)
         #expect(text.stdout == expected)
         #expect(text.stderr.hasPrefix("12 errors, 3 warnings in 3 files"))
 
-        let json = try run(["lint", "--schema", "schema.json", "--format", "json", "flow.yaml"], in: folder)
+        let json = try await run(["lint", "--schema", "schema.json", "--format", "json", "flow.yaml"], in: folder)
         #expect(json.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.count == 15)
         #expect(diagnostics.first { $0["code"] as? String == "JF412" }?["hint"] as? String == "did you mean 'displayName'?")
 
-        let sarif = try run(["lint", "--schema", "schema.json", "--format", "sarif", "flow.yaml"], in: folder)
+        let sarif = try await run(["lint", "--schema", "schema.json", "--format", "sarif", "flow.yaml"], in: folder)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
         let runs = try #require(log["runs"] as? [[String: Any]])
         let results = try #require(runs.first?["results"] as? [[String: Any]])
@@ -99,14 +100,14 @@ import TestSupport
         #expect(Set(results.compactMap { $0["ruleId"] as? String }) == ["JF412", "JF413", "JF414", "JF415", "JF416", "JF417", "JF418"])
     }
 
-    @Test func lintWithAnUnreadableSchemaExitsTwo() throws {
-        let result = try run(["lint", "--schema", "no/such.json"])
+    @Test func lintWithAnUnreadableSchemaExitsTwo() async throws {
+        let result = try await run(["lint", "--schema", "no/such.json"])
         #expect(result.status == 2)
         #expect(result.stdout.contains("error[JF100]: cannot read 'no/such.json'"))
     }
 
-    @Test func lintWithAMalformedSchemaReportsItAndExitsOne() throws {
-        let result = try run(["lint", "--schema", Fixtures.path("malformed/JF400-truncated.json")])
+    @Test func lintWithAMalformedSchemaReportsItAndExitsOne() async throws {
+        let result = try await run(["lint", "--schema", Fixtures.path("malformed/JF400-truncated.json")])
         #expect(result.status == 1)
         #expect(result.stdout.contains("JF400-truncated.json:4:1: error[JF400]: not valid JSON: unexpected end of input: the JSON is truncated"))
     }

@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import JumpForms
+import Synchronization
 
 /// Where the CLI writes: standard output for data, standard error for diagnostics about the
 /// run. Colour only on a terminal, never with `NO_COLOR` or `TERM=dumb`.
@@ -20,9 +21,13 @@ struct Console {
 
     init(environment: [String: String] = Environment.current) {
         let allowed = environment["NO_COLOR"].map(\.isEmpty) ?? true && environment["TERM"] != "dumb"
-        colorOut = allowed && isatty(1) == 1
-        colorErr = allowed && isatty(2) == 1
+        let captured = Self.capture != nil
+        colorOut = allowed && !captured && isatty(1) == 1
+        colorErr = allowed && !captured && isatty(2) == 1
     }
+
+    /// Where the CLI writes instead of file descriptors 1 and 2 inside `capturing` (tests).
+    @TaskLocal static var capture: ConsoleCapture?
 
     func out(_ text: String) {
         Self.write(text, to: 1)
@@ -45,6 +50,7 @@ struct Console {
 
     /// Writes all of `text` to a file descriptor, retrying short writes.
     static func write(_ text: String, to descriptor: Int32) {
+        if let capture { return capture.append(text.utf8, to: descriptor) }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -84,8 +90,23 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ coun
 }
 
 /// The process environment as a dictionary.
+/// What a command run in-process wrote to standard output and error.
+final class ConsoleCapture: Sendable {
+    private let written = Mutex<(out: [UInt8], err: [UInt8])>(([], []))
+    var out: String { written.withLock { String(decoding: $0.out, as: UTF8.self) } }
+    var err: String { written.withLock { String(decoding: $0.err, as: UTF8.self) } }
+
+    func append(_ bytes: some Sequence<UInt8>, to descriptor: Int32) {
+        written.withLock { descriptor == 1 ? $0.out.append(contentsOf: bytes) : $0.err.append(contentsOf: bytes) }
+    }
+}
+
 enum Environment {
+    /// The environment commands see in place of the process's (`Console.capturing`).
+    @TaskLocal static var override: [String: String]?
+
     static var current: [String: String] {
+        if let override { return override }
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {
