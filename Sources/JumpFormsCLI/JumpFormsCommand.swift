@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import JumpForms
 import Logging
 
@@ -106,6 +107,30 @@ public struct JumpFormsCommand: AsyncParsableCommand {
         return Outcome(status: status, stdout: capture.out, stderr: capture.err)
     }
 
+    /// Runs a synchronous command on a thread of its own, as `runMain` runs it on the main
+    /// thread: it may wait for Dispatch work or a child process, and holding a thread of the
+    /// concurrency pool meanwhile would stall every other task of the process. What it writes
+    /// and the environment it reads stay the caller's.
+    private static func runOnItsOwnThread(_ command: any ParsableCommand) async throws {
+        let capture = Console.capture
+        let environment = Environment.override
+        nonisolated(unsafe) var command = command
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread {
+                Console.$capture.withValue(capture) {
+                    Environment.$override.withValue(environment) {
+                        do {
+                            try command.run()
+                            continuation.resume()
+                        } catch {
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                }
+            }.start()
+        }
+    }
+
     /// `runMain` without the exit: help and version go to standard output; usage errors to
     /// standard error with status 2.
     private static func run(arguments: [String]) async -> Int32 {
@@ -125,7 +150,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
-                try command.run()
+                try await runOnItsOwnThread(command)
             }
             return 0
         } catch let exit as ExitCode {
