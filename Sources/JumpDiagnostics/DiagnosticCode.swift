@@ -484,7 +484,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
             example: "type: text with options"),
         .configFlowMismatch: Entry(
             title: "jump.yaml and the flow disagree",
-            explanation: "`captureFlowName` differs from the flow's `flow`, or `captureLocale` has no locale file.", example: "captureFlowName: other"
+            explanation: """
+                `captureFlowName` differs from the flow's `flow`, `captureFlowVersion` is neither `HEAD` nor the flow's `version`, or \
+                `captureLocale` has no locale file.
+                """,
+            example: "captureFlowName: other"
         ),
         .duplicateRule: Entry(
             title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.",

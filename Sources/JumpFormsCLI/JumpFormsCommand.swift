@@ -41,6 +41,10 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     /// with one CPU would leave that work waiting for Dispatch to add a thread.
     public static func runMain(arguments: [String]? = nil) -> Never {
         LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, metadataProvider: LoggingSystem.metadataProvider) }
+        if let unknown = UnknownCommand.find(in: arguments ?? Array(CommandLine.arguments.dropFirst())) {
+            Console.write(TerminalText.escaped(unknown.message, keepingLineBreaks: true), to: 2)
+            exit(withError: ExitCode(2))
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -134,6 +138,10 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     /// `runMain` without the exit: help and version go to standard output; usage errors to
     /// standard error with status 2.
     private static func run(arguments: [String]) async -> Int32 {
+        if let unknown = UnknownCommand.find(in: arguments) {
+            Console.write(TerminalText.escaped(unknown.message, keepingLineBreaks: true), to: 2)
+            return 2
+        }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

@@ -48,7 +48,7 @@ import TestSupport
 
     /// The binary itself, once: what `main` adds to the in-process run (exit statuses, help).
     @Test func theBinaryExitsAsTheInProcessRunReturns() async throws {
-        for arguments in [["--help"], ["lint", "--fromat", "json"], ["show", "registrationFrom"], ["lint"]] {
+        for arguments in [["--help"], ["lint", "--fromat", "json"], ["show", "registrationFrom"], ["lint"], ["regster"]] {
             let binary = try Executable.run("jump-forms", arguments, in: Repository.root, environment: InProcess.environment)
             let inProcess = try await InProcess.run(arguments)
             #expect(binary.status == inProcess.status, "\(arguments)")
@@ -159,6 +159,50 @@ import TestSupport
         let result = try await run(["show", "registrationFrom"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("did you mean 'registrationForm'?"))
+    }
+
+    @Test func showWithoutAFormListsTheFormsAndTheirFields() async throws {
+        let text = try await run(["show"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Forms of flows/standard.yaml (flow standard, version 2024-01-15.1):\n"))
+        #expect(text.stdout.contains("\n  forgotPasswordForm      signInEmailAddress\n"))
+        #expect(text.stdout.hasSuffix("Show one with: jump-forms show <form>\n"))
+        let json = try JSONValue.parse(try await run(["show", "--format", "json"]).stdout)
+        let forms = try #require(json["forms"]?.arrayValue)
+        #expect(forms.count == 7)
+        #expect(forms.first?["fields"] == .array([.string("signInEmailAddress"), .string("currentPassword")]))
+    }
+
+    /// A field the form lacks, far from every field it has: the message lists them.
+    @Test func aSetForAFieldTheFormLacksListsItsFields() async throws {
+        let result = try await run(["validate", "forgotPasswordForm", "--set", "emailAddress=ana@example.com"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "Error: form 'forgotPasswordForm' has no field 'emailAddress' (its fields: signInEmailAddress)\n")
+    }
+
+    @Test(arguments: [
+        (["regster"], "Error: 'regster' is not a command of 'jump-forms'; did you mean 'register'?\n  See 'jump-forms --help' for its commands.\n"),
+        (
+            ["help", "regster"],
+            "Error: 'regster' is not a command of 'jump-forms'; did you mean 'register'?\n  See 'jump-forms --help' for its commands.\n"
+        ),
+        (
+            ["locales", "chek"],
+            "Error: 'chek' is not a command of 'jump-forms locales'; did you mean 'check'?\n  See 'jump-forms locales --help' for its commands.\n"
+        ),
+        (["xyzzy", "--help"], "Error: 'xyzzy' is not a command of 'jump-forms'\n  See 'jump-forms --help' for its commands.\n")
+    ])
+    func commandTyposGetTheClosestCommand(_ arguments: [String], _ expected: String) async throws {
+        let result = try await run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == expected)
+    }
+
+    @Test func helpOfARealCommandStillSucceeds() async throws {
+        let result = try await run(["help", "locales", "check"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: jump-forms locales check"))
     }
 
     @Test func validatePrintsMessagesPerFieldAndExitsOne() async throws {

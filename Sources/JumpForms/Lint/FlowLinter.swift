@@ -302,6 +302,15 @@ public struct FlowLinter: Sendable {
                         "'captureFlowName' is '\(name.value)' but the flow is named '\(flow.name.value)'", at: name.location,
                         related: [.init("the flow's name", at: flow.name.location)]))
             }
+            let version = config.captureFlowVersion
+            if version.value != "HEAD", version.value != flow.version.value {
+                findings.append(
+                    Diagnostic(
+                        .configFlowMismatch,
+                        "'captureFlowVersion' is '\(version.value)' but the flow's version is '\(flow.version.value)'",
+                        at: version.location, hint: "write HEAD (the latest version) or '\(flow.version.value)'",
+                        related: [.init("the flow's version", at: flow.version.location)]))
+            }
             let tag = config.captureLocale.value
             if LocaleMatcher(available: catalogs.map(\.tag.value)).bestMatch(for: tag) == nil {
                 findings.append(

@@ -53,7 +53,7 @@ struct ValueOptions: ParsableArguments {
                     problems.append(
                         Diagnostic(
                             .unknownKey, "form '\(form.name)' has no field '\(field.value)'", at: field.location,
-                            hint: Suggestion.hint(for: field.value, among: names)))
+                            hint: Suggestion.hint(for: field.value, among: names) ?? "its fields: " + names.joined(separator: ", ")))
                 }
                 values[field.value] = value
             }
@@ -66,8 +66,8 @@ struct ValueOptions: ParsableArguments {
             let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             guard form.field(named: name) != nil || Self.isSubValue(name, of: form) else {
-                let hint = Suggestion.hint(for: name, among: names).map { " (\($0))" } ?? ""
-                throw ValidationError("form '\(form.name)' has no field '\(name)'\(hint)")
+                let hint = Suggestion.hint(for: name, among: names) ?? "its fields: " + names.joined(separator: ", ")
+                throw ValidationError("form '\(form.name)' has no field '\(name)' (\(hint))")
             }
             values[name] = String(parts[1])
         }
