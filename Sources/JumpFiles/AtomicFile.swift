@@ -24,7 +24,7 @@ public struct FileFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 
     /// The failure of the last system call on `path` (`errno`'s text).
-    static func system(_ path: String) -> FileFailure {
+    public static func system(_ path: String) -> FileFailure {
         FileFailure(path: path, reason: String(cString: strerror(errno)))
     }
 }

@@ -20,7 +20,8 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             RegisterCommand.self, SignInCommand.self, WhoAmICommand.self, EditProfileCommand.self, ChangePasswordCommand.self,
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
-            LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self, RequestCommand.self,
+            InitCommand.self, LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self,
+            RequestCommand.self,
             ProvidersCommand.self,
             ServeCommand.self, OutboxCommand.self, FlowCommand.self
         ]

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+import JumpFiles
+import JumpForms
+
+/// The example project `jump-forms init` writes: the repository's jump.yaml, identities.yaml,
+/// flows/standard.yaml (with its icon) and locale files, embedded at build time
+/// (`scripts/embed-project-template.sh`), and a .gitignore.
+enum ProjectTemplate {
+    /// A file of the new project: its path relative to the project folder and its bytes.
+    struct File: Equatable {
+        var path: String
+        var bytes: [UInt8]
+    }
+
+    /// The locale written always: the flow's default and jump.yaml's `captureLocale`.
+    static let defaultLocale = "en-US"
+
+    static let gitignore = """
+        # What jump-forms writes into a project when asked to (its own state lives under
+        # XDG_STATE_HOME, XDG_DATA_HOME and XDG_CONFIG_HOME): a server database placed here
+        # (server.database), flow documents exported here (`flow export --out cdn`), builds.
+        *.sqlite
+        *.sqlite-shm
+        *.sqlite-wal
+        /cdn/
+        .build/
+
+        """
+
+    /// The files of a project with `en-US` and `locales`: a locale the template has is its
+    /// translation; another is en-US's messages under the new tag, to translate.
+    static func files(locales: [LocaleTag]) -> [File] {
+        var files: [File] = []
+        let localePaths = Set(texts.map(\.path).filter { $0.hasPrefix("locales/") })
+        for (path, text) in texts where !localePaths.contains(path) {
+            files.append(File(path: path, bytes: Array((text + "\n").utf8)))
+        }
+        for (path, base64) in binaries {
+            files.append(File(path: path, bytes: Array(Data(base64Encoded: base64) ?? Data())))
+        }
+        var tags = [defaultLocale]
+        for tag in locales.map(\.identifier) where !tags.contains(tag) { tags.append(tag) }
+        for tag in tags {
+            files.append(File(path: "locales/\(tag).yaml", bytes: Array((localeText(tag) + "\n").utf8)))
+        }
+        files.append(File(path: ".gitignore", bytes: Array(gitignore.utf8)))
+        return files
+    }
+
+    /// The template's locale file for `tag`, or en-US's messages under `tag`.
+    static func localeText(_ tag: String) -> String {
+        if let text = texts.first(where: { $0.path == "locales/\(tag).yaml" })?.text { return text }
+        let english = texts.first { $0.path == "locales/\(defaultLocale).yaml" }?.text ?? ""
+        var lines = english.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while let first = lines.first, first.hasPrefix("#") { lines.removeFirst() }
+        lines = lines.map { $0 == "locale: \(defaultLocale)" ? "locale: \(tag)" : $0 }
+        let header = [
+            "# \(tag): en-US's messages, to translate. `jump-forms locales check` lists the ones",
+            "# still the same as en-US (same-as-source).",
+        ]
+        return (header + lines).joined(separator: "\n")
+    }
+
+    /// Writes `files` under `folder`, creating the folders they need, after checking that none
+    /// of them exists: nothing is overwritten, and a refusal writes nothing.
+    static func write(_ files: [File], into folder: String) throws -> [String] {
+        let paths = files.map { PathText.join(folder, $0.path) }
+        var info = stat()
+        let existing = paths.filter { lstat($0, &info) == 0 }
+        guard existing.isEmpty else { throw InitRefusal(existing: existing) }
+        for (file, path) in zip(files, paths) {
+            try makeFolders(PathText.folder(of: path))
+            try AtomicFile.write(file.bytes, to: path, mode: 0o644)
+        }
+        return paths
+    }
+
+    /// `mkdir -p`, mode 0755 (less the umask).
+    private static func makeFolders(_ folder: String) throws {
+        var current = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileFailure.system(current) }
+        }
+    }
+}
+
+/// `init` found files it would overwrite.
+struct InitRefusal: Error, CustomStringConvertible {
+    var existing: [String]
+
+    var description: String {
+        "not overwriting what is there already (move it away, or init another folder): " + existing.joined(separator: ", ")
+    }
+}

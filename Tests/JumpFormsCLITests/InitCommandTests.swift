@@ -1,0 +1,71 @@
+import CLITestSupport
+import Foundation
+@testable import JumpFormsCLI
+import Testing
+import TestSupport
+
+/// `jump-forms init`: the example project, written where the user asks, ready to lint and use.
+@Suite struct InitCommandTests {
+    /// The embedded copy is the repository's example, byte for byte
+    /// (`scripts/embed-project-template.sh` rewrites it).
+    @Test func theTemplateIsTheRepositorysExample() throws {
+        for (path, text) in ProjectTemplate.texts {
+            let file = try String(contentsOfFile: Repository.path(path), encoding: .utf8)
+            #expect(text + "\n" == file, "\(path) changed: run scripts/embed-project-template.sh")
+        }
+        for (path, base64) in ProjectTemplate.binaries {
+            let file = try Data(contentsOf: URL(fileURLWithPath: Repository.path(path)))
+            #expect(Data(base64Encoded: base64) == file, "\(path) changed: run scripts/embed-project-template.sh")
+        }
+        let locales = try FileManager.default.contentsOfDirectory(atPath: Repository.path("locales")).filter { $0.hasSuffix(".yaml") }
+        #expect(Set(ProjectTemplate.texts.map(\.path).filter { $0.hasPrefix("locales/") }) == Set(locales.map { "locales/" + $0 }))
+    }
+
+    @Test func aNewProjectLintsCleanAndRegistersAtOnce() async throws {
+        let home = try TemporaryFolder("jump-forms-init-home")
+        defer { home.remove() }
+        let project = home.path + "/my app"
+        let created = try await InProcess.run(["init", project, "--locale", "fr-FR", "--locale", "it-IT"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let files = [
+            "jump.yaml", "identities.yaml", "flows/standard.yaml", "flows/icons/corp_openid_30x30.png",
+            "locales/en-US.yaml", "locales/fr-FR.yaml", "locales/it-IT.yaml", ".gitignore",
+        ]
+        #expect(created.stdout == files.map { "created \(project)/\($0)\n" }.joined())
+        #expect(created.stderr.contains("cd \(project)"))
+        let italian = try String(contentsOfFile: project + "/locales/it-IT.yaml", encoding: .utf8)
+        #expect(italian.contains("\nlocale: it-IT\n"))
+        let french = try String(contentsOfFile: project + "/locales/fr-FR.yaml", encoding: .utf8)
+        #expect(french == (try String(contentsOfFile: Repository.path("locales/fr-FR.yaml"), encoding: .utf8)))
+
+        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data"]
+        let lint = try Executable.run("jump-forms", ["lint"], in: project, environment: environment)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        #expect(lint.stderr.hasPrefix("0 errors, 0 warnings in 5 files"), "\(lint.stderr)")
+        try "emailAddress: ana.ruiz@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\nbirthdate: 1990-04-01\noptIn: true\n"
+            .write(toFile: project + "/answers.yaml", atomically: true, encoding: .utf8)
+        var registering = environment
+        registering["JUMP_FIELD_NEWPASSWORD"] = "correct horse battery"
+        registering["JUMP_FIELD_NEWPASSWORDCONFIRM"] = "correct horse battery"
+        let register = try Executable.run(
+            "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: registering)
+        #expect(register.status == 0, "\(register.stderr)")
+        #expect(register.stderr.contains("Your account is created. You are signed in as ana.ruiz@example.com."), "\(register.stderr)")
+    }
+
+    /// One file in the way: init says which, and writes none of the others.
+    @Test func initNeverOverwritesAndWritesNothingWhenRefused() async throws {
+        let folder = try TemporaryFolder("jump-forms-init")
+        defer { folder.remove() }
+        try folder.write("locales/en-US.yaml", "locale: en-US\nmessages: {}\n")
+        let refused = try await InProcess.run(["init", folder.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("not overwriting what is there already"))
+        #expect(refused.stderr.contains(folder.path + "/locales/en-US.yaml"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/jump.yaml"))
+        #expect(try String(contentsOfFile: folder.path + "/locales/en-US.yaml", encoding: .utf8) == "locale: en-US\nmessages: {}\n")
+        let badTag = try await InProcess.run(["init", folder.path, "--locale", "not a tag"])
+        #expect(badTag.status == 2)
+        #expect(badTag.stderr.contains("'not a tag' is not a locale tag"))
+    }
+}
