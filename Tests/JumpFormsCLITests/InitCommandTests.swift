@@ -29,7 +29,7 @@ import TestSupport
         #expect(created.status == 0, "\(created.stderr)")
         let files = [
             "jump.yaml", "identities.yaml", "flows/standard.yaml", "flows/icons/corp_openid_30x30.png",
-            "locales/en-US.yaml", "locales/fr-FR.yaml", "locales/it-IT.yaml", ".gitignore",
+            "locales/en-US.yaml", "locales/fr-FR.yaml", "locales/it-IT.yaml", ".gitignore"
         ]
         #expect(created.stdout == files.map { "created \(project)/\($0)\n" }.joined())
         #expect(created.stderr.contains("cd \(project)"))

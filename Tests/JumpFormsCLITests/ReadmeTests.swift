@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every shell block of README.md runs as written, in order, in a copy of the repository's
+/// example project: what a newcomer types after cloning.
+@Suite(.timeLimit(.minutes(5))) struct ReadmeTests {
+    /// The answers a person types at the prompts of the blocks that run `register` without an
+    /// answers file (email, display name, first and last name, password twice, birth date,
+    /// opt-in, then Enter to send), each block a different person.
+    static let typed: [(block: String, answers: String)] = [
+        ("swift run jump-forms register     #", person("bo.lind", "bo_l", "Bo", "Lind")),
+        ("jump-forms init my-app", person("cy.ng", "cy_n", "Cy", "Ng")),
+        ("swift run jump-forms register\nswift run jump-forms whoami", person("dee.moss", "dee_m", "Dee", "Moss")),
+    ]
+
+    static func person(_ user: String, _ name: String, _ first: String, _ last: String) -> String {
+        "\(user)@example.com\n\(name)\n\(first)\n\(last)\ncorrect horse battery\ncorrect horse battery\n1990-04-01\nyes\n\n"
+    }
+
+    /// Blocks that end with a status other than 0 on purpose.
+    static let statuses = ["swift run jump-forms validate registrationForm --locale pl-PL": Int32(1)]
+
+    /// `swift run jump-forms` and an installed `jump-forms` are the built binary; `swift build`
+    /// and `swift test` are what this test process already is; `sudo`, `brew` and `install`
+    /// change the machine, which already has what they install.
+    static let prelude = """
+        swift() {
+          case "$1" in
+            run) [ "$2" = jump-forms ] || return 127; shift 2; "$JUMP_FORMS" "$@" ;;
+            build|test) return 0 ;;
+            *) echo "unexpected: swift $*" >&2; return 127 ;;
+          esac
+        }
+        jump-forms() { "$JUMP_FORMS" "$@"; }
+        sudo() { :; }; brew() { :; }; install() { :; }
+
+        """
+
+    static func blocks() throws -> [String] {
+        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        var blocks: [String] = []
+        var rest = readme[...]
+        while let start = rest.range(of: "```sh\n"), let end = rest.range(of: "```", range: start.upperBound..<rest.endIndex) {
+            blocks.append(String(rest[start.upperBound..<end.lowerBound]))
+            rest = rest[end.upperBound...]
+        }
+        return blocks
+    }
+
+    @Test func everyShellBlockRunsAsWrittenInOrder() throws {
+        let home = try TemporaryFolder("jump-forms-readme")
+        defer { home.remove() }
+        let clone = home.path + "/clone"
+        try FileManager.default.createDirectory(atPath: clone, withIntermediateDirectories: false)
+        for item in ["flows", "locales", "schemas", "jump.yaml", "identities.yaml", "README.md"] {
+            try FileManager.default.copyItem(atPath: Repository.path(item), toPath: clone + "/" + item)
+        }
+        let environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data",
+            "XDG_STATE_HOME": home.path + "/state", "JUMP_FORMS": Executable.productsFolder + "/jump-forms",
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
+        let blocks = try Self.blocks()
+        #expect(blocks.count >= 10)
+        for block in blocks {
+            let input = Self.typed.first { block.contains($0.block) }?.answers ?? ""
+            let expected = Self.statuses.first { block.contains($0.key) }?.value ?? 0
+            let child = try ChildProcess(
+                "/bin/bash", ["--noprofile", "--norc", "-e", "-c", Self.prelude + block], in: clone, environment: environment, input: input)
+            let ended = try child.finish(timeout: 120)
+            #expect(ended.code == expected, "\(block)\n--- stdout\n\(child.stdout)\n--- stderr\n\(child.stderr)")
+        }
+    }
+}
