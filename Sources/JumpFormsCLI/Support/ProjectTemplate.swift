@@ -63,7 +63,7 @@ enum ProjectTemplate {
         lines = lines.map { $0 == "locale: \(defaultLocale)" ? "locale: \(tag)" : $0 }
         let header = [
             "# \(tag): en-US's messages, to translate. `jump-forms locales check` lists the ones",
-            "# still the same as en-US (same-as-source).",
+            "# still the same as en-US (same-as-source)."
         ]
         return (header + lines).joined(separator: "\n")
     }
