@@ -10,7 +10,8 @@ let mimalloc: Target.Dependency = .target(
 
 let package = Package(
     name: "jump-forms",
-    platforms: [.macOS(.v15)],
+    // What the libraries need: Mutex (Synchronization) and String(validating:) came with these.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JumpForms", targets: ["JumpForms"]),
         .library(name: "JumpDiagnostics", targets: ["JumpDiagnostics"]),
