@@ -23,9 +23,13 @@ import Synchronization
 ///
 /// All transports share one `URLSession` for the life of the process.
 public struct URLSessionTransport: HTTPTransport {
+    /// The deadline of one exchange, from sending to the answer's last byte.
     public var timeoutSeconds: Int
+    /// The largest answer body read, in bytes.
     public var maximumAnswerSize: Int
 
+    /// A transport with a deadline of `timeoutSeconds` per exchange, reading answers of up to
+    /// `maximumAnswerSize` bytes (4 MiB by default, as `AsyncHTTPTransport`).
     public init(timeoutSeconds: Int = 30, maximumAnswerSize: Int = 4 << 20) {
         self.timeoutSeconds = timeoutSeconds
         self.maximumAnswerSize = maximumAnswerSize
