@@ -151,6 +151,19 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         #expect(answer.body == Array(large.utf8))
     }
 
+    /// A cookie the server sets is not sent back: each request carries only what it says.
+    @Test(arguments: TransportKind.allCases) func cookiesAreNeitherKeptNorSent(_ kind: TransportKind) async throws {
+        let server = try LoopbackServer { _ in .init(body: #"{"stat":"ok"}"#, headers: [("Set-Cookie", "session=abc; Path=/")]) }
+        defer { server.stop() }
+        var request = CaptureFixtures.builder().readRecord(accessToken: "t")
+        request.server = ServerURL(server.url)!
+        let transport = kind.make()
+        _ = try await transport.send(request)
+        _ = try await transport.send(request)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.headers["cookie"] == nil })
+    }
+
     /// The request's header fields arrive as the request says; what the transport adds is only
     /// what HTTP clients always add (host, length, connection, language, accepted encodings).
     /// A POST whose parameters go in its URL has no body and no `Content-Type`.
