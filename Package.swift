@@ -10,13 +10,15 @@ let mimalloc: Target.Dependency = .target(
 
 let package = Package(
     name: "jump-forms",
-    platforms: [.macOS(.v15)],
+    // What the libraries need: Mutex (Synchronization) and String(validating:) came with these.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "JumpForms", targets: ["JumpForms"]),
         .library(name: "JumpDiagnostics", targets: ["JumpDiagnostics"]),
         .library(name: "JumpLocalization", targets: ["JumpLocalization"]),
         .library(name: "JumpFormsLoader", targets: ["JumpFormsLoader"]),
         .library(name: "JumpCapture", targets: ["JumpCapture"]),
+        .library(name: "JumpCaptureNIO", targets: ["JumpCaptureNIO"]),
         .library(name: "JumpCaptureServer", targets: ["JumpCaptureServer"]),
         .library(name: "JumpSchema", targets: ["JumpSchema"]),
         .library(name: "JumpLocaleCheck", targets: ["JumpLocaleCheck"]),
@@ -80,7 +82,7 @@ let package = Package(
         // private files and folders, path text. No model.
         .target(name: "JumpFiles"),
         // The Capture/Engage protocol: request builders, response decoding, refresh signature,
-        // session store, HTTP transport, record changes.
+        // session store, the URLSession transport, record changes. No SwiftNIO: apps build it.
         .target(
             name: "JumpCapture",
             dependencies: [
@@ -88,6 +90,16 @@ let package = Package(
                 "JumpFiles",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The AsyncHTTPClient (SwiftNIO) transport and flow-document download, for servers and
+        // the CLI.
+        .target(
+            name: "JumpCaptureNIO",
+            dependencies: [
+                "JumpCapture",
+                "JumpForms",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -137,6 +149,7 @@ let package = Package(
                 "JumpFiles",
                 "JumpFormsLoader",
                 "JumpCapture",
+                "JumpCaptureNIO",
                 "JumpCaptureServer",
                 "JumpSchema",
                 "JumpLocaleCheck",
@@ -167,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureTests",
             dependencies: [
-                "JumpCapture", "JumpFiles", "JumpForms", "JumpFormsLoader", "TestSupport",
+                "JumpCapture", "JumpCaptureNIO", "JumpFiles", "JumpForms", "JumpFormsLoader", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -202,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
-                "JumpCaptureServer", "JumpCapture", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
+                "JumpCaptureServer", "JumpCapture", "JumpCaptureNIO", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import HTTPTypes
 import JumpForms
-import NIOCore
-import NIOHTTP1
 
 /// What a server answered.
 public struct HTTPAnswer: Sendable, Hashable {
@@ -42,78 +39,37 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Sends requests. Tests and apps may provide their own; `AsyncHTTPTransport` is the real one.
+/// Sends requests. Tests and apps may provide their own; `URLSessionTransport` is the one apps
+/// use, `AsyncHTTPTransport` (in JumpCaptureNIO) the one of servers and the CLI.
+///
+/// The contract every transport keeps: plain `http://` only to a loopback host, one deadline
+/// for the whole exchange (`TransportError.timedOut`), redirects never followed (any 3xx is
+/// `TransportError.redirected`), answers over a size limit refused, the request's header fields
+/// sent as they are.
 public protocol HTTPTransport: Sendable {
     func send(_ request: CaptureRequest) async throws(TransportError) -> HTTPAnswer
 }
 
-/// The real transport, on AsyncHTTPClient (SwiftNIO): chosen over URLSession because it runs
-/// the same on Linux and macOS without libcurl, shares SwiftNIO with the local server, and has
-/// per-request deadlines and a connection pool.
-///
-/// Redirects are never followed: a 307 or 308 would send the body (passwords, tokens, the
-/// refresh secret) again to wherever the `Location` points, another port, host or even plain
-/// `http://`. The default client disallows them, and any 3xx answer becomes
-/// `TransportError.redirected`.
-public struct AsyncHTTPTransport: HTTPTransport {
-    public var timeoutSeconds: Int
-    public var maximumAnswerSize: Int
-    let client: HTTPClient
-
-    /// - Parameter client: the HTTP client; by default one shared client that never follows
-    ///   redirects (`HTTPClient.shared` follows them and must not be passed). A client given
-    ///   here must be configured with `redirectConfiguration: .disallow`.
-    public init(timeoutSeconds: Int = 30, maximumAnswerSize: Int = 4 << 20, client: HTTPClient = AsyncHTTPTransport.sharedClient) {
-        self.timeoutSeconds = timeoutSeconds
-        self.maximumAnswerSize = maximumAnswerSize
-        self.client = client
-    }
-
-    /// The client every transport uses unless given another: made on first use, for the life
-    /// of the process (like `HTTPClient.shared`, it is never shut down), on the shared
-    /// SwiftNIO event loops, with redirects disallowed.
-    public static let sharedClient = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
-    )
-
+extension HTTPTransport {
     /// Refuses `http://` unless the host is a loopback address.
     public static func check(_ server: ServerURL) throws(TransportError) {
         if server.scheme == "http", !server.isLoopback { throw .insecureURL(server.description) }
     }
 
-    public func send(_ request: CaptureRequest) async throws(TransportError) -> HTTPAnswer {
-        try Self.check(request.server)
+    /// Refuses what no transport may send: plain `http://` to a host that is not loopback, and
+    /// a server whose port is not known yet.
+    public static func check(_ request: CaptureRequest) throws(TransportError) {
+        try check(request.server)
         if let placeholder = request.server.portPlaceholder {
             throw .connectionFailed(url: request.server.description, reason: "the port is not known yet (\(placeholder)): the server is not running")
         }
-        // Errors name the URL with secrets masked (a GET carries its parameters in the query).
-        let url = "\(request.server.scheme)://\(request.server.authority)\(request.target(maskingSecrets: true))"
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.head.headerFields where field.name != .contentLength {
-            outgoing.headers.add(name: field.name.canonicalName, value: field.value)
-        }
-        if request.method != .get {
-            outgoing.body = .bytes(ByteBuffer(bytes: request.body))
-        }
-        do {
-            let response = try await client.execute(outgoing, timeout: .seconds(Int64(timeoutSeconds)))
-            if (300..<400).contains(response.status.code) {
-                throw TransportError.redirected(url: url, status: Int(response.status.code), location: response.headers.first(name: "location"))
-            }
-            var buffer = try await response.body.collect(upTo: maximumAnswerSize)
-            let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-            return HTTPAnswer(status: Int(response.status.code), contentType: response.headers.first(name: "content-type"), body: bytes)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw .timedOut(url: url, seconds: timeoutSeconds)
-        } catch let error as TransportError {
-            throw error
-        } catch let error as NIOTooManyBytesError {
-            _ = error
-            throw .answerTooLarge(url: url, limit: maximumAnswerSize)
-        } catch {
-            throw .connectionFailed(url: url, reason: "\(error)")
-        }
+    }
+}
+
+extension CaptureRequest {
+    /// The URL as errors name it: the full URL with secrets masked (a GET carries its
+    /// parameters in the query).
+    public var urlMaskingSecrets: String {
+        "\(server.scheme)://\(server.authority)\(target(maskingSecrets: true))"
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JumpCapture
+import JumpCaptureNIO
 import JumpCaptureServer
 import JumpForms
 import JumpFormsLoader

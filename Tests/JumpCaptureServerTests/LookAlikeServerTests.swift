@@ -1,5 +1,6 @@
 import GRDB
 import JumpCapture
+import JumpCaptureNIO
 @testable import JumpCaptureServer
 import JumpForms
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import JumpCapture
+import JumpCaptureNIO
 import JumpCaptureServer
 import JumpForms
 import Synchronization

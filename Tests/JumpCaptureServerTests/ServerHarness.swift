@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import JumpCapture
+import JumpCaptureNIO
 import JumpCaptureServer
 import JumpForms
 import JumpFormsLoader

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JumpCapture
+import JumpCaptureNIO
 @testable import JumpCaptureServer
 import JumpForms
 import Logging

@@ -1,11 +1,27 @@
 import JumpCapture
+import JumpCaptureNIO
 import JumpForms
 import Testing
 import TestSupport
 
-/// The real transport against a real HTTP server on 127.0.0.1 (ephemeral port).
+/// The transports that keep `HTTPTransport`'s contract: URLSession (the apps' default) and
+/// AsyncHTTPClient (servers and the CLI). Each test runs against both.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession, asyncHTTPClient
+
+    func make(timeoutSeconds: Int = 10, maximumAnswerSize: Int = 4 << 20) -> any HTTPTransport {
+        switch self {
+        case .urlSession: URLSessionTransport(timeoutSeconds: timeoutSeconds, maximumAnswerSize: maximumAnswerSize)
+        case .asyncHTTPClient: AsyncHTTPTransport(timeoutSeconds: timeoutSeconds, maximumAnswerSize: maximumAnswerSize)
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// The real transports against a real HTTP server on 127.0.0.1 (ephemeral port).
 @Suite(.timeLimit(.minutes(5))) struct TransportTests {
-    @Test func sendsTheFormBodyAndDecodesTheAnswer() async throws {
+    @Test(arguments: TransportKind.allCases) func sendsTheFormBodyAndDecodesTheAnswer(_ kind: TransportKind) async throws {
         let server = try LoopbackServer { _ in
             .init(body: #"{"stat":"ok","access_token":"t1","is_new":true,"capture_user":{"email":"ana@example.com"}}"#)
         }
@@ -14,8 +30,9 @@ import TestSupport
             config: CaptureFixtures.config, flow: CaptureFixtures.loaded.flow, localizer: CaptureFixtures.loaded.localizer(),
             locale: CaptureFixtures.locale, capture: ServerURL(server.url)!)
         let request = try builder.register(CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
-        let answer = try await AsyncHTTPTransport(timeoutSeconds: 10).send(request)
+        let answer = try await kind.make().send(request)
         #expect(answer.status == 200)
+        #expect(answer.contentType == "application/json")
         let received = try #require(server.requests.first)
         #expect(received.method == "POST")
         #expect(received.target == "/oauth/register_native_traditional")
@@ -30,8 +47,10 @@ import TestSupport
         let request = CaptureFixtures.builder().readRecord(accessToken: "t")
         var remote = request
         remote.server = ServerURL("http://example.com")!
-        await #expect(throws: TransportError.insecureURL("http://example.com")) {
-            try await AsyncHTTPTransport().send(remote)
+        for kind in TransportKind.allCases {
+            await #expect(throws: TransportError.insecureURL("http://example.com"), "\(kind)") {
+                try await kind.make().send(remote)
+            }
         }
         for host in ["http://localhost:1", "http://127.0.0.2:1", "http://[::1]:1", "http://127.255.0.1"] {
             #expect(throws: Never.self) { try AsyncHTTPTransport.check(ServerURL(host)!) }
@@ -49,7 +68,7 @@ import TestSupport
 
     /// A 307 to another port would re-send the body (the password) there: the transport never
     /// follows it and says why.
-    @Test func redirectsAreNotFollowedAndTheBodyGoesNowhereElse() async throws {
+    @Test(arguments: TransportKind.allCases) func redirectsAreNotFollowedAndTheBodyGoesNowhereElse(_ kind: TransportKind) async throws {
         let elsewhere = try LoopbackServer { _ in .init(body: #"{"stat":"ok","access_token":"stolen"}"#) }
         defer { elsewhere.stop() }
         let target = elsewhere.url + "/oauth/auth_native_traditional"
@@ -60,7 +79,7 @@ import TestSupport
             refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
         request.server = ServerURL(server.url)!
         do {
-            _ = try await AsyncHTTPTransport(timeoutSeconds: 10).send(request)
+            _ = try await kind.make().send(request)
             Issue.record("a redirect was followed or accepted")
         } catch {
             #expect(error == .redirected(url: request.url, status: 307, location: target))
@@ -72,7 +91,7 @@ import TestSupport
         #expect(elsewhere.requests.isEmpty, "the request went on to the redirect's target")
     }
 
-    @Test func slowServersTimeOut() async throws {
+    @Test(arguments: TransportKind.allCases) func slowServersTimeOut(_ kind: TransportKind) async throws {
         // The server never answers, so the only way out is the timeout, however late a loaded
         // machine runs it: the client's deadline resumes the request through a task, and a full
         // parallel run on 2 cores, its pool threads busy in blocking test waits, once ran that
@@ -82,31 +101,97 @@ import TestSupport
         var request = CaptureFixtures.builder().readRecord(accessToken: "t")
         request.server = ServerURL(server.url)!
         await #expect(throws: TransportError.timedOut(url: request.url, seconds: 1)) {
-            try await AsyncHTTPTransport(timeoutSeconds: 1).send(request)
+            try await kind.make(timeoutSeconds: 1).send(request)
         }
     }
 
-    @Test func errorPagesBecomeClearErrors() async throws {
+    @Test(arguments: TransportKind.allCases) func errorPagesBecomeClearErrors(_ kind: TransportKind) async throws {
         let server = try LoopbackServer { _ in
             .init(status: 502, contentType: "text/html", body: "<html><head><title>Bad Gateway</title></head></html>")
         }
         defer { server.stop() }
         var request = CaptureFixtures.builder().readRecord(accessToken: "t")
         request.server = ServerURL(server.url)!
-        let answer = try await AsyncHTTPTransport(timeoutSeconds: 10).send(request)
+        let answer = try await kind.make().send(request)
+        #expect(answer.status == 502 && answer.contentType == "text/html")
         let result = CaptureFixtures.decoder.decode(.readRecord, status: answer.status, body: answer.body)
         guard case .failure(.malformedResponse(let malformed)) = result else { Issue.record("\(result)"); return }
         #expect(malformed.description == "the server's answer (HTTP 502) is not a Capture response: an HTML page, not JSON (\"Bad Gateway\")")
     }
 
-    @Test func unreachableServersAreConnectionErrors() async throws {
+    /// A port nothing listens on (one a server just had, now closed). URLSession reports the
+    /// refusal at once (at the deadline it would be `timedOut`); AsyncHTTPClient retries the
+    /// connection until its deadline, then reports the refusal.
+    @Test(arguments: TransportKind.allCases) func refusedConnectionsAreConnectionErrors(_ kind: TransportKind) async throws {
+        let closed = try LoopbackServer { _ in .init(body: "{}") }
+        closed.stop()
         var request = CaptureFixtures.builder().readRecord(accessToken: "t")
-        request.server = ServerURL("http://127.0.0.1:9")!
+        request.server = ServerURL(closed.url)!
         do {
-            _ = try await AsyncHTTPTransport(timeoutSeconds: 5).send(request)
+            _ = try await kind.make(timeoutSeconds: kind == .urlSession ? 60 : 5).send(request)
             Issue.record("no error")
         } catch {
-            guard case .connectionFailed = error else { Issue.record("\(error)"); return }
+            guard case .connectionFailed(let url, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(url == request.urlMaskingSecrets)
+            if kind == .urlSession { #expect(reason == "connection refused") }
         }
+    }
+
+    /// An answer over the size limit is refused, not read whole.
+    @Test(arguments: TransportKind.allCases) func answersOverTheLimitAreRefused(_ kind: TransportKind) async throws {
+        let large = #"{"stat":"ok","padding":""# + String(repeating: "x", count: 64 * 1024) + #""}"#
+        let server = try LoopbackServer { _ in .init(body: large) }
+        defer { server.stop() }
+        var request = CaptureFixtures.builder().readRecord(accessToken: "t")
+        request.server = ServerURL(server.url)!
+        await #expect(throws: TransportError.answerTooLarge(url: request.urlMaskingSecrets, limit: 1024)) {
+            try await kind.make(maximumAnswerSize: 1024).send(request)
+        }
+        let answer = try await kind.make(maximumAnswerSize: 128 * 1024).send(request)
+        #expect(answer.body == Array(large.utf8))
+    }
+
+    /// A cookie the server sets is not sent back: each request carries only what it says.
+    @Test(arguments: TransportKind.allCases) func cookiesAreNeitherKeptNorSent(_ kind: TransportKind) async throws {
+        let server = try LoopbackServer { _ in .init(body: #"{"stat":"ok"}"#, headers: [("Set-Cookie", "session=abc; Path=/")]) }
+        defer { server.stop() }
+        var request = CaptureFixtures.builder().readRecord(accessToken: "t")
+        request.server = ServerURL(server.url)!
+        let transport = kind.make()
+        _ = try await transport.send(request)
+        _ = try await transport.send(request)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.headers["cookie"] == nil })
+    }
+
+    /// The request's header fields arrive as the request says; what the transport adds is only
+    /// what HTTP clients always add (host, length, connection, language, accepted encodings).
+    /// A POST whose parameters go in its URL has no body and no `Content-Type`.
+    @Test(arguments: TransportKind.allCases) func headerFieldsAreSentAsTheyAre(_ kind: TransportKind) async throws {
+        let server = try LoopbackServer { _ in .init(body: #"{"stat":"ok"}"#) }
+        defer { server.stop() }
+        var post = try CaptureFixtures.builder().signIn(
+            ["signInEmailAddress": "ana.ruiz@example.com", "currentPassword": "s3cret-password"],
+            refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
+        post.server = ServerURL(server.url)!
+        var inURL = post
+        inURL.parametersInURL = true
+        var get = CaptureFixtures.builder().readRecord(accessToken: "t")
+        get.server = ServerURL(server.url)!
+        let added: Set<String> = ["host", "content-length", "connection", "accept-language", "accept-encoding"]
+        for request in [post, inURL, get] {
+            _ = try await kind.make().send(request)
+            let received = try #require(server.requests.last)
+            #expect(received.method == request.method.rawValue)
+            #expect(received.target == request.target())
+            #expect(received.body == String(decoding: request.body, as: UTF8.self))
+            var expected: [String: String] = [:]
+            for field in request.head.headerFields where field.name != .contentLength {
+                expected[field.name.canonicalName.lowercased()] = field.value
+            }
+            #expect(received.headers.filter { !added.contains($0.key) } == expected, "\(request.method) \(request.target())")
+            #expect(received.headers["content-length"].flatMap { Int($0) } == (request.method == .get ? nil : request.body.count))
+        }
+        #expect(server.requests[1].headers["content-type"] == nil)
     }
 }

@@ -11,7 +11,8 @@
 /// each text's message key (`labelKey`, `placeholderKey`, `tipKey`, an option's `textKey`, a
 /// rule's `messageKey`), a field's `default`, a rule left to the server
 /// (`disableClientSide: true`), and a top-level `jumpForms` object with the flow's name, the
-/// document's locale, the default locale, the providers and the ICU messages behind the texts.
+/// document's locale, the default locale, the providers, the ICU messages behind the texts and
+/// the flow's own versions of jump-forms' built-in words.
 ///
 /// The SDKs fill a form from the record, field by field, through each field's `schemaId`: a
 /// field without one is never sent (and Android's debug builds stop on it). A password
@@ -195,7 +196,11 @@ public enum CaptureFlowDocument {
         // (the document's own locale first): what the texts were rendered from.
         var byLocale: [LocaleTag: [(key: String, value: JSONValue)]] = [:]
         var seen = Set<String>()
-        for key in flow.messageKeyUses.map(\.value) where seen.insert(key).inserted {
+        // Then the flow's own versions of jump-forms' words (the form session's prompts, the
+        // input checks), so that an app reading the document asks in the words its locale
+        // files chose; none when they keep the built-in ones.
+        let builtinKeys = BuiltinCatalog.catalogs.first?.keys ?? []
+        for key in flow.messageKeyUses.map(\.value) + builtinKeys where seen.insert(key).inserted {
             guard let resolved = localizer.resolve(key, for: locale),
                 localizer.catalog(for: resolved.locale)?.contains(key) == true
             else { continue }

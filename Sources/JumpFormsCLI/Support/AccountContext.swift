@@ -1,5 +1,6 @@
 import ArgumentParser
 import JumpCapture
+import JumpCaptureNIO
 import JumpCaptureServer
 import JumpForms
 import JumpFormsLoader

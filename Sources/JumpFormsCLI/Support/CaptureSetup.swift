@@ -1,5 +1,6 @@
 import ArgumentParser
 import JumpCapture
+import JumpCaptureNIO
 import JumpForms
 
 /// The protocol side of a workspace: where Capture and Engage are, the request builders, the
