@@ -2,7 +2,9 @@
 public struct Prompt: Sendable, Hashable {
     /// How the answer is given.
     public enum Kind: Sendable, Hashable {
+        /// One line of text.
         case text
+        /// An email address (a front end offers its email keyboard).
         case email
         /// Typed without echo; never shown back.
         case password
@@ -16,31 +18,69 @@ public struct Prompt: Sendable, Hashable {
         case date(hint: String)
     }
 
+    /// The field's name in the flow (`emailAddress`).
     public var field: String
     public var kind: Kind
+    /// The localized label.
     public var label: String
+    /// The localized placeholder, if the field has one.
     public var placeholder: String?
+    /// The localized tip, if the field has one.
     public var tip: String?
     public var isRequired: Bool
     /// The current value, offered as the default (never for passwords).
     public var current: String?
     /// Why the last answer was refused, localized; empty on the first ask.
     public var messages: [String]
+
+    /// A prompt as a session makes it; apps make their own for SwiftUI previews and tests.
+    public init(
+        field: String, kind: Kind, label: String, placeholder: String? = nil, tip: String? = nil, isRequired: Bool = false,
+        current: String? = nil, messages: [String] = []
+    ) {
+        self.field = field
+        self.kind = kind
+        self.label = label
+        self.placeholder = placeholder
+        self.tip = tip
+        self.isRequired = isRequired
+        self.current = current
+        self.messages = messages
+    }
 }
 
 /// The review step: every answer, passwords masked.
 public struct Review: Sendable, Hashable {
+    /// One answer of the review.
     public struct Line: Sendable, Hashable {
+        /// The field's name in the flow.
         public var field: String
+        /// The field's localized label.
         public var label: String
         /// The answer as shown (option labels, yes/no words, a mask for secrets).
         public var shown: String
+
+        /// A line as a session makes it; apps make their own for SwiftUI previews and tests.
+        public init(field: String, label: String, shown: String) {
+            self.field = field
+            self.label = label
+            self.shown = shown
+        }
     }
 
+    /// The localized title (`Review your answers`).
     public var title: String
+    /// Every field but hidden ones, in form order.
     public var lines: [Line]
     /// Form-level messages (from the server), if any.
     public var messages: [String]
+
+    /// A review as a session makes it; apps make their own for SwiftUI previews and tests.
+    public init(title: String, lines: [Line], messages: [String] = []) {
+        self.title = title
+        self.lines = lines
+        self.messages = messages
+    }
 }
 
 /// What the session needs next.
