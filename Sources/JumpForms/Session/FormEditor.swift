@@ -276,8 +276,12 @@ public final class FormEditor {
     private func evaluate(crossField: Bool) -> (FormValues, [String: [String]], [String]) {
         var values = initialValues
         var messages: [String: [String]] = [:]
-        for field in fields where edited.contains(field.name) {
+        for field in fields {
             guard let definition = form.field(named: field.name) else { continue }
+            // An untouched checkbox without a value is an unticked box, as an empty answer to
+            // its prompt is; other untouched fields keep their given value (or none).
+            let uncheckedBox = definition.type == .checkbox && initialValues[field.name] == nil
+            guard edited.contains(field.name) || uncheckedBox else { continue }
             switch read(field.text, for: definition) {
             case .failure(let failure):
                 messages[field.name] = [failure.message]
