@@ -8,6 +8,16 @@ public struct SignInResult: Sendable, Hashable {
     /// The record (`capture_user`), never with the password.
     public var record: JSONValue
     public var expiresIn: Int?
+
+    /// A sign-in as the decoder makes it from an answer; apps make their own for SwiftUI
+    /// previews and tests.
+    public init(accessToken: String, authorizationCode: String? = nil, isNew: Bool = false, record: JSONValue = .null, expiresIn: Int? = nil) {
+        self.accessToken = accessToken
+        self.authorizationCode = authorizationCode
+        self.isNew = isNew
+        self.record = record
+        self.expiresIn = expiresIn
+    }
 }
 
 /// What a successful call answered.
@@ -32,6 +42,21 @@ public struct ServerError: Sendable, Hashable, CustomStringConvertible {
     /// `message` when the server sends one, else `error_description`.
     public var description: String
     public var body: JSONValue
+
+    /// An error as the decoder makes it from an answer; apps make their own for previews and
+    /// tests. Without `body`, the body is the one Capture sends for it:
+    /// `{"stat": "error", "code": code, "error": error, "error_description": description}`.
+    public init(code: Int, error: String, description: String, body: JSONValue? = nil) {
+        self.code = code
+        self.error = error
+        self.description = description
+        self.body =
+            body
+            ?? .object([
+                (key: "stat", value: .string("error")), (key: "code", value: .integer(code)), (key: "error", value: .string(error)),
+                (key: "error_description", value: .string(description))
+            ])
+    }
 }
 
 /// 310 from a social sign-in: the account does not exist yet.
@@ -42,6 +67,13 @@ public struct TwoStepRegistration: Sendable, Hashable {
     /// The social registration token: the Engage token of the sign-in that failed.
     public var token: String?
     public var server: ServerError
+
+    /// A 310 as the decoder makes it; apps make their own for previews and tests.
+    public init(prefill: FormValues = FormValues(), token: String? = nil, server: ServerError) {
+        self.prefill = prefill
+        self.token = token
+        self.server = server
+    }
 }
 
 /// 380: the email address belongs to an account of another provider.
@@ -53,19 +85,43 @@ public struct MergeRequired: Sendable, Hashable {
     /// The merge token: the Engage token of the sign-in that failed.
     public var mergeToken: String?
     public var server: ServerError
+
+    /// A 380 as the decoder makes it; apps make their own for previews and tests.
+    public init(existingProvider: String, conflictingProvider: String? = nil, mergeToken: String? = nil, server: ServerError) {
+        self.existingProvider = existingProvider
+        self.conflictingProvider = conflictingProvider
+        self.mergeToken = mergeToken
+        self.server = server
+    }
 }
 
 /// 390: field name -> messages, and form-level messages.
 public struct InvalidFields: Sendable, Hashable {
+    /// The messages of the form's fields, in the server's order.
     public var fields: [FieldMessages]
+    /// Messages under names that are no field of the flow.
     public var formMessages: [String]
     public var server: ServerError
+
+    /// A 390 as the decoder makes it; apps make their own for previews and tests.
+    public init(fields: [FieldMessages], formMessages: [String] = [], server: ServerError) {
+        self.fields = fields
+        self.formMessages = formMessages
+        self.server = server
+    }
 }
 
 /// A body that is not a Capture answer.
 public struct MalformedResponse: Error, Sendable, Hashable, CustomStringConvertible {
     public var status: Int
     public var reason: String
+
+    /// A refused body as the decoder describes it; apps make their own for previews and tests.
+    public init(status: Int, reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
     public var description: String { "the server's answer (HTTP \(status)) is not a Capture response: \(reason)" }
 }
 

@@ -287,8 +287,22 @@ extension Localizer {
 }
 
 extension FormValues {
-    /// The values a record holds for a form's fields, by their schema paths (for prefilling an
-    /// edit form): booleans as `true`/`false`, numbers as written, `field[sub]` for schemaId maps.
+    /// The values a record holds for a form's fields, by their schema paths, for prefilling an
+    /// edit form: pass them as a `FormSession`'s `defaults` (each field asked with its value
+    /// offered) or `prefilled` (not asked).
+    ///
+    /// Each field with a `schemaId` takes the record's value at that path (`primaryAddress.city`
+    /// reads `{"primaryAddress": {"city": ...}}`): strings as they are, booleans as
+    /// `true`/`false` (a checkbox's values), numbers as written. A field whose `schemaId` is a
+    /// map takes one value per part, named `field[sub]`. Password fields, fields without a
+    /// `schemaId` and paths the record lacks (or holds as `null`, an object or a list) get no
+    /// value.
+    ///
+    /// ```swift
+    /// let form = try interpreter.model(form: "editProfileForm", locale: locale)
+    /// let current = FormValues(record: signIn.record, form: form)   // the `capture_user`
+    /// var session = FormSession(form: form, localizer: localizer, today: .today, defaults: current)
+    /// ```
     public init(record: JSONValue, form: FormModel) {
         self.init()
         func text(_ value: JSONValue?) -> String? {

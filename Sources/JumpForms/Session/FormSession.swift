@@ -2,7 +2,9 @@
 public struct Prompt: Sendable, Hashable {
     /// How the answer is given.
     public enum Kind: Sendable, Hashable {
+        /// One line of text.
         case text
+        /// An email address (a front end offers its email keyboard).
         case email
         /// Typed without echo; never shown back.
         case password
@@ -12,35 +14,74 @@ public struct Prompt: Sendable, Hashable {
         case choice([FormModel.Option])
         /// A checkbox: yes or no.
         case yesNo
-        /// A calendar date; `hint` is the localized format (`YYYY-MM-DD`, `AAAA-MM-JJ`).
+        /// A calendar date; `hint` is the localized format (`YYYY-MM-DD`, `AAAA-MM-JJ`). The
+        /// locale's numeric date (`15/01/1990` in fr-FR) is read too: see `FieldInput.date(_:)`.
         case date(hint: String)
     }
 
+    /// The field's name in the flow (`emailAddress`).
     public var field: String
     public var kind: Kind
+    /// The localized label.
     public var label: String
+    /// The localized placeholder, if the field has one.
     public var placeholder: String?
+    /// The localized tip, if the field has one.
     public var tip: String?
     public var isRequired: Bool
     /// The current value, offered as the default (never for passwords).
     public var current: String?
     /// Why the last answer was refused, localized; empty on the first ask.
     public var messages: [String]
+
+    /// A prompt as a session makes it; apps make their own for SwiftUI previews and tests.
+    public init(
+        field: String, kind: Kind, label: String, placeholder: String? = nil, tip: String? = nil, isRequired: Bool = false,
+        current: String? = nil, messages: [String] = []
+    ) {
+        self.field = field
+        self.kind = kind
+        self.label = label
+        self.placeholder = placeholder
+        self.tip = tip
+        self.isRequired = isRequired
+        self.current = current
+        self.messages = messages
+    }
 }
 
 /// The review step: every answer, passwords masked.
 public struct Review: Sendable, Hashable {
+    /// One answer of the review.
     public struct Line: Sendable, Hashable {
+        /// The field's name in the flow.
         public var field: String
+        /// The field's localized label.
         public var label: String
         /// The answer as shown (option labels, yes/no words, a mask for secrets).
         public var shown: String
+
+        /// A line as a session makes it; apps make their own for SwiftUI previews and tests.
+        public init(field: String, label: String, shown: String) {
+            self.field = field
+            self.label = label
+            self.shown = shown
+        }
     }
 
+    /// The localized title (`Review your answers`).
     public var title: String
+    /// Every field but hidden ones, in form order.
     public var lines: [Line]
     /// Form-level messages (from the server), if any.
     public var messages: [String]
+
+    /// A review as a session makes it; apps make their own for SwiftUI previews and tests.
+    public init(title: String, lines: [Line], messages: [String] = []) {
+        self.title = title
+        self.lines = lines
+        self.messages = messages
+    }
 }
 
 /// What the session needs next.
@@ -230,57 +271,25 @@ public struct FormSession: Sendable {
             isRequired: field.isRequired, current: current, messages: messages[field.name] ?? [])
     }
 
-    /// Turns typed text into the field's value: option numbers, values or labels for choices;
-    /// yes/no words (English and the locale's) for checkboxes; `yyyy-MM-dd` for dates.
+    /// Turns typed text into the field's value (see `FieldInput.value(_:for:)`).
     func parse(_ text: String, for field: FormModel.Field) -> Result<String, ParseFailure> {
-        let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-        switch field.type {
-        case .select, .radio:
-            if trimmed.isEmpty { return .success("") }
-            let options = field.enabledOptions
-            if let number = Int(trimmed), (1...options.count).contains(number) { return .success(options[number - 1].value) }
-            if let option = options.first(where: { $0.value == trimmed || $0.label.lowercased() == trimmed.lowercased() }) {
-                return .success(option.value)
-            }
-            return .failure(ParseFailure(word(PromptWords.invalidChoice, ["count": .int(options.count)])))
-        case .checkbox:
-            if trimmed.isEmpty { return .success("false") }
-            if let checked = Self.checkboxAnswer(trimmed, localizer: localizer, locale: form.locale) {
-                return .success(checked ? "true" : "false")
-            }
-            return .failure(ParseFailure(word(RuleEngine.InputMessage.invalidCheckbox, ["label": .string(field.label)])))
-        case .dateselect:
-            if trimmed.isEmpty { return .success("") }
-            guard CivilDate(iso: trimmed) != nil else {
-                return .failure(ParseFailure(word(RuleEngine.InputMessage.invalidDate, ["label": .string(field.label)])))
-            }
-            return .success(trimmed)
-        case .textarea, .password:
-            return .success(text)
-        default:
-            return .success(trimmed)
-        }
+        FieldInput(localizer: localizer, locale: form.locale).value(text, for: field).mapError { ParseFailure($0.message) }
     }
 
-    /// A checkbox answer as a person writes it: `yes`, `no`, `y`, `n`, `true`, `false` (any case)
-    /// and the locale's yes/no words with their first letters (`oui`, `o`, `ja`, `tak`); nil for
-    /// anything else. The prompts, `--set` and answers files all read checkboxes this way.
+    /// A checkbox answer as a person writes it (see `FieldInput.checkbox(_:)`): `yes`, `no`,
+    /// `y`, `n`, `true`, `false` and the locale's words; nil for anything else. The prompts,
+    /// `--set` and answers files all read checkboxes this way.
     public static func checkboxAnswer(_ text: String, localizer: Localizer, locale: LocaleTag) -> Bool? {
-        let lower = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()).lowercased()
-        let localYes = localizer.text(PromptWords.yes, for: locale).lowercased()
-        let localNo = localizer.text(PromptWords.no, for: locale).lowercased()
-        let yes: Set<String> = ["y", "yes", "true", localYes, localYes.first.map(String.init) ?? "y"]
-        let no: Set<String> = ["n", "no", "false", localNo, localNo.first.map(String.init) ?? "n"]
-        if yes.contains(lower), !no.contains(lower) { return true }
-        if no.contains(lower) { return false }
-        return nil
+        FieldInput(localizer: localizer, locale: locale).checkbox(text)
     }
 
+    /// Why an answer is no value for its field: one localized message.
     public struct ParseFailure: Error, Sendable {
         public var message: String
         init(_ message: String) { self.message = message }
     }
 
+    /// The review step: every answer but hidden fields', passwords masked.
     public func review() -> Review {
         let lines = form.fields.filter { $0.type != .hidden }.map { field -> Review.Line in
             let value = values[field.name] ?? ""

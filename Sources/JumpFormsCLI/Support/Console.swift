@@ -119,16 +119,3 @@ enum Environment {
         return result
     }
 }
-
-extension CivilDate {
-    /// Today in the local time zone.
-    static var today: CivilDate {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        return CivilDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-            ?? CivilDate(year: 2000, month: 1, day: 1)!
-    }
-}
-
-import JumpForms
