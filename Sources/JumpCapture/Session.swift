@@ -217,6 +217,12 @@ public struct FileSessionStore: SessionStore {
         self.homeless = state == nil || (config == nil && keyOverride == nil)
     }
 
+    /// The session file of the configuration's client (named by its `captureClientId`), as
+    /// `jump-forms` keeps it.
+    public init(config: ClientConfig, environment: [String: String]) {
+        self.init(name: config.captureClientId.value, environment: environment)
+    }
+
     public init(path: String, keyPath: String) {
         self.path = path
         self.keyPath = keyPath

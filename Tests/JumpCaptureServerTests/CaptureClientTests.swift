@@ -326,6 +326,30 @@ extension TestServer {
         }
     }
 
+    /// No answer is a transport error: the session stays, and so does the state.
+    @Test func noAnswerLeavesTheSession() async throws {
+        try await withServer(.socket) { server in
+            let store = CodableSessionStore()
+            let registered = try await server.client(store: store).register(ServerFixtures.registration())
+            // Nothing listens on the discard port.
+            let setup = try CaptureSetup(
+                config: server.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer, capture: ServerURL("http://127.0.0.1:9")!)
+            let clock = server.clock
+            let away = CaptureClient(
+                setup: setup, transport: server.transport, sessionStore: store, clock: ClientClock(now: { clock.now }),
+                logger: ServerFixtures.quietLogger)
+            do {
+                _ = try await away.readRecord()
+                Issue.record("a record came from nowhere")
+            } catch let error as CaptureClientError {
+                guard case .transport(.connectionFailed(let url, _)) = error else { Issue.record("\(error)"); return }
+                #expect(url.hasPrefix("http://127.0.0.1:9/entity"), "\(url)")
+            }
+            #expect(try await away.session()?.accessToken == registered.accessToken)
+            #expect(await away.signInState == .signedIn(SignedInUser(record: registered.record)))
+        }
+    }
+
     /// A custom store: a session another server made is not this client's; one that cannot
     /// be read is a typed error, and signing out forgets it.
     @Test func aCustomStoresSessionsAndFailures() async throws {

@@ -481,7 +481,7 @@ struct RequestPreview {
             guard let value else { throw ValidationError("\(operation.rawValue) needs \(option)") }
             return value
         }
-        let sessionStore = FileSessionStore(name: client.config.captureClientId.value, environment: environment)
+        let sessionStore = FileSessionStore(config: client.config, environment: environment)
         func session() -> Session? { try? sessionStore.load() }
         let givenSecret = refreshSecret.flatMap(RefreshSecret.init)
         func secret() -> RefreshSecret { givenSecret ?? .generate() }

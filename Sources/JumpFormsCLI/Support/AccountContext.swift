@@ -80,7 +80,7 @@ final class AccountContext {
         terminal = Terminal(console: console)
         today = options.today.flatMap(CivilDate.init(iso:)) ?? .today
         setup = try CaptureSetup(workspace: workspace, captureURL: nil)
-        sessionStore = FileSessionStore(name: config.captureClientId.value, environment: environment)
+        sessionStore = FileSessionStore(config: config, environment: environment)
     }
 
     /// The client's logger: what the CLI says, it prints itself.
