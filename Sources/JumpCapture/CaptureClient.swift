@@ -213,7 +213,8 @@ public actor CaptureClient {
         return renewed
     }
 
-    private func signedIn(_ success: CaptureSuccess, _ operation: CaptureOperation, secret: RefreshSecret) throws(CaptureClientError) -> SignInResult {
+    private func signedIn(_ success: CaptureSuccess, _ operation: CaptureOperation, secret: RefreshSecret) throws(CaptureClientError) -> SignInResult
+    {
         guard case .signedIn(let result) = success else { throw .unexpectedAnswer(operation, success) }
         start(result, secret: secret)
         return result

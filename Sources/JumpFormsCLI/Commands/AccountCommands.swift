@@ -127,7 +127,8 @@ struct SignInCommand: AsyncParsableCommand {
         let token = grant.token
         let name = context.friendlyName(provider)
         let client = context.client
-        switch try await context.call({ () async throws(CaptureClientError) in try await client.signIn(engageToken: token, mergeToken: mergeToken) }) {
+        switch try await context.call({ () async throws(CaptureClientError) in try await client.signIn(engageToken: token, mergeToken: mergeToken) })
+        {
         case nil: return
         case .success(let signedIn)?:
             if let newProvider { context.say("jumpForms.cli.merged", ["newProvider": .string(newProvider)]) }
@@ -223,7 +224,9 @@ struct EditProfileCommand: AsyncParsableCommand {
             // Every field is asked, its stored value offered: Enter keeps it, the clear word empties it.
             let (values, formSession) = try context.fill(.updateProfile, defaults: FormValues(record: session.record, form: form))
             let client = context.client
-            let result = try await context.submit(values, formSession) { values async throws(CaptureClientError) in try await client.updateProfile(values) }
+            let result = try await context.submit(values, formSession) { values async throws(CaptureClientError) in
+                try await client.updateProfile(values)
+            }
             switch result {
             case .success?:
                 context.say("jumpForms.cli.profileSaved")
@@ -246,7 +249,9 @@ struct ChangePasswordCommand: AsyncParsableCommand {
             let client = context.client
             var signedInAgain = false
             while true {
-                let result = try await context.submit(values, formSession) { values async throws(CaptureClientError) in try await client.changePassword(values) }
+                let result = try await context.submit(values, formSession) { values async throws(CaptureClientError) in
+                    try await client.changePassword(values)
+                }
                 switch result {
                 case .success?: context.say("jumpForms.cli.passwordChanged")
                 // A first password on a social-only account needs a recent sign-in (SignOutCommand.swift).
