@@ -101,6 +101,7 @@ let package = Package(
                 "JumpForms",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Capture entity-type schemas (JSON): located reading, the Swift user model generator,

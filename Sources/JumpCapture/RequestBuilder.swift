@@ -18,6 +18,9 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configuration names a form the flow lacks: the name as `jump.yaml` writes it (with
     /// its place, for a `JF316` diagnostic) and the forms there are.
     case formMissing(CaptureOperation, form: Located<String>, known: [String])
+    /// The flow has the form but it cannot be interpreted (a field it lists is not defined, a
+    /// rule's value or pattern is wrong): the interpreter's error, reported when the form is used.
+    case formNotBuilt(CaptureOperation, form: Located<String>, InterpretError)
     case noIdentifyingField(form: String)
     case missing(CaptureOperation, what: String)
     /// A plain value for a field whose `schemaId` is a map: it is sent as `field[sub]`, one
@@ -31,6 +34,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .formMissing(operation, form, known):
             let hint = Suggestion.hint(for: form.value, among: known).map { " (\($0))" } ?? ""
             return "\(operation.rawValue) sends form '\(form.value)', which the flow does not have\(hint)"
+        case let .formNotBuilt(operation, form, error):
+            return "\(operation.rawValue) sends form '\(form.value)', which cannot be built: \(error)"
         case .noIdentifyingField(let form):
             return "form '\(form)' has no field of type email or text to identify the account"
         case let .missing(operation, what):
@@ -67,7 +72,9 @@ public struct RequestBuilder: Sendable {
     /// Capture (as the SDKs send it: JRCaptureData.m:236-242, Jump.java:1104-1108), the flow's
     /// own `version` otherwise.
     public let flowVersion: String
-    private let forms: [String: FormModel]
+    /// Each form of the flow, interpreted, or why it could not be (reported when it is used, so
+    /// that one broken form does not stop the calls that do not send it).
+    private let forms: [String: Result<FormModel, InterpretError>]
 
     /// - Parameters:
     ///   - capture: where Capture is (the configured domain, or the embedded server's URL).
@@ -81,18 +88,22 @@ public struct RequestBuilder: Sendable {
         self.capture = capture
         self.flowVersion = flowVersion ?? flow.version.value
         let interpreter = FormInterpreter(flow: flow, localizer: localizer)
-        var forms: [String: FormModel] = [:]
-        for form in flow.forms {
-            if let model = try? interpreter.model(form: form.name, locale: locale) { forms[form.name] = model }
+        var forms: [String: Result<FormModel, InterpretError>] = [:]
+        for form in flow.forms where forms[form.name] == nil {
+            forms[form.name] = Result { () throws(InterpretError) in try interpreter.model(form: form.name, locale: locale) }
         }
         self.forms = forms
     }
 
-    /// The form model an operation sends.
+    /// The form model an operation sends: `formMissing` when the flow lacks it, `formNotBuilt`
+    /// (with the interpreter's error) when it cannot be interpreted.
     public func form(for operation: CaptureOperation) throws(RequestError) -> FormModel {
         guard let name = operation.configuredFormName(in: config) else { throw .missing(operation, what: "no form") }
-        guard let form = forms[name.value] else { throw .formMissing(operation, form: name, known: flow.forms.map(\.name)) }
-        return form
+        switch forms[name.value] {
+        case nil: throw .formMissing(operation, form: name, known: flow.forms.map(\.name))
+        case .failure(let error)?: throw .formNotBuilt(operation, form: name, error)
+        case .success(let form)?: return form
+        }
     }
 
     // MARK: common parameters

@@ -13,14 +13,33 @@ import JumpForms
 #endif
 
 /// A signed-in user: the access token, the refresh secret and the record.
+///
+/// Its JSON form (`Codable`, and `jsonText` without Foundation) is what `FileSessionStore`
+/// seals, one object:
+///
+/// ```json
+/// {"captureDomain": "https://example.us.janraincapture.com", "clientId": "...",
+///  "accessToken": "...", "refreshSecret": "<40 hex digits>", "expiresAt": 1749987000,
+///  "record": {"email": "ana@example.com", ...}}
+/// ```
+///
+/// `expiresAt` is seconds since 1970 or null; `record` is the Capture record (never the
+/// password). The text holds the access token and the refresh secret in clear: a store keeps
+/// it where only the user can read it (sealed, as `FileSessionStore` does, or in the
+/// Keychain: see `SessionStore`). `description`, `debugDescription` and `dump` mask both.
 public struct Session: Sendable, Hashable {
-    /// The Capture server the session belongs to.
+    /// What the session is bound to: the Capture server's URL (or `embedded:<database>` for
+    /// the CLI's embedded server). A client ignores a stored session of another server.
     public var captureDomain: String
+    /// The `captureClientId` of the sign-in.
     public var clientId: String
+    /// The current access token (secret).
     public var accessToken: String
+    /// The secret the refresh signature is made with (secret).
     public var refreshSecret: RefreshSecret
     /// When the access token expires (seconds since 1970), when known.
     public var expiresAt: Int?
+    /// The user's record as last read (`capture_user` of the sign-in, or `/entity`).
     public var record: JSONValue
 
     public init(
@@ -55,6 +74,49 @@ public struct Session: Sendable, Hashable {
             captureDomain: domain, clientId: client, accessToken: token, refreshSecret: secret,
             expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null)
     }
+
+    /// The session's JSON text (the object above, compact), as `FileSessionStore` seals it.
+    /// It holds secrets: store it, never print or log it.
+    public var jsonText: String { json.serialized() }
+
+    /// A session from its JSON text (`jsonText`, or `JSONEncoder`'s form); nil when the text is
+    /// not JSON or lacks a field (the record's key order is kept).
+    public init?(jsonText: String) {
+        guard let json = try? JSONValue.parse(jsonText) else { return nil }
+        self.init(json: json)
+    }
+}
+
+extension Session: Codable {
+    enum CodingKeys: String, CodingKey {
+        case captureDomain, clientId, accessToken, refreshSecret, expiresAt, record
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let secretText = try container.decode(String.self, forKey: .refreshSecret)
+        guard let secret = RefreshSecret(secretText) else {
+            // The message never quotes the secret.
+            throw DecodingError.dataCorruptedError(forKey: .refreshSecret, in: container, debugDescription: "not 40 hexadecimal digits")
+        }
+        self.init(
+            captureDomain: try container.decode(String.self, forKey: .captureDomain),
+            clientId: try container.decode(String.self, forKey: .clientId),
+            accessToken: try container.decode(String.self, forKey: .accessToken),
+            refreshSecret: secret,
+            expiresAt: try container.decodeIfPresent(Int.self, forKey: .expiresAt),
+            record: try container.decodeIfPresent(JSONValue.self, forKey: .record) ?? .null)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(captureDomain, forKey: .captureDomain)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encode(refreshSecret.value, forKey: .refreshSecret)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(record, forKey: .record)
+    }
 }
 
 /// Why the session store failed.
@@ -70,10 +132,63 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
-/// Keeps the session between runs.
+/// Keeps the session between runs. `FileSessionStore` is the default on Linux; an app keeps
+/// the session in the Keychain in a few lines, through `Session`'s `Codable` form:
+///
+/// ```swift
+/// import Foundation
+/// import JumpCapture
+/// import Security
+///
+/// /// The session in the Keychain, readable on this device only, once it is unlocked.
+/// struct KeychainSessionStore: SessionStore {
+///     var service = "com.example.app.session"
+///
+///     private var query: [String: Any] {
+///         [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
+///     }
+///
+///     func load() throws(SessionStoreError) -> Session? {
+///         var search = query
+///         search[kSecReturnData as String] = true
+///         var item: CFTypeRef?
+///         let status = SecItemCopyMatching(search as CFDictionary, &item)
+///         if status == errSecItemNotFound { return nil }
+///         guard status == errSecSuccess, let data = item as? Data else {
+///             throw .io(path: service, reason: "Keychain status \(status)")
+///         }
+///         do { return try JSONDecoder().decode(Session.self, from: data) } catch {
+///             throw .unreadable(path: service, reason: "it does not hold a session")
+///         }
+///     }
+///
+///     func save(_ session: Session) throws(SessionStoreError) {
+///         let data: Data
+///         do { data = try JSONEncoder().encode(session) } catch { throw .io(path: service, reason: "\(error)") }
+///         try clear()
+///         var item = query
+///         item[kSecValueData as String] = data
+///         item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+///         let status = SecItemAdd(item as CFDictionary, nil)
+///         guard status == errSecSuccess else { throw .io(path: service, reason: "Keychain status \(status)") }
+///     }
+///
+///     func clear() throws(SessionStoreError) {
+///         let status = SecItemDelete(query as CFDictionary)
+///         guard status == errSecSuccess || status == errSecItemNotFound else {
+///             throw .io(path: service, reason: "Keychain status \(status)")
+///         }
+///     }
+/// }
+/// ```
+///
+/// Pass it to `CaptureClient(setup:transport:sessionStore:)`.
 public protocol SessionStore: Sendable {
+    /// The stored session, or nil when there is none.
     func load() throws(SessionStoreError) -> Session?
+    /// Replaces the stored session.
     func save(_ session: Session) throws(SessionStoreError)
+    /// Forgets the stored session (no error when there is none).
     func clear() throws(SessionStoreError)
 }
 
@@ -100,6 +215,12 @@ public struct FileSessionStore: SessionStore {
         self.keyPath = config.map { "\($0)/jump-forms/session.key" } ?? ""
         self.keyOverride = environment["JUMP_FORMS_SESSION_KEY"]
         self.homeless = state == nil || (config == nil && keyOverride == nil)
+    }
+
+    /// The session file of the configuration's client (named by its `captureClientId`), as
+    /// `jump-forms` keeps it.
+    public init(config: ClientConfig, environment: [String: String]) {
+        self.init(name: config.captureClientId.value, environment: environment)
     }
 
     public init(path: String, keyPath: String) {

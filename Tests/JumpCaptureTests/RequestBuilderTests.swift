@@ -148,6 +148,36 @@ import TestSupport
         }
     }
 
+    /// A form the flow has but the interpreter cannot build is reported with the
+    /// interpreter's error when a call sends it, not as missing; the other calls still work.
+    @Test func aFormThatCannotBeBuiltSaysWhyWhenUsed() throws {
+        var flow = CaptureFixtures.loaded.flow
+        let index = try #require(flow.forms.firstIndex { $0.name == "signInForm" })
+        let here = SourceLocation(file: "flow.yaml", line: 7, column: 5)
+        flow.forms[index].fields.append(Located("noSuchField", at: here))
+        let builder = RequestBuilder(
+            config: CaptureFixtures.config, flow: flow, localizer: CaptureFixtures.loaded.localizer(), locale: CaptureFixtures.locale,
+            capture: CaptureFixtures.capture)
+        do {
+            _ = try builder.signIn(
+                ["signInEmailAddress": "ana@example.com", "currentPassword": "pw"], refreshSecret: CaptureFixtures.secret,
+                today: CaptureFixtures.today)
+            Issue.record("a form that cannot be built sent a request")
+        } catch {
+            guard case let .formNotBuilt(operation, form, reason) = error else { Issue.record("\(error)"); return }
+            #expect(operation == .signIn)
+            #expect(form.value == "signInForm")
+            #expect(reason == .undefinedField(form: "signInForm", field: Located("noSuchField", at: here)))
+            #expect(error.description.hasPrefix("signin sends form 'signInForm', which cannot be built: "), "\(error)")
+            #expect(error.description.contains("noSuchField"), "\(error)")
+            #expect(!error.description.contains("does not have"))
+        }
+        // The other forms build.
+        #expect(throws: Never.self) {
+            try builder.register(CaptureFixtures.registration, refreshSecret: CaptureFixtures.secret, today: CaptureFixtures.today)
+        }
+    }
+
     /// Zero-padded parts: JRCaptureUser+Extras.m:196-201 (the stored yyyy-MM-dd split at `-`),
     /// CaptureFlowUtils.java:185-190 (`%04d`, `%02d`, `%02d`).
     @Test func dateselectSplitsZeroPaddedAndCheckboxesAreJSON() throws {

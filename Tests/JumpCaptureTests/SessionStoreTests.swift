@@ -45,3 +45,48 @@ import TestSupport
         #expect(store.keyPath == "/conf/jump-forms/session.key")
     }
 }
+
+/// `Session`'s public JSON form: what `FileSessionStore` seals, through `Codable` or
+/// `jsonText`, secrets masked in every description.
+@Suite struct SessionJSONTests {
+    let session = SessionStoreTests().session
+
+    @Test func theCodableFormIsTheStoresJSON() throws {
+        let encoded = try JSONEncoder().encode(session)
+        let object = try JSONValue.parse(Array(encoded))
+        #expect(object == (try JSONValue.parse(session.jsonText)))
+        #expect(object["refreshSecret"] == "0123456789abcdef0123456789abcdef01234567")
+        #expect(object["expiresAt"] == .integer(1_800_000_000))
+        #expect(object["record"] == ["email": "ana@example.com"])
+        #expect(try JSONDecoder().decode(Session.self, from: encoded) == session)
+        #expect(Session(jsonText: session.jsonText) == session)
+        #expect(Session(jsonText: String(decoding: encoded, as: UTF8.self)) == session)
+
+        // No expiry: null, and read back as nil.
+        var unknown = session
+        unknown.expiresAt = nil
+        let text = String(decoding: try JSONEncoder().encode(unknown), as: UTF8.self)
+        #expect(text.contains("\"expiresAt\":null"))
+        #expect(try JSONDecoder().decode(Session.self, from: Data(text.utf8)) == unknown)
+    }
+
+    @Test func aBadRefreshSecretIsRefusedWithoutQuotingIt() throws {
+        let text = session.jsonText.replacingOccurrences(of: "0123456789abcdef0123456789abcdef01234567", with: "not-a-secret-0042")
+        #expect(Session(jsonText: text) == nil)
+        #expect(Session(jsonText: "{}") == nil)
+        do {
+            _ = try JSONDecoder().decode(Session.self, from: Data(text.utf8))
+            Issue.record("a bad refresh secret was read")
+        } catch {
+            #expect(!"\(error)".contains("not-a-secret-0042"), "\(error)")
+        }
+    }
+
+    @Test func descriptionsMaskTheSecrets() {
+        for text in [session.description, String(reflecting: session), "\(session)"] {
+            #expect(!text.contains("secret-access-token-123"), "\(text)")
+            #expect(!text.contains("0123456789abcdef0123456789abcdef01234567"), "\(text)")
+            #expect(text.contains("ana@example.com"))
+        }
+    }
+}

@@ -16,33 +16,17 @@ func withAccount(_ options: AccountOptions, _ body: (AccountContext) async throw
 }
 
 extension AccountContext {
-    /// Sends a form, re-asking the fields the server refuses (390) when there is a terminal.
-    /// With `authorized`, `make` gets the session's access token (else an empty string); when
-    /// the server says it has expired, the session is refreshed and the request rebuilt and
-    /// sent again, once.
-    func submit(
-        _ values: FormValues, _ session: FormSession?, engageToken: String? = nil, authorized: Bool = false,
-        make: (FormValues, String) throws(RequestError) -> CaptureRequest
-    ) async throws -> Result<CaptureSuccess, CaptureError>? {
+    /// Sends a form through `send`, re-asking the fields the server refuses (390) when there
+    /// is a terminal.
+    func submit<Value>(
+        _ values: FormValues, _ session: FormSession?,
+        _ send: (FormValues) async throws(CaptureClientError) -> Value
+    ) async throws -> Result<Value, CaptureError>? {
         var values = values
         var session = session
-        var account = authorized ? try requireSession() : nil
-        var refreshed = false
         while true {
-            let request: CaptureRequest
-            do {
-                request = try make(values, account?.accessToken ?? "")
-            } catch {
-                if case .invalidValues(let failure) = error { try refuse(failure.messages) }
-                throw ValidationError(error.description)
-            }
-            let result = try await send(request, engageToken: engageToken)
-            if case .failure(.accessTokenExpired)? = result, var current = account, !refreshed {
-                refreshed = true
-                guard try await refresh(&current) != nil else { return result }
-                account = current
-                continue
-            }
+            let sending = values
+            let result = try await call { () async throws(CaptureClientError) -> Value in try await send(sending) }
             if case .failure(.invalidFields(let invalid))? = result, interactive, var current = session {
                 // The server's messages show in the prompts: escaped (`TerminalText`).
                 current.reject(invalid.fields.map(\.escapedForTerminal), formMessages: invalid.formMessages.map { TerminalText.escaped($0) })
@@ -67,17 +51,13 @@ struct RegisterCommand: AsyncParsableCommand {
     func run() async throws {
         try await withAccount(options) { context in
             let (values, session) = try context.fill(.register)
-            let secret = RefreshSecret.generate()
-            let result = try await context.submit(values, session) { values, _ throws(RequestError) in
-                try context.builder.register(values, refreshSecret: secret, today: context.today)
-            }
+            let client = context.client
+            let result = try await context.submit(values, session) { values async throws(CaptureClientError) in try await client.register(values) }
             switch result {
             case nil: return
-            case .success(.signedIn(let signedIn))?:
-                try context.saveSession(signedIn, secret: secret)
+            case .success(let signedIn)?:
                 context.say("jumpForms.cli.registered", ["email": .string(context.email(of: signedIn.record))])
             case .failure(let error)?: try context.fail(error)
-            case .success(let other)?: try context.unexpected(other)
             }
         }
     }
@@ -117,14 +97,13 @@ struct SignInCommand: AsyncParsableCommand {
         var known = FormValues()
         if let email, let field = try context.formModel(.signIn).fields.first(where: { $0.type == .email }) { known[field.name] = email }
         let (values, session) = try context.fill(.signIn, defaults: known)
-        let secret = RefreshSecret.generate()
-        let result = try await context.submit(values, session) { values, _ throws(RequestError) in
-            try context.builder.signIn(values, refreshSecret: secret, mergeToken: mergeToken, today: context.today)
+        let client = context.client
+        let result = try await context.submit(values, session) { values async throws(CaptureClientError) in
+            try await client.signIn(values, mergeToken: mergeToken)
         }
         switch result {
         case nil: return
-        case .success(.signedIn(let signedIn))?:
-            try context.saveSession(signedIn, secret: secret)
+        case .success(let signedIn)?:
             if let newProvider { context.say("jumpForms.cli.merged", ["newProvider": .string(newProvider)]) }
             context.say("jumpForms.cli.signedIn", ["email": .string(context.email(of: signedIn.record))])
         case .failure(.badCredentials(let error))?:
@@ -137,7 +116,6 @@ struct SignInCommand: AsyncParsableCommand {
             }
             throw ExitCode(1)
         case .failure(let error)?: try context.fail(error)
-        default: throw ExitCode(1)
         }
     }
 
@@ -147,12 +125,12 @@ struct SignInCommand: AsyncParsableCommand {
             ? EngageTokenFetcher.Grant(token: "ENGAGE_TOKEN", email: nil)
             : try await EngageTokenFetcher(context: context).token(for: provider, identity: identity)
         let token = grant.token
-        let secret = RefreshSecret.generate()
         let name = context.friendlyName(provider)
-        switch try await context.send(context.builder.socialSignIn(token: token, refreshSecret: secret, mergeToken: mergeToken), engageToken: token) {
+        let client = context.client
+        switch try await context.call({ () async throws(CaptureClientError) in try await client.signIn(engageToken: token, mergeToken: mergeToken) })
+        {
         case nil: return
-        case .success(.signedIn(let signedIn))?:
-            try context.saveSession(signedIn, secret: secret)
+        case .success(let signedIn)?:
             if let newProvider { context.say("jumpForms.cli.merged", ["newProvider": .string(newProvider)]) }
             if signedIn.isNew { context.say("jumpForms.cli.thinRegistration", ["provider": .string(name)]) }
             context.say("jumpForms.cli.signedIn", ["email": .string(context.email(of: signedIn.record))])
@@ -161,16 +139,14 @@ struct SignInCommand: AsyncParsableCommand {
             context.say("jumpForms.cli.twoStep")
             let (values, session) = try context.fill(.socialRegister, prefilled: twoStep.prefill)
             let registrationToken = twoStep.token ?? token
-            let secret = RefreshSecret.generate()
-            let result = try await context.submit(values, session, engageToken: registrationToken) { values, _ throws(RequestError) in
-                try context.builder.socialRegister(values, token: registrationToken, refreshSecret: secret, today: context.today)
+            let result = try await context.submit(values, session) { values async throws(CaptureClientError) in
+                try await client.register(values, socialToken: registrationToken)
             }
             switch result {
-            case .success(.signedIn(let signedIn))?:
-                try context.saveSession(signedIn, secret: secret)
+            case .success(let signedIn)?:
                 context.say("jumpForms.cli.registered", ["email": .string(context.email(of: signedIn.record))])
             case .failure(let error)?: try context.fail(error)
-            default: throw ExitCode(1)
+            case nil: throw ExitCode(1)
             }
         case .failure(.mergeRequired(let merge))?:
             // The email belongs to an account of another provider: sign in there, with the merge token.
@@ -186,7 +162,6 @@ struct SignInCommand: AsyncParsableCommand {
                 try await next.socialSignIn(context, existing, mergeToken: mergeToken, newProvider: name)
             }
         case .failure(let error)?: try context.fail(error)
-        default: throw ExitCode(1)
         }
     }
 }
@@ -211,9 +186,8 @@ struct ForgotPasswordCommand: AsyncParsableCommand {
     }
 
     static func send(_ context: AccountContext, values: FormValues, email: String) async throws {
-        let request: CaptureRequest
-        do { request = try context.builder.forgotPassword(values, today: context.today) } catch { throw ValidationError("\(error)") }
-        switch try await context.send(request) {
+        let client = context.client
+        switch try await context.call(reporting: .usage, { () async throws(CaptureClientError) in try await client.forgotPassword(values) }) {
         case .success?: context.say("jumpForms.cli.resetSent", ["email": .string(email)])
         case .failure(let error)?: try context.fail(error)
         case nil: return
@@ -229,9 +203,8 @@ struct ResendVerificationCommand: AsyncParsableCommand {
         try await withAccount(options) { context in
             let (values, _) = try context.fill(.resendVerification)
             let field = try context.builder.identifyingField(of: try context.formModel(.resendVerification))
-            let request: CaptureRequest
-            do { request = try context.builder.resendVerification(values, today: context.today) } catch { throw ValidationError("\(error)") }
-            switch try await context.send(request) {
+            let client = context.client
+            switch try await context.call(reporting: .usage, { () async throws(CaptureClientError) in try await client.resendVerification(values) }) {
             case .success?: context.say("jumpForms.cli.verificationSent", ["email": .string(values[field.name] ?? "")])
             case .failure(let error)?: try context.fail(error)
             case nil: return
@@ -246,12 +219,13 @@ struct EditProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            let session = try context.requireSession()
+            let session = try await context.requireSession()
             let form = try context.formModel(.updateProfile)
             // Every field is asked, its stored value offered: Enter keeps it, the clear word empties it.
             let (values, formSession) = try context.fill(.updateProfile, defaults: FormValues(record: session.record, form: form))
-            let result = try await context.submit(values, formSession, authorized: true) { values, accessToken throws(RequestError) in
-                try context.builder.updateProfile(values, accessToken: accessToken, today: context.today)
+            let client = context.client
+            let result = try await context.submit(values, formSession) { values async throws(CaptureClientError) in
+                try await client.updateProfile(values)
             }
             switch result {
             case .success?:
@@ -270,12 +244,13 @@ struct ChangePasswordCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            _ = try context.requireSession()
+            _ = try await context.requireSession()
             let (values, formSession) = try context.fill(.changePassword)
+            let client = context.client
             var signedInAgain = false
             while true {
-                let result = try await context.submit(values, formSession, authorized: true) { values, accessToken throws(RequestError) in
-                    try context.builder.changePassword(values, accessToken: accessToken, today: context.today)
+                let result = try await context.submit(values, formSession) { values async throws(CaptureClientError) in
+                    try await client.changePassword(values)
                 }
                 switch result {
                 case .success?: context.say("jumpForms.cli.passwordChanged")
@@ -299,8 +274,13 @@ struct RefreshCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            var session = try context.requireSession()
-            if try await context.refresh(&session) != nil { context.say("jumpForms.cli.refreshed") }
+            _ = try await context.requireSession()
+            let client = context.client
+            switch try await context.call({ () async throws(CaptureClientError) in try await client.refresh() }) {
+            case .success?: context.say("jumpForms.cli.refreshed")
+            case .failure(let error)?: try context.fail(error)
+            case nil: return
+            }
         }
     }
 }
@@ -317,11 +297,12 @@ struct LinkCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            _ = try context.requireSession()
+            _ = try await context.requireSession()
             let definition = try context.provider(named: provider)
             let token =
                 options.dryRun ? "ENGAGE_TOKEN" : try await EngageTokenFetcher(context: context).token(for: definition, identity: identity).token
-            switch try await context.sendAuthorized({ context.builder.linkAccount(accessToken: $0, token: token) }) {
+            let client = context.client
+            switch try await context.call({ () async throws(CaptureClientError) in try await client.link(engageToken: token) }) {
             case .success?:
                 context.say("jumpForms.cli.linked", ["provider": .string(context.friendlyName(definition))])
                 try await WhoAmICommand.reload(context)
@@ -341,7 +322,7 @@ struct UnlinkCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            let session = try context.requireSession()
+            let session = try await context.requireSession()
             var chosen = identifier
             if chosen == nil {
                 let profiles = session.record["profiles"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
@@ -351,7 +332,8 @@ struct UnlinkCommand: AsyncParsableCommand {
                 chosen = profiles[try context.choose(context.words("jumpForms.cli.unlinkChoice"), profiles, nonInteractive: how)]
             }
             let target = chosen ?? ""
-            switch try await context.sendAuthorized({ context.builder.unlinkAccount(accessToken: $0, identifier: target) }) {
+            let client = context.client
+            switch try await context.call({ () async throws(CaptureClientError) in try await client.unlink(identifier: target) }) {
             case .success?:
                 context.say("jumpForms.cli.unlinked", ["identifier": .string(target)])
                 try await WhoAmICommand.reload(context)
@@ -371,30 +353,24 @@ struct WhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            switch try await context.sendAuthorized({ context.builder.readRecord(accessToken: $0) }) {
-            case .success(.record(let record))?:
-                try Self.store(record, context)
+            let client = context.client
+            switch try await context.call({ () async throws(CaptureClientError) in try await client.readRecord() }) {
+            case .success(let record)?:
+                // The client keeps the record in the session.
                 switch format {
                 case .json: context.console.out(record.serialized(pretty: true) + "\n")
                 case .text: context.console.out(Self.text(record))
                 }
             case .failure(let error)?: try context.fail(error)
-            default: return
+            case nil: return
             }
         }
     }
 
-    /// Reads the record again into the session (after changes).
+    /// Reads the record again into the session (after changes); a refusal leaves the stored one.
     static func reload(_ context: AccountContext) async throws {
-        if case .success(.record(let record))? = try await context.sendAuthorized({ context.builder.readRecord(accessToken: $0) }) {
-            try store(record, context)
-        }
-    }
-
-    static func store(_ record: JSONValue, _ context: AccountContext) throws {
-        var session = try context.requireSession()
-        session.record = record
-        try? context.sessionStore.save(session)
+        let client = context.client
+        _ = try await context.call { () async throws(CaptureClientError) in try await client.readRecord() }
     }
 
     /// `path: value` lines, nested objects and plurals indented.

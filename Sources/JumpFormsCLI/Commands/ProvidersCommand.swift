@@ -18,7 +18,7 @@ struct ProvidersCommand: ParsableCommand {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
-        let setup = try CaptureSetup(workspace: workspace, environment: environment, captureURL: nil, console: console)
+        let setup = try CaptureSetup(workspace: workspace, captureURL: nil)
         let returnTo: EngageReturn = setup.config.engageWhitelistedDomain.map { .tokenURL($0.value) } ?? .device("android")
         let installation = try Installation.identifier(environment)
         let rows = workspace.flow.providers.map { provider -> (name: String, id: String, kind: String, url: String) in

@@ -469,7 +469,7 @@ struct RequestPreview {
         let console = Console()
         let environment = Environment.current
         let workspace = try project.load(console: console)
-        var client = try CaptureSetup(workspace: workspace, environment: environment, captureURL: captureURL, console: console)
+        var client = try CaptureSetup(workspace: workspace, captureURL: captureURL)
         if let flowVersion {
             client = client.with(flowVersion: flowVersion)
         } else if Self.sendsFlowVersion.contains(operation) {
@@ -481,7 +481,8 @@ struct RequestPreview {
             guard let value else { throw ValidationError("\(operation.rawValue) needs \(option)") }
             return value
         }
-        func session() -> Session? { try? client.sessionStore.load() }
+        let sessionStore = FileSessionStore(config: client.config, environment: environment)
+        func session() -> Session? { try? sessionStore.load() }
         let givenSecret = refreshSecret.flatMap(RefreshSecret.init)
         func secret() -> RefreshSecret { givenSecret ?? .generate() }
         func accessTokenValue() throws -> String {

@@ -18,19 +18,17 @@ struct SignOutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withAccount(options) { context in
-            let session: Session?
-            do { session = try context.sessionStore.load() } catch {
-                // An unreadable session file is forgotten all the same.
-                context.console.err(escaping: "\(error)\n")
-                session = nil
+            // A dry run prints the revocation request and keeps the session.
+            if context.options.dryRun, let session = try? context.sessionStore.load(), session.captureDomain == context.sessionDomain {
+                context.console.out(RequestPrinter.http(context.builder.revokeToken(session.accessToken), showSecrets: context.options.showSecrets))
+                return
             }
-            if let session {
-                guard try await SessionEnd.revoke(session, context) else { return }
-            }
-            do { try context.sessionStore.clear() } catch {
+            let outcome: SignOutOutcome
+            do { outcome = try await context.client.signOut() } catch {
                 context.console.err(escaping: "\(error)\n")
                 throw ExitCode(2)
             }
+            if case .forgottenLocally(let problem) = outcome { SessionEnd.report(problem, context) }
             context.say("jumpForms.cli.signedOut")
         }
     }
@@ -38,38 +36,18 @@ struct SignOutCommand: AsyncParsableCommand {
 
 /// Sessions the CLI ends at the server, and the new sign-in a privileged change asks for.
 enum SessionEnd {
-    /// Asks the server to revoke the session's access token (and with it its refresh secret).
-    /// False on a dry run (the request is printed; the session is kept). When the server cannot
-    /// be reached, refuses, or is not the session's, says so: the caller forgets the session
-    /// all the same.
-    static func revoke(_ session: Session, _ context: AccountContext) async throws -> Bool {
-        guard session.captureDomain == context.sessionDomain else {
-            warn(context, "the session belongs to another server (\(session.captureDomain))")
-            return true
+    /// Says why the server did not end the session (it is forgotten here all the same): an
+    /// unreadable session file is an error printed as it is, the rest warnings.
+    static func report(_ problem: SignOutProblem, _ context: AccountContext) {
+        switch problem {
+        case .unreadableSession(let error):
+            context.console.err(escaping: "\(error)\n")
+        case .transport:
+            // The embedded server did not start, or no answer.
+            warn(context, context.takeStopped().map { "\($0)" } ?? problem.description)
+        case .otherServer, .refused:
+            warn(context, problem.description)
         }
-        if context.options.dryRun {
-            _ = try await context.send(context.builder.revokeToken(session.accessToken))
-            return false
-        }
-        do {
-            try await context.connect()
-        } catch {
-            warn(context, "\(error)")
-            return true
-        }
-        var request = context.builder.revokeToken(session.accessToken)
-        request.server = context.builder.capture
-        let answer: HTTPAnswer
-        do {
-            answer = try await context.transport.send(request)
-        } catch {
-            warn(context, error.description)
-            return true
-        }
-        if case .failure(let error) = context.decoder.decode(.revokeToken, status: answer.status, body: answer.body) {
-            warn(context, error.description)
-        }
-        return true
     }
 
     static func warn(_ context: AccountContext, _ reason: String) {
@@ -85,7 +63,7 @@ enum SessionEnd {
     /// again with a provider linked to the account; returns once signed in again, else exits 1.
     static func signInAgain(_ context: AccountContext, because error: CaptureError) async throws {
         context.console.err(context.words("jumpForms.cli.refused", ["message": .string(error.description)].escapedForTerminal) + "\n")
-        let session = try context.requireSession()
+        let session = try await context.requireSession()
         let linked = session.record["profiles"]?.arrayValue?.compactMap { $0["domain"]?.stringValue } ?? []
         let provider = context.workspace.flow.providers.first { definition in
             linked.contains { $0 == definition.id.value || $0 == definition.id.value + ".com" }
@@ -98,13 +76,12 @@ enum SessionEnd {
             throw ExitCode(1)
         }
         let grant = try await EngageTokenFetcher(context: context).token(for: provider, identity: nil)
-        let secret = RefreshSecret.generate()
-        switch try await context.send(context.builder.socialSignIn(token: grant.token, refreshSecret: secret), engageToken: grant.token) {
-        case .success(.signedIn(let signedIn))?:
-            try context.saveSession(signedIn, secret: secret)
+        let client = context.client
+        switch try await context.call({ () async throws(CaptureClientError) in try await client.signIn(engageToken: grant.token) }) {
+        case .success(let signedIn)?:
             context.say("jumpForms.cli.signedIn", ["email": .string(context.email(of: signedIn.record))])
         case .failure(let error)?: try context.fail(error)
-        default: throw ExitCode(1)
+        case nil: throw ExitCode(1)
         }
     }
 }

@@ -35,8 +35,7 @@ struct AccountOptions: ParsableArguments {
 }
 
 /// Everything an account command works with: the loaded files, where Capture is (starting the
-/// embedded server when `captureDomain: embedded`), the builders, the transport, the session
-/// store, and the prompts.
+/// embedded server when `captureDomain: embedded`), the Capture client, and the prompts.
 final class AccountContext {
     let options: AccountOptions
     let console: Console
@@ -53,9 +52,18 @@ final class AccountContext {
     private(set) var setup: CaptureSetup
     /// Test identities of the local server (embedded or on loopback), for the Engage walk.
     private(set) var identities: [TestIdentity] = []
+    /// Why the last request was not sent (a dry run printed it; the embedded server did not
+    /// start; the flow document could not be had): `AccountTransport` sets it.
+    fileprivate var stopped: (any Error)?
+
+    /// The account's calls and its session. Its requests go through `AccountTransport`, which
+    /// points them at the running server (and prints them on a dry run).
+    private(set) lazy var client = CaptureClient(
+        setup: setup, transport: AccountTransport(context: self),
+        sessionStore: ReportingSessionStore(store: sessionStore, console: console), sessionDomain: sessionDomain,
+        clock: ClientClock(now: { RefreshSignature.now }, today: { [today] in today }), logger: Self.quietLogger)
 
     var builder: RequestBuilder { setup.builder }
-    var decoder: ResponseDecoder { setup.decoder }
     var locale: LocaleTag { workspace.locale }
     var localizer: Localizer { workspace.localizer }
     var interactive: Bool { !options.nonInteractive }
@@ -72,8 +80,15 @@ final class AccountContext {
         self.config = config
         terminal = Terminal(console: console)
         today = options.today.flatMap(CivilDate.init(iso:)) ?? .today
-        setup = try CaptureSetup(workspace: workspace, environment: environment, captureURL: nil, console: console)
-        sessionStore = setup.sessionStore
+        setup = try CaptureSetup(workspace: workspace, captureURL: nil)
+        sessionStore = FileSessionStore(config: config, environment: environment)
+    }
+
+    /// The client's logger: what the CLI says, it prints itself.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "jump-forms.client")
+        logger.logLevel = .error
+        return logger
     }
 
     /// Starts the embedded server when the configuration asks for it (not for dry runs) and
@@ -232,26 +247,57 @@ final class AccountContext {
 
     // MARK: sending
 
-    /// Sends a request (or prints it on a dry run: nil) and decodes the answer.
-    func send(_ request: CaptureRequest, engageToken: String? = nil) async throws -> Result<CaptureSuccess, CaptureError>? {
+    /// Makes a request ready to go: starts the embedded server on the first one, downloads
+    /// the flow document's version for the first one that sends `flow_version`, and points
+    /// it at them (it was built before either was known).
+    func prepare(_ request: CaptureRequest) async throws -> CaptureRequest {
         try await connect()
         if request.parameter("flow_version") != nil { try await resolveFlowVersion() }
-        // Built before the embedded server had its address, or before the flow document's
-        // version was known.
-        let request = request.resolved(server: builder.capture, flowVersion: builder.flowVersion)
-        if options.dryRun {
-            console.out(RequestPrinter.http(request, showSecrets: options.showSecrets))
-            return nil
-        }
-        let answer: HTTPAnswer
-        do {
-            answer = try await transport.send(request)
-        } catch {
-            console.err(escaping: "\(error)\n")
-            throw ExitCode(2)
-        }
-        return decoder.decode(request.operation, status: answer.status, body: answer.body, engageToken: engageToken)
+        return request.resolved(server: builder.capture, flowVersion: builder.flowVersion)
     }
+
+    /// How `call` reports values that cannot be sent: field by field (exit 1), or as a usage
+    /// error.
+    enum RequestErrorReport { case fields, usage }
+
+    /// Runs a call of the client: its result, or the server's refusal; nil when a dry run
+    /// printed the request instead. Everything else is reported here: a request that cannot
+    /// be built, no answer (exit 2), no session (exit 1).
+    func call<Value>(
+        reporting report: RequestErrorReport = .fields, _ body: () async throws(CaptureClientError) -> Value
+    ) async throws -> Result<Value, CaptureError>? {
+        stopped = nil
+        do {
+            return .success(try await body())
+        } catch {
+            switch error {
+            case .refused(let refusal):
+                return .failure(refusal)
+            case .transport(let failure):
+                if let reason = stopped {
+                    stopped = nil
+                    if reason is DryRun { return nil }
+                    throw reason
+                }
+                console.err(escaping: "\(failure)\n")
+                throw ExitCode(2)
+            case .request(let failure):
+                if report == .fields, case .invalidValues(let invalid) = failure { try refuse(invalid.messages) }
+                throw ValidationError(failure.description)
+            case .notSignedIn:
+                say("jumpForms.cli.notSignedIn")
+                throw ExitCode(1)
+            case .sessionStore(let failure):
+                console.err("\(failure)\n")
+                throw ExitCode(1)
+            case .unexpectedAnswer(_, let success):
+                try unexpected(success)
+            }
+        }
+    }
+
+    /// Why `stopped` may say a request was not sent: a dry run printed it.
+    struct DryRun: Error {}
 
     /// Prints a refusal the command does not handle itself and exits 1.
     func fail(_ error: CaptureError) throws -> Never {
@@ -288,13 +334,6 @@ final class AccountContext {
 
     // MARK: session
 
-    func saveSession(_ result: SignInResult, secret: RefreshSecret) throws {
-        let session = Session(
-            captureDomain: sessionDomain, clientId: config.captureClientId.value, accessToken: result.accessToken,
-            refreshSecret: secret, expiresAt: result.expiresIn.map { RefreshSignature.now + $0 }, record: result.record)
-        do { try sessionStore.save(session) } catch { console.err("\(error)\n") }
-    }
-
     /// What a session is bound to: the Capture URL, or the embedded server's database.
     var sessionDomain: String {
         switch config.captureDomain.value {
@@ -305,39 +344,17 @@ final class AccountContext {
     }
 
     /// The signed-in session of this Capture server, or a message and exit 1.
-    func requireSession() throws -> Session {
+    func requireSession() async throws -> Session {
         let session: Session?
-        do { session = try sessionStore.load() } catch {
+        do { session = try await client.session() } catch {
             console.err("\(error)\n")
             throw ExitCode(1)
         }
-        guard let session, session.captureDomain == sessionDomain else {
+        guard let session else {
             say("jumpForms.cli.notSignedIn")
             throw ExitCode(1)
         }
         return session
-    }
-
-    /// Sends a request made with the session's access token; when the token has expired,
-    /// refreshes it once and retries.
-    func sendAuthorized(_ make: (String) -> CaptureRequest) async throws -> Result<CaptureSuccess, CaptureError>? {
-        try await submit(FormValues(), nil, authorized: true) { _, accessToken in make(accessToken) }
-    }
-
-    /// Refreshes the session's token; nil (after printing why) when the server refuses.
-    func refresh(_ session: inout Session) async throws -> Session? {
-        let request = builder.refreshAccessToken(accessToken: session.accessToken, refreshSecret: session.refreshSecret)
-        switch try await send(request) {
-        case .success(.refreshed(let token, let expiresIn))?:
-            session.accessToken = token
-            session.expiresAt = expiresIn.map { RefreshSignature.now + $0 }
-            do { try sessionStore.save(session) } catch { console.err("\(error)\n") }
-            return session
-        case .failure(let error)?:
-            try fail(error)
-        default:
-            return nil
-        }
     }
 
     // MARK: providers
@@ -360,10 +377,64 @@ final class AccountContext {
     }
 }
 
+/// The CLI's way to Capture for `CaptureClient`: each request is made ready
+/// (`AccountContext.prepare`), then printed on a dry run, else sent. A failure to make it
+/// ready, and the dry run, are kept in the context (`stopped`) for `AccountContext.call` to
+/// report, and end the request as not sent.
+///
+/// Unchecked Sendable: an account command runs one call at a time, and the client calls the
+/// transport only while the command awaits it.
+final class AccountTransport: HTTPTransport, @unchecked Sendable {
+    unowned let context: AccountContext
+
+    init(context: AccountContext) {
+        self.context = context
+    }
+
+    func send(_ request: CaptureRequest) async throws(TransportError) -> HTTPAnswer {
+        let ready: CaptureRequest
+        do {
+            ready = try await context.prepare(request)
+        } catch {
+            context.stopped = error
+            throw .connectionFailed(url: request.server.description, reason: "\(error)")
+        }
+        if context.options.dryRun {
+            context.console.out(RequestPrinter.http(ready, showSecrets: context.options.showSecrets))
+            context.stopped = AccountContext.DryRun()
+            throw .connectionFailed(url: ready.server.description, reason: "a dry run: printed, not sent")
+        }
+        return try await context.transport.send(ready)
+    }
+}
+
+/// The session file, whose save failures are printed (on standard error) rather than thrown:
+/// the sign-in went through, and the command goes on.
+struct ReportingSessionStore: SessionStore {
+    let store: FileSessionStore
+    let console: Console
+
+    func load() throws(SessionStoreError) -> Session? { try store.load() }
+
+    func save(_ session: Session) throws(SessionStoreError) {
+        do { try store.save(session) } catch { console.err("\(error)\n") }
+    }
+
+    func clear() throws(SessionStoreError) { try store.clear() }
+}
+
 extension Console {
     /// No colour with --plain.
     init(plain: Bool) {
         self.init()
         if plain { self = Console(colorOut: false, colorErr: false) }
+    }
+}
+
+extension AccountContext {
+    /// Why the last request was not sent, once (see `stopped`).
+    func takeStopped() -> (any Error)? {
+        defer { stopped = nil }
+        return stopped
     }
 }

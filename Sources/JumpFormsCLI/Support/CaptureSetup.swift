@@ -3,70 +3,24 @@ import JumpCapture
 import JumpCaptureNIO
 import JumpForms
 
-/// The protocol side of a workspace: where Capture and Engage are, the request builders, the
-/// response decoder and the session store.
-struct CaptureSetup {
-    let workspace: Workspace
-    let config: ClientConfig
-    private(set) var capture: ServerURL
-    /// Whether Capture is a server of its own (`captureDomain` a URL, or `--capture-url`) rather
-    /// than the embedded one: its requests send the downloaded flow document's `version`.
-    let isRemote: Bool
-    private(set) var builder: RequestBuilder
-    let engageBuilder: EngageRequestBuilder
-    let decoder: ResponseDecoder
-    let sessionStore: FileSessionStore
-
+extension CaptureSetup {
+    /// The setup of a workspace's jump.yaml and flow, as the CLI reports its errors (usage
+    /// errors).
     /// - Parameter captureURL: overrides `captureDomain`.
-    init(workspace: Workspace, environment: [String: String], captureURL: String?, console: Console) throws {
+    init(workspace: Workspace, captureURL: String?) throws {
         guard let config = workspace.project.config else {
             throw ValidationError("this command needs jump.yaml (the client configuration): pass --config FILE")
         }
-        self.workspace = workspace
-        self.config = config
-        let capture: ServerURL
-        switch (captureURL, config.captureDomain.value) {
-        case (let text?, _), (nil, .url(let text)):
-            guard let url = ServerURL(text) else { throw ValidationError("not a server URL: \(text)") }
+        var capture: ServerURL?
+        if let captureURL {
+            guard let url = ServerURL(captureURL) else { throw ValidationError("not a server URL: \(captureURL)") }
             capture = url
-            isRemote = true
-        case (nil, .embedded):
-            // Replaced by the running server's URL when one starts; printed as a placeholder.
-            capture = .embeddedPlaceholder
-            isRemote = false
         }
-        guard let engage = ServerURL(config.engageDomain.value) else { throw ValidationError("not a URL: \(config.engageDomain.value)") }
-        self.capture = capture
-        self.builder = RequestBuilder(
-            config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale, capture: capture)
-        self.engageBuilder = EngageRequestBuilder(config: config, engage: engage)
-        self.decoder = ResponseDecoder(flow: workspace.flow, config: config)
-        self.sessionStore = FileSessionStore(name: config.captureClientId.value, environment: environment)
-    }
-
-    /// The same setup with its builder pointed at another Capture URL (the embedded server
-    /// once it runs) and sending `flowVersion` (by default the one it sends now).
-    func with(capture newCapture: ServerURL? = nil, flowVersion: String? = nil) -> CaptureSetup {
-        var copy = self
-        copy.capture = newCapture ?? capture
-        copy.builder = RequestBuilder(
-            config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale,
-            capture: copy.capture, flowVersion: flowVersion ?? builder.flowVersion)
-        return copy
-    }
-
-    /// Where the flow document is, for a remote Capture; a usage error (exit 2) naming the key
-    /// when the configuration cannot say.
-    func flowDocumentSource() throws -> FlowDocumentSource {
-        guard let appId = config.captureAppId?.value, !appId.isEmpty else {
-            throw ValidationError(
-                "\(config.path): captureAppId is not set: against a remote Capture (\(capture)) requests send the "
-                    + "downloaded flow document's version as flow_version, as the SDKs do, and the document's URL needs captureAppId")
+        do {
+            try self.init(config: config, flow: workspace.flow, localizer: workspace.localizer, locale: workspace.locale, capture: capture)
+        } catch {
+            throw ValidationError(error.description)
         }
-        guard let source = FlowDocumentSource(config: config, capture: capture, flowName: builder.flowName, locale: builder.locale) else {
-            throw ValidationError("\(config.path): captureFlowDomain is not a server URL: \(config.captureFlowDomain?.value ?? "")")
-        }
-        return source
     }
 
     /// Against a remote Capture, downloads the flow document's `version` (what the SDKs send
@@ -79,7 +33,8 @@ struct CaptureSetup {
         downloader: FlowVersionDownloader = FlowVersionDownloader()
     ) async throws -> CaptureSetup {
         guard isRemote else { return self }
-        let source = try flowDocumentSource()
+        let source: FlowDocumentSource
+        do { source = try flowDocumentSource() } catch { throw ValidationError(error.description) }
         let version: String
         do {
             version = try await downloader.version(of: source)
@@ -89,7 +44,7 @@ struct CaptureSetup {
                     + "captureAppId, captureFlowName, captureFlowVersion and captureLocale in \(config.path)\(hint)\n")
             throw ExitCode(1)
         }
-        let local = workspace.flow.version
+        let local = flow.version
         if local.value != version {
             console.err(
                 "\(local.location): warning: the flow's version '\(local.value)' differs from the flow document's "
