@@ -44,13 +44,15 @@ public actor CaptureClient {
 
     /// - Parameters:
     ///   - setup: where Capture is, and the builders and decoder for the configuration's flow.
-    ///   - transport: how requests travel (`AsyncHTTPTransport`, or an app's own).
+    ///   - transport: how requests travel: by default `URLSessionTransport` (servers and the
+    ///     CLI pass JumpCaptureNIO's `AsyncHTTPTransport`; tests and apps may pass their own).
     ///   - sessionStore: where the session is kept between runs.
     ///   - sessionDomain: what sessions are bound to; by default `captureDomain` as written.
     ///   - clock: now (token expiry, the refresh signature's date) and today (the rules' date).
     ///   - logger: the calls made and their outcome, at debug level; never a secret.
     public init(
-        setup: CaptureSetup, transport: any HTTPTransport, sessionStore: any SessionStore, sessionDomain: String? = nil,
+        setup: CaptureSetup, transport: any HTTPTransport = URLSessionTransport(), sessionStore: any SessionStore,
+        sessionDomain: String? = nil,
         clock: ClientClock = .system, logger: Logger = Logger(label: "jump-forms.capture-client")
     ) {
         self.setup = setup
@@ -66,7 +68,7 @@ public actor CaptureClient {
     /// default `captureLocale`).
     public init(
         config: ClientConfig, flow: Flow, localizer: Localizer, locale: LocaleTag? = nil, capture: ServerURL? = nil,
-        transport: any HTTPTransport, sessionStore: any SessionStore, clock: ClientClock = .system,
+        transport: any HTTPTransport = URLSessionTransport(), sessionStore: any SessionStore, clock: ClientClock = .system,
         logger: Logger = Logger(label: "jump-forms.capture-client")
     ) throws(CaptureSetupError) {
         let setup = try CaptureSetup(config: config, flow: flow, localizer: localizer, locale: locale, capture: capture)

@@ -11,7 +11,7 @@ import TestSupport
     static let typed: [(block: String, answers: String)] = [
         ("swift run jump-forms register     #", person("bo.lind", "bo_l", "Bo", "Lind")),
         ("jump-forms init my-app", person("cy.ng", "cy_n", "Cy", "Ng")),
-        ("swift run jump-forms register\nswift run jump-forms whoami", person("dee.moss", "dee_m", "Dee", "Moss")),
+        ("swift run jump-forms register\nswift run jump-forms whoami", person("dee.moss", "dee_m", "Dee", "Moss"))
     ]
 
     static func person(_ user: String, _ name: String, _ first: String, _ last: String) -> String {
@@ -59,7 +59,7 @@ import TestSupport
         let environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data",
             "XDG_STATE_HOME": home.path + "/state", "JUMP_FORMS": Executable.productsFolder + "/jump-forms",
-            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+            "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"
         ]
         let blocks = try Self.blocks()
         #expect(blocks.count >= 10)
