@@ -30,7 +30,12 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureURL(let url):
             "refusing to send credentials over plain http to \(url): use https, or a loopback address (127.0.0.1, ::1, localhost) for a local server"
         case let .timedOut(url, seconds): "no answer from \(url) within \(seconds) s"
-        case let .connectionFailed(url, reason): "cannot reach \(url): \(reason)"
+        case let .connectionFailed(url, reason):
+            if reason == "connection refused", let server = ServerURL(url), server.isLoopback {
+                "cannot reach \(url): connection refused: is jump-forms serve running at \(server.scheme)://\(server.authority)?"
+            } else {
+                "cannot reach \(url): \(reason)"
+            }
         case let .answerTooLarge(url, limit): "the answer from \(url) is larger than \(limit) bytes"
         case let .redirected(url, status, location):
             "\(url) answered with a redirect (HTTP \(status))\(location.map { " to \($0)" } ?? ""); "

@@ -63,7 +63,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
             _ = error
             throw .answerTooLarge(url: url, limit: maximumAnswerSize)
         } catch {
-            throw .connectionFailed(url: url, reason: "\(error)")
+            throw .connectionFailed(url: url, reason: ConnectionFailure.reason(error))
         }
     }
 }

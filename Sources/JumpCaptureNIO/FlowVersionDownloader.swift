@@ -63,7 +63,7 @@ public struct FlowVersionDownloader: Sendable {
         } catch is NIOTooManyBytesError {
             throw .tooLarge(url: url, limit: Self.maximumSize)
         } catch {
-            throw .unreachable(url: url, reason: "\(error)")
+            throw .unreachable(url: url, reason: ConnectionFailure.reason(error))
         }
     }
 }
