@@ -69,3 +69,44 @@ import TestSupport
         #expect(badTag.stderr.contains("'not a tag' is not a locale tag"))
     }
 }
+
+/// `jump-forms reset`: the demo afresh, the database and the stale session both gone.
+@Suite struct ResetCommandTests {
+    @Test func resetDeletesTheDatabaseAndForgetsTheSession() async throws {
+        let home = try TemporaryFolder("jump-forms-reset-home")
+        defer { home.remove() }
+        let project = home.path + "/demo"
+        #expect(try await InProcess.run(["init", project]).status == 0)
+        let environment = [
+            "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data",
+            "XDG_STATE_HOME": home.path + "/state", "JUMP_FIELD_NEWPASSWORD": "correct horse battery",
+            "JUMP_FIELD_NEWPASSWORDCONFIRM": "correct horse battery"
+        ]
+        try "emailAddress: ana.ruiz@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\n"
+            .write(toFile: project + "/answers.yaml", atomically: true, encoding: .utf8)
+        let register = try Executable.run(
+            "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
+        #expect(register.status == 0, "\(register.stderr)")
+        let database = home.path + "/data/jump-forms/localdev0123456789abcdefghijklmn.sqlite"
+        #expect(FileManager.default.fileExists(atPath: database))
+
+        // Without a terminal and without --yes, nothing is deleted.
+        let refused = try Executable.run("jump-forms", ["reset"], in: project, environment: environment, input: "")
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("pass --yes"), "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: database))
+
+        let reset = try await InProcess.run(["reset", "--config", project + "/jump.yaml", "--yes"], environment: environment)
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(reset.stdout.contains("deleted \(database)\n"))
+        #expect(reset.stdout.hasSuffix("forgot the stored session\n"))
+        #expect(!FileManager.default.fileExists(atPath: database))
+        let whoami = try Executable.run("jump-forms", ["whoami"], in: project, environment: environment)
+        #expect(whoami.status != 0)
+        #expect(whoami.stderr.contains("You are not signed in"), "\(whoami.stderr)")
+        // The same address registers again on the fresh database.
+        let again = try Executable.run(
+            "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+}
