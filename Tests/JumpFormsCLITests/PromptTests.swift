@@ -290,7 +290,8 @@ import TestSupport
         }
         try again.waitFor("Country (optional) — Choose one")
         try again.type("")
-        try again.waitFor("[yes/no]")
+        // A checkbox with a stored answer shows it in the one pair of brackets, as text fields do.
+        try again.waitFor("Send me news and offers by email (optional) [no]: ")
         try again.type("")
         try again.waitFor("About me (optional) (several lines; finish with an empty line) [Hello ⏎ World]")
         try again.type("")
@@ -465,6 +466,12 @@ import TestSupport
         #expect(unnamed.stderr.contains("jump-forms unlink <identifier>"), "\(unnamed.stderr)")
         #expect(unnamed.stderr.contains("https://www.google.com/profiles/1001"))
         #expect(!unnamed.stderr.contains("Usage: jump-forms <subcommand>"), "\(unnamed.stderr)")
+        // The last linked sign-in: asked first, and "no" keeps it.
+        let kept = try project.run(["unlink", "https://www.google.com/profiles/1001"], input: "no\n")
+        #expect(kept.status == 1, "\(kept.stderr)")
+        #expect(kept.stderr.contains("https://www.google.com/profiles/1001 is the last sign-in linked to your account. Remove it? [yes/no]"))
+        #expect(kept.stderr.contains("https://www.google.com/profiles/1001 stays linked to your account."), "\(kept.stderr)")
+        #expect(try project.run(["whoami", "--format", "json"]).stdout.contains("https://www.google.com/profiles/1001"))
         let unlink = try project.run(["unlink", "https://www.google.com/profiles/1001", "--non-interactive"])
         #expect(unlink.status == 0, "\(unlink.stderr)")
         #expect(unlink.stderr.contains("https://www.google.com/profiles/1001 is no longer linked to your account."))

@@ -142,6 +142,15 @@ import Testing
         #expect(try #require(promptField(&session)).field == "password")
     }
 
+    /// The review names an option by its label only when the menu offered it: a disabled
+    /// option's value (a stored record's) shows as it is.
+    @Test func theReviewShowsOnlyOfferedOptionsByLabel() throws {
+        let offered = try Self.session(["gender": "m"]).review()
+        #expect(offered.lines.first { $0.field == "gender" }?.shown == "Male")
+        let disabled = try Self.session(defaults: ["gender": "x"]).review()
+        #expect(disabled.lines.first { $0.field == "gender" }?.shown == "x")
+    }
+
     @Test func promptKindsCarryWhatAFrontEndNeeds() throws {
         var session = try Self.session(["email": "ana@example.com", "password": "correct horse", "confirm": "correct horse"])
         let gender = try #require(promptField(&session))

@@ -297,7 +297,8 @@ public struct FormSession: Sendable {
             switch field.type {
             case .password: shown = value.isEmpty ? "" : word(PromptWords.hiddenValue)
             case .checkbox: shown = word(value == "true" ? PromptWords.yes : PromptWords.no)
-            case .select, .radio: shown = field.options.first { $0.value == value }?.label ?? value
+            // The label of an option the menu offered (a disabled one is not offered).
+            case .select, .radio: shown = field.enabledOptions.first { $0.value == value }?.label ?? value
             default: shown = value
             }
             return Review.Line(field: field.name, label: field.label, shown: shown)

@@ -332,6 +332,14 @@ struct UnlinkCommand: AsyncParsableCommand {
                 chosen = profiles[try context.choose(context.words("jumpForms.cli.unlinkChoice"), profiles, nonInteractive: how)]
             }
             let target = chosen ?? ""
+            // The last linked sign-in: the account then signs in only with its password.
+            let linked = session.record["profiles"]?.arrayValue?.compactMap { $0["identifier"]?.stringValue } ?? []
+            if context.interactive, linked == [target],
+                !context.confirm(context.words("jumpForms.cli.unlinkLast", ["identifier": .string(TerminalText.escaped(target))]))
+            {
+                context.say("jumpForms.cli.unlinkKept", ["identifier": .string(TerminalText.escaped(target))])
+                throw ExitCode(1)
+            }
             let client = context.client
             switch try await context.call({ () async throws(CaptureClientError) in try await client.unlink(identifier: target) }) {
             case .success?:

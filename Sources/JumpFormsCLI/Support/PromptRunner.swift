@@ -107,8 +107,9 @@ struct PromptRunner {
             }
             out += "> "
         case .yesNo:
+            // One pair of brackets: the answers, or the current one (which Enter keeps).
             current = prompt.current.map { word($0 == "true" ? PromptWords.yes : PromptWords.no) }
-            out += question(withBrackets(withBrackets(head, word(PromptWords.yesNoHint)), current))
+            out += question(withBrackets(head, current ?? word(PromptWords.yesNoHint)))
         case .date(let hint):
             out += question(withBrackets(withHint(head, hint), current))
         case .password:
