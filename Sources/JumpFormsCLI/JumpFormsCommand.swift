@@ -23,7 +23,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             InitCommand.self, LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self,
             RequestCommand.self,
             ProvidersCommand.self,
-            ServeCommand.self, OutboxCommand.self, FlowCommand.self
+            ServeCommand.self, OutboxCommand.self, FlowCommand.self, SchemaCommand.self
         ]
     )
 
