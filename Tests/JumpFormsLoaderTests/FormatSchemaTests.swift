@@ -23,6 +23,9 @@ import TestSupport
         var schema: FormatSchema
         var instance: JSONValue
         var mustAccept: Bool
+        /// The JSON paths of the nodes the loader refused for a key or type reason: the schema
+        /// must report an error there or at the mapping or list that holds the node.
+        var refusedAt: [[String]] = []
     }
 
     /// The schema of a file, from its name and place as the fixtures use them.
@@ -56,13 +59,18 @@ import TestSupport
                     continue
                 }
                 let here = findings.filter { $0.location?.file == path }
-                guard let instance = YAMLToJSON.convert(path: path) else {
+                guard let (instance, paths) = YAMLToJSON.convertWithPaths(path: path) else {
                     skipped.append("\(name)/\(relative): the YAML reader refuses it")
                     continue
                 }
-                let keyOrType = here.contains { keyOrTypeCodes.contains($0.code) }
-                if keyOrType {
-                    cases.append(Case(name: "\(name)/\(relative)", schema: kind, instance: instance, mustAccept: false))
+                let keyOrType = here.filter { keyOrTypeCodes.contains($0.code) }
+                if !keyOrType.isEmpty {
+                    let places = keyOrType.compactMap { diagnostic in
+                        diagnostic.location.flatMap { paths["\($0.line):\($0.column)"] }
+                    }
+                    #expect(places.count == keyOrType.count, "\(name)/\(relative): a diagnostic's place is no node")
+                    cases.append(
+                        Case(name: "\(name)/\(relative)", schema: kind, instance: instance, mustAccept: false, refusedAt: places))
                 } else if here.isEmpty {
                     cases.append(Case(name: "\(name)/\(relative)", schema: kind, instance: instance, mustAccept: true))
                 } else {
@@ -99,6 +107,10 @@ import TestSupport
                 #expect(errors.isEmpty, "\(entry.name): the loader accepts it, the \(entry.schema.rawValue) schema refuses it: \(errors)")
             } else {
                 #expect(!errors.isEmpty, "\(entry.name): the loader refuses it (key or type), the \(entry.schema.rawValue) schema accepts it")
+                for place in entry.refusedAt {
+                    let there = errors.contains { $0.path == place || $0.path == Array(place.dropLast()) }
+                    #expect(there, "\(entry.name): the loader refuses /\(place.joined(separator: "/")), the schema does not: \(errors)")
+                }
             }
         }
     }
@@ -132,7 +144,7 @@ import TestSupport
             Case(name: path, schema: .flow, instance: try #require(YAMLToJSON.convert(path: path)), mustAccept: path == good)
         }
         let results = try SchemaValidator.validate(cases)
-        #expect(results[0].isEmpty, "\(results[0])")
+        #expect(results[0].isEmpty, "\(results[0].map(\.message))")
         #expect(!results[1].isEmpty)
         #expect(!results[2].isEmpty)
     }
@@ -189,12 +201,20 @@ enum SchemaValidator {
         results = []
         for case in cases:
             validator = jsonschema.Draft202012Validator(case["schema"])
-            results.append([e.message for e in validator.iter_errors(case["instance"])])
+            results.append([{"path": [str(p) for p in e.absolute_path], "message": e.message}
+                            for e in validator.iter_errors(case["instance"])])
         json.dump(results, sys.stdout)
         """
 
+    /// One error: where in the instance (object keys and list indexes) and what.
+    struct Failure: Sendable, CustomStringConvertible {
+        var path: [String]
+        var message: String
+        var description: String { "/\(path.joined(separator: "/")): \(message)" }
+    }
+
     /// The errors of each case, in order (empty: accepted).
-    static func validate(_ cases: [FormatSchemaTests.Case]) throws -> [[String]] {
+    static func validate(_ cases: [FormatSchemaTests.Case]) throws -> [[Failure]] {
         let folder = try TemporaryFolder("jump-schema-agreement")
         defer { folder.remove() }
         let input = JSONValue.array(cases.map { ["schema": $0.schema.document, "instance": $0.instance] })
@@ -210,11 +230,14 @@ enum SchemaValidator {
         guard end.code == 0 else {
             throw Missing(description: "python3 jsonschema failed (\(end)): \(child.stderr)")
         }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(child.stdout.utf8)) as? [[String]], parsed.count == cases.count
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(child.stdout.utf8)) as? [[[String: Any]]],
+            parsed.count == cases.count
         else {
             throw Missing(description: "python3 printed no results: \(child.stdout.prefix(500)) \(child.stderr)")
         }
-        return parsed
+        return parsed.map { errors in
+            errors.map { Failure(path: $0["path"] as? [String] ?? [], message: $0["message"] as? String ?? "") }
+        }
     }
 }
 
@@ -226,6 +249,35 @@ enum YAMLToJSON {
         let read = YAMLReader.read(Array(data), path: path)
         guard read.diagnostics.isEmpty, let document = read.document else { return nil }
         return json(document.root)
+    }
+
+    /// The file's JSON and, by `line:column`, the path of the node (key or value) that starts
+    /// there (the outermost one when several do: a block mapping starts at its first key).
+    static func convertWithPaths(path: String) -> (JSONValue, [String: [String]])? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let read = YAMLReader.read(Array(data), path: path)
+        guard read.diagnostics.isEmpty, let document = read.document else { return nil }
+        var paths: [String: [String]] = [:]
+        func note(_ mark: YAMLMark, _ path: [String]) {
+            let key = "\(mark.line):\(mark.column)"
+            if let known = paths[key], known.count <= path.count { return }
+            paths[key] = path
+        }
+        func walk(_ node: YAMLNode, _ path: [String]) {
+            note(node.start, path)
+            switch node {
+            case .mapping(let mapping):
+                for entry in mapping.entries {
+                    note(entry.key.start, path + [entry.key.value])
+                    walk(entry.value, path + [entry.key.value])
+                }
+            case .sequence(let sequence):
+                for (index, item) in sequence.items.enumerated() { walk(item, path + [String(index)]) }
+            case .scalar: break
+            }
+        }
+        walk(document.root, [])
+        return (json(document.root), paths)
     }
 
     static func json(_ node: YAMLNode) -> JSONValue {
