@@ -15,7 +15,7 @@ import TestSupport
     static let fixtures = "Tests/JumpFormsLoaderTests/Fixtures/diagnostics"
     /// Unknown key, missing key, wrong node kind, null, not a boolean, not an integer, unknown value.
     static let keyOrTypeCodes: Set<DiagnosticCode> = [
-        .unknownKey, .missingKey, .wrongNodeKind, .nullValue, .notABoolean, .notAnInteger, .unknownValue,
+        .unknownKey, .missingKey, .wrongNodeKind, .nullValue, .notABoolean, .notAnInteger, .unknownValue
     ]
 
     struct Case {

@@ -40,7 +40,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
                     ("rule", Self.rule),
                     ("forms", Self.namedMapping(of: Self.ref("form"), description: "Form name -> form.")),
                     ("form", Self.form),
-                    ("provider", Self.provider),
+                    ("provider", Self.provider)
                 ])
         case .locale:
             Self.root(
@@ -75,7 +75,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         var entries: [(key: String, value: JSONValue)] = [
             ("$schema", "https://json-schema.org/draft/2020-12/schema"),
             ("title", .string(title)),
-            ("description", .string(description)),
+            ("description", .string(description))
         ]
         entries += mapping.objectValue ?? []
         entries.append(("$defs", .object(defs.map { (key: $0.0, value: $0.1) })))
@@ -122,14 +122,14 @@ public enum FormatSchema: String, CaseIterable, Sendable {
     private static func namedMapping(of item: JSONValue, description: String) -> JSONValue {
         [
             "description": .string(description), "type": "object",
-            "propertyNames": ["pattern": "^[A-Za-z][A-Za-z0-9_-]*$"], "additionalProperties": item,
+            "propertyNames": ["pattern": "^[A-Za-z][A-Za-z0-9_-]*$"], "additionalProperties": item
         ]
     }
 
     private static let schemaID: JSONValue = [
         "anyOf": [
             scalar,
-            ["type": "object", "minProperties": 1, "additionalProperties": scalar],
+            ["type": "object", "minProperties": 1, "additionalProperties": scalar]
         ]
     ]
 
@@ -169,7 +169,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
             }
             conditions.append([
                 "if": ["properties": ["rule": ["enum": .array(kinds.map { .string($0.rawValue) })]], "required": ["rule"]],
-                "then": ["required": ["value"], "properties": ["value": value]],
+                "then": ["required": ["value"], "properties": ["value": value]]
             ])
         }
         var rule = mapping(FlowDecoder.RuleKey.self, FlowDecoder.spec, ruleDescriptions, extra: [("allOf", .array(conditions))])
@@ -192,20 +192,20 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         var conditions: [JSONValue] = [
             [
                 "if": ["not": ["required": ["type"]]],
-                "then": ["propertyNames": ["enum": names(nil)], "properties": ["id": ["enum": builtIn]]],
+                "then": ["propertyNames": ["enum": names(nil)], "properties": ["id": ["enum": builtIn]]]
             ]
         ]
         for type in FlowDecoder.ProviderType.allCases {
             conditions.append([
                 "if": ["properties": ["type": ["const": .string(type.rawValue)]], "required": ["type"]],
-                "then": ["propertyNames": ["enum": names(type)]],
+                "then": ["propertyNames": ["enum": names(type)]]
             ])
         }
         let keyed = mapping(FlowDecoder.ProviderKey.self, FlowDecoder.spec, providerDescriptions, extra: [("allOf", .array(conditions))])
         return [
             "anyOf": [
                 ["description": "A built-in provider by its id.", "enum": builtIn],
-                keyed,
+                keyed
             ]
         ]
     }()
@@ -213,7 +213,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
     /// Messages (or notes): texts, or mappings of them, flattened to dotted keys.
     private static let messages: JSONValue = [
         "type": "object",
-        "additionalProperties": ["anyOf": [scalar, ref("messages")]],
+        "additionalProperties": ["anyOf": [scalar, ref("messages")]]
     ]
 
     // MARK: descriptions (from docs/flow-format.md)
@@ -225,7 +225,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .locales: "The folder of locale files, relative to the flow file (default `../locales`).",
         .fields: "A mapping of field name -> field, in prompt order.",
         .forms: "A mapping of form name -> form (its list of fields).",
-        .providers: "The sign-in providers, in display order: built-in ids, or mappings (OpenID, SAML).",
+        .providers: "The sign-in providers, in display order: built-in ids, or mappings (OpenID, SAML)."
     ]
 
     static let fieldDescriptions: [FlowDecoder.FieldKey: String] = [
@@ -238,20 +238,21 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .tip: "Message key of the tip.",
         .options: "The options of a select or radio field.",
         .validation: "The field's validation rules, checked in order.",
-        .default: "The value the form starts with; hidden fields send it unchanged.",
+        .default: "The value the form starts with; hidden fields send it unchanged."
     ]
 
     static let optionDescriptions: [FlowDecoder.OptionKey: String] = [
         .value: "The value sent (an empty option must be quoted: \"\").",
         .label: "Message key of the option's text.",
-        .disabled: "`true` hides the option from choices (default `false`).",
+        .disabled: "`true` hides the option from choices (default `false`)."
     ]
 
     static let ruleDescriptions: [FlowDecoder.RuleKey: String] = [
         .rule: "The rule's name: " + RuleKind.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ".",
-        .value: "Depends on the rule: an integer (lengths, years), a field name (match, alongWith), a format name, a regular expression, or a list of strings.",
+        .value:
+            "Depends on the rule: an integer (lengths, years), a field name (match, alongWith), a format name, a regular expression, or a list of strings.",
         .message: "Message key shown when the rule fails; it gets the arguments {label}, {field} and {value}.",
-        .clientSide: "`false` leaves the rule to the server (Capture's `disableClientSide`).",
+        .clientSide: "`false` leaves the rule to the server (Capture's `disableClientSide`)."
     ]
 
     static let formDescriptions: [FlowDecoder.FormKey: String] = [
@@ -265,14 +266,14 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .openidIdentifier: "The OpenID identifier URL (type: openid).",
         .opxBlob: "The OpenID provider's opx_blob (type: openid).",
         .samlProvider: "The SAML provider's name in Engage (type: saml).",
-        .icon: "An icon file next to the flow.",
+        .icon: "An icon file next to the flow."
     ]
 
     static let localeDescriptions: [LocaleDecoder.LocaleKey: String] = [
         .locale: "The file's BCP 47 tag; it must match the file name (`fr-FR.yaml`: `fr-FR`).",
         .messages: "Message key -> ICU MessageFormat text; keys may be dotted or nested mappings.",
         .sameAsSource: "Message keys whose text is deliberately the same as the default locale's.",
-        .notes: "Notes for translators, by message key (dotted or nested).",
+        .notes: "Notes for translators, by message key (dotted or nested)."
     ]
 
     static let configDescriptions: [ConfigDecoder.Key: String] = [
@@ -298,7 +299,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .flow: "The flow file, relative to jump.yaml.",
         .responseType: "`token` (default) or `code_and_token`.",
         .server: "The local server's settings (`jump-forms serve`; docs/local-server.md).",
-        .captureFlowDomain: "Absolute URL of the flow documents (Android's key; default: the SDKs' CDN, or a loopback server).",
+        .captureFlowDomain: "Absolute URL of the flow documents (Android's key; default: the SDKs' CDN, or a loopback server)."
     ]
 
     static let serverDescriptions: [ConfigDecoder.ServerKey: String] = [
@@ -323,7 +324,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .maximumConnections: "Connections served at once.",
         .passwordHashQueue: "Password hashes that may wait for a thread (0: none wait).",
         .refreshLifetime: "Seconds a refresh secret lives.",
-        .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes.",
+        .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes."
     ]
 
     static let identitiesDescriptions: [IdentitiesLoader.Key: String] = [
@@ -338,6 +339,6 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .givenName: "Given name.",
         .familyName: "Family name.",
         .displayName: "Display name.",
-        .nativeToken: "The token a native SDK sign-in sends for this identity.",
+        .nativeToken: "The token a native SDK sign-in sends for this identity."
     ]
 }
