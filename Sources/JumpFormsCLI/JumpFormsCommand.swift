@@ -21,9 +21,10 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
             InitCommand.self, LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self,
+            SchemaCommand.self,
             RequestCommand.self,
             ProvidersCommand.self,
-            ServeCommand.self, OutboxCommand.self, FlowCommand.self, SchemaCommand.self
+            ServeCommand.self, OutboxCommand.self, FlowCommand.self
         ]
     )
 
