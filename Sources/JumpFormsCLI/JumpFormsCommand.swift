@@ -21,6 +21,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             ForgotPasswordCommand.self, ResendVerificationCommand.self, RefreshCommand.self, LinkCommand.self, UnlinkCommand.self,
             SignOutCommand.self,
             InitCommand.self, LintCommand.self, LocalesCommand.self, GenerateCommand.self, ShowCommand.self, ValidateCommand.self,
+            SchemaCommand.self,
             RequestCommand.self,
             ProvidersCommand.self,
             ServeCommand.self, OutboxCommand.self, ResetCommand.self, FlowCommand.self

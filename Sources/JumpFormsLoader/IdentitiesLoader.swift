@@ -13,6 +13,21 @@ public enum IdentitiesLoader {
         case provider, identifier, email, verifiedEmail, givenName, familyName, displayName, nativeToken
     }
 
+    /// What each key holds (`decode` and `FormatSchema` read these).
+    static func spec(_ key: Key) -> KeySpec {
+        switch key {
+        case .identities: KeySpec(value: .list(.named("identity")), required: true)
+        }
+    }
+
+    static func spec(_ key: IdentityKey) -> KeySpec {
+        switch key {
+        case .provider, .identifier: .text(required: true)
+        case .verifiedEmail: KeySpec(value: .boolean)
+        case .email, .givenName, .familyName, .displayName, .nativeToken: .text()
+        }
+    }
+
     /// The identities, or the located problems of the file.
     public static func load(path: String, limits: LoaderLimits = .default) -> (
         identities: [TestIdentity], diagnostics: [Diagnostic], sources: SourceFiles

@@ -21,6 +21,43 @@ struct ConfigDecoder {
         case refreshLifetime, privilegedSessionMaxAge
     }
 
+    /// The values of `responseType`.
+    static let responseTypes = ["token", "code_and_token"]
+
+    /// What each key holds (the decoder below and `FormatSchema` read these).
+    static func spec(_ key: Key) -> KeySpec {
+        switch key {
+        case .captureDomain, .captureClientId, .captureLocale, .flow: .text(required: true)
+        case .captureTraditionalSignInType: KeySpec(value: .choice(ClientConfig.SignInType.allCases.map(\.rawValue)))
+        case .enableThinRegistration: KeySpec(value: .boolean)
+        case .responseType: KeySpec(value: .choice(responseTypes))
+        case .server: KeySpec(value: .named("server"))
+        case .captureAppId, .captureFlowName, .captureFlowVersion, .captureSignInFormName,
+            .captureTraditionalRegistrationFormName, .captureSocialRegistrationFormName, .forgottenPasswordFormName,
+            .editProfileFormName, .resendEmailVerificationFormName, .changePasswordFormName, .engageAppId, .engageDomain,
+            .engageWhitelistedDomain, .redirectUri, .captureFlowDomain:
+            .text()
+        }
+    }
+
+    static func spec(_ key: ServerKey) -> KeySpec {
+        switch key {
+        case .accessTokenLifetime: KeySpec(value: .integer(1...31_536_000))
+        case .bcryptCost: KeySpec(value: .integer(4...31))
+        case .maximumRequestSize: KeySpec(value: .integer(1024...(16 << 20)))
+        case .signInFailureLimit, .clientFailureLimit: KeySpec(value: .integer(0...1_000_000))
+        case .signInWait, .signInMaximumWait, .privilegedSessionMaxAge: KeySpec(value: .integer(1...86_400))
+        case .signInFailureReset, .clientFailureReset, .emailWindow: KeySpec(value: .integer(1...31_536_000))
+        case .emailsPerAddress: KeySpec(value: .integer(1...1000))
+        case .maximumConnections: KeySpec(value: .integer(2...1_000_000))
+        case .passwordHashQueue: KeySpec(value: .integer(0...100_000))
+        case .refreshLifetime: KeySpec(value: .integer(60...31_536_000))
+        case .maximumRecordSize: KeySpec(value: .integer(1024...(3 << 20)))
+        case .identities, .database, .apiKey, .clientSecret, .schema: .text()
+        case .writeWithToken: KeySpec(value: .list(.text))
+        }
+    }
+
     /// Keys `server:` had and no longer has, with the hint their unknown-key error gives.
     static let removedServerKeys = [
         "commitDelay": "'commitDelay' was removed: concurrent refreshes share a commit without waiting for one another; delete the key"
@@ -68,8 +105,8 @@ struct ConfigDecoder {
         let responseType: Located<String> =
             keyed[.responseType].flatMap { node in
                 guard let text = string(node, "'responseType'") else { return nil }
-                guard text.value == "token" || text.value == "code_and_token" else {
-                    decoder.errors.append(.unknownValue(text.location, value: text.value, what: "response type", known: ["token", "code_and_token"]))
+                guard Self.responseTypes.contains(text.value) else {
+                    decoder.errors.append(.unknownValue(text.location, value: text.value, what: "response type", known: Self.responseTypes))
                     return nil
                 }
                 return text
@@ -128,35 +165,33 @@ struct ConfigDecoder {
         var settings = ServerSettings()
         guard let mapping = decoder.mapping(node, "'server'") else { return settings }
         let keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'", removed: Self.removedServerKeys)
-        func bounded(_ key: ServerKey, _ range: ClosedRange<Int>) -> Int? {
+        func bounded(_ key: ServerKey) -> Int? {
             guard let node = keyed[key], let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
-            guard range.contains(number.value) else {
-                decoder.errors.append(.valueOutOfRange(number.location, value: number.value, context: "'\(key.rawValue)'", range: range))
-                return nil
-            }
-            return number.value
+            guard case .integer(let range?) = Self.spec(key).value, !range.contains(number.value) else { return number.value }
+            decoder.errors.append(.valueOutOfRange(number.location, value: number.value, context: "'\(key.rawValue)'", range: range))
+            return nil
         }
-        if let value = bounded(.accessTokenLifetime, 1...31_536_000) { settings.accessTokenLifetime = value }
-        if let value = bounded(.bcryptCost, 4...31) { settings.bcryptCost = value }
-        if let value = bounded(.maximumRequestSize, 1024...(16 << 20)) { settings.maximumRequestSize = value }
-        if let value = bounded(.signInFailureLimit, 0...1_000_000) { settings.signInFailureLimit = value }
-        if let value = bounded(.clientFailureLimit, 0...1_000_000) { settings.clientFailureLimit = value }
-        if let value = bounded(.signInWait, 1...86_400) { settings.signInWait = value }
-        if let value = bounded(.signInMaximumWait, 1...86_400) { settings.signInMaximumWait = value }
-        if let value = bounded(.signInFailureReset, 1...31_536_000) { settings.signInFailureReset = value }
-        if let value = bounded(.clientFailureReset, 1...31_536_000) { settings.clientFailureReset = value }
-        if let value = bounded(.emailsPerAddress, 1...1000) { settings.emailsPerAddress = value }
-        if let value = bounded(.emailWindow, 1...31_536_000) { settings.emailWindow = value }
-        if let value = bounded(.maximumConnections, 2...1_000_000) { settings.maximumConnections = value }
-        if let value = bounded(.passwordHashQueue, 0...100_000) { settings.passwordHashQueue = value }
-        if let value = bounded(.refreshLifetime, 60...31_536_000) { settings.refreshLifetime = value }
-        if let value = bounded(.privilegedSessionMaxAge, 1...86_400) { settings.privilegedSessionMaxAge = value }
+        if let value = bounded(.accessTokenLifetime) { settings.accessTokenLifetime = value }
+        if let value = bounded(.bcryptCost) { settings.bcryptCost = value }
+        if let value = bounded(.maximumRequestSize) { settings.maximumRequestSize = value }
+        if let value = bounded(.signInFailureLimit) { settings.signInFailureLimit = value }
+        if let value = bounded(.clientFailureLimit) { settings.clientFailureLimit = value }
+        if let value = bounded(.signInWait) { settings.signInWait = value }
+        if let value = bounded(.signInMaximumWait) { settings.signInMaximumWait = value }
+        if let value = bounded(.signInFailureReset) { settings.signInFailureReset = value }
+        if let value = bounded(.clientFailureReset) { settings.clientFailureReset = value }
+        if let value = bounded(.emailsPerAddress) { settings.emailsPerAddress = value }
+        if let value = bounded(.emailWindow) { settings.emailWindow = value }
+        if let value = bounded(.maximumConnections) { settings.maximumConnections = value }
+        if let value = bounded(.passwordHashQueue) { settings.passwordHashQueue = value }
+        if let value = bounded(.refreshLifetime) { settings.refreshLifetime = value }
+        if let value = bounded(.privilegedSessionMaxAge) { settings.privilegedSessionMaxAge = value }
         settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
         settings.database = keyed[.database].flatMap { string($0, "'database'") }
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
         settings.clientSecret = keyed[.clientSecret].flatMap { string($0, "'clientSecret'") }
         settings.schema = keyed[.schema].flatMap { string($0, "'schema'") }
-        if let value = bounded(.maximumRecordSize, 1024...(3 << 20)) { settings.maximumRecordSize = value }
+        if let value = bounded(.maximumRecordSize) { settings.maximumRecordSize = value }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
         }

@@ -10,6 +10,67 @@ struct FlowDecoder {
     enum ProviderKey: String, CaseIterable { case id, type, name, openidIdentifier, opxBlob, samlProvider, icon }
     enum ProviderType: String, CaseIterable { case openid, saml }
 
+    /// What each key holds (the decoder below and `FormatSchema` read these).
+    static func spec(_ key: FlowKey) -> KeySpec {
+        switch key {
+        case .flow, .version, .defaultLocale: .text(required: true)
+        case .locales: .text()
+        case .fields: KeySpec(value: .named("fields"), required: true)
+        case .forms: KeySpec(value: .named("forms"), required: true)
+        case .providers: KeySpec(value: .list(.named("provider")))
+        }
+    }
+
+    static func spec(_ key: FieldKey) -> KeySpec {
+        switch key {
+        case .type: KeySpec(value: .choice(FieldType.allCases.map(\.rawValue)), required: true)
+        case .schemaId: KeySpec(value: .named("schemaId"))
+        case .label, .placeholder, .tip, .default: .text()
+        case .validation: KeySpec(value: .list(.named("rule")))
+        case .options: KeySpec(value: .list(.named("option")))
+        }
+    }
+
+    static func spec(_ key: OptionKey) -> KeySpec {
+        switch key {
+        case .value, .label: .text(required: true)
+        case .disabled: KeySpec(value: .boolean)
+        }
+    }
+
+    /// `value`'s kind depends on the rule (`RuleKind.valueShape`).
+    static func spec(_ key: RuleKey) -> KeySpec {
+        switch key {
+        case .rule: KeySpec(value: .choice(RuleKind.allCases.map(\.rawValue)), required: true)
+        case .value: .text()
+        case .message: .text(required: true)
+        case .clientSide: KeySpec(value: .boolean)
+        }
+    }
+
+    static func spec(_ key: FormKey) -> KeySpec {
+        switch key {
+        case .fields: KeySpec(value: .list(.text), required: true)
+        }
+    }
+
+    static func spec(_ key: ProviderKey) -> KeySpec {
+        switch key {
+        case .id: .text(required: true)
+        case .type: KeySpec(value: .choice(ProviderType.allCases.map(\.rawValue)))
+        case .name, .openidIdentifier, .opxBlob, .samlProvider, .icon: .text()
+        }
+    }
+
+    /// The keys a provider of this type may have (nil: a built-in provider, without `type`).
+    static func providerKeys(_ type: ProviderType?) -> [ProviderKey] {
+        switch type {
+        case nil: [.id, .name, .icon, .type]
+        case .openid: [.id, .type, .name, .openidIdentifier, .opxBlob, .icon]
+        case .saml: [.id, .type, .name, .samlProvider, .icon]
+        }
+    }
+
     var decoder: NodeDecoder
 
     init(path: String) {
@@ -245,21 +306,21 @@ struct FlowDecoder {
                         .unknownKey(
                             decoder.location(scalar), key: key.rawValue,
                             context: "\(context) (a built-in provider; add 'type: openid' or 'type: saml')",
-                            known: [ProviderKey.id, .name, .icon, .type].map(\.rawValue)))
+                            known: Self.providerKeys(nil).map(\.rawValue)))
                 }
             }
         } else if case .openID = kind, let scalar = keyed.keyScalar(.samlProvider) {
             decoder.errors.append(
                 .unknownKey(
                     decoder.location(scalar), key: "samlProvider", context: "\(context) (type: openid)",
-                    known: [ProviderKey.id, .type, .name, .openidIdentifier, .opxBlob, .icon].map(\.rawValue)))
+                    known: Self.providerKeys(.openid).map(\.rawValue)))
         } else if case .saml = kind {
             for key in [ProviderKey.openidIdentifier, .opxBlob] {
                 if let scalar = keyed.keyScalar(key) {
                     decoder.errors.append(
                         .unknownKey(
                             decoder.location(scalar), key: key.rawValue, context: "\(context) (type: saml)",
-                            known: [ProviderKey.id, .type, .name, .samlProvider, .icon].map(\.rawValue)))
+                            known: Self.providerKeys(.saml).map(\.rawValue)))
                 }
             }
         }

@@ -8,6 +8,17 @@ import JumpForms
 struct LocaleDecoder {
     enum LocaleKey: String, CaseIterable { case locale, messages, sameAsSource, notes }
 
+    /// What each key holds (the decoder below and `FormatSchema` read these). `messages` and
+    /// `notes` are mappings of texts or nested mappings, flattened to dotted keys.
+    static func spec(_ key: LocaleKey) -> KeySpec {
+        switch key {
+        case .locale: .text(required: true)
+        case .messages: KeySpec(value: .named("messages"), required: true)
+        case .sameAsSource: KeySpec(value: .list(.text))
+        case .notes: KeySpec(value: .named("messages"))
+        }
+    }
+
     var decoder: NodeDecoder
     /// The messages, read as the file was read or walked from the tree by `decode`.
     private var flattener: MessageFlattener
