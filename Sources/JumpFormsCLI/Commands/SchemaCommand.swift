@@ -38,7 +38,7 @@ struct SchemaCommand: ParsableCommand {
         }
         guard let out else { return }
         do {
-            try Self.makeFolders(out)
+            guard LocaleFileIO.createFolder(out) else { throw FileFailure.system(out) }
             for schema in FormatSchema.allCases {
                 try AtomicFile.write(Array(schema.text.utf8), to: PathText.join(out, schema.fileName), mode: 0o644)
             }
@@ -47,15 +47,6 @@ struct SchemaCommand: ParsableCommand {
             throw ExitCode(2)
         }
         console.out(escaping: FormatSchema.allCases.map { "wrote \(PathText.join(out, $0.fileName))\n" }.joined())
-    }
-
-    /// `mkdir -p`, mode 0755 (less the umask).
-    private static func makeFolders(_ folder: String) throws {
-        var current = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileFailure.system(current) }
-        }
     }
 }
 

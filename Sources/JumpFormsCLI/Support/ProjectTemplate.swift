@@ -76,19 +76,11 @@ enum ProjectTemplate {
         let existing = paths.filter { lstat($0, &info) == 0 }
         guard existing.isEmpty else { throw InitRefusal(existing: existing) }
         for (file, path) in zip(files, paths) {
-            try makeFolders(PathText.folder(of: path))
+            let folder = PathText.folder(of: path)
+            guard LocaleFileIO.createFolder(folder) else { throw FileFailure.system(folder) }
             try AtomicFile.write(file.bytes, to: path, mode: 0o644)
         }
         return paths
-    }
-
-    /// `mkdir -p`, mode 0755 (less the umask).
-    private static func makeFolders(_ folder: String) throws {
-        var current = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileFailure.system(current) }
-        }
     }
 }
 
