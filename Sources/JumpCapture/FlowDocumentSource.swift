@@ -83,12 +83,7 @@ public enum FlowDocumentError: Error, Sendable, Hashable, CustomStringConvertibl
         switch self {
         case .insecureURL(let url):
             "refusing to download the flow document over plain http from \(url): use https, or a loopback address for a local server"
-        case let .unreachable(url, reason):
-            if reason == "connection refused", let server = ServerURL(url), server.isLoopback {
-                "cannot download the flow document \(url): connection refused: is jump-forms serve running at \(server.scheme)://\(server.authority)?"
-            } else {
-                "cannot download the flow document \(url): \(reason)"
-            }
+        case let .unreachable(url, reason): "cannot download the flow document \(url): \(TransportError.explained(reason, url: url))"
         case let .timedOut(url, seconds): "no answer from \(url) within \(seconds) s"
         case let .status(url, status): "\(url) answered HTTP \(status), not the flow document"
         case let .tooLarge(url, limit): "the flow document \(url) is larger than \(limit) bytes"

@@ -30,17 +30,21 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insecureURL(let url):
             "refusing to send credentials over plain http to \(url): use https, or a loopback address (127.0.0.1, ::1, localhost) for a local server"
         case let .timedOut(url, seconds): "no answer from \(url) within \(seconds) s"
-        case let .connectionFailed(url, reason):
-            if reason == "connection refused", let server = ServerURL(url), server.isLoopback {
-                "cannot reach \(url): connection refused: is jump-forms serve running at \(server.scheme)://\(server.authority)?"
-            } else {
-                "cannot reach \(url): \(reason)"
-            }
+        case let .connectionFailed(url, reason): "cannot reach \(url): \(Self.explained(reason, url: url))"
         case let .answerTooLarge(url, limit): "the answer from \(url) is larger than \(limit) bytes"
         case let .redirected(url, status, location):
             "\(url) answered with a redirect (HTTP \(status))\(location.map { " to \($0)" } ?? ""); "
                 + "jump-forms does not follow redirects, so nothing was sent further: point captureDomain (or --capture-url) at the server itself"
         }
+    }
+}
+
+extension TransportError {
+    /// `reason`, and for a refused loopback connection the question a user needs: is the local
+    /// server running?
+    static func explained(_ reason: String, url: String) -> String {
+        guard reason == "connection refused", let server = ServerURL(url), server.isLoopback else { return reason }
+        return "connection refused: is jump-forms serve running at \(server.scheme)://\(server.authority)?"
     }
 }
 
