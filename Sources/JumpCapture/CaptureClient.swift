@@ -384,7 +384,8 @@ public actor CaptureClient {
     /// Shares `activity` with `provider` with a device token of the caller's.
     @discardableResult
     public func share(_ activity: SharedActivity, provider: String, deviceToken: String) async throws(CaptureClientError) -> EngagePost {
-        try await post(setup.engageBuilder.sharing(activity, provider: provider, deviceToken: deviceToken), provider: provider, deviceToken: deviceToken)
+        try await post(
+            setup.engageBuilder.sharing(activity, provider: provider, deviceToken: deviceToken), provider: provider, deviceToken: deviceToken)
     }
 
     /// Sets the person's status on `provider` (`/api/v2/set_status`) with the session's device
@@ -397,7 +398,8 @@ public actor CaptureClient {
     /// Sets the person's status on `provider` with a device token of the caller's.
     @discardableResult
     public func setStatus(_ status: String, provider: String, deviceToken: String) async throws(CaptureClientError) -> EngagePost {
-        try await post(setup.engageBuilder.setStatus(status, provider: provider, deviceToken: deviceToken), provider: provider, deviceToken: deviceToken)
+        try await post(
+            setup.engageBuilder.setStatus(status, provider: provider, deviceToken: deviceToken), provider: provider, deviceToken: deviceToken)
     }
 
     /// Short URLs for `urls` (`/openid/get_urls`): long URL -> short URL, for the URLs Engage

@@ -96,7 +96,8 @@ public struct EngageError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.body =
-            body ?? .object([("stat", .string("fail")), ("err", .object([("code", code.map(JSONValue.integer) ?? .null), ("msg", .string(message))]))])
+            body
+            ?? .object([("stat", .string("fail")), ("err", .object([("code", code.map(JSONValue.integer) ?? .null), ("msg", .string(message))]))])
     }
 
     /// What the code means, as Engage documents it (the list in JRSessionData.m:1408-1426).

@@ -208,7 +208,10 @@ import TestSupport
                 ),
                 ("/api/v2/set_status", "device_token=\(twitter)", 0, "Missing parameter: status"),
                 ("/api/v2/set_status", "status=+&device_token=\(twitter)", 1, "Invalid parameter: status (empty)"),
-                ("/api/v2/set_status", "status=hi&device_token=\(twitter)&device_token=\(twitter)", 1, "Invalid parameter: device_token is given more than once")
+                (
+                    "/api/v2/set_status", "status=hi&device_token=\(twitter)&device_token=\(twitter)", 1,
+                    "Invalid parameter: device_token is given more than once"
+                )
             ]
             for (path, form, code, message) in cases {
                 let answer = try await server.raw(.POST, path, form: form)
@@ -246,7 +249,8 @@ import TestSupport
     @Test func iOSActivityBodyReplayed() async throws {
         try await withEngageServer(flow: Self.flow, identities: Self.identities) { server in
             let token = try await Self.deviceToken(server, "facebook")
-            let json = #"{"action":"joined Example","url":"https:\/\/example.com\/welcome","user_generated_content":"Ça marche","title":"Welcome","media":[{"type":"image","src":"https:\/\/example.com\/a.png","href":"https:\/\/example.com\/"}]}"#
+            let json =
+                #"{"action":"joined Example","url":"https:\/\/example.com\/welcome","user_generated_content":"Ça marche","title":"Welcome","media":[{"type":"image","src":"https:\/\/example.com\/a.png","href":"https:\/\/example.com\/"}]}"#
             let body =
                 "activity=%7B%22action%22:%22joined%20Example%22,%22url%22:%22https:%5C/%5C/example.com%5C/welcome%22,"
                 + "%22user_generated_content%22:%22%C3%87a%20marche%22,%22title%22:%22Welcome%22,"
@@ -335,12 +339,15 @@ import TestSupport
             let activity = EngageSharingTests.activity.json.serialized()
             let posted = try await server.raw(
                 .POST, "/api/v2/activity",
-                form: "activity=\(FormEncoding.encode(activity))&device_token=\(twitter)&url_shortening=true&device=android&provider=twitter&app_name=jump-forms")
+                form:
+                    "activity=\(FormEncoding.encode(activity))&device_token=\(twitter)&url_shortening=true&device=android&provider=twitter&app_name=jump-forms"
+            )
             #expect(posted.body == #"{"stat":"ok"}"#)
             server.clock.advance(60)
             // A status with a terminal escape sequence in it: listed escaped, its JSON exact.
             let status = "Bonjour\u{1B}]0;owned\u{07} à tous"
-            _ = try await server.raw(.POST, "/api/v2/set_status", form: "status=\(FormEncoding.encode(status))&device_token=\(linkedIn)&device=android")
+            _ = try await server.raw(
+                .POST, "/api/v2/set_status", form: "status=\(FormEncoding.encode(status))&device_token=\(linkedIn)&device=android")
 
             let text = try await InProcess.run(arguments)
             #expect(text.status == 0, "\(text.stderr)")
