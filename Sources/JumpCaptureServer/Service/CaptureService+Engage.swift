@@ -8,8 +8,8 @@ extension CaptureService {
 
     /// The mobile configuration (`/openid/mobile_config_and_baseurl`), as both SDKs read it:
     /// `baseurl` and `provider_info` (iOS requires both), `enabled_providers`,
-    /// `social_providers` (the providers of social *sharing*, which this double does not
-    /// serve: empty) and `hide_tagline`. Per provider: `friendly_name`, `url` (a start path
+    /// `social_providers` (the providers of social *sharing*: empty until the flow names them;
+    /// the sharing endpoints themselves are in CaptureService+Sharing.swift) and `hide_tagline`. Per provider: `friendly_name`, `url` (a start path
     /// that names the provider, so that iOS 5.5, which adds no `openid_identifier` or
     /// `saml_provider` to it, starts the right one), `requires_input` as the *string*
     /// `"YES"`/`"NO"` (iOS compares it with `isEqualToString:`; Android takes either),
