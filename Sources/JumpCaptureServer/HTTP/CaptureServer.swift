@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import JumpCapture
 import JumpForms
+import JumpWebPages
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -218,12 +219,15 @@ struct CaptureDispatcher: RouterMiddleware {
         case signInDevice, oauthToken
         /// `/widget_data/flows/<app>/<flow>/<version>/<locale>.json` (FlowDocumentRoute.swift).
         case flowDocument
+        /// `/forms/<formName>`: the hosted forms (CaptureService+HostedForms.swift), and the
+        /// stylesheet of every page.
+        case hostedForm, stylesheet
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
         var takesHEAD: Bool {
             switch self {
-            case .engageStart, .verifyEmail, .authInfo, .oauthToken: false
+            case .engageStart, .verifyEmail, .authInfo, .oauthToken, .hostedForm: false
             default: true
             }
         }
@@ -248,10 +252,12 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/signin/device": return (.signInDevice, [.get])
         // POST only: the client secret, and the code or refresh token, stay out of URLs.
         case "/oauth/token": return (.oauthToken, [.post])
+        case Stylesheet.path: return (.stylesheet, [.get])
         default:
             // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
             if CaptureService.isEngageStartPath(path) { return (.engageStart, [.get]) }
             if FlowDocumentRoute.matches(path) { return (.flowDocument, [.get]) }
+            if CaptureService.isHostedFormPath(path) { return (.hostedForm, [.get, .post]) }
             return nil
         }
     }
@@ -406,6 +412,13 @@ struct CaptureDispatcher: RouterMiddleware {
             case .signInDevice: return try await service.signInDevice(parameters)
             case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
             case .flowDocument: return FlowDocumentRoute.answer(path: path, headers: request.headers, setup: service.setup)
+            case .hostedForm:
+                return try await service.hostedForm(
+                    path: path, parameters, headers: request.headers, isPost: request.method == .post, client: client?.ipAddress)
+            case .stylesheet:
+                var reply = ServerReply(status: .ok, contentType: Stylesheet.contentType, body: Stylesheet.text)
+                reply.headers[.cacheControl] = "no-cache"
+                return reply
             }
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy
