@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "JumpCapture", targets: ["JumpCapture"]),
         .library(name: "JumpCaptureNIO", targets: ["JumpCaptureNIO"]),
         .library(name: "JumpCaptureServer", targets: ["JumpCaptureServer"]),
+        .library(name: "JumpWebPages", targets: ["JumpWebPages"]),
         .library(name: "JumpSchema", targets: ["JumpSchema"]),
         .library(name: "JumpLocaleCheck", targets: ["JumpLocaleCheck"]),
         .library(name: "JumpLocaleInterchange", targets: ["JumpLocaleInterchange"]),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // The server's pages (hosted forms, the Engage dialog, the email pages): Mustache templates.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // mimalloc (Debian: libmimalloc-dev), opt-in: `swift build --traits Mimalloc` links it into
@@ -122,11 +125,19 @@ let package = Package(
             name: "JumpLocaleInterchange",
             dependencies: ["JumpForms"]
         ),
+        // The server's HTML pages: one layout, the hosted forms drawn from a FormModel, the Engage
+        // dialog and the email pages, as Mustache templates compiled into the binary, and the
+        // stylesheet. No HTTP: the server hands it values and serves what it renders.
+        .target(
+            name: "JumpWebPages",
+            dependencies: ["JumpForms", "JumpLocalization", .product(name: "Mustache", package: "swift-mustache")]
+        ),
         // A local Capture-compatible server and Engage double (Hummingbird 2, GRDB/SQLite).
         .target(
             name: "JumpCaptureServer",
             dependencies: [
                 "JumpForms",
+                "JumpWebPages",
                 "JumpCapture",
                 "JumpSchema",
                 "CZlib",
@@ -216,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
-                "JumpCaptureServer", "JumpCapture", "JumpCaptureNIO", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
+                "JumpCaptureServer", "JumpCapture", "JumpCaptureNIO", "JumpForms", "JumpFormsLoader", "JumpSchema", "JumpWebPages", "TestSupport",
                 "CLITestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -228,7 +239,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -129,12 +129,15 @@ import TestSupport
             let code = try #require(TestServer.query(link)["code"])
             let page = try await server.raw(.GET, "/password/reset?code=" + code)
             #expect(page.status == 200)
-            #expect(page.body.contains("<form method=\"post\" action=\"/password/reset\">"))
+            #expect(page.body.contains("<form id=\"form-passwordReset\" method=\"post\" action=\"/password/reset\">"))
             // The password field's rules apply (minLength 8).
             let short = try await server.raw(.POST, "/password/reset", form: "code=\(code)&password=short")
             #expect(short.status == 400)
             #expect(short.body.contains("at least 8") || short.body.contains("8"))
-            let changed = try await server.raw(.POST, "/password/reset", form: "code=\(code)&password=" + FormEncoding.encode("new battery staple"))
+            let changed = try await server.raw(
+                .POST, "/password/reset",
+                form: "code=\(code)&password=" + FormEncoding.encode("new battery staple") + "&passwordConfirm="
+                    + FormEncoding.encode("new battery staple"))
             #expect(changed.status == 200)
             #expect(changed.body.contains("Password changed"))
             #expect(try await server.signIn("ana.ruiz@example.com", "new battery staple").signedIn != nil)

@@ -80,13 +80,16 @@ import TestSupport
             let code = try #require(TestServer.query(link)["code"])
             let page = try await server.raw(.GET, "/password/reset?code=" + code)
             #expect(page.status == 200)
-            #expect(page.body.contains(#"<html lang="de-DE">"#))
+            #expect(page.body.contains(#"<html lang="de-DE" dir="ltr">"#))
             #expect(page.body.contains("Neues Passwort wählen") && page.body.contains("Speichern"), "\(page.body)")
             #expect(!page.body.contains("Choose a new password"))
             let short = try await server.raw(.POST, "/password/reset", form: "code=\(code)&password=short")
             #expect(short.status == 400)
             #expect(short.body.contains("mindestens 8 Zeichen"), "\(short.body)")
-            let changed = try await server.raw(.POST, "/password/reset", form: "code=\(code)&password=" + FormEncoding.encode("neues Passwort 1"))
+            let changed = try await server.raw(
+                .POST, "/password/reset",
+                form: "code=\(code)&password=" + FormEncoding.encode("neues Passwort 1") + "&passwordConfirm="
+                    + FormEncoding.encode("neues Passwort 1"))
             #expect(changed.body.contains("Passwort geändert"), "\(changed.body)")
             // A link that is not valid: the server's locale.
             let gone = try await server.raw(.GET, "/password/reset?code=" + code)
@@ -107,7 +110,7 @@ import TestSupport
             let code = try #require(TestServer.query(link)["code"])
             let page = try await server.raw(.GET, "/email/verify?code=" + code)
             #expect(page.status == 200)
-            #expect(page.body.contains(#"<html lang="pl-PL">"#))
+            #expect(page.body.contains(#"<html lang="pl-PL" dir="ltr">"#))
             #expect(page.body.contains("Adres e-mail potwierdzony") && !page.body.contains("Email confirmed"), "\(page.body)")
             #expect(try await server.record(session.accessToken)["emailVerified"] != nil)
             // Used up: the server's locale, and nothing confirmed twice.

@@ -114,7 +114,9 @@ import TestSupport
             #expect(
                 try await server.raw(.POST, "/password/reset", form: "code=\(older)&password=" + FormEncoding.encode("an older password")).status
                     == 404)
-            let reset = try await server.raw(.POST, "/password/reset", form: "code=\(newer)&password=" + FormEncoding.encode(Self.newPassword))
+            let reset = try await server.raw(
+                .POST, "/password/reset",
+                form: "code=\(newer)&password=" + FormEncoding.encode(Self.newPassword) + "&passwordConfirm=" + FormEncoding.encode(Self.newPassword))
             #expect(reset.status == 200, "\(reset.body)")
             // Every session ends, the caller has none to keep; the verification link sent before is void.
             #expect(try await server.readRecord(session.accessToken).code == 200)

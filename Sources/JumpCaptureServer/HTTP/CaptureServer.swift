@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import JumpCapture
 import JumpForms
+import JumpWebPages
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -236,12 +237,15 @@ struct CaptureDispatcher: RouterMiddleware {
         case shareActivity, setStatus, shortenURLs, shortURL
         /// `/widget_data/flows/<app>/<flow>/<version>/<locale>.json` (FlowDocumentRoute.swift).
         case flowDocument
+        /// `/forms/<formName>`: the hosted forms (CaptureService+HostedForms.swift), and the
+        /// stylesheet of every page.
+        case hostedForm, stylesheet
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
         var takesHEAD: Bool {
             switch self {
-            case .engageStart, .verifyEmail, .authInfo, .oauthToken, .shortenURLs, .signInDevice: false
+            case .engageStart, .verifyEmail, .authInfo, .oauthToken, .shortenURLs, .signInDevice, .hostedForm: false
             default: true
             }
         }
@@ -269,11 +273,13 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/api/v2/activity": return (.shareActivity, [.post])
         case "/api/v2/set_status": return (.setStatus, [.post])
         case "/openid/get_urls": return (.shortenURLs, [.get, .post])
+        case Stylesheet.path: return (.stylesheet, [.get])
         default:
             if CaptureService.isShortURLPath(path) { return (.shortURL, [.get]) }
             // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
             if CaptureService.isEngageStartPath(path) { return (.engageStart, [.get]) }
             if FlowDocumentRoute.matches(path) { return (.flowDocument, [.get]) }
+            if CaptureService.isHostedFormPath(path) { return (.hostedForm, [.get, .post]) }
             return nil
         }
     }
@@ -432,6 +438,13 @@ struct CaptureDispatcher: RouterMiddleware {
             case .setStatus: return try await service.setStatus(parameters)
             case .shortenURLs: return try await service.shortenURLs(parameters)
             case .shortURL: return try await service.followShortURL(path: path)
+            case .hostedForm:
+                return try await service.hostedForm(
+                    path: path, parameters, headers: request.headers, isPost: request.method == .post, client: client?.ipAddress)
+            case .stylesheet:
+                var reply = ServerReply(status: .ok, contentType: Stylesheet.contentType, body: Stylesheet.text)
+                reply.headers[.cacheControl] = "no-cache"
+                return reply
             }
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy

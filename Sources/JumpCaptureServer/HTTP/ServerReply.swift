@@ -1,5 +1,6 @@
 import HTTPTypes
 import JumpForms
+import JumpWebPages
 
 /// What the server answers: Capture JSON, a redirect, or a small HTML page (Engage dialogs).
 struct ServerReply: Sendable {
@@ -60,17 +61,21 @@ struct ServerReply: Sendable {
         ServerReply(status: .found, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
     }
 
-    /// A page; `language` (when known) becomes its `lang`.
-    static func html(_ title: String, _ content: String, status: HTTPResponse.Status = .ok, language: LocaleTag? = nil) -> ServerReply {
-        let lang = language.map { " lang=\"\(escape($0.identifier))\"" } ?? ""
-        let page = """
-            <!DOCTYPE html>
-            <html\(lang)><head><meta charset="utf-8"><title>\(escape(title))</title></head>
-            <body><h1>\(escape(title))</h1>
-            \(content)
-            </body></html>
-            """
-        return ServerReply(status: status, contentType: "text/html; charset=utf-8", body: page)
+    static let htmlContentType = "text/html; charset=utf-8"
+
+    /// 303: where a submitted page continues (the browser follows it with a GET).
+    static func seeOther(_ location: String) -> ServerReply {
+        ServerReply(status: .seeOther, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
+    }
+
+    /// A page of text in the one layout (`JumpWebPages`): `language` (the server's default locale
+    /// when not given) sets its `lang` and `dir`.
+    static func html(
+        _ title: String, _ paragraphs: [String], links: [PageLink] = [], status: HTTPResponse.Status = .ok, language: LocaleTag
+    ) -> ServerReply {
+        ServerReply(
+            status: status, contentType: htmlContentType,
+            body: PageRenderer.message(MessagePage(locale: language, title: title, paragraphs: paragraphs, links: links)))
     }
 
     static func escape(_ text: String) -> String {

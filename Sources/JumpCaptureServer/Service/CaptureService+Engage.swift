@@ -1,5 +1,6 @@
 import JumpCapture
 import JumpForms
+import JumpWebPages
 
 /// The Engage double: the mobile configuration, provider dialogs that complete against the
 /// test identities, native token exchange and `auth_info`. Tokens it issues live ten minutes.
@@ -185,23 +186,21 @@ extension CaptureService {
         case .provider(let found):
             provider = found
         case .unknown(let message):
-            return .html("Unknown provider", "<p>\(ServerReply.escape(message))</p>", status: .notFound)
+            return .html("Unknown provider", [message], status: .notFound, language: dialogLocale)
         case .choice(let providers):
             let query = target.firstIndex(of: "?").map { String(target[$0...]) } ?? ""
-            let links = providers.map { provider in
-                "<li><a href=\"\(ServerReply.escape(startPath(provider) + query))\">\(ServerReply.escape(friendlyName(provider)))</a></li>"
+            let choices = providers.map { provider in
+                ChoicePage.Choice(name: friendlyName(provider), href: startPath(provider) + query)
             }
-            return .html("Choose a provider", "<ul>\n\(links.joined(separator: "\n"))\n</ul>")
+            let title = text("jumpForms.page.chooseProviderTitle", dialogLocale)
+            return CaptureService.page(PageRenderer.choices(ChoicePage(locale: dialogLocale, title: title, choices: choices)))
         }
         if let tokenURL = parameters["token_url"], !tokenURLAllowed(tokenURL) {
             let whitelist = config.engageWhitelistedDomain?.value ?? "none"
             return .html(
                 "Token URL not allowed",
-                """
-                <p>token_url \(ServerReply.escape(tokenURL)) is not on this app's whitelist (engageWhitelistedDomain: \
-                \(ServerReply.escape(whitelist)), and loopback addresses).</p>
-                """,
-                status: .badRequest)
+                ["token_url \(tokenURL) is not on this app's whitelist (engageWhitelistedDomain: \(whitelist), and loopback addresses)."],
+                status: .badRequest, language: dialogLocale)
         }
         let id = provider.id.value
         let candidates = setup.identities.filter { $0.provider == id }
@@ -210,25 +209,23 @@ extension CaptureService {
             chosen = candidates.first { $0.identifier == wanted || $0.email.map(normalizeEmail) == normalizeEmail(wanted) }
             if chosen == nil {
                 return .html(
-                    "No such test identity", "<p>identities.yaml has no \(ServerReply.escape(id)) identity '\(ServerReply.escape(wanted))'.</p>",
-                    status: .notFound)
+                    "No such test identity", ["identities.yaml has no \(id) identity '\(wanted)'."], status: .notFound, language: dialogLocale)
             }
         } else if candidates.count == 1 {
             chosen = candidates.first
         } else if candidates.isEmpty {
-            return .html("No test identity", "<p>identities.yaml has no identity for \(ServerReply.escape(id)).</p>", status: .notFound)
+            return .html("No test identity", ["identities.yaml has no identity for \(id)."], status: .notFound, language: dialogLocale)
         } else {
-            let links = candidates.map { identity in
-                let link = target + (target.contains("?") ? "&" : "?") + "identity=" + FormEncoding.encodeComponent(identity.identifier)
-                return
-                    """
-                    <li><a href=\"\(ServerReply.escape(link))\">\
-                    \(ServerReply.escape(identity.displayName ?? identity.email ?? identity.identifier))</a></li>
-                    """
+            // The identity chooser: a big button per identity, with its name and email address.
+            let choices = candidates.map { identity in
+                ChoicePage.Choice(
+                    name: Self.name(of: identity), detail: identity.email,
+                    href: target + (target.contains("?") ? "&" : "?") + "identity=" + FormEncoding.encodeComponent(identity.identifier))
             }
-            return .html("Sign in with \(friendlyName(provider))", "<ul>\n\(links.joined(separator: "\n"))\n</ul>")
+            let title = setup.localizer.text("jumpForms.cli.chooseIdentity", for: dialogLocale, ["provider": .string(friendlyName(provider))])
+            return CaptureService.page(PageRenderer.choices(ChoicePage(locale: dialogLocale, title: title, choices: choices)))
         }
-        guard let identity = chosen else { return .html("No test identity", "", status: .notFound) }
+        guard let identity = chosen else { return .html("No test identity", [], status: .notFound, language: dialogLocale) }
         let token = try await issueToken(for: identity)
         let base = baseURL.withLock { $0 }
         let destination = parameters["token_url"] ?? base + (parameters["device"] != nil ? "/signin/device" : "/signin/complete")
@@ -369,7 +366,18 @@ extension CaptureService {
 
     /// The page an Engage dialog ends on without a token URL.
     func signInComplete(_ parameters: RequestParameters) -> ServerReply {
-        .html("Signed in", "<p>The provider dialog is complete. The app reads the token from this page's address.</p>")
+        .html(text("jumpForms.page.signInCompleteTitle", dialogLocale), [text("jumpForms.page.signInComplete", dialogLocale)], language: dialogLocale)
+    }
+
+    /// The locale of the Engage dialog's pages (the SDKs send none): the app's `captureLocale`.
+    var dialogLocale: LocaleTag { config.captureLocale.value }
+
+    /// How the identity chooser names an identity: its display name, else its given and family
+    /// names, else its identifier.
+    static func name(of identity: TestIdentity) -> String {
+        if let name = identity.displayName, !name.isEmpty { return name }
+        let full = [identity.givenName, identity.familyName].compactMap { $0 }.joined(separator: " ")
+        return full.isEmpty ? identity.identifier : full
     }
 
     // MARK: email links
@@ -384,53 +392,92 @@ extension CaptureService {
         guard let code = parameters["code"], pending != nil,
             let userID = try await store.consumeCode(code, kind: "verify_email", now: now)
         else {
-            return .html(
-                text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("verifyPageInvalid", locale)))</p>",
-                status: .notFound, language: locale)
+            return .html(text("resetPageInvalidTitle", locale), [text("verifyPageInvalid", locale)], status: .notFound, language: locale)
         }
         let stamp = Timestamps.capture(now)
         _ = try await store.updateUser(id: userID, unique: [], now: now) { $0.setting("emailVerified", .string(stamp)) }
-        return .html(text("verifyPageTitle", locale), "<p>\(ServerReply.escape(text("verifyPageDone", locale)))</p>", language: locale)
+        return .html(text("verifyPageTitle", locale), [text("verifyPageDone", locale)], language: locale)
     }
 
-    /// GET shows the form; POST sets the password after the flow's rules for the password field.
+    /// The names of the reset page's two fields.
+    static let resetPasswordField = "password"
+    static let resetConfirmationField = "passwordConfirm"
+
+    /// GET shows the form: the new password and its confirmation, with the flow's rules for the
+    /// password listed up front. POST sets the password after those rules (the same rule engine,
+    /// with the registration form's password and confirmation fields) and the confirmation.
     /// The page speaks the locale the email was sent in (stored with the code), through the
     /// flow's locale files and the built-in catalog as the emails do.
     func resetPassword(_ parameters: RequestParameters, isPost: Bool) async throws -> ServerReply {
         func text(_ key: String, _ locale: LocaleTag) -> String { self.text("jumpForms.server.\(key)", locale) }
         guard let code = parameters["code"], let pending = try await store.peekCode(code, kind: "forgot_password", now: now) else {
             let locale = config.captureLocale.value
-            return .html(text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>", status: .notFound)
+            return .html(text("resetPageInvalidTitle", locale), [text("resetPageInvalid", locale)], status: .notFound, language: locale)
         }
         let locale = pending.locale.flatMap(LocaleTag.init) ?? config.captureLocale.value
-        let title = text("resetPageTitle", locale)
-        let form = """
-            <form method="post" action="/password/reset">
-            <input type="hidden" name="code" value="\(ServerReply.escape(code))">
-            <label>\(ServerReply.escape(text("resetPageLabel", locale))) <input type="password" name="password" autocomplete="new-password"></label>
-            <button type="submit">\(ServerReply.escape(text("resetPageSave", locale)))</button>
-            </form>
-            """
-        guard isPost else { return .html(title, form, language: locale) }
-        let password = parameters["password"] ?? ""
-        if let field = passwordField(locale: locale) {
-            let model = FormModel(name: "passwordReset", flowName: flow.name.value, flowVersion: flow.version.value, locale: locale, fields: [field])
-            let report = RuleEngine(form: model, today: CivilDate.utc(epochSeconds: now), side: .server).validate([field.name: password])
-            if !report.isValid {
-                let messages = setup.localizer.messages(for: report.violations, in: model).flatMap(\.messages)
-                return .html(
-                    title, "<p>\(messages.map(ServerReply.escape).joined(separator: "<br>"))</p>\n" + form, status: .badRequest, language: locale)
+        let flowField = passwordField(locale: locale)
+        let flowConfirmation = flowField.flatMap { confirmationField(of: $0, locale: locale) }
+        // The page's fields: the flow's texts and rules, under the page's own names.
+        var password = flowField ?? FormModel.Field(name: Self.resetPasswordField, type: .password, label: "", location: .startOfFile("<reset page>"))
+        password.name = Self.resetPasswordField
+        password.label = text("resetPageLabel", locale)
+        var confirmation =
+            flowConfirmation ?? FormModel.Field(name: Self.resetConfirmationField, type: .password, label: "", location: .startOfFile("<reset page>"))
+        confirmation.name = Self.resetConfirmationField
+        confirmation.label = text("resetPageConfirmLabel", locale)
+        confirmation.rules = confirmation.rules.filter { $0.kind == .required }
+        let rules = (flowField?.rules ?? []).filter { $0.clientSide && !$0.kind.isServerOnly && $0.kind != .required && !$0.kind.isCrossField }
+            .map { rule -> String in
+                var arguments: [String: MessageArgument] = ["label": .string(password.label), "field": .string(Self.resetPasswordField)]
+                if let argument = rule.argument { arguments["value"] = argument }
+                return setup.localizer.text(rule.messageKey, for: locale, arguments)
+            }
+        var page = FormPage(
+            formName: "passwordReset", locale: locale, title: text("resetPageTitle", locale), fields: [password, confirmation],
+            words: FormPage.Words(
+                submit: text("resetPageSave", locale), requiredNote: nil, chooseOne: "", year: "", month: "", day: ""),
+            rules: rules, rulesField: Self.resetPasswordField,
+            hiddenInputs: [("code", code)], action: "/password/reset")
+        if !rules.isEmpty { page.intro = [text("resetPageRules", locale)] }
+        guard isPost else { return CaptureService.page(PageRenderer.form(page)) }
+        let newPassword = parameters[Self.resetPasswordField] ?? ""
+        let repeated = parameters[Self.resetConfirmationField] ?? ""
+        // The flow's rules, by the same engine, on the flow's own fields.
+        if let flowField {
+            var fields = [flowField]
+            var values: FormValues = [flowField.name: newPassword]
+            if let flowConfirmation {
+                fields.append(flowConfirmation)
+                values[flowConfirmation.name] = repeated
+            }
+            let model = FormModel(name: "passwordReset", flowName: flow.name.value, flowVersion: flow.version.value, locale: locale, fields: fields)
+            let report = RuleEngine(form: model, today: CivilDate.utc(epochSeconds: now), side: .server).validate(values)
+            for messages in setup.localizer.messages(for: report.violations, in: model) {
+                let name = messages.field == flowField.name ? Self.resetPasswordField : Self.resetConfirmationField
+                page.fieldErrors[name, default: []] += messages.messages
             }
         }
-        guard let userID = try await store.consumeCode(code, kind: "forgot_password", now: now) else {
-            return .html(
-                text("resetPageInvalidTitle", locale), "<p>\(ServerReply.escape(text("resetPageInvalid", locale)))</p>",
-                status: .notFound, language: locale)
+        if page.fieldErrors[Self.resetConfirmationField] == nil, newPassword != repeated {
+            page.fieldErrors[Self.resetConfirmationField] = [text("resetPageMismatch", locale)]
         }
-        let hash = try await hashPassword(password)
+        if !page.fieldErrors.isEmpty { return CaptureService.page(PageRenderer.form(page), status: .badRequest) }
+        guard let userID = try await store.consumeCode(code, kind: "forgot_password", now: now) else {
+            return .html(text("resetPageInvalidTitle", locale), [text("resetPageInvalid", locale)], status: .notFound, language: locale)
+        }
+        let hash = try await hashPassword(newPassword)
         _ = try await store.updateUser(id: userID, unique: [], now: now, passwordHash: .some(hash)) { $0 }
         try await passwordReset(userID: userID)
-        return .html(text("resetPageDoneTitle", locale), "<p>\(ServerReply.escape(text("resetPageDone", locale)))</p>", language: locale)
+        return .html(text("resetPageDoneTitle", locale), [text("resetPageDone", locale)], language: locale)
+    }
+
+    /// The field of the registration form that repeats `field` (its `match` rule names it).
+    func confirmationField(of field: FormModel.Field, locale: LocaleTag) -> FormModel.Field? {
+        form(config.captureTraditionalRegistrationFormName.value, locale: locale)?.fields.first { candidate in
+            candidate.rules.contains { rule in
+                guard rule.kind == .match, case .text(let other) = rule.value else { return false }
+                return other == field.name
+            }
+        }
     }
 
     /// The field stored at `password` in the registration form, whose rules a new password meets.

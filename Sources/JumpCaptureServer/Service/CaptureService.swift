@@ -63,6 +63,8 @@ final class CaptureService: Sendable {
     let emailLimit: EmailRateLimit
     /// What the entity calls check reads and writes against: the schema, else the flow.
     let recordModel: RecordModel
+    /// The signed-in sessions of the hosted pages (`/forms/...`), by cookie.
+    let pageSessions = PageSessions()
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
