@@ -123,6 +123,7 @@ messages:
   jumpForms.server.resetPageConfirmLabel: "Neues Passwort bestätigen"
   jumpForms.server.resetPageMismatch: "Die beiden Passwörter stimmen nicht überein."
   jumpForms.server.resetPageRules: "Ihr neues Passwort:"
+  jumpForms.page.previewValid: "Die Werte erfüllen die Regeln des Ablaufs. (Vorschau: Es wurde nichts gesendet.)"
 """#),
         ("en-US.yaml", #"""
 # jump-forms' own words (the CLI and the rule engine's input checks).
@@ -237,10 +238,11 @@ messages:
   jumpForms.page.noSuchForm: "This flow has no form named {name}."
   jumpForms.page.chooseProviderTitle: "Choose a provider"
   jumpForms.page.signInCompleteTitle: "Signed in"
-  jumpForms.page.signInComplete: "The provider dialog is complete. The app reads the token from this page's address."
+  jumpForms.page.signInComplete: "The provider dialog is complete. The app reads the token from this page’s address."
   jumpForms.server.resetPageConfirmLabel: "Confirm the new password"
   jumpForms.server.resetPageMismatch: "The two passwords do not match."
   jumpForms.server.resetPageRules: "Your new password:"
+  jumpForms.page.previewValid: "The values pass the flow’s rules. (Preview: nothing was sent.)"
 """#),
         ("es-ES.yaml", #"""
 locale: es-ES
@@ -360,6 +362,7 @@ messages:
   jumpForms.server.resetPageConfirmLabel: "Confirma la nueva contraseña"
   jumpForms.server.resetPageMismatch: "Las dos contraseñas no coinciden."
   jumpForms.server.resetPageRules: "Tu nueva contraseña:"
+  jumpForms.page.previewValid: "Los valores cumplen las reglas del flujo. (Vista previa: no se ha enviado nada.)"
 """#),
         ("fr-FR.yaml", #"""
 locale: fr-FR
@@ -476,6 +479,7 @@ messages:
   jumpForms.server.resetPageConfirmLabel: "Confirmez le nouveau mot de passe"
   jumpForms.server.resetPageMismatch: "Les deux mots de passe ne correspondent pas."
   jumpForms.server.resetPageRules: "Votre nouveau mot de passe :"
+  jumpForms.page.previewValid: "Les valeurs respectent les règles du parcours. (Aperçu : rien n’a été envoyé.)"
 """#),
         ("ja-JP.yaml", #"""
 locale: ja-JP
@@ -595,6 +599,7 @@ messages:
   jumpForms.server.resetPageConfirmLabel: "新しいパスワード（確認）"
   jumpForms.server.resetPageMismatch: "2つのパスワードが一致しません。"
   jumpForms.server.resetPageRules: "新しいパスワードの条件："
+  jumpForms.page.previewValid: "値はフローのルールを満たしています。（プレビュー：何も送信していません。）"
 """#),
         ("pl-PL.yaml", #"""
 locale: pl-PL
@@ -711,6 +716,7 @@ messages:
   jumpForms.server.resetPageConfirmLabel: "Potwierdź nowe hasło"
   jumpForms.server.resetPageMismatch: "Hasła nie są zgodne."
   jumpForms.server.resetPageRules: "Twoje nowe hasło:"
+  jumpForms.page.previewValid: "Wartości spełniają reguły przepływu. (Podgląd: nic nie zostało wysłane.)"
 """#),
     ]
 }

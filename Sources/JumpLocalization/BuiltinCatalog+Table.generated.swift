@@ -116,10 +116,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.page.noSuchForm", "This flow has no form named {name}.", key: Place(110, 3, 25), value: Place(110, 30, 37), start: (110, 31)),
                 Message("jumpForms.page.chooseProviderTitle", "Choose a provider", key: Place(111, 3, 34), value: Place(111, 39, 19), start: (111, 40)),
                 Message("jumpForms.page.signInCompleteTitle", "Signed in", key: Place(112, 3, 34), value: Place(112, 39, 11), start: (112, 40)),
-                Message("jumpForms.page.signInComplete", "The provider dialog is complete. The app reads the token from this page's address.", key: Place(113, 3, 29), value: Place(113, 34, 84), start: (113, 35)),
+                Message("jumpForms.page.signInComplete", "The provider dialog is complete. The app reads the token from this page’s address.", key: Place(113, 3, 29), value: Place(113, 34, 84), start: (113, 35)),
                 Message("jumpForms.server.resetPageConfirmLabel", "Confirm the new password", key: Place(114, 3, 38), value: Place(114, 43, 26), start: (114, 44)),
                 Message("jumpForms.server.resetPageMismatch", "The two passwords do not match.", key: Place(115, 3, 34), value: Place(115, 39, 33), start: (115, 40)),
                 Message("jumpForms.server.resetPageRules", "Your new password:", key: Place(116, 3, 31), value: Place(116, 36, 20), start: (116, 37)),
+                Message("jumpForms.page.previewValid", "The values pass the flow’s rules. (Preview: nothing was sent.)", key: Place(117, 3, 27), value: Place(117, 32, 64), start: (117, 33)),
             ]
         ),
         File(
@@ -239,6 +240,7 @@ extension BuiltinCatalog {
                 Message("jumpForms.server.resetPageConfirmLabel", "Neues Passwort bestätigen", key: Place(115, 3, 38), value: Place(115, 43, 27), start: (115, 44)),
                 Message("jumpForms.server.resetPageMismatch", "Die beiden Passwörter stimmen nicht überein.", key: Place(116, 3, 34), value: Place(116, 39, 46), start: (116, 40)),
                 Message("jumpForms.server.resetPageRules", "Ihr neues Passwort:", key: Place(117, 3, 31), value: Place(117, 36, 21), start: (117, 37)),
+                Message("jumpForms.page.previewValid", "Die Werte erfüllen die Regeln des Ablaufs. (Vorschau: Es wurde nichts gesendet.)", key: Place(118, 3, 27), value: Place(118, 32, 82), start: (118, 33)),
             ]
         ),
         File(
@@ -358,6 +360,7 @@ extension BuiltinCatalog {
                 Message("jumpForms.server.resetPageConfirmLabel", "Confirma la nueva contraseña", key: Place(115, 3, 38), value: Place(115, 43, 30), start: (115, 44)),
                 Message("jumpForms.server.resetPageMismatch", "Las dos contraseñas no coinciden.", key: Place(116, 3, 34), value: Place(116, 39, 35), start: (116, 40)),
                 Message("jumpForms.server.resetPageRules", "Tu nueva contraseña:", key: Place(117, 3, 31), value: Place(117, 36, 22), start: (117, 37)),
+                Message("jumpForms.page.previewValid", "Los valores cumplen las reglas del flujo. (Vista previa: no se ha enviado nada.)", key: Place(118, 3, 27), value: Place(118, 32, 82), start: (118, 33)),
             ]
         ),
         File(
@@ -476,6 +479,7 @@ extension BuiltinCatalog {
                 Message("jumpForms.server.resetPageConfirmLabel", "Confirmez le nouveau mot de passe", key: Place(112, 3, 38), value: Place(112, 43, 35), start: (112, 44)),
                 Message("jumpForms.server.resetPageMismatch", "Les deux mots de passe ne correspondent pas.", key: Place(113, 3, 34), value: Place(113, 39, 46), start: (113, 40)),
                 Message("jumpForms.server.resetPageRules", "Votre nouveau mot de passe :", key: Place(114, 3, 31), value: Place(114, 36, 30), start: (114, 37)),
+                Message("jumpForms.page.previewValid", "Les valeurs respectent les règles du parcours. (Aperçu : rien n’a été envoyé.)", key: Place(115, 3, 27), value: Place(115, 32, 80), start: (115, 33)),
             ]
         ),
         File(
@@ -595,6 +599,7 @@ extension BuiltinCatalog {
                 Message("jumpForms.server.resetPageConfirmLabel", "新しいパスワード（確認）", key: Place(115, 3, 38), value: Place(115, 43, 14), start: (115, 44)),
                 Message("jumpForms.server.resetPageMismatch", "2つのパスワードが一致しません。", key: Place(116, 3, 34), value: Place(116, 39, 18), start: (116, 40)),
                 Message("jumpForms.server.resetPageRules", "新しいパスワードの条件：", key: Place(117, 3, 31), value: Place(117, 36, 14), start: (117, 37)),
+                Message("jumpForms.page.previewValid", "値はフローのルールを満たしています。（プレビュー：何も送信していません。）", key: Place(118, 3, 27), value: Place(118, 32, 39), start: (118, 33)),
             ]
         ),
         File(
@@ -713,6 +718,7 @@ extension BuiltinCatalog {
                 Message("jumpForms.server.resetPageConfirmLabel", "Potwierdź nowe hasło", key: Place(112, 3, 38), value: Place(112, 43, 22), start: (112, 44)),
                 Message("jumpForms.server.resetPageMismatch", "Hasła nie są zgodne.", key: Place(113, 3, 34), value: Place(113, 39, 22), start: (113, 40)),
                 Message("jumpForms.server.resetPageRules", "Twoje nowe hasło:", key: Place(114, 3, 31), value: Place(114, 36, 19), start: (114, 37)),
+                Message("jumpForms.page.previewValid", "Wartości spełniają reguły przepływu. (Podgląd: nic nie zostało wysłane.)", key: Place(115, 3, 27), value: Place(115, 32, 74), start: (115, 33)),
             ]
         ),
     ]

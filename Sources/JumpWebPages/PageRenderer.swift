@@ -58,7 +58,7 @@ public enum PageRenderer {
             "hidden": page.hiddenInputs.map { ["name": $0.name, "value": $0.value] as [String: Any] },
             "fields": fieldContexts(page),
             "submitLabel": page.words.submit,
-            "links": page.links.map(link),
+            "links": page.links.map(link)
         ]
         if let note = page.words.requiredNote, page.fields.contains(where: \.isRequired) { context["requiredNote"] = note }
         if let action = page.action { context["action"] = action }
@@ -91,7 +91,7 @@ public enum PageRenderer {
             "isHidden": field.type == .hidden, "isCheckbox": field.type == .checkbox, "isRadio": field.type == .radio,
             "isDate": field.type == .dateselect, "isTextarea": field.type == .textarea, "isSelect": field.type == .select,
             "isInput": [.text, .email, .password].contains(field.type),
-            "isLabelled": [.text, .email, .password, .textarea, .select].contains(field.type),
+            "isLabelled": [.text, .email, .password, .textarea, .select].contains(field.type)
         ]
         if let value, !value.isEmpty { context["value"] = value }
         if let tip = field.tip, !tip.isEmpty { context["tip"] = tip }
@@ -127,7 +127,7 @@ public enum PageRenderer {
             context["options"] = field.options.enumerated().map { index, option -> [String: Any] in
                 [
                     "id": index == 0 ? id : "\(id)-\(index)", "name": field.name, "value": option.value, "label": option.label,
-                    "checked": option.value == value, "disabled": option.disabled, "autofocus": autofocus && index == 0,
+                    "checked": option.value == value, "disabled": option.disabled, "autofocus": autofocus && index == 0
                 ]
             }
         case .dateselect:
@@ -210,16 +210,17 @@ public enum PageRenderer {
             [
                 "id": id + "-year", "name": "\(field.name)[dateselect_year]", "label": page.words.year, "isSelect": false,
                 "value": piece(0),
-                "attributes": attributes + completion("year") + [attribute("min", "1"), attribute("max", "9999")] + (autofocus ? [attribute("autofocus")] : []),
+                "attributes": attributes + completion("year") + [attribute("min", "1"), attribute("max", "9999")]
+                    + (autofocus ? [attribute("autofocus")] : [])
             ],
             [
                 "id": id + "-month", "name": "\(field.name)[dateselect_month]", "label": page.words.month, "isSelect": true,
-                "value": piece(1), "options": numbers(1...12, selected: piece(1)), "attributes": attributes + completion("month"),
+                "value": piece(1), "options": numbers(1...12, selected: piece(1)), "attributes": attributes + completion("month")
             ],
             [
                 "id": id + "-day", "name": "\(field.name)[dateselect_day]", "label": page.words.day, "isSelect": true,
-                "value": piece(2), "options": numbers(1...31, selected: piece(2)), "attributes": attributes + completion("day"),
-            ],
+                "value": piece(2), "options": numbers(1...31, selected: piece(2)), "attributes": attributes + completion("day")
+            ]
         ]
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JumpCapture
+import JumpCaptureNIO
 import JumpCaptureServer
 import JumpForms
 import JumpWebPages
@@ -76,7 +77,7 @@ final class PageBrowser: @unchecked Sendable {
         [
             ("emailAddress", email), ("displayName", displayName), ("firstName", "Ana"), ("lastName", "Ruiz"),
             ("newPassword", password), ("newPasswordConfirm", password), ("birthdate[dateselect_year]", "1990"),
-            ("birthdate[dateselect_month]", "4"), ("birthdate[dateselect_day]", "1"), ("optIn", "true"),
+            ("birthdate[dateselect_month]", "4"), ("birthdate[dateselect_day]", "1"), ("optIn", "true")
         ]
     }
 
@@ -160,7 +161,8 @@ final class PageBrowser: @unchecked Sendable {
     @Test func registrationRedirectsWithACodeTheAppRedeems() async throws {
         try await withServer(.socket, configure: { $0.server.clientSecret = Located("s3cret", at: ServerFixtures.here) }) { server in
             let browser = PageBrowser(server)
-            let target = "/forms/registrationForm?locale=en-US&redirect_uri=" + FormEncoding.encodeComponent("https://example.com/cb")
+            let target =
+                "/forms/registrationForm?locale=en-US&redirect_uri=" + FormEncoding.encodeComponent("https://example.com/cb")
                 + "&state=xyz"
             let form = try await browser.get(target)
             let done = try await browser.post(target, Self.registration(), csrf: form.csrf)
@@ -180,11 +182,12 @@ final class PageBrowser: @unchecked Sendable {
                 form: FormEncoding.encode([
                     (name: "grant_type", value: "authorization_code"), (name: "code", value: code),
                     (name: "redirect_uri", value: "https://example.com/cb"), (name: "client_id", value: server.config.captureClientId.value),
-                    (name: "client_secret", value: "s3cret"),
+                    (name: "client_secret", value: "s3cret")
                 ]))
             #expect(redeemed.status == 200 && redeemed.body.contains("access_token"), "\(redeemed.body)")
             // response_type=token: the access token in the fragment.
-            let tokenTarget = "/forms/signInForm?locale=en-US&response_type=token&redirect_uri=" + FormEncoding.encodeComponent("http://127.0.0.1:9/done")
+            let tokenTarget =
+                "/forms/signInForm?locale=en-US&response_type=token&redirect_uri=" + FormEncoding.encodeComponent("http://127.0.0.1:9/done")
             let signIn = try await browser.get(tokenTarget)
             let signedIn = try await browser.post(
                 tokenTarget, [("signInEmailAddress", "ana.ruiz@example.com"), ("currentPassword", Self.password)], csrf: signIn.csrf)
@@ -284,7 +287,7 @@ final class PageBrowser: @unchecked Sendable {
             #expect(profile.tag(id: "field-addressPostalCode")?.contains(#"pattern="[A-Za-z0-9][A-Za-z0-9 \-]{1,8}[A-Za-z0-9]""#) == true)
             var fields: [(String, String)] = [
                 ("displayName", "ana_r"), ("firstName", "Anita"), ("lastName", "Ruiz"), ("gender", "female"), ("mobileNumber", ""),
-                ("addressStreet", ""), ("addressCity", ""), ("addressPostalCode", ""), ("addressCountry", "ES"), ("aboutMe", ""),
+                ("addressStreet", ""), ("addressCity", ""), ("addressPostalCode", ""), ("addressCountry", "ES"), ("aboutMe", "")
             ]
             let saved = try await browser.post("/forms/editProfileForm?locale=en-US", fields, csrf: profile.csrf)
             #expect(saved.status == 200, "\(saved.body)")
@@ -314,7 +317,8 @@ final class PageBrowser: @unchecked Sendable {
     @Test func theResetPageShowsTheRulesAndRefusesAMismatch() async throws {
         try await withServer(.socket) { server in
             try await server.register()
-            #expect(try await server.send(try server.builder().forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)).isOK)
+            #expect(
+                try await server.send(try server.builder().forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)).isOK)
             let message = try #require(try await server.server.outbox().first { $0.kind == "forgot_password" })
             let link = try #require(OperationTests.link(in: message.body, path: "/password/reset"))
             let code = try #require(TestServer.query(link)["code"])
@@ -351,6 +355,35 @@ final class PageBrowser: @unchecked Sendable {
         }
     }
 
+    @Test func previewModeRendersWithoutASessionAndOnlyValidates() async throws {
+        var (setup, folder, clock, config) = try TestServer.setup(configure: { _ in }, identities: [], schema: nil)
+        setup.servesPreview = true
+        let embedded = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
+        let server = TestServer(
+            server: embedded.server, embedded: embedded, router: nil, folder: folder, clock: clock, config: config,
+            url: ServerURL(embedded.url)!, transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
+            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
+        let browser = PageBrowser(server)
+        let profile = try await browser.get("/forms/editProfileForm?locale=en-US&preview=1")
+        #expect(profile.status == 200 && profile.body.contains(#"<form id="form-editProfileForm" method="post">"#))
+        #expect(try await browser.get("/forms/editProfileForm?locale=en-US").status == 403)
+        let target = "/forms/registrationForm?locale=en-US&preview=1"
+        let form = try await browser.get(target)
+        let refused = try await browser.post(target, Self.registration(displayName: "admin"), csrf: form.csrf)
+        #expect(refused.status == 400)
+        #expect(refused.content(id: "field-displayName-error")?.contains("This display name is reserved.") == true)
+        let valid = try await browser.post(target, Self.registration(), csrf: form.csrf)
+        #expect(valid.status == 200)
+        #expect(valid.body.contains("The values pass the flow’s rules. (Preview: nothing was sent.)"))
+        #expect(try await server.server.accountCount() == 0)
+        await server.stop()
+        // `serve` ignores preview=1.
+        try await withServer(.socket) { server in
+            let page = try await PageBrowser(server).get("/forms/editProfileForm?locale=en-US&preview=1")
+            #expect(page.status == 403)
+        }
+    }
+
     @Test(arguments: [("signInForm", "en-US"), ("registrationForm", "fr-FR"), ("forgotPasswordForm", "ar-XB")])
     func goldenPages(form: String, locale: String) async throws {
         try await withServer(.socket) { server in
@@ -369,11 +402,11 @@ final class PageBrowser: @unchecked Sendable {
         ("(?:ab|cd)+x*?", "(?:ab|cd)+x*?"),
         (#"[A-Z]{2}\.[0-9]+"#, #"[A-Z]{2}\.[0-9]+"#),
         ("a/b", #"a\/b"#),
-        ("[a-z_.@]+", #"[a-z_\.\@]+"#),
+        ("[a-z_.@]+", #"[a-z_\.\@]+"#)
     ]
     static let refused = [
         #"\d{5}"#, #"\w+"#, "a.b", "^abc$", "[^a-z]+", #"\p{L}+"#, "é+", "[a-z&&[^x]]", "a++", "(?i)abc", "[[:alpha:]]", "[z-a]", "",
-        #"(?<name>a)"#, "a{2,1}",
+        #"(?<name>a)"#, "a{2,1}"
     ]
 
     @Test(arguments: carried) func carriedOver(source: String, expected: String) throws {

@@ -144,7 +144,7 @@ extension CaptureService {
     func hostedLink(_ operation: CaptureOperation, _ parameters: RequestParameters, locale: LocaleTag) -> PageLink? {
         guard let name = operation.formName(in: config), form(name, locale: locale) != nil else { return nil }
         var query = [("locale", locale.identifier)]
-        for key in ["redirect_uri", "response_type", "state"] { if let value = parameters[key] { query.append((key, value)) } }
+        for key in ["redirect_uri", "response_type", "state", "preview"] { if let value = parameters[key] { query.append((key, value)) } }
         let href = Self.hostedFormsPrefix + FormEncoding.encodeComponent(name) + "?" + FormEncoding.encode(query.map { (name: $0.0, value: $0.1) })
         let label: String
         switch operation {
@@ -201,12 +201,14 @@ extension CaptureService {
         if let type = parameters["response_type"], type != "code", type != "token" {
             return messagePage(pageText("badRequestTitle", locale), [pageText("responseTypeRefused", locale)], locale: locale, status: .badRequest)
         }
+        // Preview (`jump-forms preview` only): no session needed, a submit only validates.
+        let preview = setup.servesPreview && parameters["preview"] == "1"
         let cookies = Self.cookies(headers)
         var setCookies: [String] = []
         // The page session, for the forms of a signed-in user.
         var accessToken: String?
         var user: StoredUser?
-        if operation == .updateProfile || operation == .changePassword {
+        if !preview, operation == .updateProfile || operation == .changePassword {
             if let cookie = cookies[Self.sessionCookie], let token = pageSessions.accessToken(cookie: cookie, now: now),
                 let session = try await store.session(token, identities: false), session.token.expiresAt > now
             {
@@ -220,7 +222,9 @@ extension CaptureService {
         }
         // The CSRF token: the cookie's, or a new one.
         var csrf = cookies[Self.csrfCookie] ?? ""
-        let csrfWellFormed = csrf.utf8.count == 64 && csrf.utf8.allSatisfy { ("0"..."9").contains(Character(Unicode.Scalar($0))) || ("a"..."f").contains(Character(Unicode.Scalar($0))) }
+        let csrfWellFormed =
+            csrf.utf8.count == 64
+            && csrf.utf8.allSatisfy { ("0"..."9").contains(Character(Unicode.Scalar($0))) || ("a"..."f").contains(Character(Unicode.Scalar($0))) }
         if !csrfWellFormed {
             csrf = CaptureStore.randomToken()
             setCookies.append(cookie(Self.csrfCookie, csrf, sameSite: "Strict"))
@@ -247,6 +251,15 @@ extension CaptureService {
             page.formErrors = [pageText("csrfRefused", locale)]
             return reply(page, status: .forbidden)
         }
+        if preview {
+            // The rules alone, on the server's side, as the operation would run them.
+            if let refused = check(values, form: form, locale: locale).reply, let json = try? JSONValue.parse(refused.body) {
+                showRefusal(json, on: &page, form: form, locale: locale)
+                return reply(page, status: .badRequest)
+            }
+            page.notices = [pageText("previewValid", locale)]
+            return reply(page)
+        }
         // The operation's own parameters: what the JSON API would be sent.
         var pairs: [(name: String, value: String)] = [
             ("client_id", config.captureClientId.value), ("locale", locale.identifier), ("form", form.name)
@@ -266,21 +279,26 @@ extension CaptureService {
             client: Self.checksPasswords(operation) ? client : nil)
         let json = try? JSONValue.parse(answer.body)
         guard let json, json["stat"]?.stringValue == "ok" else {
-            // The refusal, next to its fields (390) or for the whole form.
-            if case .object(let fields)? = json?["invalid_fields"] {
-                for (field, messages) in fields {
-                    let texts = (messages.arrayValue ?? []).compactMap { $0.stringValue }
-                    if form.field(named: field) != nil { page.fieldErrors[field, default: []] += texts } else { page.formErrors += texts }
-                }
-            }
-            if let message = json?["message"]?.stringValue ?? json?["error_description"]?.stringValue {
-                page.formErrors.insert(message, at: 0)
-            } else if json == nil {
-                page.formErrors.insert(text("jumpForms.server.invalidFields", locale), at: 0)
-            }
+            showRefusal(json, on: &page, form: form, locale: locale)
             return reply(page, status: answer.status == .ok ? .badRequest : answer.status)
         }
         return try await succeeded(operation, json: json, page: page, parameters: parameters, locale: locale, setCookies: setCookies)
+    }
+
+    /// A refusal of the JSON API on the page: each field's messages next to it (390's
+    /// `invalid_fields`), the localized `message` (else `error_description`) for the whole form.
+    func showRefusal(_ json: JSONValue?, on page: inout FormPage, form: FormModel, locale: LocaleTag) {
+        if case .object(let fields)? = json?["invalid_fields"] {
+            for (field, messages) in fields {
+                let texts = (messages.arrayValue ?? []).compactMap { $0.stringValue }
+                if form.field(named: field) != nil { page.fieldErrors[field, default: []] += texts } else { page.formErrors += texts }
+            }
+        }
+        if let message = json?["message"]?.stringValue ?? json?["error_description"]?.stringValue {
+            page.formErrors.insert(message, at: 0)
+        } else if json == nil {
+            page.formErrors.insert(text("jumpForms.server.invalidFields", locale), at: 0)
+        }
     }
 
     /// What a form shows first: the record's values (edit profile), the Engage profile's (social
@@ -292,7 +310,11 @@ extension CaptureService {
                 switch field.schemaId {
                 case .path(let path)?:
                     guard field.type != .password, let value = record.value(atPath: path.value) else { continue }
-                    if let bool = value.boolValue { values[field.name] = bool ? "true" : "false" } else if let text = value.stringValue { values[field.name] = text }
+                    if let bool = value.boolValue {
+                        values[field.name] = bool ? "true" : "false"
+                    } else if let text = value.stringValue {
+                        values[field.name] = text
+                    }
                 case .map(let subs)?:
                     for sub in subs { if let text = record.value(atPath: sub.path.value)?.stringValue { values["\(field.name)[\(sub.key)]"] = text } }
                 case nil:
@@ -328,7 +350,9 @@ extension CaptureService {
                     if let state = parameters["state"] { query.append((name: "state", value: state)) }
                     location = Self.adding(query: query, to: redirect)
                 } else {
-                    var fragment = [(name: "access_token", value: token), (name: "token_type", value: "Bearer"), (name: "expires_in", value: String(lifetime))]
+                    var fragment = [
+                        (name: "access_token", value: token), (name: "token_type", value: "Bearer"), (name: "expires_in", value: String(lifetime))
+                    ]
                     if let state = parameters["state"] { fragment.append((name: "state", value: state)) }
                     location = (redirect.split(separator: "#", maxSplits: 1).first.map(String.init) ?? redirect) + "#" + FormEncoding.encode(fragment)
                 }
@@ -337,7 +361,8 @@ extension CaptureService {
                 let key = operation == .signIn ? "jumpForms.cli.signedIn" : "jumpForms.cli.registered"
                 reply = messagePage(
                     pageText("doneTitle", locale), [setup.localizer.text(key, for: locale, ["email": .string(email)])], locale: locale,
-                    links: [hostedLink(.updateProfile, parameters, locale: locale), hostedLink(.changePassword, parameters, locale: locale)].compactMap { $0 })
+                    links: [hostedLink(.updateProfile, parameters, locale: locale), hostedLink(.changePassword, parameters, locale: locale)]
+                        .compactMap { $0 })
             }
             for value in cookies { reply.headers.append(HTTPField(name: .setCookie, value: value)) }
             return reply

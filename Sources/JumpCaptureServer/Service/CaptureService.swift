@@ -22,6 +22,9 @@ public struct CaptureServerSetup: Sendable {
     /// calls check attributes, types, lengths and constraints against it. Without one, the
     /// flow's fields describe records.
     public var schema: EntitySchema?
+    /// Whether the hosted forms honour `preview=1` (`jump-forms preview`): a form renders without
+    /// a session, and a submit only runs the rules. Off for `serve`.
+    public var servesPreview = false
 
     public init(
         config: ClientConfig, flow: Flow, localizer: Localizer, identities: [TestIdentity] = [], databasePath: String,
