@@ -17,6 +17,10 @@ public struct Flow: Sendable {
         didSet { reindex() }
     }
     public var providers: [ProviderDefinition]
+    /// `activities`: what an app may share, in file order.
+    public var activities: [ActivityDefinition]
+    /// `sharing`: the providers an activity may be posted to (Engage's `social_providers`).
+    public var sharing: [Located<String>]
 
     private var fieldIndex: [String: Int] = [:]
     private var formIndex: [String: Int] = [:]
@@ -29,7 +33,9 @@ public struct Flow: Sendable {
         localesDirectory: Located<String>,
         fields: [FieldDefinition],
         forms: [FormDefinition],
-        providers: [ProviderDefinition]
+        providers: [ProviderDefinition],
+        activities: [ActivityDefinition] = [],
+        sharing: [Located<String>] = []
     ) {
         self.path = path
         self.name = name
@@ -39,6 +45,8 @@ public struct Flow: Sendable {
         self.fields = fields
         self.forms = forms
         self.providers = providers
+        self.activities = activities
+        self.sharing = sharing
         reindex()
     }
 
@@ -57,8 +65,14 @@ public struct Flow: Sendable {
         formIndex[name].map { forms[$0] }
     }
 
+    /// The activity defined under `name`.
+    public func activity(named name: String) -> ActivityDefinition? {
+        activities.first { $0.name == name }
+    }
+
     /// Every message key the flow uses, with the place that uses it (labels, tips,
-    /// placeholders, option labels, rule messages, provider names), in file order.
+    /// placeholders, option labels, rule messages, provider names, activities' texts), in
+    /// file order.
     public var messageKeyUses: [Located<String>] {
         var keys: [Located<String>] = []
         for field in fields {
@@ -67,6 +81,7 @@ public struct Flow: Sendable {
             keys.append(contentsOf: field.validation.map(\.message))
         }
         keys.append(contentsOf: providers.compactMap(\.name))
+        keys.append(contentsOf: activities.flatMap(\.messageKeys))
         return keys
     }
 }
