@@ -92,6 +92,11 @@ messages:
   jumpForms.cli.signedOutLocally: "Der Server konnte Ihre Sitzung nicht beenden ({reason}). Sie sind auf diesem Computer abgemeldet, aber die Sitzung bleibt auf dem Server gültig, bis sie abläuft."
   jumpForms.cli.signInAgain: "Melden Sie sich erneut mit {provider} an ({command}) und legen Sie dann Ihr Passwort fest."
   jumpForms.cli.offerSignInAgain: "Jetzt erneut mit {provider} anmelden?"
+  jumpForms.share.tooLong: "Der Text für {provider} ist zu lang: {count}/{limit} Zeichen. Kürzen Sie ihn und versuchen Sie es erneut."
+  jumpForms.share.yourWords: "Ihre Worte für {provider} (Eingabetaste zum Überspringen)"
+  jumpForms.share.posted: "Auf {provider} geteilt."
+  jumpForms.share.failed: "{provider} hat die Aktivität nicht angenommen: {message}"
+  jumpForms.share.tokenExpired: "Ihre Anmeldung bei {provider} zum Teilen ist abgelaufen. Melden Sie sich erneut bei {provider} an, um zu teilen."
 """#),
         ("en-US.yaml", #"""
 # jump-forms' own words (the CLI and the rule engine's input checks).
@@ -179,6 +184,11 @@ messages:
   jumpForms.cli.signedOutLocally: "The server could not end your session ({reason}). You are signed out on this computer, but the session stays valid at the server until it expires."
   jumpForms.cli.signInAgain: "Sign in again with {provider} ({command}), then set your password."
   jumpForms.cli.offerSignInAgain: "Sign in again with {provider} now?"
+  jumpForms.share.tooLong: "The text for {provider} is too long: {count}/{limit} characters. Shorten it and try again."
+  jumpForms.share.yourWords: "Your words for {provider} (Enter to skip)"
+  jumpForms.share.posted: "Shared on {provider}."
+  jumpForms.share.failed: "{provider} did not take the activity: {message}"
+  jumpForms.share.tokenExpired: "Your {provider} sign-in for sharing has expired. Sign in to {provider} again to share."
 """#),
         ("es-ES.yaml", #"""
 locale: es-ES
@@ -267,6 +277,11 @@ messages:
   jumpForms.cli.signedOutLocally: "El servidor no pudo cerrar tu sesión ({reason}). Has cerrado la sesión en este equipo, pero la sesión sigue siendo válida en el servidor hasta que caduque."
   jumpForms.cli.signInAgain: "Vuelve a iniciar sesión con {provider} ({command}) y después establece tu contraseña."
   jumpForms.cli.offerSignInAgain: "¿Volver a iniciar sesión con {provider} ahora?"
+  jumpForms.share.tooLong: "El texto para {provider} es demasiado largo: {count}/{limit} caracteres. Acórtalo y vuelve a intentarlo."
+  jumpForms.share.yourWords: "Tus palabras para {provider} (Intro para omitir)"
+  jumpForms.share.posted: "Compartido en {provider}."
+  jumpForms.share.failed: "{provider} no aceptó la actividad: {message}"
+  jumpForms.share.tokenExpired: "Tu inicio de sesión en {provider} para compartir ha caducado. Vuelve a iniciar sesión en {provider} para compartir."
 """#),
         ("fr-FR.yaml", #"""
 locale: fr-FR
@@ -352,6 +367,11 @@ messages:
   jumpForms.cli.signedOutLocally: "Le serveur n’a pas pu fermer votre session ({reason}). Vous êtes déconnecté sur cet ordinateur, mais la session reste valide sur le serveur jusqu’à son expiration."
   jumpForms.cli.signInAgain: "Reconnectez-vous avec {provider} ({command}), puis définissez votre mot de passe."
   jumpForms.cli.offerSignInAgain: "Vous reconnecter avec {provider} maintenant ?"
+  jumpForms.share.tooLong: "Le texte pour {provider} est trop long : {count}/{limit} caractères. Raccourcissez-le et réessayez."
+  jumpForms.share.yourWords: "Vos mots pour {provider} (Entrée pour passer)"
+  jumpForms.share.posted: "Partagé sur {provider}."
+  jumpForms.share.failed: "{provider} n’a pas accepté l’activité : {message}"
+  jumpForms.share.tokenExpired: "Votre connexion à {provider} pour le partage a expiré. Reconnectez-vous à {provider} pour partager."
 """#),
         ("ja-JP.yaml", #"""
 locale: ja-JP
@@ -440,6 +460,11 @@ messages:
   jumpForms.cli.signedOutLocally: "サーバーでセッションを終了できませんでした（{reason}）。このコンピューターではサインアウトしましたが、セッションは期限が切れるまでサーバー上で有効なままです。"
   jumpForms.cli.signInAgain: "{provider} でもう一度サインインしてから（{command}）、パスワードを設定してください。"
   jumpForms.cli.offerSignInAgain: "今すぐ {provider} でもう一度サインインしますか？"
+  jumpForms.share.tooLong: "{provider} 向けのテキストが長すぎます: {count}/{limit} 文字。短くしてもう一度お試しください。"
+  jumpForms.share.yourWords: "{provider} に添えるひとこと (Enter でスキップ)"
+  jumpForms.share.posted: "{provider} で共有しました。"
+  jumpForms.share.failed: "{provider} がアクティビティを受け付けませんでした: {message}"
+  jumpForms.share.tokenExpired: "共有用の {provider} へのサインインの有効期限が切れました。共有するには {provider} に再度サインインしてください。"
 """#),
         ("pl-PL.yaml", #"""
 locale: pl-PL
@@ -525,6 +550,11 @@ messages:
   jumpForms.cli.signedOutLocally: "Serwer nie mógł zakończyć sesji ({reason}). Wylogowano Cię na tym komputerze, ale sesja pozostaje ważna na serwerze, dopóki nie wygaśnie."
   jumpForms.cli.signInAgain: "Zaloguj się ponownie przez {provider} ({command}), a następnie ustaw hasło."
   jumpForms.cli.offerSignInAgain: "Zalogować się ponownie przez {provider} teraz?"
+  jumpForms.share.tooLong: "Tekst dla {provider} jest za długi: {count}/{limit} znaków. Skróć go i spróbuj ponownie."
+  jumpForms.share.yourWords: "Twoje słowa dla {provider} (Enter, aby pominąć)"
+  jumpForms.share.posted: "Udostępniono w {provider}."
+  jumpForms.share.failed: "{provider} nie przyjął aktywności: {message}"
+  jumpForms.share.tokenExpired: "Twoje logowanie do {provider} na potrzeby udostępniania wygasło. Zaloguj się ponownie do {provider}, aby udostępnić."
 """#),
     ]
 }

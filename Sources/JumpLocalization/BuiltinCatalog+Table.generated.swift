@@ -89,6 +89,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.cli.signedOutLocally", "The server could not end your session ({reason}). You are signed out on this computer, but the session stays valid at the server until it expires.", key: Place(83, 3, 30), value: Place(83, 35, 148), start: (83, 36)),
                 Message("jumpForms.cli.signInAgain", "Sign in again with {provider} ({command}), then set your password.", key: Place(84, 3, 25), value: Place(84, 30, 68), start: (84, 31)),
                 Message("jumpForms.cli.offerSignInAgain", "Sign in again with {provider} now?", key: Place(85, 3, 30), value: Place(85, 35, 36), start: (85, 36)),
+                Message("jumpForms.share.tooLong", "The text for {provider} is too long: {count}/{limit} characters. Shorten it and try again.", key: Place(86, 3, 23), value: Place(86, 28, 92), start: (86, 29)),
+                Message("jumpForms.share.yourWords", "Your words for {provider} (Enter to skip)", key: Place(87, 3, 25), value: Place(87, 30, 43), start: (87, 31)),
+                Message("jumpForms.share.posted", "Shared on {provider}.", key: Place(88, 3, 22), value: Place(88, 27, 23), start: (88, 28)),
+                Message("jumpForms.share.failed", "{provider} did not take the activity: {message}", key: Place(89, 3, 22), value: Place(89, 27, 49), start: (89, 28)),
+                Message("jumpForms.share.tokenExpired", "Your {provider} sign-in for sharing has expired. Sign in to {provider} again to share.", key: Place(90, 3, 28), value: Place(90, 33, 88), start: (90, 34)),
             ]
         ),
         File(
@@ -177,6 +182,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.cli.signedOutLocally", "Der Server konnte Ihre Sitzung nicht beenden ({reason}). Sie sind auf diesem Computer abgemeldet, aber die Sitzung bleibt auf dem Server gültig, bis sie abläuft.", key: Place(84, 3, 30), value: Place(84, 35, 163), start: (84, 36)),
                 Message("jumpForms.cli.signInAgain", "Melden Sie sich erneut mit {provider} an ({command}) und legen Sie dann Ihr Passwort fest.", key: Place(85, 3, 25), value: Place(85, 30, 92), start: (85, 31)),
                 Message("jumpForms.cli.offerSignInAgain", "Jetzt erneut mit {provider} anmelden?", key: Place(86, 3, 30), value: Place(86, 35, 39), start: (86, 36)),
+                Message("jumpForms.share.tooLong", "Der Text für {provider} ist zu lang: {count}/{limit} Zeichen. Kürzen Sie ihn und versuchen Sie es erneut.", key: Place(87, 3, 23), value: Place(87, 28, 107), start: (87, 29)),
+                Message("jumpForms.share.yourWords", "Ihre Worte für {provider} (Eingabetaste zum Überspringen)", key: Place(88, 3, 25), value: Place(88, 30, 59), start: (88, 31)),
+                Message("jumpForms.share.posted", "Auf {provider} geteilt.", key: Place(89, 3, 22), value: Place(89, 27, 25), start: (89, 28)),
+                Message("jumpForms.share.failed", "{provider} hat die Aktivität nicht angenommen: {message}", key: Place(90, 3, 22), value: Place(90, 27, 58), start: (90, 28)),
+                Message("jumpForms.share.tokenExpired", "Ihre Anmeldung bei {provider} zum Teilen ist abgelaufen. Melden Sie sich erneut bei {provider} an, um zu teilen.", key: Place(91, 3, 28), value: Place(91, 33, 114), start: (91, 34)),
             ]
         ),
         File(
@@ -265,6 +275,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.cli.signedOutLocally", "El servidor no pudo cerrar tu sesión ({reason}). Has cerrado la sesión en este equipo, pero la sesión sigue siendo válida en el servidor hasta que caduque.", key: Place(84, 3, 30), value: Place(84, 35, 157), start: (84, 36)),
                 Message("jumpForms.cli.signInAgain", "Vuelve a iniciar sesión con {provider} ({command}) y después establece tu contraseña.", key: Place(85, 3, 25), value: Place(85, 30, 87), start: (85, 31)),
                 Message("jumpForms.cli.offerSignInAgain", "¿Volver a iniciar sesión con {provider} ahora?", key: Place(86, 3, 30), value: Place(86, 35, 48), start: (86, 36)),
+                Message("jumpForms.share.tooLong", "El texto para {provider} es demasiado largo: {count}/{limit} caracteres. Acórtalo y vuelve a intentarlo.", key: Place(87, 3, 23), value: Place(87, 28, 106), start: (87, 29)),
+                Message("jumpForms.share.yourWords", "Tus palabras para {provider} (Intro para omitir)", key: Place(88, 3, 25), value: Place(88, 30, 50), start: (88, 31)),
+                Message("jumpForms.share.posted", "Compartido en {provider}.", key: Place(89, 3, 22), value: Place(89, 27, 27), start: (89, 28)),
+                Message("jumpForms.share.failed", "{provider} no aceptó la actividad: {message}", key: Place(90, 3, 22), value: Place(90, 27, 46), start: (90, 28)),
+                Message("jumpForms.share.tokenExpired", "Tu inicio de sesión en {provider} para compartir ha caducado. Vuelve a iniciar sesión en {provider} para compartir.", key: Place(91, 3, 28), value: Place(91, 33, 117), start: (91, 34)),
             ]
         ),
         File(
@@ -352,6 +367,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.cli.signedOutLocally", "Le serveur n’a pas pu fermer votre session ({reason}). Vous êtes déconnecté sur cet ordinateur, mais la session reste valide sur le serveur jusqu’à son expiration.", key: Place(81, 3, 30), value: Place(81, 35, 165), start: (81, 36)),
                 Message("jumpForms.cli.signInAgain", "Reconnectez-vous avec {provider} ({command}), puis définissez votre mot de passe.", key: Place(82, 3, 25), value: Place(82, 30, 83), start: (82, 31)),
                 Message("jumpForms.cli.offerSignInAgain", "Vous reconnecter avec {provider} maintenant ?", key: Place(83, 3, 30), value: Place(83, 35, 47), start: (83, 36)),
+                Message("jumpForms.share.tooLong", "Le texte pour {provider} est trop long : {count}/{limit} caractères. Raccourcissez-le et réessayez.", key: Place(84, 3, 23), value: Place(84, 28, 101), start: (84, 29)),
+                Message("jumpForms.share.yourWords", "Vos mots pour {provider} (Entrée pour passer)", key: Place(85, 3, 25), value: Place(85, 30, 47), start: (85, 31)),
+                Message("jumpForms.share.posted", "Partagé sur {provider}.", key: Place(86, 3, 22), value: Place(86, 27, 25), start: (86, 28)),
+                Message("jumpForms.share.failed", "{provider} n’a pas accepté l’activité : {message}", key: Place(87, 3, 22), value: Place(87, 27, 51), start: (87, 28)),
+                Message("jumpForms.share.tokenExpired", "Votre connexion à {provider} pour le partage a expiré. Reconnectez-vous à {provider} pour partager.", key: Place(88, 3, 28), value: Place(88, 33, 101), start: (88, 34)),
             ]
         ),
         File(
@@ -440,6 +460,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.cli.signedOutLocally", "サーバーでセッションを終了できませんでした（{reason}）。このコンピューターではサインアウトしましたが、セッションは期限が切れるまでサーバー上で有効なままです。", key: Place(84, 3, 30), value: Place(84, 35, 85), start: (84, 36)),
                 Message("jumpForms.cli.signInAgain", "{provider} でもう一度サインインしてから（{command}）、パスワードを設定してください。", key: Place(85, 3, 25), value: Place(85, 30, 54), start: (85, 31)),
                 Message("jumpForms.cli.offerSignInAgain", "今すぐ {provider} でもう一度サインインしますか？", key: Place(86, 3, 30), value: Place(86, 35, 32), start: (86, 36)),
+                Message("jumpForms.share.tooLong", "{provider} 向けのテキストが長すぎます: {count}/{limit} 文字。短くしてもう一度お試しください。", key: Place(87, 3, 23), value: Place(87, 28, 63), start: (87, 29)),
+                Message("jumpForms.share.yourWords", "{provider} に添えるひとこと (Enter でスキップ)", key: Place(88, 3, 25), value: Place(88, 30, 35), start: (88, 31)),
+                Message("jumpForms.share.posted", "{provider} で共有しました。", key: Place(89, 3, 22), value: Place(89, 27, 21), start: (89, 28)),
+                Message("jumpForms.share.failed", "{provider} がアクティビティを受け付けませんでした: {message}", key: Place(90, 3, 22), value: Place(90, 27, 43), start: (90, 28)),
+                Message("jumpForms.share.tokenExpired", "共有用の {provider} へのサインインの有効期限が切れました。共有するには {provider} に再度サインインしてください。", key: Place(91, 3, 28), value: Place(91, 33, 70), start: (91, 34)),
             ]
         ),
         File(
@@ -527,6 +552,11 @@ extension BuiltinCatalog {
                 Message("jumpForms.cli.signedOutLocally", "Serwer nie mógł zakończyć sesji ({reason}). Wylogowano Cię na tym komputerze, ale sesja pozostaje ważna na serwerze, dopóki nie wygaśnie.", key: Place(81, 3, 30), value: Place(81, 35, 139), start: (81, 36)),
                 Message("jumpForms.cli.signInAgain", "Zaloguj się ponownie przez {provider} ({command}), a następnie ustaw hasło.", key: Place(82, 3, 25), value: Place(82, 30, 77), start: (82, 31)),
                 Message("jumpForms.cli.offerSignInAgain", "Zalogować się ponownie przez {provider} teraz?", key: Place(83, 3, 30), value: Place(83, 35, 48), start: (83, 36)),
+                Message("jumpForms.share.tooLong", "Tekst dla {provider} jest za długi: {count}/{limit} znaków. Skróć go i spróbuj ponownie.", key: Place(84, 3, 23), value: Place(84, 28, 90), start: (84, 29)),
+                Message("jumpForms.share.yourWords", "Twoje słowa dla {provider} (Enter, aby pominąć)", key: Place(85, 3, 25), value: Place(85, 30, 49), start: (85, 31)),
+                Message("jumpForms.share.posted", "Udostępniono w {provider}.", key: Place(86, 3, 22), value: Place(86, 27, 28), start: (86, 28)),
+                Message("jumpForms.share.failed", "{provider} nie przyjął aktywności: {message}", key: Place(87, 3, 22), value: Place(87, 27, 46), start: (87, 28)),
+                Message("jumpForms.share.tokenExpired", "Twoje logowanie do {provider} na potrzeby udostępniania wygasło. Zaloguj się ponownie do {provider}, aby udostępnić.", key: Place(88, 3, 28), value: Place(88, 33, 118), start: (88, 34)),
             ]
         ),
     ]

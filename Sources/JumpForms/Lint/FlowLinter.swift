@@ -561,11 +561,15 @@ public struct FlowLinter: Sendable {
                 var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
+                    let hint =
+                        arguments.declared != nil
+                        ? "the activity declares \(provided.isEmpty ? "no arguments" : provided.joined(separator: ", ")); add '\(argumentUse.name)' to its 'arguments'"
+                        : provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"
                     found.append(
                         Diagnostic(
                             .messageArgument,
                             "message '\(use.pointee.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
-                            at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                            at: at, hint: hint))
                     continue
                 }
                 let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number

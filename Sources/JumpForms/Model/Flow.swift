@@ -74,6 +74,12 @@ public struct Flow: Sendable {
     /// placeholders, option labels, rule messages, provider names, activities' texts), in
     /// file order.
     public var messageKeyUses: [Located<String>] {
+        formMessageKeyUses + activities.flatMap(\.messageKeys)
+    }
+
+    /// The message keys of the fields and providers (what a Capture flow document carries),
+    /// without the activities'.
+    public var formMessageKeyUses: [Located<String>] {
         var keys: [Located<String>] = []
         for field in fields {
             keys.append(contentsOf: [field.label, field.placeholder, field.tip].compactMap { $0 })
@@ -81,7 +87,6 @@ public struct Flow: Sendable {
             keys.append(contentsOf: field.validation.map(\.message))
         }
         keys.append(contentsOf: providers.compactMap(\.name))
-        keys.append(contentsOf: activities.flatMap(\.messageKeys))
         return keys
     }
 }
