@@ -217,6 +217,7 @@ let package = Package(
             name: "JumpCaptureServerTests",
             dependencies: [
                 "JumpCaptureServer", "JumpCapture", "JumpCaptureNIO", "JumpForms", "JumpFormsLoader", "JumpSchema", "TestSupport",
+                "CLITestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

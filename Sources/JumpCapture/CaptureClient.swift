@@ -341,6 +341,101 @@ public actor CaptureClient {
         _ = try await authorized { token throws(RequestError) in setup.builder.deleteAttribute(accessToken: token, attribute: attribute) }
     }
 
+    // MARK: sharing (Engage)
+
+    /// Reads the end of an Engage device sign-in with `provider` (`engageToken` from its
+    /// dialog: `GET /signin/device?token=&auth_info=true`) and keeps its `device_token` in the
+    /// session, sealed with it, for `share(_:provider:)`. Needs a signed-in user (the session
+    /// keeps the token).
+    @discardableResult
+    public func engageDeviceSignIn(engageToken token: String, provider: String) async throws(CaptureClientError) -> EngageDeviceSignIn {
+        guard try session() != nil else { throw .notSignedIn }
+        let success = try await send(setup.engageBuilder.deviceSignIn(token: token))
+        guard case .ok(let result) = success else { throw .unexpectedAnswer(.engageDeviceSignIn, success) }
+        guard let deviceToken = result["device_token"]?.stringValue, !deviceToken.isEmpty else {
+            throw .refused(.malformedResponse(MalformedResponse(status: 200, reason: "the device sign-in's rpx_result has no device_token")))
+        }
+        let profile = result["auth_info"]?["profile"] ?? .null
+        if var session = current {
+            session.deviceTokens[provider] = deviceToken
+            keep(session)
+        }
+        return EngageDeviceSignIn(
+            provider: provider, identifier: profile["identifier"]?.stringValue, profile: profile, token: result["token"]?.stringValue ?? token,
+            deviceToken: deviceToken)
+    }
+
+    /// The session's device token for `provider`, if an Engage device sign-in left one.
+    public func deviceToken(for provider: String) throws(CaptureClientError) -> String? {
+        try session()?.deviceTokens[provider]
+    }
+
+    /// Shares `activity` with `provider` as the SDKs do (`EngageRequestBuilder.sharing`:
+    /// `/api/v2/activity`, or `/api/v2/set_status` for a provider that posts an activity
+    /// without a URL as a status), with the session's device token for the provider.
+    /// `.noDeviceToken` when there is none: sign in with `engageDeviceSignIn` first. A refusal
+    /// is `.refused(.engage(EngageError))`; when it says to sign in again
+    /// (`EngageError.needsSignIn`) the session's token for the provider is forgotten.
+    @discardableResult
+    public func share(_ activity: SharedActivity, provider: String) async throws(CaptureClientError) -> EngagePost {
+        try await share(activity, provider: provider, deviceToken: sessionDeviceToken(provider))
+    }
+
+    /// Shares `activity` with `provider` with a device token of the caller's.
+    @discardableResult
+    public func share(_ activity: SharedActivity, provider: String, deviceToken: String) async throws(CaptureClientError) -> EngagePost {
+        try await post(
+            setup.engageBuilder.sharing(activity, provider: provider, deviceToken: deviceToken), provider: provider, deviceToken: deviceToken)
+    }
+
+    /// Sets the person's status on `provider` (`/api/v2/set_status`) with the session's device
+    /// token for it.
+    @discardableResult
+    public func setStatus(_ status: String, provider: String) async throws(CaptureClientError) -> EngagePost {
+        try await setStatus(status, provider: provider, deviceToken: sessionDeviceToken(provider))
+    }
+
+    /// Sets the person's status on `provider` with a device token of the caller's.
+    @discardableResult
+    public func setStatus(_ status: String, provider: String, deviceToken: String) async throws(CaptureClientError) -> EngagePost {
+        try await post(
+            setup.engageBuilder.setStatus(status, provider: provider, deviceToken: deviceToken), provider: provider, deviceToken: deviceToken)
+    }
+
+    /// Short URLs for `urls` (`/openid/get_urls`): long URL -> short URL, for the URLs Engage
+    /// shortened.
+    public func shortenURLs(_ urls: [String]) async throws(CaptureClientError) -> [String: String] {
+        let success = try await send(setup.engageBuilder.shortenURLs(urls))
+        guard case .ok(let answer) = success else { throw .unexpectedAnswer(.shortenURLs, success) }
+        var short: [String: String] = [:]
+        for (long, value) in answer["urls"]?["activity"]?.objectValue ?? [] {
+            if let text = value.stringValue { short[long] = text }
+        }
+        return short
+    }
+
+    private func sessionDeviceToken(_ provider: String) throws(CaptureClientError) -> String {
+        guard let session = try session() else { throw .notSignedIn }
+        guard let token = session.deviceTokens[provider] else { throw .noDeviceToken(provider: provider) }
+        return token
+    }
+
+    private func post(_ request: CaptureRequest, provider: String, deviceToken: String) async throws(CaptureClientError) -> EngagePost {
+        do throws(CaptureClientError) {
+            let success = try await send(request)
+            guard case .ok(let answer) = success else { throw .unexpectedAnswer(request.operation, success) }
+            return EngagePost(provider: provider, operation: request.operation, answer: answer)
+        } catch .refused(.engage(let error)) where error.needsSignIn {
+            if var session = current, session.deviceTokens[provider] == deviceToken {
+                session.deviceTokens[provider] = nil
+                keep(session)
+            }
+            throw .refused(.engage(error))
+        } catch {
+            throw error
+        }
+    }
+
     /// Ends the session: asks the server to revoke its access token (`/oauth/revoke`, which
     /// ends its refresh secret too), then forgets it here, whatever the server answered. The
     /// outcome says whether the server ended it; only a store that cannot be cleared throws.
@@ -372,6 +467,21 @@ public actor CaptureClient {
         loaded = true
         publish(.signedOut)
         return outcome
+    }
+}
+
+/// What Engage answered a shared activity or status.
+public struct EngagePost: Sendable, Hashable {
+    public var provider: String
+    /// `.shareActivity` or `.setStatus`: how it was posted.
+    public var operation: CaptureOperation
+    /// Engage's answer (`{"stat": "ok"}`).
+    public var answer: JSONValue
+
+    public init(provider: String, operation: CaptureOperation, answer: JSONValue) {
+        self.provider = provider
+        self.operation = operation
+        self.answer = answer
     }
 }
 
@@ -448,6 +558,9 @@ public enum CaptureClientError: Error, Sendable, Hashable, CustomStringConvertib
     case sessionStore(SessionStoreError)
     /// An answer of a kind the call never gives.
     case unexpectedAnswer(CaptureOperation, CaptureSuccess)
+    /// Sharing needs a device token for the provider, and the session holds none: sign in to
+    /// it through Engage first (`CaptureClient.engageDeviceSignIn`).
+    case noDeviceToken(provider: String)
 
     /// The server's refusal, when it is one.
     public var captureError: CaptureError? {
@@ -473,6 +586,7 @@ public enum CaptureClientError: Error, Sendable, Hashable, CustomStringConvertib
         case .notSignedIn: "not signed in"
         case .sessionStore(let error): error.description
         case let .unexpectedAnswer(operation, success): "unexpected answer to \(operation.rawValue): \(success)"
+        case .noDeviceToken(let provider): "no Engage device token for \(provider): sign in to \(provider) first"
         }
     }
 }

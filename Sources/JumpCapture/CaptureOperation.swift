@@ -23,6 +23,15 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
     case tokenURLPost = "token-url"
     /// `POST /oauth/revoke` (RFC 7009): ends a token's session at once.
     case revokeToken = "revoke"
+    /// Engage sharing: `POST <engage>/api/v2/activity` (JRSessionData.m:1166-1216).
+    case shareActivity = "share"
+    /// Engage sharing as a status: `POST <engage>/api/v2/set_status` (JRSessionData.m:1218-1256).
+    case setStatus = "set-status"
+    /// Engage URL shortening: `GET <baseurl>/openid/get_urls` (JRActivityObject.java:633-659).
+    case shortenURLs = "shorten-urls"
+    /// The end of Engage's device sign-in: `GET <baseurl>/signin/device?token=&auth_info=true`,
+    /// whose `rpx_result` carries the `device_token` sharing needs (JRWebViewFragment.java:426).
+    case engageDeviceSignIn = "engage-device"
 
     /// The path on the Capture (or Engage) server.
     public var path: String {
@@ -45,6 +54,10 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
         case .engageTokenExchange: "/signin/oauth_token"
         case .tokenURLPost: ""
         case .revokeToken: "/oauth/revoke"
+        case .shareActivity: "/api/v2/activity"
+        case .setStatus: "/api/v2/set_status"
+        case .shortenURLs: "/openid/get_urls"
+        case .engageDeviceSignIn: "/signin/device"
         }
     }
 
@@ -70,11 +83,20 @@ public enum CaptureOperation: String, Sendable, Hashable, CaseIterable, Codable 
         case .engageTokenExchange: "exchange a native provider token for an Engage token"
         case .tokenURLPost: "post an Engage token to the app's token URL"
         case .revokeToken: "end a session at once: revoke its access token (or a refresh token) (RFC 7009)"
+        case .shareActivity: "share an activity on a provider through Engage"
+        case .setStatus: "set the user's status on a provider through Engage"
+        case .shortenURLs: "shorten an activity's URLs through Engage"
+        case .engageDeviceSignIn: "read the profile and device token of an Engage sign-in"
         }
     }
 
     /// Whether the call goes to Engage rather than Capture.
-    public var isEngage: Bool { self == .engageMobileConfig || self == .engageTokenExchange || self == .tokenURLPost }
+    public var isEngage: Bool {
+        [.engageMobileConfig, .engageTokenExchange, .tokenURLPost, .shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn].contains(self)
+    }
+
+    /// Whether the call is Engage sharing (a refusal is an `EngageError`).
+    public var isSharing: Bool { [.shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn].contains(self) }
 
     /// Whether a successful answer carries a new access token and refresh secret.
     public var startsSession: Bool { [.signIn, .socialSignIn, .register, .socialRegister].contains(self) }

@@ -47,9 +47,11 @@ public struct CaptureSetup: Sendable {
     ///     `embedded`: the embedded server's URL; without one, a placeholder that is printed,
     ///     never sent).
     ///   - flowVersion: the `flow_version` sent; by default the flow's own `version`.
+    ///   - engage: where Engage is, instead of `engageDomain` (the local server, which serves
+    ///     the Engage double at Capture's URL).
     public init(
         config: ClientConfig, flow: Flow, localizer: Localizer, locale: LocaleTag? = nil, capture: ServerURL? = nil,
-        flowVersion: String? = nil
+        flowVersion: String? = nil, engage: ServerURL? = nil
     ) throws(CaptureSetupError) {
         self.config = config
         self.flow = flow
@@ -66,7 +68,7 @@ public struct CaptureSetup: Sendable {
             url = .embeddedPlaceholder
             isRemote = false
         }
-        guard let engage = ServerURL(config.engageDomain.value) else { throw .engageNotAURL(config.engageDomain.value) }
+        guard let engage = engage ?? ServerURL(config.engageDomain.value) else { throw .engageNotAURL(config.engageDomain.value) }
         self.capture = url
         self.builder = RequestBuilder(
             config: config, flow: flow, localizer: localizer, locale: locale ?? config.captureLocale.value, capture: url,

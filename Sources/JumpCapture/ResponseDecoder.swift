@@ -145,6 +145,9 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     case server(ServerError)
     /// Not JSON, an HTML page, an empty or truncated body.
     case malformedResponse(MalformedResponse)
+    /// Engage sharing refused (`{"stat": "fail", "err": {"code", "msg"}}`): the code and
+    /// Engage's message (`EngageError.needsSignIn`: sign in to the provider again).
+    case engage(EngageError)
 
     public var serverError: ServerError? {
         switch self {
@@ -155,11 +158,13 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         case .mergeRequired(let value): value.server
         case .invalidFields(let value): value.server
         case .malformedResponse: nil
+        case .engage(let error): ServerError(code: error.code ?? 0, error: "engage_error", description: error.message, body: error.body)
         }
     }
 
     public var description: String {
         if case .malformedResponse(let response) = self { return response.description }
+        if case .engage(let error) = self { return error.description }
         guard let error = serverError else { return "error" }
         return "\(error.description) (\(error.code) \(error.error))"
     }
@@ -187,6 +192,7 @@ public struct ResponseDecoder: Sendable {
         guard case .object = json else {
             return .failure(.malformedResponse(MalformedResponse(status: status, reason: "the JSON is not an object")))
         }
+        if operation.isSharing { return decodeSharing(operation, json, status: status) }
         let stat = json["stat"]?.stringValue
         if stat == "ok" {
             return decodeSuccess(operation, json, status: status)
@@ -262,6 +268,36 @@ public struct ResponseDecoder: Sendable {
         default:
             return .success(.ok(json))
         }
+    }
+
+    /// Engage sharing's answers: `{"stat": "ok", ...}` or `{"stat": "fail", "err": {"code",
+    /// "msg"}}`; the URL shortener's `{"urls": ...}` (the SDKs read `urls` and look for no
+    /// `stat`); the device sign-in's `{"rpx_result": {"stat", "token", "auth_info",
+    /// "device_token"}}` (a failure: `rpx_result.stat` `fail` with `error`), whose `rpx_result`
+    /// is the success.
+    func decodeSharing(_ operation: CaptureOperation, _ json: JSONValue, status: Int) -> Result<CaptureSuccess, CaptureError> {
+        func malformed(_ reason: String) -> Result<CaptureSuccess, CaptureError> {
+            .failure(.malformedResponse(MalformedResponse(status: status, reason: reason)))
+        }
+        func failure(_ answer: JSONValue, body: JSONValue) -> CaptureError {
+            let err = answer["err"]
+            let code = err?["code"]?.intValue ?? err?["code"]?.stringValue.flatMap { Int($0) }
+            let message = err?["msg"]?.stringValue ?? answer["error"]?.stringValue ?? "Engage refused the request"
+            return .engage(EngageError(code: code, message: message, body: body))
+        }
+        if operation == .engageDeviceSignIn {
+            guard let result = json["rpx_result"], case .object = result else { return malformed("no \"rpx_result\" object") }
+            guard result["stat"]?.stringValue == "ok" else { return .failure(failure(result, body: json)) }
+            return .success(.ok(result))
+        }
+        let stat = json["stat"]?.stringValue
+        if stat == "fail" || stat == "error" || json["err"] != nil { return .failure(failure(json, body: json)) }
+        if operation == .shortenURLs {
+            guard case .object? = json["urls"] else { return malformed("a \(operation.rawValue) answer has no \"urls\" object") }
+            return .success(.ok(json))
+        }
+        guard stat == "ok" else { return malformed("no \"stat\" field") }
+        return .success(.ok(json))
     }
 
     func decodeError(_ json: JSONValue, engageToken: String?) -> CaptureError {

@@ -72,7 +72,17 @@ extension Session: SecretMasking {
         [
             ("captureDomain", MaskedText.quoted(captureDomain)), ("clientId", MaskedText.quoted(clientId)),
             ("accessToken", MaskedText.secret(accessToken)), ("refreshSecret", MaskedText.secret(refreshSecret.value)),
-            ("expiresAt", expiresAt.map(String.init) ?? "nil"), ("record", record.serialized())
+            ("expiresAt", expiresAt.map(String.init) ?? "nil"), ("record", record.serialized()),
+            ("deviceTokens", "[" + deviceTokens.keys.sorted().map { "\($0): \(RequestPrinter.mask)" }.joined(separator: ", ") + "]")
+        ]
+    }
+}
+
+extension EngageDeviceSignIn: SecretMasking {
+    public var maskedFields: [(name: String, text: String)] {
+        [
+            ("provider", MaskedText.quoted(provider)), ("identifier", MaskedText.quoted(identifier)), ("profile", profile.serialized()),
+            ("token", MaskedText.secret(token)), ("deviceToken", MaskedText.secret(deviceToken))
         ]
     }
 }

@@ -24,9 +24,11 @@ import JumpForms
 /// ```
 ///
 /// `expiresAt` is seconds since 1970 or null; `record` is the Capture record (never the
-/// password). The text holds the access token and the refresh secret in clear: a store keeps
-/// it where only the user can read it (sealed, as `FileSessionStore` does, or in the
-/// Keychain: see `SessionStore`). `description`, `debugDescription` and `dump` mask both.
+/// password). After an Engage device sign-in (`CaptureClient.engageDeviceSignIn`) it holds
+/// `"deviceTokens": {"<provider>": "<device_token>"}` too (left out while there is none).
+/// The text holds the access token, the refresh secret and the device tokens in clear: a
+/// store keeps it where only the user can read it (sealed, as `FileSessionStore` does, or in
+/// the Keychain: see `SessionStore`). `description`, `debugDescription` and `dump` mask them.
 public struct Session: Sendable, Hashable {
     /// What the session is bound to: the Capture server's URL (or `embedded:<database>` for
     /// the CLI's embedded server). A client ignores a stored session of another server.
@@ -41,10 +43,14 @@ public struct Session: Sendable, Hashable {
     public var expiresAt: Int?
     /// The user's record as last read (`capture_user` of the sign-in, or `/entity`).
     public var record: JSONValue
+    /// Engage device tokens by provider (secrets): what sharing posts with
+    /// (`EngageRequestBuilder.shareActivity`), as the SDKs keep one per provider
+    /// (JRSessionData.m:150-160, JRAuthenticatedUser.java:83).
+    public var deviceTokens: [String: String]
 
     public init(
         captureDomain: String, clientId: String, accessToken: String, refreshSecret: RefreshSecret,
-        expiresAt: Int? = nil, record: JSONValue
+        expiresAt: Int? = nil, record: JSONValue, deviceTokens: [String: String] = [:]
     ) {
         self.captureDomain = captureDomain
         self.clientId = clientId
@@ -52,17 +58,22 @@ public struct Session: Sendable, Hashable {
         self.refreshSecret = refreshSecret
         self.expiresAt = expiresAt
         self.record = record
+        self.deviceTokens = deviceTokens
     }
 
     var json: JSONValue {
-        [
-            "captureDomain": .string(captureDomain),
-            "clientId": .string(clientId),
-            "accessToken": .string(accessToken),
-            "refreshSecret": .string(refreshSecret.value),
-            "expiresAt": expiresAt.map(JSONValue.integer) ?? .null,
-            "record": record
+        var entries: [(key: String, value: JSONValue)] = [
+            ("captureDomain", .string(captureDomain)),
+            ("clientId", .string(clientId)),
+            ("accessToken", .string(accessToken)),
+            ("refreshSecret", .string(refreshSecret.value)),
+            ("expiresAt", expiresAt.map(JSONValue.integer) ?? .null),
+            ("record", record)
         ]
+        if !deviceTokens.isEmpty {
+            entries.append(("deviceTokens", .object(deviceTokens.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
+        return .object(entries)
     }
 
     init?(json: JSONValue) {
@@ -70,9 +81,14 @@ public struct Session: Sendable, Hashable {
             let token = json["accessToken"]?.stringValue,
             let secret = json["refreshSecret"]?.stringValue.flatMap(RefreshSecret.init)
         else { return nil }
+        var deviceTokens: [String: String] = [:]
+        for (provider, value) in json["deviceTokens"]?.objectValue ?? [] {
+            guard let text = value.stringValue else { return nil }
+            deviceTokens[provider] = text
+        }
         self.init(
             captureDomain: domain, clientId: client, accessToken: token, refreshSecret: secret,
-            expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null)
+            expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null, deviceTokens: deviceTokens)
     }
 
     /// The session's JSON text (the object above, compact), as `FileSessionStore` seals it.
@@ -89,7 +105,7 @@ public struct Session: Sendable, Hashable {
 
 extension Session: Codable {
     enum CodingKeys: String, CodingKey {
-        case captureDomain, clientId, accessToken, refreshSecret, expiresAt, record
+        case captureDomain, clientId, accessToken, refreshSecret, expiresAt, record, deviceTokens
     }
 
     public init(from decoder: any Decoder) throws {
@@ -105,7 +121,8 @@ extension Session: Codable {
             accessToken: try container.decode(String.self, forKey: .accessToken),
             refreshSecret: secret,
             expiresAt: try container.decodeIfPresent(Int.self, forKey: .expiresAt),
-            record: try container.decodeIfPresent(JSONValue.self, forKey: .record) ?? .null)
+            record: try container.decodeIfPresent(JSONValue.self, forKey: .record) ?? .null,
+            deviceTokens: try container.decodeIfPresent([String: String].self, forKey: .deviceTokens) ?? [:])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -116,6 +133,7 @@ extension Session: Codable {
         try container.encode(refreshSecret.value, forKey: .refreshSecret)
         try container.encode(expiresAt, forKey: .expiresAt)
         try container.encode(record, forKey: .record)
+        if !deviceTokens.isEmpty { try container.encode(deviceTokens, forKey: .deviceTokens) }
     }
 }
 

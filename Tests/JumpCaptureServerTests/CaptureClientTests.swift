@@ -58,7 +58,8 @@ extension TestServer {
         store: any SessionStore = CodableSessionStore(), transport: (any HTTPTransport)? = nil,
         locale: LocaleTag = ServerFixtures.english
     ) throws -> CaptureClient {
-        let setup = try CaptureSetup(config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer, locale: locale, capture: url)
+        let setup = try CaptureSetup(
+            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer, locale: locale, capture: url, engage: url)
         let clock = self.clock
         return CaptureClient(
             setup: setup, transport: transport ?? self.transport, sessionStore: store,

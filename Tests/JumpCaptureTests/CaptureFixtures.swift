@@ -19,6 +19,20 @@ enum CaptureFixtures {
         RequestBuilder(config: config, flow: loaded.flow, localizer: loaded.localizer(), locale: locale, capture: capture, flowVersion: flowVersion)
     }
 
+    /// An activity with every part JRActivityObject has: texts with characters that need
+    /// escaping in JSON and in a form body.
+    static let activity = SharedActivity(
+        action: "joined Example & said \"hi\"", url: "https://example.com/welcome?from=app&x=1", userGeneratedContent: "Ça marche, 100% 🎉",
+        title: "Welcome / Bienvenue", description: "A line\nand another", actionLinks: [.init(text: "Open the app", href: "https://example.com/app")],
+        media: [
+            .image(src: "https://example.com/a.png", href: "https://example.com/"),
+            .mp3(src: "https://example.com/a.mp3", title: "Song", artist: nil, album: nil)
+        ],
+        properties: ["Level": "3"])
+
+    /// An activity without a URL (posted as a status where the provider says so).
+    static let activityWithoutURL = SharedActivity(action: "joined Example", userGeneratedContent: "Hello from Kraków")
+
     static var engage: EngageRequestBuilder {
         EngageRequestBuilder(config: config, engage: ServerURL("https://jump-test.rpxnow.com")!)
     }

@@ -83,7 +83,13 @@ import TestSupport
                     placement: .query)
             ),
             ("revoke", b.revokeToken("access-1")),
-            ("revoke-refresh-token", b.revokeToken("refresh-1", hint: "refresh_token"))
+            ("revoke-refresh-token", b.revokeToken("refresh-1", hint: "refresh_token")),
+            ("share", engage.shareActivity(CaptureFixtures.activity, provider: "facebook", deviceToken: "device-token-1")),
+            // LinkedIn posts an activity without a URL as a status (uses_set_status_if_no_url).
+            ("share-as-status", engage.sharing(CaptureFixtures.activityWithoutURL, provider: "linkedin", deviceToken: "device-token-2")),
+            ("set-status", engage.setStatus("Ça marche & 100% 🎉 https://example.com/a?b=c", provider: "twitter", deviceToken: "device-token-3")),
+            ("shorten-urls", engage.shortenURLs(["https://example.com/welcome?a=1&b=2"])),
+            ("engage-device", engage.deviceSignIn(token: "engage-token-1"))
         ]
     }
 

@@ -48,6 +48,8 @@ import TestSupport
             case .redirectURIMismatch: out += "kind=redirectURIMismatch\n"
             case .server(let value): out += "kind=server code=\(value.code) error=\(value.error)\n"
             case .malformedResponse: out += "kind=malformedResponse\n"
+            case .engage(let value):
+                out += "kind=engage code=\(value.code.map(String.init) ?? "-") meaning=\(value.kind.rawValue) needsSignIn=\(value.needsSignIn)\n"
             }
             return out
         }
@@ -75,6 +77,7 @@ import TestSupport
         case .redirectURIMismatch: "redirectURIMismatch"
         case .server: "server"
         case .malformedResponse: "malformedResponse"
+        case .engage: "engage"
         }
     }
 
@@ -92,6 +95,12 @@ import TestSupport
             ("signin-420-redirect-mismatch.json", "redirectURIMismatch", 420),
             ("signin-510-other.json", "server", 510),
             ("engage-token-fail.json", "server", nil),
+            ("share-fail-missing-api-key.json", "engage", 0),
+            ("share-fail-character-limit.json", "engage", 100),
+            ("set-status-fail-duplicate.json", "engage", 6),
+            ("set-status-fail-without-code.json", "engage", 0),
+            ("engage-device-fail.json", "engage", 0),
+            ("engage-device-without-rpx-result.json", "malformedResponse", nil),
             ("signin-html-error-page.txt", "malformedResponse", nil),
             ("signin-plain-text.txt", "malformedResponse", nil),
             ("signin-empty-body.txt", "malformedResponse", nil),

@@ -131,6 +131,14 @@ public final class CaptureServer: Sendable {
         try await service.store.outbox()
     }
 
+    /// How long a device token of the Engage double lasts (seconds).
+    public static let deviceTokenLifetime = CaptureService.deviceTokenLifetime
+
+    /// What the Engage double received to share, oldest first.
+    public func feed() async throws -> [FeedEntry] {
+        try await service.store.feed()
+    }
+
     /// How many accounts the database holds.
     public func accountCount() async throws -> Int {
         try await service.store.userCount()
@@ -154,6 +162,13 @@ public enum CaptureServerError: Error, CustomStringConvertible {
 public enum Outbox {
     public static func messages(databasePath: String) async throws -> [OutboxMessage] {
         try await CaptureStore(path: databasePath).outbox()
+    }
+}
+
+/// Reads the Engage double's feed of a server's database without starting the server.
+public enum Feed {
+    public static func entries(databasePath: String) async throws -> [FeedEntry] {
+        try await CaptureStore(path: databasePath).feed()
     }
 }
 
@@ -216,6 +231,9 @@ struct CaptureDispatcher: RouterMiddleware {
         case capture(CaptureOperation)
         case engageConfiguration, engageStart, engageToken, authInfo, signInComplete, verifyEmail, resetPassword, health
         case signInDevice, oauthToken
+        /// Engage sharing (CaptureService+Sharing.swift): `/api/v2/activity`, `/api/v2/set_status`,
+        /// `/openid/get_urls` and the short URLs it hands out (`/s/<code>`).
+        case shareActivity, setStatus, shortenURLs, shortURL
         /// `/widget_data/flows/<app>/<flow>/<version>/<locale>.json` (FlowDocumentRoute.swift).
         case flowDocument
 
@@ -223,7 +241,7 @@ struct CaptureDispatcher: RouterMiddleware {
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
         var takesHEAD: Bool {
             switch self {
-            case .engageStart, .verifyEmail, .authInfo, .oauthToken: false
+            case .engageStart, .verifyEmail, .authInfo, .oauthToken, .shortenURLs, .signInDevice: false
             default: true
             }
         }
@@ -248,7 +266,11 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/signin/device": return (.signInDevice, [.get])
         // POST only: the client secret, and the code or refresh token, stay out of URLs.
         case "/oauth/token": return (.oauthToken, [.post])
+        case "/api/v2/activity": return (.shareActivity, [.post])
+        case "/api/v2/set_status": return (.setStatus, [.post])
+        case "/openid/get_urls": return (.shortenURLs, [.get, .post])
         default:
+            if CaptureService.isShortURLPath(path) { return (.shortURL, [.get]) }
             // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
             if CaptureService.isEngageStartPath(path) { return (.engageStart, [.get]) }
             if FlowDocumentRoute.matches(path) { return (.flowDocument, [.get]) }
@@ -406,6 +428,10 @@ struct CaptureDispatcher: RouterMiddleware {
             case .signInDevice: return try await service.signInDevice(parameters)
             case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
             case .flowDocument: return FlowDocumentRoute.answer(path: path, headers: request.headers, setup: service.setup)
+            case .shareActivity: return try await service.shareActivity(parameters)
+            case .setStatus: return try await service.setStatus(parameters)
+            case .shortenURLs: return try await service.shortenURLs(parameters)
+            case .shortURL: return try await service.followShortURL(path: path)
             }
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy

@@ -239,8 +239,9 @@ extension CaptureService {
     /// (token_profile, `device=android`) ends; the SDK loads it again with `auth_info=true`
     /// and reads `rpx_result`: `stat`, `token` and `auth_info` (`profile.identifier`,
     /// `profile.displayName`...), then signs in to Capture with the token. The token is not
-    /// used up here. A token that is not valid answers `rpx_result` with `stat: fail` and an
-    /// `error` text (the SDK reads both).
+    /// used up here. With `auth_info=true` it carries a new `device_token` for the identity and
+    /// provider (`CaptureService+Sharing.swift`). A token that is not valid answers
+    /// `rpx_result` with `stat: fail` and an `error` text (the SDK reads both).
     func signInDevice(_ parameters: RequestParameters) async throws -> ServerReply {
         func fail(_ message: String) -> ServerReply {
             .json(["rpx_result": ["stat": "fail", "error": .string(message)]])
@@ -253,6 +254,9 @@ extension CaptureService {
         var result: [(key: String, value: JSONValue)] = [("stat", "ok"), ("token", .string(token))]
         if parameters["auth_info"] == "true" {
             result.append(("auth_info", ["stat": "ok", "profile": profile(of: grant)]))
+            // The key sharing posts with, for this identity and provider (both SDKs read it
+            // from `rpx_result`: JRSessionData.m:150-160, JRAuthenticatedUser.java:83).
+            result.append(("device_token", .string(try await issueDeviceToken(for: grant))))
         }
         return .json(["rpx_result": .object(result)])
     }

@@ -22,7 +22,7 @@ extension CaptureService {
         case .replacePlural: return try await writeRecord(parameters, kind: .replace)
         case .deleteAttribute: return try await writeRecord(parameters, kind: .delete)
         case .revokeToken: return try await revoke(parameters)
-        case .engageMobileConfig, .engageTokenExchange, .tokenURLPost:
+        case .engageMobileConfig, .engageTokenExchange, .tokenURLPost, .shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn:
             return .error(404, "not_found", "not a Capture operation")
         }
     }

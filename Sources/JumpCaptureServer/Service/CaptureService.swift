@@ -116,7 +116,7 @@ final class CaptureService: Sendable {
         case .readRecord: return base.union(["access_token", "attribute_name"])
         case .updateObject, .replacePlural: return base.union(["access_token", "attribute_name", "value", "attributes", "include_record"])
         case .deleteAttribute: return base.union(["access_token", "attribute_name", "include_record"])
-        case .engageMobileConfig, .engageTokenExchange, .tokenURLPost: return base
+        case .engageMobileConfig, .engageTokenExchange, .tokenURLPost, .shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn: return base
         case .revokeToken: return base.union(["token", "token_type_hint", "client_secret"])
         }
     }

@@ -148,6 +148,38 @@ extension CaptureStore {
                     """)
             try refillEmailKeys(db)
         }
+        // Engage sharing: the device tokens the device sign-in issues (hashed, as every token),
+        // what was posted with them (the feed), and the short URLs of `/openid/get_urls`.
+        migrator.registerMigration("11-engage-sharing") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        provider TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        expires_at INTEGER NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE feed (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        kind TEXT NOT NULL,
+                        provider TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        posted TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        short_url TEXT,
+                        device TEXT,
+                        app_name TEXT,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX feed_identity ON feed(provider, identifier, id);
+                    CREATE TABLE short_urls (
+                        code TEXT PRIMARY KEY,
+                        url TEXT NOT NULL UNIQUE,
+                        created_at INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -46,6 +46,34 @@ public struct OutboxMessage: Sendable, Hashable {
     public var createdAt: Int
 }
 
+/// What the Engage double received to share: an activity (`/api/v2/activity`) or a status
+/// (`/api/v2/set_status`), with the identity its device token stands for.
+public struct FeedEntry: Sendable, Hashable {
+    public var id: Int64
+    /// `activity` or `status`.
+    public var kind: String
+    public var provider: String
+    /// The identity's identifier (`profile.identifier` of its sign-in).
+    public var identifier: String
+    /// What was posted: the `activity` parameter's JSON text as received, or the status.
+    public var posted: String
+    /// The text the provider shows (a tweet: the person's words or the action, and the URL).
+    public var text: String
+    /// The short URL of the activity's URL (`url_shortening=true`).
+    public var shortURL: String?
+    public var device: String?
+    public var appName: String?
+    /// Seconds since 1970.
+    public var createdAt: Int
+}
+
+/// What the Engage double knows about a device token it issued.
+struct DeviceTokenGrant: Sendable {
+    var provider: String
+    var identifier: String
+    var expiresAt: Int
+}
+
 /// What the Engage double knows about a token it issued.
 struct EngageGrant: Sendable {
     var provider: String

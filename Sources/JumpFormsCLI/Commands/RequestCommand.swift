@@ -563,6 +563,10 @@ struct RequestPreview {
                 } else {
                     request = builder.revokeToken(try accessTokenValue())
                 }
+            case .shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn:
+                // No subcommand reaches these: Engage sharing's requests come with `request share`,
+                // which renders the flow's activity first.
+                throw ValidationError("\(operation.rawValue) has no request command of its own: use `jump-forms request share`")
             }
         } catch let error as RequestError {
             if case .invalidValues(let failure) = error {

@@ -292,6 +292,9 @@ final class AccountContext {
                 throw ExitCode(1)
             case .unexpectedAnswer(_, let success):
                 try unexpected(success)
+            case .noDeviceToken:
+                console.err(escaping: "\(error)\n")
+                throw ExitCode(1)
             }
         }
     }
