@@ -33,7 +33,8 @@ import Testing
         let operations = CaptureOperation.allCases.filter { !Self.sharingOperations.contains($0) }
         #expect(names == operations.map(\.rawValue))
         for operation in operations {
-            let command = try parse([operation.rawValue] + (operation == .shareActivity ? ["joined", "--provider", "twitter"] : []) + ["--format", "json"])
+            let command = try parse(
+                [operation.rawValue] + (operation == .shareActivity ? ["joined", "--provider", "twitter"] : []) + ["--format", "json"])
             #expect(type(of: command).configuration.commandName == operation.rawValue)
         }
     }

@@ -68,7 +68,8 @@ import TestSupport
         let flowPath = project.path + "/flows/standard.yaml"
         let flow = try String(contentsOfFile: flowPath, encoding: .utf8)
             .replacingOccurrences(of: "sharing: [twitter, facebook]", with: "sharing: [twitter, facebook, linkedin]")
-            .replacingOccurrences(of: "activities:\n", with: "activities:\n  status: { action: activities.joined.action, arguments: [name], userContent: true }\n")
+            .replacingOccurrences(
+                of: "activities:\n", with: "activities:\n  status: { action: activities.joined.action, arguments: [name], userContent: true }\n")
         try project.folder.write("flows/standard.yaml", flow)
         try project.registerAna()
         let share = try project.run(["share", "status", "--provider", "linkedin", "--set", "name=Ana", "--set", "userContent=On my way"])

@@ -88,9 +88,11 @@ import TestSupport
         let shared = try renderer.render("joined", locale: Self.french, arguments: ["name": "Ana", "count": "1"], userContent: words)
         // 257 + a space + the URL's 23 = 281.
         #expect(SharingProvider.twitter.postedText(of: shared) == words + " https://example.com/welcome")
-        #expect(throws: ActivityRenderError.tooLong(
-            provider: "twitter", count: 281, limit: 280,
-            message: "Le texte pour Twitter est trop long : 281/280 caractères. Raccourcissez-le et réessayez.")) {
+        #expect(
+            throws: ActivityRenderError.tooLong(
+                provider: "twitter", count: 281, limit: 280,
+                message: "Le texte pour Twitter est trop long : 281/280 caractères. Raccourcissez-le et réessayez.")
+        ) {
             try renderer.check(shared, for: "twitter", locale: Self.french)
         }
         // One character less fits; Facebook has no limit.

@@ -108,7 +108,8 @@ public enum ReferenceDocs {
 
     /// The providers an activity can be posted to, with their limits.
     public static var sharingProviders: String {
-        var out = "| provider | text limit | counted as | the words replace the action | URL in the text | without a URL |\n|---|---|---|---|---|---|\n"
+        var out =
+            "| provider | text limit | counted as | the words replace the action | URL in the text | without a URL |\n|---|---|---|---|---|---|\n"
         for provider in SharingProvider.allCases {
             let limit = provider.limit.map { String($0.maximum) } ?? "none"
             let counting =

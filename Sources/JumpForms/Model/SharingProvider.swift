@@ -112,8 +112,9 @@ enum TwitterTextLength {
         var total = 0
         for character in text {
             let scalars = character.unicodeScalars
-            if let first = scalars.first, first.properties.isEmojiPresentation
-                || (first.properties.isEmoji && scalars.count > 1 && first.value > 0xFF)
+            if let first = scalars.first,
+                first.properties.isEmojiPresentation
+                    || (first.properties.isEmoji && scalars.count > 1 && first.value > 0xFF)
             {
                 total += 2
                 continue

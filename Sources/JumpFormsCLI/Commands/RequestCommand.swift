@@ -609,7 +609,8 @@ struct RequestPreview {
                 }
                 guard let deviceToken = token ?? session()?.deviceTokens[provider] else {
                     throw ValidationError(
-                        "share needs a device token for \(provider): share once with `jump-forms share` (it signs in to \(provider)), or pass --device-token")
+                        "share needs a device token for \(provider): share once with `jump-forms share` (it signs in to \(provider)), or pass --device-token"
+                    )
                 }
                 request = client.engageBuilder.sharing(shared, provider: provider, deviceToken: deviceToken)
             case .setStatus, .shortenURLs, .engageDeviceSignIn:
