@@ -70,6 +70,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case configFlowMismatch = "JF327"
     case duplicateRule = "JF328"
     case emptyRuleList = "JF329"
+    case sharingProviderNotListed = "JF330"
+    case activityNotPostable = "JF331"
 
     // MARK: schema (Capture entity-type schemas, access schemas, the flow against its schema)
     case schemaSyntax = "JF400"
@@ -656,6 +658,24 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 `writableAttributePaths` do not count it.
                 """,
             example: "[\"/photos/value\", \"/id\"]"),
+
+        .sharingProviderNotListed: Entry(
+            title: "sharing provider not among the flow's providers",
+            explanation:
+                """
+                Every provider of `sharing` must be listed under `providers`: an activity goes to a provider the person signs in with \
+                (Engage's `social_providers` are a subset of its sign-in providers). Add it to `providers`, or remove it from `sharing`.
+                """,
+            example: "providers: [google]\nsharing: [twitter]"),
+        .activityNotPostable: Entry(
+            title: "no provider could post the activity",
+            explanation:
+                """
+                The flow has activities, but `sharing` lists no provider that takes activities (facebook, twitter, linkedin, yahoo): \
+                `sharing` is missing or empty, or names only sign-in providers that cannot share. Add a sharing provider to `sharing` \
+                (and `providers`).
+                """,
+            example: "activities: { joined: { action: activities.joined.action } }\nsharing: [google]"),
 
         .flowDocumentSyntax: Entry(
             title: "flow document is not valid JSON",

@@ -25,7 +25,8 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             RequestCommand.self,
             ProvidersCommand.self,
             ServeCommand.self, OutboxCommand.self, ResetCommand.self, FlowCommand.self,
-            FeedCommand.self
+            FeedCommand.self,
+            ShareCommand.self
         ]
     )
 

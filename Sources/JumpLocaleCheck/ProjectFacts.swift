@@ -187,6 +187,15 @@ struct ProjectFacts: Sendable {
                 if sites[name.value] == nil { used.append(name.value) }
                 sites[name.value, default: []].append(CallSite(arguments: [:], location: name.location))
             }
+            // An activity's messages get the arguments it declares, whose values come from
+            // `--set` (text or numbers: a number is the sample that fits every use).
+            for activity in flow.activities {
+                let arguments = Dictionary(activity.arguments.map { ($0.value, MessageArgument.int(1)) }, uniquingKeysWith: { first, _ in first })
+                for key in activity.messageKeys {
+                    if sites[key.value] == nil { used.append(key.value) }
+                    sites[key.value, default: []].append(CallSite(arguments: arguments, location: key.location))
+                }
+            }
         }
         usedKeys = used
         callSites = sites

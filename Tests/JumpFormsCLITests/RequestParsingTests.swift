@@ -24,16 +24,17 @@ import Testing
         }
     }
 
-    /// Engage sharing's operations: their `request` commands come with `jump-forms share`
-    /// (issue 28, the flow side), which renders the activity they send.
-    static let sharingOperations: [CaptureOperation] = [.shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn]
+    /// Engage sharing's operations without a `request` command of their own: `request share`
+    /// renders the flow's activity and sends it as an activity or a status as the provider takes it.
+    static let sharingOperations: [CaptureOperation] = [.setStatus, .shortenURLs, .engageDeviceSignIn]
 
     @Test func everyOperationIsASubcommandNamedAsBefore() throws {
         let names = RequestCommand.configuration.subcommands.map { $0.configuration.commandName ?? "" }
         let operations = CaptureOperation.allCases.filter { !Self.sharingOperations.contains($0) }
         #expect(names == operations.map(\.rawValue))
         for operation in operations {
-            let command = try parse([operation.rawValue, "--format", "json"])
+            let command = try parse(
+                [operation.rawValue] + (operation == .shareActivity ? ["joined", "--provider", "twitter"] : []) + ["--format", "json"])
             #expect(type(of: command).configuration.commandName == operation.rawValue)
         }
     }

@@ -118,10 +118,11 @@ import TestSupport
             let again = try CaptureFlowDocument.text(flow.flow, localizer: flow.localizer(), locale: locale)
             #expect(again == (try Self.document(locale)), "\(locale): the document differs after import")
         }
-        // The locale files hold the same messages as the originals (the flow's keys, same texts).
+        // The locale files hold the same messages as the originals (the keys of the flow's forms
+        // and providers, same texts: activities are not part of a document).
         for original in Self.loaded.catalogs {
             let copy = try #require(flow.catalogs.first { $0.tag.value == original.tag.value })
-            for key in Set(Self.loaded.flow.messageKeyUses.map(\.value)) where original.contains(key) {
+            for key in Set(Self.loaded.flow.formMessageKeyUses.map(\.value)) where original.contains(key) {
                 #expect(copy[key]?.text == original[key]?.text, "\(original.tag.value) \(key)")
             }
         }

@@ -159,7 +159,14 @@ import TestSupport
                         Issue.record("\(path)/properties/\(property.key) has no description")
                     }
                 }
-                for entry in entries { check(entry.value, path + "/" + entry.key) }
+                for entry in entries {
+                    // A `properties` map holds schemas by name (one may be named `properties`).
+                    if entry.key == "properties", let named = entry.value.objectValue {
+                        for property in named { check(property.value, path + "/properties/" + property.key) }
+                    } else {
+                        check(entry.value, path + "/" + entry.key)
+                    }
+                }
             case .array(let items):
                 for (index, item) in items.enumerated() { check(item, "\(path)/\(index)") }
             default: break

@@ -293,6 +293,65 @@ import TestSupport
         #expect(localizer.text("jumpForms.prompt.no", for: LocaleTag("de-DE")!) == "nein")
     }
 
+    /// An activity's messages may use the arguments it declares (values from `--set`): text or
+    /// numbers, so a plural over one is fine; any other argument is unknown.
+    @Test func activityMessagesGetTheArgumentsTheActivityDeclares() throws {
+        let folder = try TemporaryFolder("jump-checker-activity")
+        defer { folder.remove() }
+        try folder.write(
+            "flows/flow.yaml",
+            """
+            flow: f
+            version: "1"
+            defaultLocale: en-US
+            locales: ../locales
+            fields:
+              email: { type: email, label: fields.email.label }
+              password: { type: password, label: fields.password.label }
+            forms:
+              signInForm: { fields: [email, password] }
+            providers: [twitter]
+            sharing: [twitter]
+            activities:
+              joined:
+                action: activities.joined.action
+                arguments: [name, count]
+                title: activities.joined.title
+            """)
+        try folder.write(
+            "locales/en-US.yaml",
+            """
+            locale: en-US
+            messages:
+              fields.email.label: Email
+              fields.password.label: Password
+              activities.joined.action: "{name} joined with {count, plural, one {# friend} other {# friends}}."
+              activities.joined.title: "Welcome"
+            """)
+        try folder.write(
+            "locales/fr-FR.yaml",
+            """
+            locale: fr-FR
+            messages:
+              fields.email.label: E-mail
+              fields.password.label: Mot de passe
+              activities.joined.action: "{name} a rejoint {site} avec {count, plural, one {# ami} many {# d’amis} other {# amis}}."
+            """)
+        let project = ProjectLoader().load(paths: [folder.path + "/flows/flow.yaml"])
+        let loaded = try #require(project.primaryFlow)
+        let input = LocaleCheckInput(
+            catalogs: loaded.catalogs, reference: LocaleTag("en-US")!, flows: [loaded.flow],
+            builtinCatalogs: BuiltinCatalog.catalogs)
+        let findings = LocaleChecker(input).run()
+        let summary = findings.map { "\($0.rule.rawValue):\($0.key ?? "")@\($0.file.split(separator: "/").last!)" }
+        #expect(
+            summary == [
+                "missing-key:activities.joined.title@fr-FR.yaml",
+                "argument-unknown:activities.joined.action@fr-FR.yaml"
+            ], "\(findings.map(\.diagnostic))")
+        #expect(findings.last?.diagnostic.message.contains("{site}") == true, "\(findings.map(\.diagnostic))")
+    }
+
     @Test func concurrentAndSequentialChecksAgree() throws {
         var files: [String: String] = ["en-US": (0..<50).map { "k\($0): \"{n, plural, one {# a} other {# b}}\"" }.joined(separator: "\n")]
         for tag in ["pl-PL", "ru-RU", "ar-EG", "ja-JP", "fr-FR", "de-DE"] {

@@ -34,6 +34,7 @@ public struct FlowLinter: Sendable {
         lintForms(&findings)
         lintFields(&findings)
         lintProviders(&findings)
+        lintSharing(&findings)
         lintConfig(&findings)
         lintMessages(&findings)
         return findings.sortedByLocation()
@@ -283,6 +284,43 @@ public struct FlowLinter: Sendable {
         }
     }
 
+    // MARK: sharing
+
+    private func lintSharing(_ findings: inout [Diagnostic]) {
+        let listed = flow.providers.map(\.id.value)
+        var seen: [String: SourceLocation] = [:]
+        for provider in flow.sharing {
+            if let first = seen[provider.value] {
+                findings.append(
+                    Diagnostic(
+                        .duplicateProvider, "sharing provider '\(provider.value)' is listed twice",
+                        at: provider.location, related: [.init("first listed here", at: first)]))
+                continue
+            }
+            seen[provider.value] = provider.location
+            if !listed.contains(provider.value) {
+                findings.append(
+                    Diagnostic(
+                        .sharingProviderNotListed, "sharing provider '\(provider.value)' is not among the flow's providers",
+                        at: provider.location,
+                        hint: Suggestion.hint(for: provider.value, among: listed) ?? "add it to 'providers'"))
+            }
+        }
+        let posting = flow.sharing.filter { SharingProvider(rawValue: $0.value) != nil }
+        guard posting.isEmpty else { return }
+        let capable = SharingProvider.allCases.map(\.rawValue).joined(separator: ", ")
+        for activity in flow.activities {
+            let why =
+                flow.sharing.isEmpty
+                ? "the flow's 'sharing' lists no provider"
+                : "none of the providers in 'sharing' (\(flow.sharing.map(\.value).joined(separator: ", "))) takes activities"
+            findings.append(
+                Diagnostic(
+                    .activityNotPostable, "no provider could post activity '\(activity.name)': \(why)", at: activity.location,
+                    hint: "providers that take activities: \(capable)"))
+        }
+    }
+
     // MARK: configuration
 
     private func lintConfig(_ findings: inout [Diagnostic]) {
@@ -352,22 +390,27 @@ public struct FlowLinter: Sendable {
 
     // MARK: messages
 
-    /// The arguments each used key gets at run time: validation messages get label, field and
-    /// value; the other slots get none.
     /// The arguments a call site gives a message: a validation message gets `label`, `field`
-    /// and, when its rule has a value, `value`; the other slots (labels, tips, options,
-    /// provider names) get none.
+    /// and, when its rule has a value, `value`; an activity's messages get the arguments it
+    /// declares; the other slots (labels, tips, options, provider names) get none.
     private struct CallArguments: Sendable {
         var isValidation: Bool
         var field: String
         var value: MessageArgument?
+        /// An activity's messages: the arguments it declares (values from `--set`, text or
+        /// numbers, so any use of them passes).
+        var declared: [String]? = nil
 
         static let none = CallArguments(isValidation: false, field: "", value: nil)
 
         /// The names given, sorted.
-        var names: [String] { isValidation ? (value == nil ? ["field", "label"] : ["field", "label", "value"]) : [] }
+        var names: [String] {
+            if let declared { return declared.sorted() }
+            return isValidation ? (value == nil ? ["field", "label"] : ["field", "label", "value"]) : []
+        }
 
         subscript(name: String) -> MessageArgument? {
+            if let declared { return declared.contains(name) ? .int(1) : nil }
             guard isValidation else { return nil }
             switch name {
             case "label": return "Label"
@@ -379,7 +422,7 @@ public struct FlowLinter: Sendable {
 
         /// Call sites giving the same names check a message alike.
         func givesSameNames(as other: CallArguments) -> Bool {
-            isValidation == other.isValidation && (value == nil) == (other.value == nil)
+            isValidation == other.isValidation && (value == nil) == (other.value == nil) && declared?.sorted() == other.declared?.sorted()
         }
     }
 
@@ -401,6 +444,10 @@ public struct FlowLinter: Sendable {
         }
         for provider in flow.providers {
             if let name = provider.name { uses.append((name, .none)) }
+        }
+        for activity in flow.activities {
+            let arguments = CallArguments(isValidation: false, field: "", value: nil, declared: activity.arguments.map(\.value))
+            for key in activity.messageKeys { uses.append((key, arguments)) }
         }
         return uses
     }
@@ -514,11 +561,15 @@ public struct FlowLinter: Sendable {
                 var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
+                    let hint =
+                        arguments.declared != nil
+                        ? "the activity declares \(provided.isEmpty ? "no arguments" : provided.joined(separator: ", ")); add '\(argumentUse.name)' to its 'arguments'"
+                        : provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"
                     found.append(
                         Diagnostic(
                             .messageArgument,
                             "message '\(use.pointee.key.value)' uses argument '{\(argumentUse.name)}', which its call site does not provide",
-                            at: at, hint: provided.isEmpty ? "this message gets no arguments" : "it gets: \(provided.joined(separator: ", "))"))
+                            at: at, hint: hint))
                     continue
                 }
                 let numeric = argumentUse.kind == .plural || argumentUse.kind == .selectordinal || argumentUse.kind == .number

@@ -200,7 +200,8 @@ public enum CaptureFlowDocument {
         // input checks), so that an app reading the document asks in the words its locale
         // files chose; none when they keep the built-in ones.
         let builtinKeys = BuiltinCatalog.catalogs.first?.keys ?? []
-        for key in flow.messageKeyUses.map(\.value) + builtinKeys where seen.insert(key).inserted {
+        // Activities are not part of a flow document: their messages are not carried.
+        for key in flow.formMessageKeyUses.map(\.value) + builtinKeys where seen.insert(key).inserted {
             guard let resolved = localizer.resolve(key, for: locale),
                 localizer.catalog(for: resolved.locale)?.contains(key) == true
             else { continue }

@@ -17,6 +17,10 @@ public struct Flow: Sendable {
         didSet { reindex() }
     }
     public var providers: [ProviderDefinition]
+    /// `activities`: what an app may share, in file order.
+    public var activities: [ActivityDefinition]
+    /// `sharing`: the providers an activity may be posted to (Engage's `social_providers`).
+    public var sharing: [Located<String>]
 
     private var fieldIndex: [String: Int] = [:]
     private var formIndex: [String: Int] = [:]
@@ -29,7 +33,9 @@ public struct Flow: Sendable {
         localesDirectory: Located<String>,
         fields: [FieldDefinition],
         forms: [FormDefinition],
-        providers: [ProviderDefinition]
+        providers: [ProviderDefinition],
+        activities: [ActivityDefinition] = [],
+        sharing: [Located<String>] = []
     ) {
         self.path = path
         self.name = name
@@ -39,6 +45,8 @@ public struct Flow: Sendable {
         self.fields = fields
         self.forms = forms
         self.providers = providers
+        self.activities = activities
+        self.sharing = sharing
         reindex()
     }
 
@@ -57,9 +65,21 @@ public struct Flow: Sendable {
         formIndex[name].map { forms[$0] }
     }
 
+    /// The activity defined under `name`.
+    public func activity(named name: String) -> ActivityDefinition? {
+        activities.first { $0.name == name }
+    }
+
     /// Every message key the flow uses, with the place that uses it (labels, tips,
-    /// placeholders, option labels, rule messages, provider names), in file order.
+    /// placeholders, option labels, rule messages, provider names, activities' texts), in
+    /// file order.
     public var messageKeyUses: [Located<String>] {
+        formMessageKeyUses + activities.flatMap(\.messageKeys)
+    }
+
+    /// The message keys of the fields and providers (what a Capture flow document carries),
+    /// without the activities'.
+    public var formMessageKeyUses: [Located<String>] {
         var keys: [Located<String>] = []
         for field in fields {
             keys.append(contentsOf: [field.label, field.placeholder, field.tip].compactMap { $0 })

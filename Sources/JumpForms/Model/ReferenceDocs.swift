@@ -10,6 +10,8 @@ public enum ReferenceDocs {
             "rules": rules,
             "formats": formats,
             "providers": providers,
+            "media-types": mediaTypes,
+            "sharing-providers": sharingProviders,
             "diagnostics": diagnostics
         ]
     }
@@ -90,6 +92,34 @@ public enum ReferenceDocs {
         for provider in BuiltInProvider.allCases {
             out +=
                 "| `\(provider.rawValue)` | \(provider.friendlyName) | \(provider.inputPrompt == nil ? "no" : "yes") | \(provider.hasNativeToken ? "yes" : "no") |\n"
+        }
+        return out
+    }
+
+    /// The media types of an activity, with their keys.
+    public static var mediaTypes: String {
+        var out = "| type | shows | required keys | optional keys |\n|---|---|---|---|\n"
+        for type in ActivityMediaType.allCases {
+            let optional = type.optionalKeys.isEmpty ? "-" : type.optionalKeys.map(code).joined(separator: ", ")
+            out += "| `\(type.rawValue)` | \(type.summary) | \(type.requiredKeys.map(code).joined(separator: ", ")) | \(optional) |\n"
+        }
+        return out
+    }
+
+    /// The providers an activity can be posted to, with their limits.
+    public static var sharingProviders: String {
+        var out =
+            "| provider | text limit | counted as | the words replace the action | URL in the text | without a URL |\n|---|---|---|---|---|---|\n"
+        for provider in SharingProvider.allCases {
+            let limit = provider.limit.map { String($0.maximum) } ?? "none"
+            let counting =
+                switch provider.limit?.counting {
+                case .twitter?: "twitter-text (weighted; a URL counts 23)"
+                case .characters?: "characters"
+                case nil: "-"
+                }
+            out +=
+                "| `\(provider.rawValue)` | \(limit) | \(counting) | \(provider.contentReplacesAction ? "yes" : "no") | \(provider.urlIsPartOfText ? "yes" : "no") | \(provider.usesStatusWithoutURL ? "status update (`set_status`)" : "activity") |\n"
         }
         return out
     }

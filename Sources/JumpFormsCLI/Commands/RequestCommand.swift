@@ -24,7 +24,7 @@ struct RequestCommand: AsyncParsableCommand {
         subcommands: [
             SignIn.self, SocialSignIn.self, Register.self, SocialRegister.self, ForgotPassword.self, ResendVerification.self,
             UpdateProfile.self, ChangePassword.self, Refresh.self, Link.self, Unlink.self, ReadRecord.self, EntityUpdate.self,
-            EntityReplace.self, EntityDelete.self, EngageConfig.self, EngageToken.self, TokenURL.self, Revoke.self
+            EntityReplace.self, EntityDelete.self, EngageConfig.self, EngageToken.self, TokenURL.self, Revoke.self, Share.self
         ]
     )
 
@@ -385,6 +385,35 @@ extension RequestCommand {
         }
     }
 
+    struct Share: AsyncParsableCommand {
+        static let configuration = RequestCommand.configuration(
+            .shareActivity,
+            discussion: """
+                Renders the flow's activity in the locale (--locale) with its arguments and the person's words \
+                (--set name=value, --set userContent=...), checks the provider's limit, and prints the request: \
+                /api/v2/activity, or /api/v2/set_status for a provider that takes an activity without a URL as a status. \
+                The device token is --device-token, else the session's for the provider.
+                """)
+        @OptionGroup var options: RequestOptions
+        @Argument(help: ArgumentHelp("The activity (a name under the flow's `activities`).", valueName: "activity"))
+        var activity: String
+        @Option(help: ArgumentHelp("The provider to post to (one of the flow's `sharing`).", valueName: "name"))
+        var provider: String
+        @Option(
+            name: .customLong("set"),
+            help: ArgumentHelp("An argument of the activity, or userContent (repeatable).", valueName: "name=value"))
+        var assignments: [String] = []
+        @Option(help: ArgumentHelp("The provider's device token (default: the session's).", valueName: "token"))
+        var deviceToken: String?
+
+        func run() async throws {
+            try await RequestPreview(
+                operation: .shareActivity, options: options, token: deviceToken, provider: provider,
+                activity: ActivityChoice(name: activity, assignments: assignments)
+            ).printRequest()
+        }
+    }
+
     struct TokenURL: AsyncParsableCommand {
         static let configuration = RequestCommand.configuration(.tokenURLPost)
         @OptionGroup var options: RequestOptions
@@ -447,6 +476,7 @@ struct RequestPreview {
     var tokenSecret: String?
     var tokenURL: String?
     var tokenPlacement: TokenPlacement = .body
+    var activity: ActivityChoice?
 
     var project: ProjectOptions { options.project }
     var format: Format { options.format }
@@ -563,7 +593,27 @@ struct RequestPreview {
                 } else {
                     request = builder.revokeToken(try accessTokenValue())
                 }
-            case .shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn:
+            case .shareActivity:
+                guard let choice = activity else { throw ValidationError("share needs an activity") }
+                let provider = try required(self.provider, "--provider")
+                _ = try ShareCommand.sharingProvider(provider, of: workspace.flow)
+                var arguments = try ActivityArguments(choice.assignments)
+                let words = arguments.values.removeValue(forKey: ActivityArguments.userContent)
+                let renderer = ActivityRenderer(flow: workspace.flow, localizer: workspace.localizer)
+                let shared: SharedActivity
+                do throws(ActivityRenderError) {
+                    shared = try renderer.render(choice.name, locale: workspace.locale, arguments: arguments.values, userContent: words)
+                    try renderer.check(shared, for: provider, locale: workspace.locale)
+                } catch {
+                    throw ShareCommand.refusal(error, console: console)
+                }
+                guard let deviceToken = token ?? session()?.deviceTokens[provider] else {
+                    throw ValidationError(
+                        "share needs a device token for \(provider): share once with `jump-forms share` (it signs in to \(provider)), or pass --device-token"
+                    )
+                }
+                request = client.engageBuilder.sharing(shared, provider: provider, deviceToken: deviceToken)
+            case .setStatus, .shortenURLs, .engageDeviceSignIn:
                 // No subcommand reaches these: Engage sharing's requests come with `request share`,
                 // which renders the flow's activity first.
                 throw ValidationError("\(operation.rawValue) has no request command of its own: use `jump-forms request share`")
@@ -641,3 +691,9 @@ struct RequestPreview {
 }
 
 extension TokenPlacement: ExpressibleByArgument {}
+
+/// The activity `request share` renders: its name and `--set` values.
+struct ActivityChoice {
+    var name: String
+    var assignments: [String]
+}

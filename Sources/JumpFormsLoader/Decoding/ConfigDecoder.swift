@@ -243,17 +243,6 @@ struct ConfigDecoder {
     /// Whether `text` is an absolute http(s) URL (with `anyScheme`, any `scheme://host`);
     /// if not, the error is recorded.
     mutating func url(_ text: Located<String>, _ context: String, anyScheme: Bool = false) -> Bool {
-        let value = text.value
-        let schemeEnd = value.firstRange(of: "://")
-        let scheme = schemeEnd.map { value[..<$0.lowerBound].lowercased() }
-        let host = schemeEnd.map { value[$0.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" } }
-        let schemeAllowed =
-            scheme == "http" || scheme == "https"
-            || (anyScheme && scheme.map { $0.first?.isLetter == true && $0.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) } } == true)
-        guard schemeAllowed, let host, !host.isEmpty, !value.contains(" ") else {
-            decoder.errors.append(.invalidURL(text.location, text: value, context: context))
-            return false
-        }
-        return true
+        decoder.url(text, context, anyScheme: anyScheme)
     }
 }

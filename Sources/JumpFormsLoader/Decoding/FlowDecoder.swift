@@ -2,13 +2,21 @@ import JumpForms
 
 /// Decodes a flow file's node tree into a `Flow`, by hand, keeping every location.
 struct FlowDecoder {
-    enum FlowKey: String, CaseIterable { case flow, version, defaultLocale, locales, fields, forms, providers }
+    enum FlowKey: String, CaseIterable { case flow, version, defaultLocale, locales, fields, forms, providers, activities, sharing }
     enum FieldKey: String, CaseIterable { case type, schemaId, label, placeholder, tip, validation, options, `default` }
     enum OptionKey: String, CaseIterable { case value, label, disabled }
     enum RuleKey: String, CaseIterable { case rule, value, message, clientSide }
     enum FormKey: String, CaseIterable { case fields }
     enum ProviderKey: String, CaseIterable { case id, type, name, openidIdentifier, opxBlob, samlProvider, icon }
     enum ProviderType: String, CaseIterable { case openid, saml }
+    enum ActivityKey: String, CaseIterable {
+        case action, url, title, description, userContent, actionLinks, media, properties, arguments
+    }
+    enum ActionLinkKey: String, CaseIterable { case text, href }
+    /// Every key a media item may have; which ones depends on its `type` (`ActivityMediaType`).
+    enum MediaKey: String, CaseIterable {
+        case type, src, href, swfsrc, imgsrc, width, height, expandedWidth, expandedHeight, title, artist, album
+    }
 
     /// What each key holds (the decoder below and `FormatSchema` read these).
     static func spec(_ key: FlowKey) -> KeySpec {
@@ -18,7 +26,39 @@ struct FlowDecoder {
         case .fields: KeySpec(value: .named("fields"), required: true)
         case .forms: KeySpec(value: .named("forms"), required: true)
         case .providers: KeySpec(value: .list(.named("provider")))
+        case .activities: KeySpec(value: .named("activities"))
+        case .sharing: KeySpec(value: .list(.text))
         }
+    }
+
+    static func spec(_ key: ActivityKey) -> KeySpec {
+        switch key {
+        case .action: .text(required: true)
+        case .url, .title, .description: .text()
+        case .userContent: KeySpec(value: .boolean)
+        case .actionLinks: KeySpec(value: .list(.named("actionLink")))
+        case .media: KeySpec(value: .list(.named("media")))
+        case .properties: KeySpec(value: .named("properties"))
+        case .arguments: KeySpec(value: .list(.text))
+        }
+    }
+
+    static func spec(_ key: ActionLinkKey) -> KeySpec {
+        .text(required: true)
+    }
+
+    /// `type` is required; the other keys' presence depends on it (`mediaKeys`).
+    static func spec(_ key: MediaKey) -> KeySpec {
+        switch key {
+        case .type: KeySpec(value: .choice(ActivityMediaType.allCases.map(\.rawValue)), required: true)
+        case .width, .height, .expandedWidth, .expandedHeight: KeySpec(value: .integer(0...100_000))
+        default: .text()
+        }
+    }
+
+    /// The keys a media item of this type may have, `type` first.
+    static func mediaKeys(_ type: ActivityMediaType) -> [MediaKey] {
+        [.type] + (type.requiredKeys + type.optionalKeys).compactMap(MediaKey.init(rawValue:))
     }
 
     static func spec(_ key: FieldKey) -> KeySpec {
@@ -90,10 +130,13 @@ struct FlowDecoder {
         let fieldList = decoder.required(keyed, .fields).map { fields($0) } ?? []
         let formList = decoder.required(keyed, .forms).map { forms($0) } ?? []
         let providerList = keyed[.providers].map { providers($0) } ?? []
+        let activityList = keyed[.activities].map { activities($0) } ?? []
+        let sharing = keyed[.sharing].flatMap { decoder.strings($0, "'sharing'") } ?? []
         guard let name, let version, let defaultLocale else { return nil }
         return Flow(
             path: document.path, name: name, version: version, defaultLocale: defaultLocale,
-            localesDirectory: locales, fields: fieldList, forms: formList, providers: providerList)
+            localesDirectory: locales, fields: fieldList, forms: formList, providers: providerList,
+            activities: activityList, sharing: sharing)
     }
 
     mutating func localeTag(_ node: YAMLNode, _ context: String) -> Located<LocaleTag>? {
@@ -325,5 +368,120 @@ struct FlowDecoder {
             }
         }
         return ProviderDefinition(id: id, kind: kind, name: name, icon: icon, location: decoder.location(mapping.start))
+    }
+
+    // MARK: activities
+
+    mutating func activities(_ node: YAMLNode) -> [ActivityDefinition] {
+        guard let mapping = decoder.mapping(node, "'activities'") else { return [] }
+        return mapping.entries.compactMap { entry in
+            let location = decoder.location(entry.key)
+            guard decoder.checkName(entry.key.value, at: location, what: "activity") else { return nil }
+            return activity(named: entry.key.value, at: location, entry.value)
+        }
+    }
+
+    mutating func activity(named name: String, at location: SourceLocation, _ node: YAMLNode) -> ActivityDefinition? {
+        let context = "activity '\(name)'"
+        guard let mapping = decoder.mapping(node, context) else { return nil }
+        let keyed = decoder.keyed(mapping, ActivityKey.self, context: context)
+        let action = decoder.required(keyed, .action).flatMap { decoder.string($0, "the action of \(context)") }
+        let url = keyed[.url].flatMap { decoder.string($0, "the url of \(context)") }
+        if let url { _ = decoder.url(url, "the url of \(context)") }
+        let title = keyed[.title].flatMap { decoder.string($0, "the title of \(context)") }
+        let description = keyed[.description].flatMap { decoder.string($0, "the description of \(context)") }
+        let userContent = keyed[.userContent].flatMap { decoder.bool($0, "'userContent'") }?.value ?? false
+        let links = keyed[.actionLinks].map { actionLinks($0, context) } ?? []
+        let mediaList = keyed[.media].map { media($0, context) } ?? []
+        let propertyList = keyed[.properties].map { properties($0, context) } ?? []
+        var arguments: [Located<String>] = []
+        if let node = keyed[.arguments], let names = decoder.strings(node, "the arguments of \(context)") {
+            for argument in names where decoder.checkName(argument.value, at: argument.location, what: "argument") {
+                arguments.append(argument)
+            }
+        }
+        guard let action else { return nil }
+        return ActivityDefinition(
+            name: name, location: location, action: action, url: url, title: title, description: description,
+            userContent: userContent, actionLinks: links, media: mediaList, properties: propertyList, arguments: arguments)
+    }
+
+    mutating func actionLinks(_ node: YAMLNode, _ context: String) -> [ActivityActionLink] {
+        guard let sequence = decoder.sequence(node, "the actionLinks of \(context)") else { return [] }
+        return sequence.items.compactMap { item in
+            let linkContext = "an action link of \(context)"
+            guard let mapping = decoder.mapping(item, linkContext) else { return nil }
+            let keyed = decoder.keyed(mapping, ActionLinkKey.self, context: linkContext)
+            let text = decoder.required(keyed, .text).flatMap { decoder.string($0, "the text of \(linkContext)") }
+            let href = decoder.required(keyed, .href).flatMap { decoder.string($0, "the href of \(linkContext)") }
+            guard let text, let href, decoder.url(href, "the href of \(linkContext)") else { return nil }
+            return ActivityActionLink(text: text, href: href)
+        }
+    }
+
+    mutating func media(_ node: YAMLNode, _ context: String) -> [ActivityMedia] {
+        guard let sequence = decoder.sequence(node, "the media of \(context)") else { return [] }
+        return sequence.items.compactMap { item in
+            let itemContext = "a media item of \(context)"
+            guard let mapping = decoder.mapping(item, itemContext) else { return nil }
+            let keyed = decoder.keyed(mapping, MediaKey.self, context: itemContext)
+            guard
+                let type: Located<ActivityMediaType> = decoder.required(keyed, .type)
+                    .flatMap({ decoder.string($0, "the type of \(itemContext)") })
+                    .flatMap({ decoder.oneOf($0, what: "media type") })
+            else { return nil }
+            let typedContext = "\(itemContext) (type: \(type.value.rawValue))"
+            let allowed = Self.mediaKeys(type.value)
+            var values: [String: Located<String>] = [:]
+            var valid = true
+            for key in MediaKey.allCases where key != .type {
+                guard let value = keyed[key] else {
+                    if type.value.requiredKeys.contains(key.rawValue) {
+                        decoder.errors.append(.missingKey(decoder.location(mapping.start), key: key.rawValue, context: typedContext))
+                        valid = false
+                    }
+                    continue
+                }
+                guard allowed.contains(key) else {
+                    if let scalar = keyed.keyScalar(key) {
+                        decoder.errors.append(
+                            .unknownKey(decoder.location(scalar), key: key.rawValue, context: typedContext, known: allowed.map(\.rawValue)))
+                    }
+                    valid = false
+                    continue
+                }
+                if type.value.integerKeys.contains(key.rawValue) {
+                    guard let number = decoder.integer(value, "'\(key.rawValue)' of \(typedContext)") else {
+                        valid = false
+                        continue
+                    }
+                    guard number.value >= 0 else {
+                        decoder.errors.append(
+                            .valueOutOfRange(
+                                number.location, value: number.value, context: "'\(key.rawValue)' of \(typedContext)", range: 0...100_000))
+                        valid = false
+                        continue
+                    }
+                    values[key.rawValue] = Located(String(number.value), at: number.location)
+                    continue
+                }
+                guard let text = decoder.string(value, "'\(key.rawValue)' of \(typedContext)") else {
+                    valid = false
+                    continue
+                }
+                if type.value.urlKeys.contains(key.rawValue), !decoder.url(text, "'\(key.rawValue)' of \(typedContext)") { valid = false }
+                values[key.rawValue] = text
+            }
+            guard valid else { return nil }
+            return ActivityMedia(type: type, values: values, location: decoder.location(mapping.start))
+        }
+    }
+
+    mutating func properties(_ node: YAMLNode, _ context: String) -> [ActivityProperty] {
+        guard let mapping = decoder.mapping(node, "the properties of \(context)") else { return [] }
+        return mapping.entries.compactMap { entry in
+            guard let value = decoder.string(entry.value, "property '\(entry.key.value)' of \(context)") else { return nil }
+            return ActivityProperty(name: entry.key.value, value: value)
+        }
     }
 }

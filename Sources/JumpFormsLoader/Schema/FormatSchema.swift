@@ -40,7 +40,15 @@ public enum FormatSchema: String, CaseIterable, Sendable {
                     ("rule", Self.rule),
                     ("forms", Self.namedMapping(of: Self.ref("form"), description: "Form name -> form.")),
                     ("form", Self.form),
-                    ("provider", Self.provider)
+                    ("provider", Self.provider),
+                    (
+                        "activities",
+                        Self.namedMapping(of: Self.ref("activity"), description: "Activity name -> activity (what an app shares).")
+                    ),
+                    ("activity", Self.mapping(FlowDecoder.ActivityKey.self, FlowDecoder.spec, Self.activityDescriptions)),
+                    ("actionLink", Self.mapping(FlowDecoder.ActionLinkKey.self, FlowDecoder.spec, Self.actionLinkDescriptions)),
+                    ("media", Self.media),
+                    ("properties", ["description": "Property name -> text, as written.", "type": "object", "additionalProperties": Self.scalar])
                 ])
         case .locale:
             Self.root(
@@ -210,6 +218,21 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         ]
     }()
 
+    /// A media item: the keys its `type` takes (`ActivityMediaType`).
+    private static let media: JSONValue = {
+        var conditions: [JSONValue] = []
+        for type in ActivityMediaType.allCases {
+            conditions.append([
+                "if": ["properties": ["type": ["const": .string(type.rawValue)]], "required": ["type"]],
+                "then": [
+                    "propertyNames": ["enum": .array(FlowDecoder.mediaKeys(type).map { .string($0.rawValue) })],
+                    "required": .array(type.requiredKeys.map(JSONValue.string))
+                ]
+            ])
+        }
+        return mapping(FlowDecoder.MediaKey.self, FlowDecoder.spec, mediaDescriptions, extra: [("allOf", .array(conditions))])
+    }()
+
     /// Messages (or notes): texts, or mappings of them, flattened to dotted keys.
     private static let messages: JSONValue = [
         "type": "object",
@@ -225,7 +248,41 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .locales: "The folder of locale files, relative to the flow file (default `../locales`).",
         .fields: "A mapping of field name -> field, in prompt order.",
         .forms: "A mapping of form name -> form (its list of fields).",
-        .providers: "The sign-in providers, in display order: built-in ids, or mappings (OpenID, SAML)."
+        .providers: "The sign-in providers, in display order: built-in ids, or mappings (OpenID, SAML).",
+        .activities: "A mapping of activity name -> activity: what an app shares (`jump-forms share`).",
+        .sharing: "The providers an activity may be posted to (each listed under `providers`)."
+    ]
+
+    static let activityDescriptions: [FlowDecoder.ActivityKey: String] = [
+        .action: "Message key of what the person did; its arguments are the activity's `arguments`.",
+        .url: "The shared resource's absolute http(s) URL.",
+        .title: "Message key of the title.",
+        .description: "Message key of the description.",
+        .userContent: "`true`: the person adds their own words (`user_generated_content`); default `false`.",
+        .actionLinks: "Links shown under the activity: `{ text: <message key>, href: <URL> }`.",
+        .media: "Media items: " + ActivityMediaType.allCases.map { "`\($0.rawValue)` (\($0.summary))" }.joined(separator: ", ") + ".",
+        .properties: "Name -> text shown by some providers, as written.",
+        .arguments: "The ICU arguments the activity's messages may use; their values come from `--set name=value`."
+    ]
+
+    static let actionLinkDescriptions: [FlowDecoder.ActionLinkKey: String] = [
+        .text: "Message key of the link's text.",
+        .href: "The link's absolute http(s) URL."
+    ]
+
+    static let mediaDescriptions: [FlowDecoder.MediaKey: String] = [
+        .type: "`image`, `flash` or `mp3`.",
+        .src: "The image's or MP3's absolute URL.",
+        .href: "Where the image links to (absolute URL).",
+        .swfsrc: "The Flash movie's absolute URL.",
+        .imgsrc: "The Flash movie's preview image (absolute URL).",
+        .width: "Pixels (flash).",
+        .height: "Pixels (flash).",
+        .expandedWidth: "Pixels (flash).",
+        .expandedHeight: "Pixels (flash).",
+        .title: "The MP3's title.",
+        .artist: "The MP3's artist.",
+        .album: "The MP3's album."
     ]
 
     static let fieldDescriptions: [FlowDecoder.FieldKey: String] = [
