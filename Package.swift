@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // The server's pages (the preview gallery): templates that escape by default.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // mimalloc (Debian: libmimalloc-dev), opt-in: `swift build --traits Mimalloc` links it into
@@ -140,6 +142,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // The commands of `jump-forms`, as a library so tests can drive them.
@@ -208,6 +211,8 @@ let package = Package(
                 "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport", "CLITestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+                // The preview tests read the gallery over HTTP.
+                "JumpCaptureServer", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200
