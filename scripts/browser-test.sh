@@ -52,7 +52,10 @@ mkdir -p "$HOME"
 database="$work/capture.sqlite"
 "$binary" serve --config jump.yaml --port 0 --db "$database" >"$work/serve" 2>"$work/serve.err" &
 serve_pid=$!
-"$binary" preview --config jump.yaml --port 0 --no-open >"$work/preview" 2>"$work/preview.err" &
+# The preview runs on a copy of the example project, which the gallery test edits.
+mkdir -p "$work/project"
+cp -R flows locales jump.yaml identities.yaml "$work/project/"
+"$binary" preview --config "$work/project/jump.yaml" --port 0 --no-open >"$work/preview" 2>"$work/preview.err" &
 preview_pid=$!
 server_url="$(url_of "$work/serve" "jump-forms serving flow standard at " "$serve_pid")"
 preview_url="$(url_of "$work/preview" "jump-forms preview at " "$preview_pid")"
@@ -60,7 +63,8 @@ echo "serve: $server_url  preview: $preview_url"
 
 mkdir -p .build/browser-screenshots
 status=0
-JUMP_FORMS_URL="$server_url" JUMP_FORMS_PREVIEW_URL="$preview_url" JUMP_FORMS_BIN="$binary" \
+JUMP_FORMS_URL="$server_url" JUMP_FORMS_PREVIEW_URL="$preview_url" \
+  JUMP_FORMS_PREVIEW_FLOW="$work/project/flows/standard.yaml" JUMP_FORMS_BIN="$binary" \
   JUMP_FORMS_CONFIG="$PWD/jump.yaml" JUMP_FORMS_DB="$database" SCREENSHOTS="$PWD/.build/browser-screenshots" \
   timeout 110 "$venv/bin/python" Tests/Browser/test_pages.py || status=$?
 echo "screenshots: .build/browser-screenshots/"

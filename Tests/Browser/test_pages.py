@@ -4,7 +4,8 @@ Run by scripts/browser-test.sh, which starts `jump-forms serve` and `jump-forms 
 passes their addresses in the environment:
 
 - JUMP_FORMS_URL: the server (`serve`) with the repository's example flow and a temporary database
-- JUMP_FORMS_PREVIEW_URL: the gallery of `jump-forms preview` (its /preview address)
+- JUMP_FORMS_PREVIEW_URL: the gallery of `jump-forms preview` (its /preview address), run on a
+  copy of the example project whose flow is JUMP_FORMS_PREVIEW_FLOW (the test edits it)
 - JUMP_FORMS_BIN, JUMP_FORMS_CONFIG, JUMP_FORMS_DB: the binary, jump.yaml and the database
   (the tests read the outbox with `jump-forms outbox`)
 - SCREENSHOTS: the folder screenshots are written to, for a person to look at
@@ -32,6 +33,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVER = os.environ.get("JUMP_FORMS_URL", "").rstrip("/")
 PREVIEW = os.environ.get("JUMP_FORMS_PREVIEW_URL", "")
+PREVIEW_FLOW = os.environ.get("JUMP_FORMS_PREVIEW_FLOW", "")
 BINARY = os.environ.get("JUMP_FORMS_BIN", "")
 CONFIG = os.environ.get("JUMP_FORMS_CONFIG", os.path.join(ROOT, "jump.yaml"))
 DATABASE = os.environ.get("JUMP_FORMS_DB", "")
@@ -273,7 +275,7 @@ class Pages(unittest.TestCase):
         self.open(f"{SERVER}/google/start")
         self.shot("engage-chooser")
         page = self.driver.page_source
-        self.assertIn("Marta", self.driver.find_element(By.TAG_NAME, "body").text, "the chooser does not name Marta Keller")
+        self.assertIn("marta", self.driver.find_element(By.TAG_NAME, "body").text.lower(), "the chooser does not name Marta Keller")
         self.assertIn("marta.keller@example.com", page, "the chooser does not show the identity's email")
         links = [link for link in self.driver.find_elements(By.CSS_SELECTOR, "a[href]") if "marta" in (link.text + link.get_attribute("href")).lower()]
         if not links:
@@ -297,13 +299,37 @@ class Pages(unittest.TestCase):
         sources = [frame.get_attribute("src") for frame in frames]
         self.assertTrue(all("/forms/" in source and "preview=1" in source for source in sources), sources[:3])
         self.assertTrue(any("locale=ar-XB" in source for source in sources))
-        frame = frames[0]
-        self.driver.execute_script("arguments[0].scrollIntoView()", frame)
-        self.driver.switch_to.frame(frame)
+        self.driver.switch_to.frame(frames[0])
         try:
             WebDriverWait(self.driver, 10).until(lambda driver: driver.find_elements(By.CSS_SELECTOR, "form[id^='form-']"))
+        except TimeoutException:
+            self.fail(f"the first iframe ({sources[0]}) shows no form:\n{self.driver.page_source[:2000]}")
         finally:
             self.driver.switch_to.default_content()
+
+    def test_6_the_preview_gallery_reloads_on_a_flow_edit(self):
+        if not PREVIEW or not PREVIEW_FLOW:
+            self.skipTest("JUMP_FORMS_PREVIEW_URL and JUMP_FORMS_PREVIEW_FLOW are not set")
+        self.open(PREVIEW)
+        generation = self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-generation")
+        with open(PREVIEW_FLOW, encoding="utf-8") as file:
+            text = file.read()
+        edited = text.replace("  forgotPasswordForm:\n", "  newsletterForm:\n    fields: [emailAddress, optIn]\n  forgotPasswordForm:\n", 1)
+        self.assertNotEqual(edited, text, "the flow has no forgotPasswordForm to put a form before")
+        with open(PREVIEW_FLOW, "w", encoding="utf-8") as file:
+            file.write(edited)
+
+        def reloaded(driver):
+            body = driver.find_elements(By.TAG_NAME, "body")
+            return body and body[0].get_attribute("data-generation") not in (None, generation)
+
+        try:
+            WebDriverWait(self.driver, 15).until(reloaded)
+        except TimeoutException:
+            self.fail("the gallery did not reload after the flow changed")
+        self.shot("preview-reloaded")
+        sources = [frame.get_attribute("src") for frame in self.driver.find_elements(By.TAG_NAME, "iframe")]
+        self.assertTrue(any("/forms/newsletterForm?" in source for source in sources), "the new form is not in the gallery")
 
 
 if __name__ == "__main__":
