@@ -163,7 +163,6 @@ public final class PreviewGallery: Sendable {
     }
 
     // `{{ }}` escapes HTML; the template is ours, so a failure to parse it is a bug.
-    // swiftlint:disable:next force_try
     static let template = try! MustacheTemplate(
         string: """
             <!DOCTYPE html>
