@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CLITestSupport
 import Foundation
 import JumpCaptureServer
 import JumpForms
@@ -26,9 +27,12 @@ import TestSupport
 
         func start(locales: [String] = []) async throws -> PreviewServer {
             let options = PreviewServer.Options(project: ["--config", folder.path + "/jump.yaml"], locales: locales.compactMap(LocaleTag.init))
-            return try await PreviewServer.start(
-                options, environment: ["HOME": folder.path], logger: Logger(label: "preview-test"), console: Console(colorOut: false, colorErr: false)
-            )
+            // What it says on standard error (reloads, problems) is captured, not printed.
+            return try await Console.$capture.withValue(ConsoleCapture()) {
+                try await PreviewServer.start(
+                    options, environment: ["HOME": folder.path], logger: Logger(label: "preview-test"),
+                    console: Console(colorOut: false, colorErr: false))
+            }
         }
 
         func edit(_ change: (String) -> String) throws {
@@ -57,7 +61,23 @@ import TestSupport
         let (ticks, continuation) = AsyncStream<Void>.makeStream()
         continuation.yield()
         continuation.finish()
-        try await server.watch(ticks)
+        try await Console.$capture.withValue(ConsoleCapture()) { try await server.watch(ticks) }
+    }
+
+    /// Usage errors, and a project that does not load (reported as `serve` reports it), end
+    /// the command with status 2 before it serves anything.
+    @Test func usageErrorsAndAProjectThatDoesNotLoadExitWith2() async throws {
+        let port = try await InProcess.run(["preview", "--port", "70000", "--no-open"])
+        #expect(port.status == 2 && port.stderr.contains("--port must be 0...65535"), "\(port.stderr)")
+        let locale = try await InProcess.run(["preview", "--locale", "not a tag", "--no-open"])
+        #expect(locale.status == 2 && locale.stderr.contains("is not a BCP 47 locale tag"), "\(locale.stderr)")
+        let project = try Project()
+        defer { project.folder.remove() }
+        try project.edit { $0.replacingOccurrences(of: "{ rule: minLength, value: 3,", with: "{ rule: minLenght, value: 3,") }
+        let broken = try await InProcess.run(["preview", "--config", project.folder.path + "/jump.yaml", "--no-open"])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("\(project.flowPath):") && broken.stderr.contains("error[JF206]"), "\(broken.stderr)")
+        #expect(broken.stdout.isEmpty, "\(broken.stdout)")
     }
 
     @Test func theGalleryShowsEveryFormInEveryLocalePseudoLocalesIncluded() async throws {

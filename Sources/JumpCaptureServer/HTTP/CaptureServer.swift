@@ -349,7 +349,7 @@ struct CaptureDispatcher: RouterMiddleware {
     /// `client`: the address of the connection (the sign-in throttle counts failures by it).
     func answer(_ request: Request, client: SocketAddress? = nil) async -> ServerReply {
         let path = request.uri.path
-        guard let (route, routeMethods) = Self.route(path), service.setup.isPreview || !route.isPreview else {
+        guard let (route, routeMethods) = Self.route(path), !route.isPreview || service.setup.isPreview else {
             return .error(404, "not_found", "no such endpoint: \(path)", status: .notFound)
         }
         // Every route whose GET only reads takes HEAD too.
