@@ -181,7 +181,7 @@ public final class PreviewGallery: Sendable {
             .locales { display: flex; gap: 1rem; overflow-x: auto; padding-bottom: .5rem; }
             figure { margin: 0; flex: 0 0 auto; }
             figcaption { font: 600 .85rem ui-monospace, monospace; margin-bottom: .25rem; }
-            iframe { width: 375px; height: 667px; border: 1px solid #c4c4cc; border-radius: 6px; background: #fff; }
+            iframe { width: 375px; max-width: calc(100vw - 2rem); height: 667px; border: 1px solid #c4c4cc; border-radius: 6px; background: #fff; }
             </style>
             </head>
             <body data-generation="{{generation}}">
