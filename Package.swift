@@ -151,6 +151,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         // The commands of `jump-forms`, as a library so tests can drive them.
@@ -219,6 +220,8 @@ let package = Package(
                 "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport", "CLITestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+                // The preview tests read the gallery over HTTP.
+                "JumpCaptureServer", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200

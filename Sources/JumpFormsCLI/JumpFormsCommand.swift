@@ -24,7 +24,7 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             SchemaCommand.self,
             RequestCommand.self,
             ProvidersCommand.self,
-            ServeCommand.self, OutboxCommand.self, ResetCommand.self, FlowCommand.self,
+            ServeCommand.self, PreviewCommand.self, OutboxCommand.self, ResetCommand.self, FlowCommand.self,
             FeedCommand.self,
             ShareCommand.self
         ]

@@ -357,7 +357,7 @@ final class PageBrowser: @unchecked Sendable {
 
     @Test func previewModeRendersWithoutASessionAndOnlyValidates() async throws {
         var (setup, folder, clock, config) = try TestServer.setup(configure: { _ in }, identities: [], schema: nil)
-        setup.servesPreview = true
+        setup.preview = PreviewGallery(.init(flowName: setup.flow.name.value, forms: [], locales: []))
         let embedded = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
         let server = TestServer(
             server: embedded.server, embedded: embedded, router: nil, folder: folder, clock: clock, config: config,

@@ -188,17 +188,17 @@ public final class EmbeddedCaptureServer: Sendable {
         self.task = task
     }
 
-    /// Starts the server (HTTPS with `tls`) and returns once it accepts connections.
+    /// Starts the server (HTTPS with `tls`) on `port` (0: a free one) and returns once it accepts connections.
     /// `idleTimeout`: how long a connection may send nothing before it is closed;
     /// `requestTimeout`: how long one request may take to arrive (`CaptureServer.defaultRequestTimeout`).
     public static func start(
-        _ setup: CaptureServerSetup, host: String = "127.0.0.1", idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
+        _ setup: CaptureServerSetup, host: String = "127.0.0.1", port: Int = 0, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
         requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
         logger: Logger = Logger(label: "jump-forms.embedded")
     ) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let application = server.application(host: host, port: 0, idleTimeout: idleTimeout, requestTimeout: requestTimeout, tls: tls) { url in
+        let application = server.application(host: host, port: port, idleTimeout: idleTimeout, requestTimeout: requestTimeout, tls: tls) { url in
             continuation.yield(url)
             continuation.finish()
         }
@@ -240,15 +240,36 @@ struct CaptureDispatcher: RouterMiddleware {
         /// `/forms/<formName>`: the hosted forms (CaptureService+HostedForms.swift), and the
         /// stylesheet of every page.
         case hostedForm, stylesheet
+        /// `jump-forms preview`'s gallery and its generation (`PreviewGallery`), in preview mode only.
+        case previewGallery, previewGeneration
 
         /// Whether its GET only reads, so that HEAD can answer like it. A provider dialog
         /// issues a token, an email link is used up, `auth_info` uses its token up: no HEAD.
         var takesHEAD: Bool {
             switch self {
-            case .engageStart, .verifyEmail, .authInfo, .oauthToken, .shortenURLs, .signInDevice, .hostedForm: false
+            case .engageStart, .verifyEmail, .authInfo, .oauthToken, .shortenURLs, .signInDevice, .hostedForm, .previewGeneration: false
             default: true
             }
         }
+
+        var isPreview: Bool {
+            switch self {
+            case .previewGallery, .previewGeneration: true
+            default: false
+            }
+        }
+    }
+
+    /// The gallery page (`locale` parameters narrow its locales), or the generation once it
+    /// differs from `after` (long poll).
+    static func preview(_ route: Route, _ parameters: RequestParameters, gallery: PreviewGallery?) async -> ServerReply {
+        guard let gallery else { return .error(404, "not_found", "no such endpoint", status: .notFound) }
+        if case .previewGallery = route {
+            let only = parameters.pairs.filter { $0.name == "locale" }.map(\.value)
+            return ServerReply(status: .ok, contentType: "text/html; charset=utf-8", body: gallery.page(only: only))
+        }
+        let seen = parameters["after"].flatMap { Int($0) } ?? 0
+        return ServerReply(status: .ok, contentType: "text/plain; charset=utf-8", body: "\(await gallery.generation(after: seen))\n")
     }
 
     static let captureRoutes: [String: CaptureOperation] = Dictionary(
@@ -274,6 +295,8 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/api/v2/set_status": return (.setStatus, [.post])
         case "/openid/get_urls": return (.shortenURLs, [.get, .post])
         case Stylesheet.path: return (.stylesheet, [.get])
+        case "/preview": return (.previewGallery, [.get])
+        case "/preview/generation": return (.previewGeneration, [.get])
         default:
             if CaptureService.isShortURLPath(path) { return (.shortURL, [.get]) }
             // `/<provider>/start`, `/openid/start[/<id>]`, `/saml2/sso/start[/<id>]`.
@@ -354,7 +377,7 @@ struct CaptureDispatcher: RouterMiddleware {
     /// `client`: the address of the connection (the sign-in throttle counts failures by it).
     func answer(_ request: Request, client: SocketAddress? = nil) async -> ServerReply {
         let path = request.uri.path
-        guard let (route, routeMethods) = Self.route(path) else {
+        guard let (route, routeMethods) = Self.route(path), !route.isPreview || service.setup.isPreview else {
             return .error(404, "not_found", "no such endpoint: \(path)", status: .notFound)
         }
         // Every route whose GET only reads takes HEAD too.
@@ -445,6 +468,7 @@ struct CaptureDispatcher: RouterMiddleware {
                 var reply = ServerReply(status: .ok, contentType: Stylesheet.contentType, body: Stylesheet.text)
                 reply.headers[.cacheControl] = "no-cache"
                 return reply
+            case .previewGallery, .previewGeneration: return await Self.preview(route, parameters, gallery: service.setup.preview)
             }
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy

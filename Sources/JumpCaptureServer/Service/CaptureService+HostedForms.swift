@@ -202,7 +202,7 @@ extension CaptureService {
             return messagePage(pageText("badRequestTitle", locale), [pageText("responseTypeRefused", locale)], locale: locale, status: .badRequest)
         }
         // Preview (`jump-forms preview` only): no session needed, a submit only validates.
-        let preview = setup.servesPreview && parameters["preview"] == "1"
+        let preview = setup.isPreview && parameters["preview"] == "1"
         let cookies = Self.cookies(headers)
         var setCookies: [String] = []
         // The page session, for the forms of a signed-in user.

@@ -22,9 +22,12 @@ public struct CaptureServerSetup: Sendable {
     /// calls check attributes, types, lengths and constraints against it. Without one, the
     /// flow's fields describe records.
     public var schema: EntitySchema?
-    /// Whether the hosted forms honour `preview=1` (`jump-forms preview`): a form renders without
-    /// a session, and a submit only runs the rules. Off for `serve`.
-    public var servesPreview = false
+    /// `jump-forms preview`'s gallery, served at `/preview` (nil: not served). Only preview
+    /// sets it: a server with a gallery is in preview mode (`isPreview`).
+    public var preview: PreviewGallery?
+
+    /// Preview mode (`jump-forms preview`): the hosted forms honour `preview=1`.
+    public var isPreview: Bool { preview != nil }
 
     public init(
         config: ClientConfig, flow: Flow, localizer: Localizer, identities: [TestIdentity] = [], databasePath: String,

@@ -48,16 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = Environment.current
         let workspace = try project.load(console: console)
         let setup = try LocalServer.setup(workspace, databaseOverride: database, schemaOverride: schema, environment: environment, console: console)
-        var logger = Logger(label: "jump-forms.serve")
-        logger.logLevel = .warning
-        if let named = environment["LOG_LEVEL"], !named.isEmpty {
-            if let level = Logger.Level(rawValue: named.lowercased()) {
-                logger.logLevel = level
-            } else {
-                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-                console.err("warning: LOG_LEVEL=\(named) is not a log level (\(levels)); logging at warning\n")
-            }
-        }
+        let logger = LocalServer.logger(label: "jump-forms.serve", environment: environment, console: console)
         let served = try tls.prepare(dataDirectory: LocalServer.dataDirectory(environment), console: console)
         let server: CaptureServer
         do {

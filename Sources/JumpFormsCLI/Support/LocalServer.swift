@@ -5,10 +5,27 @@ import JumpFiles
 import JumpForms
 import JumpFormsLoader
 import JumpSchema
+import Logging
 
 /// Builds the local server's setup from a workspace: the flow, its texts, the test
 /// identities and the database path.
 enum LocalServer {
+    /// The server's logger, at the level `LOG_LEVEL` names (default warning; a name that is
+    /// not a level is warned about).
+    static func logger(label: String, environment: [String: String], console: Console) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = .warning
+        if let named = environment["LOG_LEVEL"], !named.isEmpty {
+            if let level = Logger.Level(rawValue: named.lowercased()) {
+                logger.logLevel = level
+            } else {
+                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                console.err("warning: LOG_LEVEL=\(named) is not a log level (\(levels)); logging at warning\n")
+            }
+        }
+        return logger
+    }
+
     /// `$XDG_DATA_HOME/jump-forms` or `~/.local/share/jump-forms` (the home folder from HOME,
     /// else from the password database); nil when there is no home folder.
     static func dataDirectory(_ environment: [String: String]) -> String? {
