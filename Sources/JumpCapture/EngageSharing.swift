@@ -48,10 +48,10 @@ extension EngageRequestBuilder {
 
     /// The request that shares `activity` with `provider` as the SDKs choose it: a status
     /// (`setStatus`, the person's own words, else the action) when the provider posts an
-    /// activity without a URL as a status (`SharingLimit.postsStatusWithoutURL`) and the
+    /// activity without a URL as a status (`SharingProvider.usesStatusWithoutURL`) and the
     /// activity has none; the activity (`shareActivity`) otherwise.
     public func sharing(_ activity: SharedActivity, provider: String, deviceToken: String) -> CaptureRequest {
-        if activity.url.isEmpty, SharingLimit.postsStatusWithoutURL.contains(provider) {
+        if SharingProvider(rawValue: provider)?.postsStatus(activity) == true {
             let words = activity.userGeneratedContent.flatMap { $0.isEmpty ? nil : $0 } ?? activity.action
             return setStatus(words, provider: provider, deviceToken: deviceToken)
         }
@@ -169,59 +169,5 @@ public struct EngageDeviceSignIn: Sendable, Hashable {
         self.profile = profile
         self.token = token
         self.deviceToken = deviceToken
-    }
-}
-
-/// The provider limits Engage applies to what it posts, and the text it posts to Twitter.
-public enum SharingLimit {
-    /// Twitter's limit, in weighted characters.
-    public static let twitter = 280
-    /// What a URL weighs in a tweet, whatever its length (Twitter's t.co link).
-    public static let twitterURLWeight = 23
-    /// The providers whose `social_sharing_properties` say `uses_set_status_if_no_url`: an
-    /// activity without a URL is posted to them as a status (LinkedIn and Yahoo!,
-    /// JRPublishActivityController.m:83-89).
-    public static let postsStatusWithoutURL: Set<String> = ["linkedin", "yahoo"]
-
-    /// The text Engage posts to Twitter for an activity: the person's own words, else the
-    /// action, then the URL (Twitter shows the URL as part of the text: the SDK counts it,
-    /// JRPublishActivityController.m:92-100 `url_reduces_max_chars`, `shows_url_as: url`).
-    public static func tweetText(_ activity: SharedActivity) -> String {
-        let words = activity.userGeneratedContent.flatMap { $0.isEmpty ? nil : $0 } ?? activity.action
-        return activity.url.isEmpty ? words : words + " " + activity.url
-    }
-
-    /// Twitter's weighted length (twitter-text 3): a character whose first code point is in
-    /// U+0000-U+10FF, U+2000-U+200D, U+2010-U+201F or U+2032-U+2037 weighs 1, any other (CJK,
-    /// emoji, ...) 2; a URL (`http://` or `https://` up to the next space) weighs 23.
-    public static func twitterWeightedLength(_ text: String) -> Int {
-        var total = 0
-        var word = ""
-        func flush() {
-            if word.hasPrefix("http://") || word.hasPrefix("https://") {
-                total += twitterURLWeight
-            } else {
-                for character in word { total += weight(character) }
-            }
-            word = ""
-        }
-        for character in text {
-            if character.isWhitespace {
-                flush()
-                total += weight(character)
-            } else {
-                word.append(character)
-            }
-        }
-        flush()
-        return total
-    }
-
-    static func weight(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first?.value else { return 0 }
-        switch first {
-        case 0...0x10FF, 0x2000...0x200D, 0x2010...0x201F, 0x2032...0x2037: return 1
-        default: return 2
-        }
     }
 }

@@ -145,7 +145,7 @@ import TestSupport
             #expect(try await server.server.feed().isEmpty)
             // Exactly 280: 128 CJK characters (256), a space, and the URL (23).
             long.userGeneratedContent = String(repeating: "字", count: 128)
-            #expect(SharingLimit.twitterWeightedLength(SharingLimit.tweetText(long)) == 280)
+            #expect(ShareLimit(maximum: 280, counting: .twitter).count(SharingProvider.twitter.postedText(of: long)) == 280)
             try await client.share(long, provider: "twitter")
             let duplicate = try #require(await Self.engageError { try await client.share(long, provider: "twitter") })
             #expect(duplicate.code == 6 && duplicate.message == "Twitter server error: Status is a duplicate.")

@@ -68,7 +68,10 @@ import TestSupport
                 static let table: [File] = [
 
             """
-        for catalog in catalogs {
+        // Each file's messages are a literal of their own (`messages<N>`): one literal of every
+        // file's messages made the compiler take over 12 GB.
+        var lists = ""
+        for (index, catalog) in catalogs.enumerated() {
             let name = String(catalog.path.dropFirst(BuiltinCatalog.directory.count + 1))
             out += "        File(\n"
             out +=
@@ -82,9 +85,10 @@ import TestSupport
                 let entries = catalog.notes.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(literal($0.value))" }
                 out += "            notes: [\(entries.joined(separator: ", "))],\n"
             }
-            out += "            messages: [\n"
+            out += "            messages: messages\(index)\n"
+            lists += "\n    private static let messages\(index): [Message] = [\n"
             for message in catalog.allMessages {
-                var line = "                Message(\(literal(message.key)), \(literal(message.text)), "
+                var line = "        Message(\(literal(message.key)), \(literal(message.text)), "
                 line += "key: \(place(message.keyLocation)), value: \(place(message.valueLocation)), "
                 let breakpoints = message.offsetMap.breakpoints
                 if breakpoints.count == 1, breakpoints[0].offset == 0, !breakpoints[0].isEscape {
@@ -96,12 +100,12 @@ import TestSupport
                     line += "breakpoints: [\(rendered.joined(separator: ", "))]"
                 }
                 if let trap = message.trap { line += ", trap: .\(trap.rawValue)" }
-                out += line + "),\n"
+                lists += line + "),\n"
             }
-            out += "            ]\n"
+            lists += "    ]\n"
             out += "        ),\n"
         }
-        out += "    ]\n}\n"
+        out += "    ]\n" + lists + "}\n"
         return out
     }
 

@@ -639,7 +639,7 @@ import TestSupport
         #expect(
             empty.stderr.contains(
                 """
-                'loc/fr-FR.yaml' holds 54 messages that 'empty.strings' lacks (fields.signInEmailAddress.label, fields.currentPassword.label, \
+                'loc/fr-FR.yaml' holds 58 messages that 'empty.strings' lacks (fields.signInEmailAddress.label, fields.currentPassword.label, \
                 fields.emailAddress.label, fields.emailAddress.placeholder, fields.emailAddress.tip, ...)
                 """
             ), "\(empty.stderr)")

@@ -68,29 +68,13 @@ struct ServerReply: Sendable {
         ServerReply(status: .seeOther, contentType: "text/plain; charset=utf-8", body: "Redirecting to \(location)\n", headers: [.location: location])
     }
 
-    /// A page of text in the one layout (`JumpWebPages`): `language` (the server's default locale
-    /// when not given) sets its `lang` and `dir`.
+    /// A page of text in the one layout (`JumpWebPages`): `language` sets its `lang` and `dir`.
     static func html(
         _ title: String, _ paragraphs: [String], links: [PageLink] = [], status: HTTPResponse.Status = .ok, language: LocaleTag
     ) -> ServerReply {
         ServerReply(
             status: status, contentType: htmlContentType,
             body: PageRenderer.message(MessagePage(locale: language, title: title, paragraphs: paragraphs, links: links)))
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
 

@@ -17,14 +17,12 @@ import JumpForms
 ///   `imgsrc`: the texts the SDKs look for);
 /// - 6 `Twitter server error: Status is a duplicate.` for the same tweet twice in a row;
 /// - 11 `The provider or identifier does not support this feature` for a provider that does
-///   not share (`sharingProviders`);
+///   not share (not a `SharingProvider`);
 /// - 100 for a text over the provider's limit (Twitter: 280 weighted characters,
-///   `SharingLimit.twitterWeightedLength`; the SDKs' character-limit case).
+///   `SharingProvider.limit`; the SDKs' character-limit case).
 extension CaptureService {
     /// How long a device token lasts: 60 days (the SDKs keep one per provider until it fails).
     static let deviceTokenLifetime = 60 * 86_400
-    /// The providers the double shares with (the SDKs' sharing providers).
-    static let sharingProviders: Set<String> = ["facebook", "twitter", "linkedin", "yahoo"]
 
     /// A device token's identity, or Engage's refusal.
     private enum DeviceCheck {
@@ -41,20 +39,21 @@ extension CaptureService {
         if let provider = parameters["provider"], provider != grant.provider {
             return .failure(Self.engageFail(1, "Invalid parameter: provider (\(provider)): the device token is for \(grant.provider)"))
         }
-        guard Self.sharingProviders.contains(grant.provider) else {
+        guard SharingProvider(rawValue: grant.provider) != nil else {
             return .failure(Self.engageFail(11, "The provider or identifier does not support this feature (\(grant.provider) does not share)"))
         }
         return .success(grant)
     }
 
-    /// Refuses a text over the provider's limit, or a tweet that repeats the last one.
+    /// Refuses a text over the provider's limit (`SharingProvider.limit`), or a tweet that
+    /// repeats the last one.
     private func checkText(_ text: String, _ grant: DeviceTokenGrant) async throws -> ServerReply? {
-        guard grant.provider == "twitter" else { return nil }
-        let length = SharingLimit.twitterWeightedLength(text)
-        if length > SharingLimit.twitter {
-            return Self.engageFail(100, "Twitter Error: the status is \(length) characters long; Twitter takes \(SharingLimit.twitter)")
+        guard let provider = SharingProvider(rawValue: grant.provider) else { return nil }
+        if let limit = provider.limit, case let length = limit.count(text), length > limit.maximum {
+            return Self.engageFail(
+                100, "\(grant.provider) error: the status is \(length) characters long; \(grant.provider) takes \(limit.maximum)")
         }
-        if try await store.lastFeedText(provider: grant.provider, identifier: grant.identifier) == text {
+        if provider == .twitter, try await store.lastFeedText(provider: grant.provider, identifier: grant.identifier) == text {
             return Self.engageFail(6, "Twitter server error: Status is a duplicate.")
         }
         return nil
@@ -75,13 +74,13 @@ extension CaptureService {
         }
         guard let action = activity["action"]?.stringValue else { return Self.engageFail(1, "Invalid parameter: activity (no action)") }
         guard let url = activity["url"]?.stringValue else { return Self.engageFail(1, "Invalid parameter: activity (no url)") }
-        if url.isEmpty, SharingLimit.postsStatusWithoutURL.contains(grant.provider) {
+        if url.isEmpty, SharingProvider(rawValue: grant.provider)?.usesStatusWithoutURL == true {
             return Self.engageFail(
                 1, "Invalid parameter: activity (no url): \(grant.provider) takes an activity without a URL as a status (/api/v2/set_status)")
         }
         if grant.provider == "facebook", let problem = Self.facebookMediaProblem(activity["media"]) { return Self.engageFail(4, problem) }
         let words = activity["user_generated_content"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? action
-        let text = grant.provider == "twitter" ? (url.isEmpty ? words : words + " " + url) : words
+        let text = SharingProvider(rawValue: grant.provider)?.urlIsPartOfText == true && !url.isEmpty ? words + " " + url : words
         if let refusal = try await checkText(text, grant) { return refusal }
         var shortURL: String?
         if parameters["url_shortening"] == "true", !url.isEmpty {
@@ -157,7 +156,7 @@ extension CaptureService {
     func followShortURL(path: String) async throws -> ServerReply {
         let code = String(path.dropFirst("/s/".count))
         guard let url = try await store.longURL(code: code) else {
-            return .html("Unknown short URL", "<p>No short URL \(ServerReply.escape(path)) here.</p>", status: .notFound)
+            return .html("Unknown short URL", ["No short URL \(path) here."], status: .notFound, language: flow.defaultLocale.value)
         }
         return .redirect(url)
     }

@@ -282,6 +282,20 @@ providers:
     type: saml
     name: providers.corpSAML.name
     samlProvider: example_saml_implementation
+# What an app shares on the person's behalf (`jump-forms share joined --provider twitter --set name=Ana`).
+activities:
+  joined:
+    action: activities.joined.action        # message keys; their ICU arguments come from `arguments`
+    arguments: [name]                        # given with --set name=...
+    url: https://example.com/welcome
+    title: activities.joined.title
+    description: activities.joined.description
+    userContent: true                        # the person adds their own words
+    actionLinks:
+      - { text: activities.joined.link, href: "https://example.com/app" }
+    media:
+      - { type: image, src: "https://example.com/a.png", href: "https://example.com/" }
+sharing: [twitter, facebook]                 # the providers an activity may go to
 """#),
         ("locales/de-DE.yaml", #"""
 # German (Germany): translation of en-US.yaml.
@@ -366,6 +380,10 @@ messages:
   validation.phone: Geben Sie die Nummer mit Ländervorwahl ein, z. B. +49 151 23456789.
   validation.addressIncomplete: Geben Sie sowohl Straße und Hausnummer als auch den Ort ein.
   validation.postalCode: Geben Sie eine gültige Postleitzahl ein.
+  activities.joined.action: "{name} ist Example beigetreten."
+  activities.joined.title: "Willkommen bei Example"
+  activities.joined.description: "Ein Konto für alle Example-Apps."
+  activities.joined.link: "App ausprobieren"
 """#),
         ("locales/en-US.yaml", #"""
 # English (United States): the default locale of flows/standard.yaml.
@@ -446,6 +464,10 @@ messages:
   validation.phone: Enter the number with its country code, such as +1 555 123 4567.
   validation.addressIncomplete: Enter both the street address and the city.
   validation.postalCode: Enter a valid postal code.
+  activities.joined.action: "{name} joined Example."
+  activities.joined.title: "Welcome to Example"
+  activities.joined.description: "One account for every Example app."
+  activities.joined.link: "Try the app"
 """#),
         ("locales/es-ES.yaml", #"""
 # Spanish (Spain): translation of en-US.yaml.
@@ -529,6 +551,10 @@ messages:
   validation.phone: Introduce el número con el prefijo del país, como +34 612 345 678.
   validation.addressIncomplete: Introduce tanto la calle y el número como la ciudad.
   validation.postalCode: Introduce un código postal válido.
+  activities.joined.action: "{name} se ha unido a Example."
+  activities.joined.title: "Te damos la bienvenida a Example"
+  activities.joined.description: "Una sola cuenta para todas las aplicaciones de Example."
+  activities.joined.link: "Prueba la aplicación"
 """#),
         ("locales/fr-FR.yaml", #"""
 # French (France): translation of en-US.yaml.
@@ -614,6 +640,10 @@ messages:
   validation.phone: Saisissez le numéro avec l’indicatif du pays, par exemple +33 6 12 34 56 78.
   validation.addressIncomplete: Saisissez à la fois le numéro et la rue, ainsi que la ville.
   validation.postalCode: Saisissez un code postal valide.
+  activities.joined.action: "{name} a rejoint Example."
+  activities.joined.title: "Bienvenue sur Example"
+  activities.joined.description: "Un seul compte pour toutes les applications Example."
+  activities.joined.link: "Essayer l’application"
 """#),
         ("locales/ja-JP.yaml", #"""
 # Japanese (Japan): translation of en-US.yaml.
@@ -697,6 +727,10 @@ messages:
   validation.phone: "国番号を付けて番号を入力してください（例：+81 90 1234 5678）。"
   validation.addressIncomplete: 町名・番地と市区町村の両方を入力してください。
   validation.postalCode: 有効な郵便番号を入力してください。
+  activities.joined.action: "{name} さんが Example に参加しました。"
+  activities.joined.title: "Example へようこそ"
+  activities.joined.description: "すべての Example アプリでひとつのアカウント。"
+  activities.joined.link: "アプリを試す"
 """#),
         ("locales/pl-PL.yaml", #"""
 # Polish (Poland): translation of en-US.yaml.
@@ -780,6 +814,10 @@ messages:
   validation.phone: Wpisz numer poprzedzony kodem kraju, np. +48 512 345 678.
   validation.addressIncomplete: Wpisz zarówno ulicę i numer, jak i miejscowość.
   validation.postalCode: Wpisz prawidłowy kod pocztowy.
+  activities.joined.action: "{name} dołącza do Example."
+  activities.joined.title: "Witamy w Example"
+  activities.joined.description: "Jedno konto we wszystkich aplikacjach Example."
+  activities.joined.link: "Wypróbuj aplikację"
 """#),
     ]
 
