@@ -24,10 +24,9 @@ import unittest
 import urllib.parse
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -44,6 +43,25 @@ REDIRECT_URI = "https://example.com/cb"
 CLIENT_ID = "localdev0123456789abcdefghijklmn"
 RUN = str(int(time.time() * 1000))[-9:]
 
+
+
+def staleness_of(element):
+    """Waits for `element` to leave the document. Chromium sometimes answers a node of the page
+    just left with "Node with given id does not belong to the document" instead of a stale
+    element reference: that is gone too."""
+
+    def gone(_driver):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+
+    return gone
 
 def locale_text(tag, key):
     """A message of locales/<tag>.yaml (flat dotted keys under `messages`), unquoted."""
