@@ -26,12 +26,7 @@ struct FeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let workspace = try project.load(console: console)
-        guard let config = workspace.project.config else { throw ValidationError("feed needs jump.yaml: pass --config FILE") }
-        let path = try LocalServer.checkedDatabasePath(config, override: database, environment: Environment.current)
-        guard FileExists.file(path) else {
-            throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
-        }
+        let path = try LocalServer.existingDatabasePath(project, override: database, command: "feed", console: console)
         let entries = try await Feed.entries(databasePath: path)
         switch format {
         case .text:

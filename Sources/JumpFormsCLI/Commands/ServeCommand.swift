@@ -142,13 +142,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console()
-        let environment = Environment.current
-        let workspace = try project.load(console: console)
-        guard let config = workspace.project.config else { throw ValidationError("outbox needs jump.yaml: pass --config FILE") }
-        let path = try LocalServer.checkedDatabasePath(config, override: database, environment: environment)
-        guard FileExists.file(path) else {
-            throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
-        }
+        let path = try LocalServer.existingDatabasePath(project, override: database, command: "outbox", console: console)
         let messages = try await Outbox.messages(databasePath: path)
         switch format {
         case .text:

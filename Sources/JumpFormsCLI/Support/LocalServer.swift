@@ -43,6 +43,20 @@ enum LocalServer {
         return (dataDirectory(environment) ?? "$HOME/.local/share/jump-forms") + "/\(name.isEmpty ? "capture" : name).sqlite"
     }
 
+    /// The database a command that reads the local server's records lists (`outbox`, `feed`):
+    /// jump.yaml's (or `--db`), which must exist; usage errors otherwise.
+    static func existingDatabasePath(
+        _ project: ProjectOptions, override: String?, command: String, console: Console, environment: [String: String] = Environment.current
+    ) throws -> String {
+        let workspace = try project.load(console: console)
+        guard let config = workspace.project.config else { throw ValidationError("\(command) needs jump.yaml: pass --config FILE") }
+        let path = try checkedDatabasePath(config, override: override, environment: environment)
+        guard FileExists.file(path) else {
+            throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
+        }
+        return path
+    }
+
     /// `databasePath`, or a usage error when it would be in a home folder there is none of.
     static func checkedDatabasePath(_ config: ClientConfig, override: String?, environment: [String: String]) throws -> String {
         if override == nil, config.server.database == nil, dataDirectory(environment) == nil {
