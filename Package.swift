@@ -39,6 +39,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // SwiftNIO's own modules, which the server, its HTTP transport and their tests import
+        // beside Hummingbird and AsyncHTTPClient (every target declares what it imports).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -73,7 +78,7 @@ let package = Package(
         // values; no YAML, no I/O. Re-exports JumpDiagnostics and JumpLocalization.
         .target(
             name: "JumpForms",
-            dependencies: ["JumpDiagnostics", "JumpLocalization", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["JumpDiagnostics", "JumpLocalization"]
         ),
         // Reads flow, locale and client-config files: libyaml events -> located nodes -> model.
         .target(
@@ -93,6 +98,7 @@ let package = Package(
                 "JumpFiles",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The AsyncHTTPClient (SwiftNIO) transport and flow-document download, for servers and
@@ -104,7 +110,8 @@ let package = Package(
                 "JumpForms",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // Capture entity-type schemas (JSON): located reading, the Swift user model generator,
@@ -140,8 +147,18 @@ let package = Package(
                 "JumpWebPages",
                 "JumpCapture",
                 "JumpSchema",
+                "JumpFiles",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -171,6 +188,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The command-line tool; with the Mimalloc trait, on Linux, it allocates with mimalloc.
@@ -194,7 +213,6 @@ let package = Package(
             name: "JumpCaptureTests",
             dependencies: [
                 "JumpCapture", "JumpCaptureNIO", "JumpFiles", "JumpForms", "JumpFormsLoader", "TestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures", "Golden"]
@@ -211,13 +229,13 @@ let package = Package(
         ),
         .testTarget(
             name: "JumpLocaleInterchangeTests",
-            dependencies: ["JumpLocaleInterchange", "JumpLocaleCheck", "JumpForms", "JumpFormsLoader", "TestSupport", "CLITestSupport"],
+            dependencies: ["JumpLocaleInterchange", "JumpForms", "JumpFormsLoader", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "JumpFormsCLITests",
             dependencies: [
-                "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "TestSupport", "CLITestSupport",
+                "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "JumpCapture", "TestSupport", "CLITestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
                 // The preview tests read the gallery over HTTP.
@@ -237,6 +255,11 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -51,13 +51,7 @@ import TestSupport
     }
 
     @Test func theAppProductsUseNeitherLibYAMLNorSwiftNIO() throws {
-        let child = try ChildProcess("/usr/bin/env", ["swift", "package", "--ignore-lock", "describe", "--type", "json"], in: Repository.root)
-        let termination = try child.finish(timeout: 240)
-        #expect(termination.code == 0, "\(child.stderr)")
-        let output = child.stdout
-        // The JSON starts at the first line that opens an object (warnings may come before).
-        let start = try #require(output.range(of: "\n{")?.lowerBound ?? (output.hasPrefix("{") ? output.startIndex : nil))
-        let description = try JSONValue.parse(Array(output[start...].utf8))
+        let description = try DescribedPackage.current()
         let (targets, products) = Self.closure(of: Self.appProducts, in: description)
         #expect(targets.isSuperset(of: ["JumpForms", "JumpCapture", "JumpLocalization", "JumpDiagnostics", "JumpFiles"]))
         #expect(products.contains("Crypto") && products.contains("HTTPTypes"))
