@@ -46,7 +46,8 @@ import TestSupport
     }
 
     @Test func whatIsLeftOutHasTheSDKsDefaults() throws {
-        let config = ClientConfig(captureDomain: "https://example.us.janraincapture.com", captureClientId: "client", captureLocale: LocaleTag("fr-FR")!)
+        let config = ClientConfig(
+            captureDomain: "https://example.us.janraincapture.com", captureClientId: "client", captureLocale: LocaleTag("fr-FR")!)
         #expect(config.captureFlowVersion.value == "HEAD")
         #expect(config.captureFlowDomain == nil && config.captureAppId == nil && config.captureFlowName == nil)
         #expect(config.engageDomain.value == "https://rpxnow.com")

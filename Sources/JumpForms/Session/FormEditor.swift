@@ -179,7 +179,8 @@ public final class FormEditor {
 
     /// Why `setText` cannot set `name`.
     private static func noField(_ name: String, in form: FormModel, shown: [String]) -> String {
-        let what = form.field(named: name) != nil ? "shows no field '\(name)' (it is hidden: its value is the flow's default)" : "has no field '\(name)'"
+        let what =
+            form.field(named: name) != nil ? "shows no field '\(name)' (it is hidden: its value is the flow's default)" : "has no field '\(name)'"
         return "FormEditor.setText: the form '\(form.name)' \(what); its fields: \(shown.joined(separator: ", "))"
     }
 
