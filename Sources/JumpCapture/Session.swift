@@ -28,7 +28,7 @@ import JumpForms
 /// `"deviceTokens": {"<provider>": "<device_token>"}` too (left out while there is none).
 /// The text holds the access token, the refresh secret and the device tokens in clear: a
 /// store keeps it where only the user can read it (sealed, as `FileSessionStore` does, or in
-/// the Keychain: see `SessionStore`). `description`, `debugDescription` and `dump` mask them.
+/// the Keychain, as `KeychainSessionStore` does). `description`, `debugDescription` and `dump` mask them.
 public struct Session: Sendable, Hashable {
     /// What the session is bound to: the Capture server's URL (or `embedded:<database>` for
     /// the CLI's embedded server). A client ignores a stored session of another server.
