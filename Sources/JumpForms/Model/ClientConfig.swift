@@ -106,10 +106,11 @@ public struct ClientConfig: Sendable {
     /// are required, as the SDKs need them; the others have the SDKs' defaults:
     ///
     /// - `captureFlowVersion` `HEAD` (JRCaptureData.m:302), `captureFlowDomain` nil (the SDKs'
-    ///   CDN, JumpConfig.java:234), `engageDomain` `https://rpxnow.com` (JREngage.java:147,
-    ///   JRSessionData.m:42),
-    ///   `enableThinRegistration` false (JRCaptureConfig's `bool`, JumpConfig.java:238;
-    ///   `jump.yaml`'s default is true), `redirectUri` nil (the Capture URL, as iOS sends it).
+    ///   CDN, JumpConfig.java:234; a loopback Capture serves its own), `engageDomain`
+    ///   `https://rpxnow.com` (JREngage.java:147, JRSessionData.m:42), `enableThinRegistration`
+    ///   false (JRCaptureConfig's `bool`, JumpConfig.java:238; `jump.yaml`'s default is true),
+    ///   `captureTraditionalSignInType` `.email`, `redirectUri` nil (the Capture URL, as iOS
+    ///   sends it), `responseType` `token`.
     /// - The form names the SDKs' sample configurations use, which Capture's standard flow
     ///   has: `signInForm`, `registrationForm`, `socialRegistrationForm`,
     ///   `forgotPasswordForm`, `editProfileForm`, `resendVerificationForm` (the SDKs have no
@@ -126,7 +127,8 @@ public struct ClientConfig: Sendable {
     ///   - captureLocale: the locale requests send (and the flow document's).
     ///   - captureAppId: the Capture app id: against a remote Capture, part of the flow
     ///     document's URL, which a client needs to read the `flow_version` it sends.
-    ///   - captureFlowName: the flow's name, when it differs from the flow's own `flow`.
+    ///   - captureFlowName: the flow's name (by default the flow's own `flow`); needed to find
+    ///     the flow document before there is a flow (`FlowDocumentSource(config:)`).
     ///   - responseType: `token` or `code_and_token` (an app that takes authorization codes).
     ///   - source: what errors name instead of a file.
     public init(
