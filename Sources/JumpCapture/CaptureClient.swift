@@ -12,10 +12,17 @@ import Logging
 /// (`CaptureClientError.fieldMessages`). The server's answers that ask something of the app
 /// stay typed: two-step registration (310), merge (380), invalid fields (390).
 ///
+/// Record paths: `readRecord(attribute:)`, `updateAttribute(_:to:)`, `replacePlural(_:with:)`
+/// and `deleteAttribute(_:)` name an attribute the same way, by its path in the record, sent
+/// as `attribute_name` as both SDKs send it: `/primaryAddress`, `/primaryAddress/city`, a
+/// plural `/photos`, one of its elements by `id` `/photos#3`, an attribute in it
+/// `/photos#3/value`. nil, `""` and `/` name the whole record; a path without its leading `/`
+/// gets one (`primaryAddress/city` is `/primaryAddress/city`).
+///
 /// ```swift
 /// let client = try CaptureClient(
 ///     config: config, flow: flow, localizer: localizer,
-///     transport: transport, sessionStore: KeychainSessionStore())
+///     sessionStore: KeychainSessionStore(service: "com.example.app"))
 /// do {
 ///     let signedIn = try await client.signIn(["signInEmailAddress": email, "currentPassword": password])
 ///     print(signedIn.record["displayName"] ?? "")
@@ -139,7 +146,7 @@ public actor CaptureClient {
         keep(
             Session(
                 captureDomain: sessionDomain, clientId: setup.config.captureClientId.value, accessToken: result.accessToken,
-                refreshSecret: secret, expiresAt: result.expiresIn.map { clock.now() + $0 }, record: result.record))
+                refreshSecret: secret, expiresAt: result.expiresIn.map { Session.date(epochSeconds: clock.now() + $0) }, record: result.record))
     }
 
     // MARK: sending
@@ -210,7 +217,7 @@ public actor CaptureClient {
         guard case .refreshed(let token, let expiresIn) = success else { throw .unexpectedAnswer(.refreshAccessToken, success) }
         var renewed = current ?? session
         renewed.accessToken = token
-        renewed.expiresAt = expiresIn.map { clock.now() + $0 }
+        renewed.expiresAt = expiresIn.map { Session.date(epochSeconds: clock.now() + $0) }
         keep(renewed)
         return renewed
     }
@@ -311,34 +318,49 @@ public actor CaptureClient {
         _ = try await authorized { token throws(RequestError) in setup.builder.unlinkAccount(accessToken: token, identifier: identifier) }
     }
 
-    /// The record, or one attribute of it (`/primaryAddress`). The whole record is kept in
-    /// the session.
-    public func readRecord(attribute: String? = nil) async throws(CaptureClientError) -> JSONValue {
-        let success = try await authorized { token throws(RequestError) in setup.builder.readRecord(accessToken: token, attribute: attribute) }
+    // MARK: the record (paths as the type's documentation says)
+
+    /// The record (`path` nil, `""` or `/`), or the value at a record path
+    /// (`/primaryAddress/city`; see the record calls' path form above). The whole record is
+    /// kept in the session.
+    public func readRecord(attribute path: String? = nil) async throws(CaptureClientError) -> JSONValue {
+        let name = Self.attributeName(path)
+        let success = try await authorized { token throws(RequestError) in setup.builder.readRecord(accessToken: token, attribute: name) }
         guard case .record(let record) = success else { throw .unexpectedAnswer(.readRecord, success) }
-        if attribute == nil, var session = current {
+        if name == nil, var session = current {
             session.record = record
             keep(session)
         }
         return record
     }
 
-    /// Sets an object of the record (`attribute` nil for the root), as `entity.update`: the
-    /// keys given change, the others stay.
-    public func updateAttribute(_ attribute: String?, to value: JSONValue) async throws(CaptureClientError) {
-        _ = try await authorized { token throws(RequestError) in setup.builder.updateObject(accessToken: token, attribute: attribute, value: value) }
+    /// Sets an object of the record as `entity.update` does: the keys given change, the
+    /// others stay. `path` is the object's record path, as `readRecord(attribute:)` takes it
+    /// (`/primaryAddress`; nil, `""` or `/` for the root).
+    public func updateAttribute(_ path: String?, to value: JSONValue) async throws(CaptureClientError) {
+        let name = Self.attributeName(path)
+        _ = try await authorized { token throws(RequestError) in setup.builder.updateObject(accessToken: token, attribute: name, value: value) }
     }
 
     /// Replaces a plural of the record (`/photos`) with `value`, a list, as `entity.replace`.
-    public func replacePlural(_ attribute: String, with value: JSONValue) async throws(CaptureClientError) {
+    public func replacePlural(_ path: String, with value: JSONValue) async throws(CaptureClientError) {
+        let name = Self.attributeName(path) ?? "/"
         _ = try await authorized { token throws(RequestError) in
-            setup.builder.replacePlural(accessToken: token, attribute: attribute, value: value)
+            setup.builder.replacePlural(accessToken: token, attribute: name, value: value)
         }
     }
 
     /// Deletes a plural element (`/photos#3`), a plural, an object or a value, as `entity.delete`.
-    public func deleteAttribute(_ attribute: String) async throws(CaptureClientError) {
-        _ = try await authorized { token throws(RequestError) in setup.builder.deleteAttribute(accessToken: token, attribute: attribute) }
+    public func deleteAttribute(_ path: String) async throws(CaptureClientError) {
+        let name = Self.attributeName(path) ?? "/"
+        _ = try await authorized { token throws(RequestError) in setup.builder.deleteAttribute(accessToken: token, attribute: name) }
+    }
+
+    /// `attribute_name` for a record path: nil for the whole record, else the path with its
+    /// leading `/`.
+    static func attributeName(_ path: String?) -> String? {
+        guard let path, !path.isEmpty, path != "/" else { return nil }
+        return path.hasPrefix("/") ? path : "/" + path
     }
 
     // MARK: sharing (Engage)

@@ -46,6 +46,18 @@ public struct FlowDocumentSource: Sendable, Hashable {
         self.init(domain: domain, appId: appId, flowName: flowName, version: config.captureFlowVersion.value, locale: locale.identifier)
     }
 
+    /// Where the flow document of `config` is before the app has a flow (an app without a flow
+    /// file downloads it first): Capture at `captureDomain`, the flow `captureFlowName`, the
+    /// locale `captureLocale` unless `locale` is given, the rest as
+    /// `init(config:capture:flowName:locale:)`. Nil when `captureDomain` is not a URL, or
+    /// `captureFlowName` or `captureAppId` is not set.
+    public init?(config: ClientConfig, locale: LocaleTag? = nil) {
+        guard case .url(let text) = config.captureDomain.value, let capture = ServerURL(text),
+            let flowName = config.captureFlowName?.value, !flowName.isEmpty
+        else { return nil }
+        self.init(config: config, capture: capture, flowName: flowName, locale: locale ?? config.captureLocale.value)
+    }
+
     /// The path on the flow domain, each part percent-encoded.
     public var path: String {
         let parts = [appId, flowName, version, locale + ".json"].map(FormEncoding.encodeComponent)

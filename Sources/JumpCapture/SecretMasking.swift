@@ -72,7 +72,7 @@ extension Session: SecretMasking {
         [
             ("captureDomain", MaskedText.quoted(captureDomain)), ("clientId", MaskedText.quoted(clientId)),
             ("accessToken", MaskedText.secret(accessToken)), ("refreshSecret", MaskedText.secret(refreshSecret.value)),
-            ("expiresAt", expiresAt.map(String.init) ?? "nil"), ("record", record.serialized()),
+            ("expiresAt", expiresAt.map { "\($0)" } ?? "nil"), ("record", record.serialized()),
             ("deviceTokens", "[" + deviceTokens.keys.sorted().map { "\($0): \(RequestPrinter.mask)" }.joined(separator: ", ") + "]")
         ]
     }

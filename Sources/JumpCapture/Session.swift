@@ -23,12 +23,12 @@ import JumpForms
 ///  "record": {"email": "ana@example.com", ...}}
 /// ```
 ///
-/// `expiresAt` is seconds since 1970 or null; `record` is the Capture record (never the
+/// `expiresAt` is whole seconds since 1970 (a `Date` in Swift) or null; `record` is the Capture record (never the
 /// password). After an Engage device sign-in (`CaptureClient.engageDeviceSignIn`) it holds
 /// `"deviceTokens": {"<provider>": "<device_token>"}` too (left out while there is none).
 /// The text holds the access token, the refresh secret and the device tokens in clear: a
 /// store keeps it where only the user can read it (sealed, as `FileSessionStore` does, or in
-/// the Keychain: see `SessionStore`). `description`, `debugDescription` and `dump` mask them.
+/// the Keychain, as `KeychainSessionStore` does). `description`, `debugDescription` and `dump` mask them.
 public struct Session: Sendable, Hashable {
     /// What the session is bound to: the Capture server's URL (or `embedded:<database>` for
     /// the CLI's embedded server). A client ignores a stored session of another server.
@@ -39,8 +39,9 @@ public struct Session: Sendable, Hashable {
     public var accessToken: String
     /// The secret the refresh signature is made with (secret).
     public var refreshSecret: RefreshSecret
-    /// When the access token expires (seconds since 1970), when known.
-    public var expiresAt: Int?
+    /// When the access token expires, when known (the server's `expires_in` after the
+    /// client's clock). Stored in whole seconds.
+    public var expiresAt: Date?
     /// The user's record as last read (`capture_user` of the sign-in, or `/entity`).
     public var record: JSONValue
     /// Engage device tokens by provider (secrets): what sharing posts with
@@ -50,7 +51,7 @@ public struct Session: Sendable, Hashable {
 
     public init(
         captureDomain: String, clientId: String, accessToken: String, refreshSecret: RefreshSecret,
-        expiresAt: Int? = nil, record: JSONValue, deviceTokens: [String: String] = [:]
+        expiresAt: Date? = nil, record: JSONValue, deviceTokens: [String: String] = [:]
     ) {
         self.captureDomain = captureDomain
         self.clientId = clientId
@@ -67,7 +68,7 @@ public struct Session: Sendable, Hashable {
             ("clientId", .string(clientId)),
             ("accessToken", .string(accessToken)),
             ("refreshSecret", .string(refreshSecret.value)),
-            ("expiresAt", expiresAt.map(JSONValue.integer) ?? .null),
+            ("expiresAt", expiresAt.map { .integer(Self.epochSeconds($0)) } ?? .null),
             ("record", record)
         ]
         if !deviceTokens.isEmpty {
@@ -88,8 +89,13 @@ public struct Session: Sendable, Hashable {
         }
         self.init(
             captureDomain: domain, clientId: client, accessToken: token, refreshSecret: secret,
-            expiresAt: json["expiresAt"]?.intValue, record: json["record"] ?? .null, deviceTokens: deviceTokens)
+            expiresAt: json["expiresAt"]?.intValue.map(Self.date(epochSeconds:)), record: json["record"] ?? .null, deviceTokens: deviceTokens)
     }
+
+    /// Whole seconds since 1970, as the JSON form keeps `expiresAt`.
+    static func epochSeconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+
+    static func date(epochSeconds: Int) -> Date { Date(timeIntervalSince1970: Double(epochSeconds)) }
 
     /// The session's JSON text (the object above, compact), as `FileSessionStore` seals it.
     /// It holds secrets: store it, never print or log it.
@@ -120,7 +126,7 @@ extension Session: Codable {
             clientId: try container.decode(String.self, forKey: .clientId),
             accessToken: try container.decode(String.self, forKey: .accessToken),
             refreshSecret: secret,
-            expiresAt: try container.decodeIfPresent(Int.self, forKey: .expiresAt),
+            expiresAt: try container.decodeIfPresent(Int.self, forKey: .expiresAt).map(Self.date(epochSeconds:)),
             record: try container.decodeIfPresent(JSONValue.self, forKey: .record) ?? .null,
             deviceTokens: try container.decodeIfPresent([String: String].self, forKey: .deviceTokens) ?? [:])
     }
@@ -131,7 +137,7 @@ extension Session: Codable {
         try container.encode(clientId, forKey: .clientId)
         try container.encode(accessToken, forKey: .accessToken)
         try container.encode(refreshSecret.value, forKey: .refreshSecret)
-        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(expiresAt.map(Self.epochSeconds), forKey: .expiresAt)
         try container.encode(record, forKey: .record)
         if !deviceTokens.isEmpty { try container.encode(deviceTokens, forKey: .deviceTokens) }
     }
@@ -150,57 +156,13 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
-/// Keeps the session between runs. `FileSessionStore` is the default on Linux; an app keeps
-/// the session in the Keychain in a few lines, through `Session`'s `Codable` form:
+/// Keeps the session between runs. The library ships three: `FileSessionStore` (a sealed
+/// file, what `jump-forms` uses on Linux), `KeychainSessionStore` (Apple platforms: the
+/// Keychain) and `MemorySessionStore` (for the process's life: tests, previews, a run that
+/// must leave nothing behind). Another store keeps `Session`'s `Codable` form (or `jsonText`)
+/// wherever only the user can read it.
 ///
-/// ```swift
-/// import Foundation
-/// import JumpCapture
-/// import Security
-///
-/// /// The session in the Keychain, readable on this device only, once it is unlocked.
-/// struct KeychainSessionStore: SessionStore {
-///     var service = "com.example.app.session"
-///
-///     private var query: [String: Any] {
-///         [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
-///     }
-///
-///     func load() throws(SessionStoreError) -> Session? {
-///         var search = query
-///         search[kSecReturnData as String] = true
-///         var item: CFTypeRef?
-///         let status = SecItemCopyMatching(search as CFDictionary, &item)
-///         if status == errSecItemNotFound { return nil }
-///         guard status == errSecSuccess, let data = item as? Data else {
-///             throw .io(path: service, reason: "Keychain status \(status)")
-///         }
-///         do { return try JSONDecoder().decode(Session.self, from: data) } catch {
-///             throw .unreadable(path: service, reason: "it does not hold a session")
-///         }
-///     }
-///
-///     func save(_ session: Session) throws(SessionStoreError) {
-///         let data: Data
-///         do { data = try JSONEncoder().encode(session) } catch { throw .io(path: service, reason: "\(error)") }
-///         try clear()
-///         var item = query
-///         item[kSecValueData as String] = data
-///         item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
-///         let status = SecItemAdd(item as CFDictionary, nil)
-///         guard status == errSecSuccess else { throw .io(path: service, reason: "Keychain status \(status)") }
-///     }
-///
-///     func clear() throws(SessionStoreError) {
-///         let status = SecItemDelete(query as CFDictionary)
-///         guard status == errSecSuccess || status == errSecItemNotFound else {
-///             throw .io(path: service, reason: "Keychain status \(status)")
-///         }
-///     }
-/// }
-/// ```
-///
-/// Pass it to `CaptureClient(setup:transport:sessionStore:)`.
+/// Pass one to `CaptureClient(setup:transport:sessionStore:)`.
 public protocol SessionStore: Sendable {
     /// The stored session, or nil when there is none.
     func load() throws(SessionStoreError) -> Session?

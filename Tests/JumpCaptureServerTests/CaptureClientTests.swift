@@ -51,6 +51,21 @@ final class RecordingTransport: HTTPTransport {
     }
 }
 
+/// The real transport, recording the `attribute_name` each request sent (nil: none).
+final class RecordingSends: HTTPTransport {
+    let inner: any HTTPTransport
+    private let sent = Mutex<[String?]>([])
+
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+
+    var attributeNames: [String?] { sent.withLock { $0 } }
+
+    func send(_ request: CaptureRequest) async throws(TransportError) -> HTTPAnswer {
+        sent.withLock { $0.append(request.parameters.first { $0.name == "attribute_name" }?.value) }
+        return try await inner.send(request)
+    }
+}
+
 extension TestServer {
     /// A client of this server whose clock is the server's, with `store` and through `transport`
     /// (by default the harness's AsyncHTTPTransport).
@@ -92,7 +107,7 @@ extension TestServer {
             #expect(registered.record["email"] == "ana.ruiz@example.com")
             let session = try #require(try await client.session())
             #expect(session.accessToken == registered.accessToken)
-            #expect(session.expiresAt == ServerFixtures.start + 3600)
+            #expect(session.expiresAt == Date(timeIntervalSince1970: Double(ServerFixtures.start + 3600)))
             #expect(session.captureDomain == "embedded")
             #expect(session.clientId == server.config.captureClientId.value)
             #expect(try store.load() == session)
@@ -144,6 +159,30 @@ extension TestServer {
         }
     }
 
+    /// The record calls take one path form: `/primaryAddress/city` and `primaryAddress/city`
+    /// name the same attribute when read and when written, and `/` (like nil) is the whole
+    /// record, kept in the session.
+    @Test func readAndUpdateTakeTheSamePathForm() async throws {
+        try await withServer(.socket, configure: { $0.server.writeWithToken = Self.writable }) { server in
+            let recorder = RecordingSends(server.transport)
+            let client = try server.client(transport: recorder)
+            _ = try await client.register(ServerFixtures.registration())
+            try await client.updateAttribute("primaryAddress", to: ["address1": "5 rue Neuve", "city": "Lyon", "country": "FR"])
+            try await client.updateAttribute("/primaryAddress", to: ["address1": "5 rue Vaubecour"])
+            #expect(try await client.readRecord(attribute: "/primaryAddress/city") == "Lyon")
+            #expect(try await client.readRecord(attribute: "primaryAddress/city") == "Lyon")
+            #expect(try await client.readRecord(attribute: "primaryAddress")["address1"] == "5 rue Vaubecour")
+            try await client.updateAttribute("/", to: ["aboutMe": "Je lis."])
+            let record = try await client.readRecord(attribute: "/")
+            #expect(record["aboutMe"] == "Je lis." && record.at("primaryAddress.city") == "Lyon")
+            #expect(try await client.session()?.record == record, "the whole record, read through /, is kept")
+            #expect(
+                recorder.attributeNames == [
+                    nil, "/primaryAddress", "/primaryAddress", "/primaryAddress/city", "/primaryAddress/city", "/primaryAddress", nil, nil
+                ])
+        }
+    }
+
     /// An expired access token is renewed with the refresh signature (dated by the injected
     /// clock) and the call sent again, once; the server's clock is moved, nothing sleeps.
     @Test func anExpiredTokenIsRenewedAndTheCallSentAgain() async throws {
@@ -158,7 +197,7 @@ extension TestServer {
             #expect(recorder.operations == [.register, .readRecord, .refreshAccessToken, .readRecord])
             let renewed = try #require(try await client.session())
             #expect(renewed.accessToken != registered.accessToken)
-            #expect(renewed.expiresAt == server.clock.now + 3600)
+            #expect(renewed.expiresAt == Date(timeIntervalSince1970: Double(server.clock.now + 3600)))
             #expect(try store.load()?.accessToken == renewed.accessToken)
             #expect(await client.signInState == .signedIn(SignedInUser(record: registered.record)))
 

@@ -77,4 +77,23 @@ import TestSupport
                 """.utf8))
         #expect(Self.problems(in: description) == ["target CYAML", "product AsyncHTTPClient", "product Other"])
     }
+
+    /// The products a target of the Examples package uses (`.product(name: "X", ...)` in its
+    /// `dependencies`), read from the manifest's text.
+    static func exampleProducts(_ target: String, manifest: String) -> [String]? {
+        guard let start = manifest.range(of: "name: \"\(target)\""),
+            let open = manifest.range(of: "dependencies: [", range: start.upperBound..<manifest.endIndex),
+            let close = manifest.range(of: "]", range: open.upperBound..<manifest.endIndex)
+        else { return nil }
+        return manifest[open.upperBound..<close.lowerBound].components(separatedBy: ".product(name: \"").dropFirst().compactMap {
+            $0.split(separator: "\"").first.map(String.init)
+        }
+    }
+
+    /// The app without YAML (Examples/) is built as an app is: on the app-facing products only.
+    @Test func theAppWithoutYAMLExampleUsesOnlyTheAppProducts() throws {
+        let manifest = try String(contentsOfFile: Repository.path("Examples/Package.swift"), encoding: .utf8)
+        #expect(Self.exampleProducts("app-without-yaml", manifest: manifest) == Self.appProducts)
+        #expect(Self.exampleProducts("registration-app", manifest: manifest)?.contains("JumpFormsLoader") == true, "the check reads the manifest")
+    }
 }

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct SessionStoreTests {
     let session = Session(
         captureDomain: "https://example.com", clientId: "client", accessToken: "secret-access-token-123",
-        refreshSecret: RefreshSecret("0123456789abcdef0123456789abcdef01234567")!, expiresAt: 1_800_000_000,
+        refreshSecret: RefreshSecret("0123456789abcdef0123456789abcdef01234567")!, expiresAt: Date(timeIntervalSince1970: 1_800_000_000),
         record: ["email": "ana@example.com"])
 
     @Test func sessionsRoundTripSealedInPrivateFiles() throws {
@@ -39,6 +39,24 @@ import TestSupport
         #expect(throws: SessionStoreError.self) { try other.load() }
     }
 
+    /// The library's in-memory store: starts empty (or with a session), saves, clears; a copy
+    /// of it is the same store; nothing is written to disk.
+    @Test func theMemoryStoreKeepsTheSessionForItsLife() throws {
+        let store = MemorySessionStore()
+        #expect(try store.load() == nil)
+        try store.save(session)
+        let same = store
+        #expect(try same.load() == session)
+        var renewed = session
+        renewed.accessToken = "renewed-access-token"
+        try store.save(renewed)
+        #expect(try store.load() == renewed)
+        try store.clear()
+        #expect(try same.load() == nil)
+        try store.clear()
+        #expect(try MemorySessionStore(session).load() == session)
+    }
+
     @Test func xdgStateHomeIsHonoured() {
         let store = FileSessionStore(name: "a/b c", environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/state", "XDG_CONFIG_HOME": "/conf"])
         #expect(store.path == "/state/jump-forms/session-abc.sealed")
@@ -57,6 +75,7 @@ import TestSupport
         #expect(object == (try JSONValue.parse(session.jsonText)))
         #expect(object["refreshSecret"] == "0123456789abcdef0123456789abcdef01234567")
         #expect(object["expiresAt"] == .integer(1_800_000_000))
+        #expect(session.expiresAt == Date(timeIntervalSince1970: 1_800_000_000))
         #expect(object["record"] == ["email": "ana@example.com"])
         #expect(try JSONDecoder().decode(Session.self, from: encoded) == session)
         #expect(Session(jsonText: session.jsonText) == session)
@@ -68,6 +87,13 @@ import TestSupport
         let text = String(decoding: try JSONEncoder().encode(unknown), as: UTF8.self)
         #expect(text.contains("\"expiresAt\":null"))
         #expect(try JSONDecoder().decode(Session.self, from: Data(text.utf8)) == unknown)
+
+        // The JSON keeps whole seconds since 1970: a fraction is dropped, as the stores did
+        // before `expiresAt` was a `Date`.
+        var fraction = session
+        fraction.expiresAt = Date(timeIntervalSince1970: 1_800_000_000.75)
+        #expect(try JSONValue.parse(fraction.jsonText)["expiresAt"] == .integer(1_800_000_000))
+        #expect(Session(jsonText: fraction.jsonText)?.expiresAt == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     @Test func aBadRefreshSecretIsRefusedWithoutQuotingIt() throws {

@@ -61,4 +61,34 @@ import Testing
         // All at once, the same values: the untouched password keeps its given value.
         #expect(editor.submit() == values)
     }
+
+    /// Setting the text of a field the form lacks (a typo in the app's code) stops the program
+    /// with a message naming the form's fields, instead of dropping the text unseen; so does a
+    /// hidden field's. The editor's own fields are set as before.
+    @Test func settingAFieldTheFormLacksStopsTheProgram() async throws {
+        let editor = FormEditor(session: try FormSessionTests.session())
+        editor.setText("ana@example.com", for: "email")
+        #expect(editor[text: "email"] == "ana@example.com")
+
+        let typo = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try await MainActor.run {
+                let editor = FormEditor(session: try FormSessionTests.session())
+                editor[text: "emial"] = "ana@example.com"
+            }
+        }
+        let typoText = String(decoding: typo?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            typoText.contains(
+                "FormEditor.setText: the form 'form' has no field 'emial'; its fields: email, password, confirm, gender, news, birthday"))
+        let hidden = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try await MainActor.run {
+                let editor = FormEditor(session: try FormSessionTests.session())
+                editor.setText("web", for: "source")
+            }
+        }
+        let hiddenText = String(decoding: hidden?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            hiddenText.contains(
+                "the form 'form' shows no field 'source' (it is hidden: its value is the flow's default)"))
+    }
 }

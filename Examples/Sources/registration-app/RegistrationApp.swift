@@ -3,7 +3,6 @@ import JumpCapture
 import JumpCaptureServer
 import JumpForms
 import JumpFormsLoader
-import Synchronization
 
 /// What an app does with jump-forms, start to finish, against a Capture-compatible server on
 /// 127.0.0.1: a French registration through `FormSession` (one answer refused by the flow's
@@ -54,7 +53,7 @@ struct RegistrationApp {
         let french = LocaleTag("fr-FR")!
 
         // The client: URLSession by default, the session kept in memory here (an app keeps it in
-        // the Keychain: see `SessionStore`).
+        // the Keychain: `KeychainSessionStore`).
         let client = try CaptureClient(
             config: config, flow: flow, localizer: localizer, locale: french, capture: ServerURL(server.url),
             sessionStore: MemorySessionStore())
@@ -91,7 +90,7 @@ struct RegistrationApp {
 
         // 3. A new access token, signed with the session's refresh secret.
         let renewed = try await client.refresh()
-        print("Token renewed: expires in \((renewed.expiresAt ?? 0) - client.clock.now()) s")
+        print("Token renewed: expires in \(Int(renewed.expiresAt?.timeIntervalSinceNow.rounded() ?? 0)) s")
 
         // 4. The edit-profile form, prefilled from the record: the display name changes, every
         //    other answer keeps its current value.
@@ -138,15 +137,6 @@ struct RegistrationApp {
             }
         }
     }
-}
-
-/// A session kept in memory for the program's life.
-final class MemorySessionStore: SessionStore {
-    private let stored = Mutex<Session?>(nil)
-
-    func load() throws(SessionStoreError) -> Session? { stored.withLock { $0 } }
-    func save(_ session: Session) throws(SessionStoreError) { stored.withLock { $0 = session } }
-    func clear() throws(SessionStoreError) { stored.withLock { $0 = nil } }
 }
 
 struct AppError: Error, CustomStringConvertible {

@@ -158,14 +158,30 @@ public final class FormEditor {
         set { setText(newValue?.description ?? "", for: name) }
     }
 
-    /// Sets what is typed into a field.
+    /// Sets what is typed into a field (the `text`, `isOn` and `date` subscripts set through
+    /// it).
+    ///
+    /// - Precondition: the editor shows a field named `name` (one of `fields`). A name the
+    ///   form lacks, or one of its hidden fields (whose value is the flow's default), is a
+    ///   mistake in the app's code, like an index out of range: it stops the program
+    ///   (`fatalError`, in release builds too) with a message naming the form and its fields,
+    ///   rather than dropping the text unseen. `field(named:)` says whether a field is shown.
     public func setText(_ text: String, for name: String) {
-        guard let index = fields.firstIndex(where: { $0.name == name }), let definition = form.field(named: name) else { return }
+        guard let index = fields.firstIndex(where: { $0.name == name }), let definition = form.field(named: name) else {
+            fatalError(Self.noField(name, in: form, shown: fields.map(\.name)))
+        }
         fields[index].text = text
         fields[index].value = try? read(text, for: definition).get()
         edited.insert(name)
         serverMessages[name] = nil
         if !shown.isEmpty { refresh() }
+    }
+
+    /// Why `setText` cannot set `name`.
+    private static func noField(_ name: String, in form: FormModel, shown: [String]) -> String {
+        let what =
+            form.field(named: name) != nil ? "shows no field '\(name)' (it is hidden: its value is the flow's default)" : "has no field '\(name)'"
+        return "FormEditor.setText: the form '\(form.name)' \(what); its fields: \(shown.joined(separator: ", "))"
     }
 
     /// Shows a field's messages (call it when the field is left). Before `submit()` only the
