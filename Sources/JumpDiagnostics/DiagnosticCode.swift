@@ -678,9 +678,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
             title: "mistyped message key",
             explanation:
                 """
-                A locale file has a key that nothing uses, one letter or two away from a key the flow (or jump-forms itself) uses and the \
-                file lacks: a typo, so its text is never shown. The hint names the key meant. Keys nothing uses that are not that close \
-                to one are JF319 warnings in the default locale (`locales check` reports them in every locale as `obsolete-key`).
+                A locale file has a key that nothing uses, one letter or two away from a key the flow (or jump-forms itself) uses that the \
+                file lacks and another locale file (or jump-forms' own catalog) has: a typo, so its text is never shown. The hint names \
+                the key meant. Where no file has the used key, the typo may be the flow's: JF308 says so at the flow. Other keys nothing \
+                uses are JF319 warnings in the default locale (`locales check` reports them in every locale as `obsolete-key`).
                 """,
             example: "fields: { email: { lable: Email } }"),
         .activityNotPostable: Entry(

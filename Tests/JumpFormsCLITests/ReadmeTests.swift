@@ -82,7 +82,8 @@ import TestSupport
         }
         // What `swift build` leaves in a clone.
         try FileManager.default.createDirectory(atPath: clone + "/.build/debug", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: clone + "/.build/debug/jump-forms", withDestinationPath: Executable.productsFolder + "/jump-forms")
+        try FileManager.default.createSymbolicLink(
+            atPath: clone + "/.build/debug/jump-forms", withDestinationPath: Executable.productsFolder + "/jump-forms")
         try Self.profile.write(toFile: home.path + "/.profile", atomically: true, encoding: .utf8)
         let environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data",

@@ -289,7 +289,8 @@ import TestSupport
         let whoami = try await run(["whoami"], in: folder.path, environment: environment)
         #expect(whoami.status != 0)
         #expect(whoami.stderr.contains("You are not signed in."), "\(whoami.stderr)")
-        let english = try await run(["register", "--non-interactive", "--set", "emailAddress=dee@example.com"], in: folder.path, environment: environment)
+        let english = try await run(
+            ["register", "--non-interactive", "--set", "emailAddress=dee@example.com"], in: folder.path, environment: environment)
         #expect(english.stderr.contains("Required values are missing"), "\(english.stderr)")
         for locale in [[], ["--locale", "en-GB"], ["--locale", "en"]] {
             let plain = try await run(["show", "registrationForm"] + locale, in: folder.path)

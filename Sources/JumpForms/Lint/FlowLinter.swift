@@ -540,8 +540,9 @@ public struct FlowLinter: Sendable {
         }
         for found in perCatalog { findings += found }
         // Unused keys: in any locale, one a letter or two off a used key that the file lacks
-        // and another locale file has is a typo (an error where it is written; where no file
-        // has the used key, the typo may be the flow's: JF308 says so there); the rest are
+        // and another locale file (or jump-forms' own catalog) has is a typo (an error where it
+        // is written; where no file has the used key, the typo may be the flow's: JF308 says so
+        // there); the rest are
         // reported in the default locale only, to report each once.
         let own = Set(uses.map(\.key.value))
         let known = KnownKeys(own.union(otherUsedKeys).union(builtinMessageKeys))
@@ -550,7 +551,9 @@ public struct FlowLinter: Sendable {
             let others = catalogs.filter { $0.tag.value != catalog.tag.value }
             catalog.forEachMessage { message in
                 guard !own.contains(message.key), !otherUsedKeys.contains(message.key), !builtinMessageKeys.contains(message.key) else { return }
-                if let meant = known.meant(by: message.key, missingFrom: catalog), others.contains(where: { $0.contains(meant.key) }) {
+                if let meant = known.meant(by: message.key, missingFrom: catalog),
+                    builtinMessageKeys.contains(meant.key) || others.contains(where: { $0.contains(meant.key) })
+                {
                     // Written nested (`lable:` under `email:`), the segment; written flat, the key.
                     let written = message.keyLocation.length == message.key.count ? meant.key : meant.segment
                     findings.append(

@@ -83,7 +83,8 @@ enum YAMLSyntaxHint {
             key.first?.isLetter == true, let next = rest.first, next != " ", next != ":", next != "/",
             !content.contains(": ")
         else { return nil }
-        return "'\(content.trimmingSpaces)' needs a space after ':' (\(key): \(rest.trimmingSpaces)); without it YAML reads the line as text, not as a key"
+        return
+            "'\(content.trimmingSpaces)' needs a space after ':' (\(key): \(rest.trimmingSpaces)); without it YAML reads the line as text, not as a key"
     }
 }
 
