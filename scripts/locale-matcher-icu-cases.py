@@ -132,6 +132,17 @@ CASES = [
     ("en-UK", ["en-GB", "en-US"], "en-GB", None),
     ("sr-ME", ["sr-Cyrl", "sr-Latn"], "sr-Latn", None),
     ("sr", ["sr-Cyrl", "sr-Latn"], "sr-Cyrl", None),
+    # Pseudo-locales (region XA, XB, XC) serve only themselves, and only they serve themselves.
+    ("en-US", ["ar-XB", "de-DE", "en-US", "en-XA", "fr-FR"], "en-US", None),
+    ("en", ["en-XA", "fr-FR"], None, None),
+    ("en-GB", ["en-XA", "en-US"], "en-US", None),
+    ("ar-EG", ["ar-XB", "en-US"], None, None),
+    ("en-XA", ["en-US"], None, None),
+    ("en-XA", ["en-US", "en-XA"], "en-XA", None),
+    ("ar-XB", ["ar-EG", "en-US"], None, None),
+    ("en-XC", ["en-XA", "en-XC"], "en-XC", None),
+    ("fr-XA", ["fr-FR"], None, None),
+    ("en-XD", ["en-US"], "en-US", None),
     # No match: another language, script or nothing.
     ("ja", ["en-US", "fr-FR"], None, None),
     ("und", ["en-US", "fr-FR"], None, None),
@@ -188,11 +199,14 @@ GRID_REQUESTED = [
     "it", "it-CH", "nl", "nl-BE", "pl", "ja", "ja-JP", "ko", "zh", "zh-CN", "zh-TW", "zh-HK", "zh-MO", "zh-SG",
     "zh-Hans", "zh-Hant", "zh-Hant-CN", "ar", "ar-EG", "ar-SA", "ars", "he", "iw", "nb", "nn", "no", "sv", "da",
     "sr", "sr-Latn", "sr-ME", "sr-Cyrl-BA", "ru", "uk", "tl", "fil", "in", "id", "mo", "ro-MD", "und", "xx",
+    "en-XA", "ar-XB", "en-XC",
 ]
 GRID_SETS = [
     ["de-DE", "en-US", "es-ES", "fr-FR", "ja-JP", "pl-PL"],
     ["ar", "de", "en-GB", "en-US", "es-419", "es-ES", "fr", "fr-CA", "nb", "pt-BR", "pt-PT", "sr-Latn", "zh-Hans", "zh-Hant"],
     ["en", "es", "fr", "id", "it", "ja", "ko", "nl", "no", "pt", "ro", "ru", "sr", "sv", "zh-CN", "zh-TW"],
+    # The example project after `locales pseudo --locale en-XA --locale ar-XB`.
+    ["ar-XB", "de-DE", "en-US", "en-XA", "es-ES", "fr-FR", "ja-JP", "pl-PL"],
 ]
 GRID_DIFFERENCES: dict[str, str] = {
     "da|1": UNDERSTOOD, "da|2": UNDERSTOOD,

@@ -72,6 +72,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case emptyRuleList = "JF329"
     case sharingProviderNotListed = "JF330"
     case activityNotPostable = "JF331"
+    case mistypedMessageKey = "JF332"
 
     // MARK: schema (Capture entity-type schemas, access schemas, the flow against its schema)
     case schemaSyntax = "JF400"
@@ -231,7 +232,13 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 """,
             example: "fields:\n\temail: {}"),
         .yamlSyntax: Entry(
-            title: "YAML syntax error", explanation: "libyaml could not parse the file at this place. The message names what the parser expected.",
+            title: "YAML syntax error",
+            explanation:
+                """
+                libyaml could not parse the file at this place. The message names what the parser expected; for the common mistakes a hint \
+                says what to change: a key indented unlike the keys around it, `key:value` without a space after the colon (read as text, \
+                not as a key), a line indented under a key that has its value already, `: ` inside an unquoted value, a quote never closed.
+                """,
             example: "fields: [email, name"),
         .multipleDocuments: Entry(
             title: "more than one YAML document",
@@ -667,6 +674,16 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 (Engage's `social_providers` are a subset of its sign-in providers). Add it to `providers`, or remove it from `sharing`.
                 """,
             example: "providers: [google]\nsharing: [twitter]"),
+        .mistypedMessageKey: Entry(
+            title: "mistyped message key",
+            explanation:
+                """
+                A locale file has a key that nothing uses, one letter or two away from a key the flow (or jump-forms itself) uses that the \
+                file lacks and another locale file (or jump-forms' own catalog) has: a typo, so its text is never shown. The hint names \
+                the key meant. Where no file has the used key, the typo may be the flow's: JF308 says so at the flow. Other keys nothing \
+                uses are JF319 warnings in the default locale (`locales check` reports them in every locale as `obsolete-key`).
+                """,
+            example: "fields: { email: { lable: Email } }"),
         .activityNotPostable: Entry(
             title: "no provider could post the activity",
             explanation:

@@ -21,6 +21,10 @@ import Synchronization
 ///    point, then the first of `available` (callers pass them sorted, so the first in
 ///    alphabetical order).
 ///
+/// A pseudo-locale (region `XA`, `XB` or `XC`: `en-XA`, `ar-XB`, as ICU's LocaleMatcher has
+/// them) serves only a request for itself and is served only by itself: `en-XA.yaml` never
+/// speaks for `en-US`, nor `en-US.yaml` for `en-XA`. Pseudo text is chosen by name.
+///
 /// An available locale spelt as requested always comes first. Locales of another language
 /// never serve (the caller falls back to its default locale), unless CLDR makes one the parent
 /// (`hi-Latn` → `en-IN`: Hinglish inherits English texts), nor do other scripts of the same
@@ -111,7 +115,8 @@ extension LocaleTag {
     }
 
     /// The CLDR inheritance chain, most specific first, root left out: `es-AR` → `[es-AR,
-    /// es-419, es]`, `zh-HK` → `[zh-Hant-HK, zh-Hant]`, `nb-NO` → `[nb-NO, nb, no]`. The tag is
+    /// es-419, es]`, `zh-HK` → `[zh-Hant-HK, zh-Hant]`, `nb-NO` → `[nb-NO, nb, no]`; a
+    /// pseudo-locale's is itself (`en-XA` → `[en-XA]`). The tag is
     /// canonicalized first, and a script is written only where it is not the language's own.
     public var inheritanceChain: [LocaleTag] {
         LocaleInheritance.chain(of: self).compactMap { LocaleTag($0.replacingUnderscores) }
@@ -268,8 +273,14 @@ enum LocaleInheritance {
         return parts
     }
 
-    /// The parent of a CLDR id; nil for root.
+    /// The regions that make a locale a pseudo-locale (ICU: `en-XA` accented, `ar-XB`
+    /// right-to-left, `en-XC` cracked), private-use codes no real locale has.
+    static let pseudoRegions: Set<String> = ["XA", "XB", "XC"]
+
+    /// The parent of a CLDR id; nil for root, and for a pseudo-locale (`en_XA`): its chain
+    /// stops there, so it neither serves nor is served by its language's locales.
     static func parent(of parts: CLDRLocaleParts) -> CLDRLocaleParts? {
+        if parts.variants.isEmpty, let region = parts.region, pseudoRegions.contains(region) { return nil }
         if let explicit = tables.parents[parts.id] {
             return explicit == "root" ? nil : CLDRLocaleParts(id: explicit)
         }

@@ -35,6 +35,7 @@ import TestSupport
         #expect(created.stderr.contains("cd \(project)"))
         let italian = try String(contentsOfFile: project + "/locales/it-IT.yaml", encoding: .utf8)
         #expect(italian.contains("\nlocale: it-IT\n"))
+        #expect(italian.hasPrefix("# it-IT: en-US's messages, to translate."))
         let french = try String(contentsOfFile: project + "/locales/fr-FR.yaml", encoding: .utf8)
         #expect(french == (try String(contentsOfFile: Repository.path("locales/fr-FR.yaml"), encoding: .utf8)))
 
@@ -50,7 +51,59 @@ import TestSupport
         let register = try Executable.run(
             "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: registering)
         #expect(register.status == 0, "\(register.stderr)")
-        #expect(register.stderr.contains("Your account is created. You are signed in as ana.ruiz@example.com."), "\(register.stderr)")
+        // The first --locale is jump.yaml's captureLocale: the commands speak French.
+        #expect(register.stderr.contains("Votre compte a été créé. Vous êtes connecté en tant que ana.ruiz@example.com."), "\(register.stderr)")
+    }
+
+    /// `--locale de-DE` is the project's `captureLocale`; a tag the example has no file for
+    /// starts from the translation negotiation picks for it (fr-FR for fr-CA).
+    @Test func theFirstLocaleIsTheCaptureLocaleAndANewTagStartsFromItsNearestTranslation() async throws {
+        let folder = try TemporaryFolder("jump-forms-init-locale")
+        defer { folder.remove() }
+        let german = try await InProcess.run(["init", folder.path + "/de", "--locale", "de-DE"])
+        #expect(german.status == 0, "\(german.stderr)")
+        let config = try String(contentsOfFile: folder.path + "/de/jump.yaml", encoding: .utf8)
+        #expect(config.contains("\ncaptureLocale: de-DE\n"), "\(config)")
+        #expect(!config.contains("captureLocale: en-US"))
+        let shown = try await InProcess.run(["show", "registrationForm", "--config", folder.path + "/de/jump.yaml"])
+        #expect(shown.stdout.contains("· de-DE"), "\(shown.stdout)")
+
+        let canadian = try await InProcess.run(["init", folder.path + "/ca", "--locale", "fr-CA"])
+        #expect(canadian.status == 0, "\(canadian.stderr)")
+        let text = try String(contentsOfFile: folder.path + "/ca/locales/fr-CA.yaml", encoding: .utf8)
+        #expect(text.hasPrefix("# fr-CA: fr-FR's messages"), "\(text)")
+        #expect(text.contains("\nlocale: fr-CA\n"))
+        #expect(text.contains("label: Adresse e-mail\n"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/ca/locales/fr-FR.yaml"))
+        let lint = try await InProcess.run(["lint", folder.path + "/ca/jump.yaml"])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        // A language the example lacks starts from en-US.
+        #expect(ProjectTemplate.localeText("sv-SE").hasPrefix("# sv-SE: en-US's messages, to translate."))
+    }
+
+    /// Each project gets its own client id, so its local database and session are its own, not
+    /// the checkout's or another project's.
+    @Test func aNewProjectHasAClientIdOfItsOwn() async throws {
+        let folder = try TemporaryFolder("jump-forms-init-client")
+        defer { folder.remove() }
+        var ids: [String] = []
+        for name in ["one", "two"] {
+            #expect(try await InProcess.run(["init", folder.path + "/" + name]).status == 0)
+            let config = try String(contentsOfFile: folder.path + "/\(name)/jump.yaml", encoding: .utf8)
+            let line = try #require(config.split(separator: "\n").first { $0.hasPrefix("captureClientId:") })
+            let id = try #require(line.split(separator: "-").last?.dropLast())
+            #expect(id.count == 32 && id.hasPrefix("localdev"), "\(line)")
+            #expect(line == "captureClientId: ${JUMP_CLIENT_ID:-\(id)}")
+            ids.append(String(id))
+        }
+        #expect(!ids.contains(ProjectTemplate.exampleClientID))
+        #expect(ids[0] != ids[1])
+        // Seeded, the id is a function of the generator.
+        var first = SeededGenerator(seed: 7)
+        var second = SeededGenerator(seed: 7)
+        #expect(ProjectTemplate.newClientID(using: &first) == ProjectTemplate.newClientID(using: &second))
+        var other = SeededGenerator(seed: 8)
+        #expect(ProjectTemplate.newClientID(using: &first) != ProjectTemplate.newClientID(using: &other))
     }
 
     /// One file in the way: init says which, and writes none of the others.
@@ -87,7 +140,10 @@ import TestSupport
         let register = try Executable.run(
             "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
         #expect(register.status == 0, "\(register.stderr)")
-        let database = home.path + "/data/jump-forms/localdev0123456789abcdefghijklmn.sqlite"
+        let config = try String(contentsOfFile: project + "/jump.yaml", encoding: .utf8)
+        let clientID = try #require(config.split(separator: "\n").first { $0.hasPrefix("captureClientId:") }?.split(separator: "-").last?.dropLast())
+        #expect(clientID != ProjectTemplate.exampleClientID[...])
+        let database = home.path + "/data/jump-forms/\(clientID).sqlite"
         #expect(FileManager.default.fileExists(atPath: database))
 
         // Without a terminal and without --yes, nothing is deleted.
@@ -108,5 +164,20 @@ import TestSupport
         let again = try Executable.run(
             "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
+    }
+}
+
+/// SplitMix64: the same seed, the same numbers.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -115,6 +115,9 @@ import TestSupport
         #expect(accented.hasPrefix("[") && accented.hasSuffix("]") && accented != "Email address", "\(accented)")
         let bidi = loaded.setup.localizer.text("fields.emailAddress.label", for: LocaleTag("ar-XB")!)
         #expect(bidi.unicodeScalars.contains("\u{202E}"), "\(bidi)")
+        // They speak only when asked for by name: en-US's pages keep jump-forms' English words.
+        #expect(loaded.setup.localizer.text("jumpForms.page.registerTitle", for: LocaleTag("en-US")!) == "Create your account")
+        #expect(loaded.setup.localizer.text("fields.emailAddress.label", for: LocaleTag("en-GB")!) == "Email address")
         // The gallery is served in preview mode only.
         var setup = loaded.setup
         setup.preview = nil

@@ -21,10 +21,12 @@ import TestSupport
     /// Blocks that end with a status other than 0 on purpose.
     static let statuses = ["swift run jump-forms validate registrationForm --locale pl-PL": Int32(1)]
 
-    /// `swift run jump-forms` and an installed `jump-forms` are the built binary; `swift build`
-    /// and `swift test` are what this test process already is; the Examples package is a
-    /// build of its own that .ci/run builds and runs; `sudo`, `brew` and `install` change the
-    /// machine, which already has what they install.
+    /// `swift run jump-forms` is the built binary, and `swift build` and `swift test` are what
+    /// this test process already is (so `.build/debug/jump-forms` is the built binary, as
+    /// `swift build` leaves it); the Examples package is a build of its own that .ci/run builds
+    /// and runs. `apt-get`, `brew` and `install` change the machine, which already has what
+    /// they install. Nothing else is defined: `jump-forms` is found on PATH as the Quick start
+    /// puts it there, or not at all.
     static let prelude = """
         swift() {
           case "$1" in
@@ -35,17 +37,36 @@ import TestSupport
             *) echo "unexpected: swift $*" >&2; return 127 ;;
           esac
         }
-        jump-forms() { "$JUMP_FORMS" "$@"; }
-        sudo() { :; }; brew() { :; }; install() { :; }
+        apt-get() { :; }; brew() { :; }; install() { :; }
 
         """
 
-    static func blocks() throws -> [String] {
+    /// What a new login shell reads first: the `~/.profile` Debian and Ubuntu give every user
+    /// (`/etc/skel/.profile`), which puts `~/.local/bin` on PATH once it exists.
+    static var profile: String {
+        (try? String(contentsOfFile: "/etc/skel/.profile", encoding: .utf8))
+            ?? "if [ -d \"$HOME/.local/bin\" ] ; then\n    PATH=\"$HOME/.local/bin:$PATH\"\nfi\n"
+    }
+
+    /// A block as the README tells this user to type it: as root without sudo (the README
+    /// says to leave out `sudo` there), with `sudo` left out; nil when the README does not say
+    /// so before a block that uses it.
+    static func asTyped(_ block: String, saidBefore prose: String) -> String? {
+        guard block.contains("sudo ") else { return block }
+        guard prose.contains("leave out\n`sudo`") || prose.contains("leave out `sudo`") else { return nil }
+        return block.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("sudo ") ? String(line.dropFirst(5)) : String(line)
+        }.joined(separator: "\n")
+    }
+
+    /// The README's shell blocks, each with the prose before it (since the previous block).
+    static func blocks() throws -> [(prose: String, block: String)] {
         let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
-        var blocks: [String] = []
+        var blocks: [(prose: String, block: String)] = []
         var rest = readme[...]
         while let start = rest.range(of: "```sh\n"), let end = rest.range(of: "```", range: start.upperBound..<rest.endIndex) {
-            blocks.append(String(rest[start.upperBound..<end.lowerBound]))
+            let prose = rest[..<start.lowerBound].components(separatedBy: "```").last ?? ""
+            blocks.append((prose, String(rest[start.upperBound..<end.lowerBound])))
             rest = rest[end.upperBound...]
         }
         return blocks
@@ -59,6 +80,11 @@ import TestSupport
         for item in ["flows", "locales", "schemas", "jump.yaml", "identities.yaml", "README.md"] {
             try FileManager.default.copyItem(atPath: Repository.path(item), toPath: clone + "/" + item)
         }
+        // What `swift build` leaves in a clone.
+        try FileManager.default.createDirectory(atPath: clone + "/.build/debug", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: clone + "/.build/debug/jump-forms", withDestinationPath: Executable.productsFolder + "/jump-forms")
+        try Self.profile.write(toFile: home.path + "/.profile", atomically: true, encoding: .utf8)
         let environment = [
             "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data",
             "XDG_STATE_HOME": home.path + "/state", "JUMP_FORMS": Executable.productsFolder + "/jump-forms",
@@ -66,11 +92,17 @@ import TestSupport
         ]
         let blocks = try Self.blocks()
         #expect(blocks.count >= 10)
-        for block in blocks {
+        for (prose, written) in blocks {
+            guard let block = Self.asTyped(written, saidBefore: prose) else {
+                Issue.record("a block uses sudo, and the README does not say to leave it out as root (where there may be none):\n\(written)")
+                continue
+            }
             let input = Self.typed.first { block.contains($0.block) }?.answers ?? ""
             let expected = Self.statuses.first { block.contains($0.key) }?.value ?? 0
+            // Each block in a new login shell: ~/.profile first, as bash --login reads it.
             let child = try ChildProcess(
-                "/bin/bash", ["--noprofile", "--norc", "-e", "-c", Self.prelude + block], in: clone, environment: environment, input: input)
+                "/bin/bash", ["--noprofile", "--norc", "-e", "-c", ". \"$HOME/.profile\"\n" + Self.prelude + block], in: clone,
+                environment: environment, input: input)
             let ended = try child.finish(timeout: 120)
             #expect(ended.code == expected, "\(block)\n--- stdout\n\(child.stdout)\n--- stderr\n\(child.stderr)")
         }

@@ -110,6 +110,26 @@ import TestSupport
         #expect(scalar.value == text)
     }
 
+    /// libyaml's commonest syntax errors get a hint in our words; the others none.
+    @Test(arguments: [
+        ("messages:\n  a: hello\n  world\n  b: c\n", "line 3 is not 'key: value'"),
+        ("a: He said: \"hi\"\n", #"must be quoted: a: 'He said: "hi"'"#),
+        ("url: http://example.com\nb:\n  c:d\n  e: f\n", "'c:d' needs a space after ':' (c: d)"),
+        ("fields:\n  email:\n    type: email\n     label: x\n", "indent it as that key, or end line 3 with ':'"),
+        ("fields:\n  - a\n - b\n", "this line is indented 1 space, the keys around it 0 or 2"),
+        ("a: 'open\nb: c\n", "the quoted text that starts on line 1 has no closing quote"),
+        ("list: [a, b\n", nil)
+    ])
+    func commonSyntaxErrorsGetAHint(_ yaml: String, _ hint: String?) throws {
+        let diagnostic = try #require(read(yaml).diagnostics.first)
+        #expect(diagnostic.code == .yamlSyntax)
+        if let hint {
+            #expect(diagnostic.hint?.contains(hint) == true, "\(diagnostic.message): \(diagnostic.hint ?? "no hint")")
+        } else {
+            #expect(diagnostic.hint == nil, "\(diagnostic.hint ?? "")")
+        }
+    }
+
     /// Tabs used as indentation are refused (JF105) where they are, one per line, and only
     /// those: a tab in a block scalar of the same file stays content.
     @Test(arguments: [

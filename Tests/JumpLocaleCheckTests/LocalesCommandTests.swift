@@ -282,6 +282,21 @@ import TestSupport
             environment: ["HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_DATA_HOME": folder.path + "/share"])
         #expect(register.status == 1)
         #expect(register.stderr.contains("[Ŕéǫûîŕéð ṽáļûéš áŕé ɱîššîñĝ"), "\(register.stderr)")
+
+        // Without --locale (en-US, and a locale of the same language) the pseudo-locales stay out:
+        // they speak only when asked for by name.
+        let environment = ["HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_DATA_HOME": folder.path + "/share"]
+        let whoami = try await run(["whoami"], in: folder.path, environment: environment)
+        #expect(whoami.status != 0)
+        #expect(whoami.stderr.contains("You are not signed in."), "\(whoami.stderr)")
+        let english = try await run(
+            ["register", "--non-interactive", "--set", "emailAddress=dee@example.com"], in: folder.path, environment: environment)
+        #expect(english.stderr.contains("Required values are missing"), "\(english.stderr)")
+        for locale in [[], ["--locale", "en-GB"], ["--locale", "en"]] {
+            let plain = try await run(["show", "registrationForm"] + locale, in: folder.path)
+            #expect(plain.stdout.contains("Label:       Email address\n"), "\(locale): \(plain.stdout)")
+            #expect(!plain.stdout.contains("one two"), "\(locale): \(plain.stdout)")
+        }
     }
 
     // The benchmark corpus (jump-bench) is checked in Benchmarks/Tests/BenchmarkTests.

@@ -539,15 +539,73 @@ public struct FlowLinter: Sendable {
             return found
         }
         for found in perCatalog { findings += found }
-        // Unused keys (default locale only, to report each once).
-        if let defaultPosition, catalogs[defaultPosition].isComplete {
-            let defaultCatalog = catalogs[defaultPosition]
-            let own = Set(uses.map(\.key.value))
-            defaultCatalog.forEachMessage { message in
-                if !own.contains(message.key), !otherUsedKeys.contains(message.key), !builtinMessageKeys.contains(message.key) {
+        // Unused keys: in any locale, one a letter or two off a used key that the file lacks
+        // and another locale file (or jump-forms' own catalog) has is a typo (an error where it
+        // is written; where no file has the used key, the typo may be the flow's: JF308 says so
+        // there); the rest are
+        // reported in the default locale only, to report each once.
+        let own = Set(uses.map(\.key.value))
+        let known = KnownKeys(own.union(otherUsedKeys).union(builtinMessageKeys))
+        for catalog in catalogs where catalog.isComplete {
+            let isDefault = catalog.tag.value == defaultTag
+            let others = catalogs.filter { $0.tag.value != catalog.tag.value }
+            catalog.forEachMessage { message in
+                guard !own.contains(message.key), !otherUsedKeys.contains(message.key), !builtinMessageKeys.contains(message.key) else { return }
+                if let meant = known.meant(by: message.key, missingFrom: catalog),
+                    builtinMessageKeys.contains(meant.key) || others.contains(where: { $0.contains(meant.key) })
+                {
+                    // Written nested (`lable:` under `email:`), the segment; written flat, the key.
+                    let written = message.keyLocation.length == message.key.count ? meant.key : meant.segment
+                    findings.append(
+                        Diagnostic(
+                            .mistypedMessageKey,
+                            "message key '\(message.key)' is used by nothing, and \(catalog.tag.value) lacks '\(meant.key)'",
+                            at: message.keyLocation, hint: "did you mean '\(written)'?"))
+                } else if isDefault {
                     findings.append(Diagnostic(.unusedMessage, "message '\(message.key)' is not used by the flow", at: message.keyLocation))
                 }
             }
+        }
+    }
+
+    /// The message keys in use, to tell a mistyped key: one that differs from a used key in a
+    /// single dot-separated segment, by a typo's distance (`fields.email.lable`,
+    /// `fields.emial.label`).
+    struct KnownKeys {
+        /// A key with one segment left out (`fields.email.*`) -> the segments that complete it.
+        private var completions: [String: [String]] = [:]
+
+        init(_ keys: Set<String>) {
+            for key in keys.sorted() {
+                let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                for index in segments.indices {
+                    completions[Self.pattern(segments, leaving: index), default: []].append(segments[index])
+                }
+            }
+        }
+
+        private static func pattern(_ segments: [String], leaving index: Int) -> String {
+            var copy = segments
+            copy[index] = "*"
+            return copy.joined(separator: ".")
+        }
+
+        /// The used key `key` is a typo of (and the segment meant), when `catalog` lacks it.
+        func meant(by key: String, missingFrom catalog: LocaleCatalog) -> (key: String, segment: String)? {
+            let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            for index in segments.indices {
+                guard let candidates = completions[Self.pattern(segments, leaving: index)] else { continue }
+                let missing = candidates.filter { candidate in
+                    var fixed = segments
+                    fixed[index] = candidate
+                    return !catalog.contains(fixed.joined(separator: "."))
+                }
+                guard let segment = Suggestion.closest(to: segments[index], among: missing) else { continue }
+                var fixed = segments
+                fixed[index] = segment
+                return (fixed.joined(separator: "."), segment)
+            }
+            return nil
         }
     }
 

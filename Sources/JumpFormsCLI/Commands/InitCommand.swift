@@ -11,8 +11,11 @@ struct InitCommand: ParsableCommand {
         discussion: """
             Writes jump.yaml, flows/standard.yaml, locales/en-US.yaml (and one file per --locale), \
             identities.yaml and .gitignore into DIR (created if missing). Refuses, writing nothing, \
-            when one of them exists. A --locale the example has no translation for gets en-US's \
-            messages to translate.
+            when one of them exists. The first --locale becomes jump.yaml's captureLocale. A \
+            --locale the example has no translation for starts from the nearest one it has \
+            (fr-CA from fr-FR, as locales are negotiated), else from en-US's messages, to \
+            translate. The project gets a client id of its own, so its local server database \
+            and session are not those of another project.
             """
     )
 
@@ -30,7 +33,8 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        let files = ProjectTemplate.files(locales: locales.compactMap(LocaleTag.init))
+        var generator = SystemRandomNumberGenerator()
+        let files = ProjectTemplate.files(locales: locales.compactMap(LocaleTag.init), clientID: ProjectTemplate.newClientID(using: &generator))
         let written: [String]
         do {
             written = try ProjectTemplate.write(files, into: directory)

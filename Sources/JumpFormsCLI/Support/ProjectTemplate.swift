@@ -34,13 +34,26 @@ enum ProjectTemplate {
 
         """
 
+    /// The client id of the repository's example (its database and session are named by it).
+    static let exampleClientID = "localdev0123456789abcdefghijklmn"
+
+    /// A client id of its own for a new project, so that its local database and session are
+    /// not the checkout's: `localdev` and 24 random lower-case letters and digits.
+    static func newClientID(using generator: inout some RandomNumberGenerator) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return "localdev" + String((0..<24).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
     /// The files of a project with `en-US` and `locales`: a locale the template has is its
-    /// translation; another is en-US's messages under the new tag, to translate.
-    static func files(locales: [LocaleTag]) -> [File] {
+    /// translation; another starts from the template's translation that serves it best
+    /// (fr-FR's for fr-CA, as `LocaleMatcher` negotiates), else from en-US's, to translate.
+    /// jump.yaml gets `clientID` and, when `locales` names one, the first as `captureLocale`.
+    static func files(locales: [LocaleTag], clientID: String) -> [File] {
         var files: [File] = []
         let localePaths = Set(texts.map(\.path).filter { $0.hasPrefix("locales/") })
         for (path, text) in texts where !localePaths.contains(path) {
-            files.append(File(path: path, bytes: Array((text + "\n").utf8)))
+            let content = path == "jump.yaml" ? configText(text, clientID: clientID, captureLocale: locales.first) : text
+            files.append(File(path: path, bytes: Array((content + "\n").utf8)))
         }
         for (path, base64) in binaries {
             files.append(File(path: path, bytes: Array(Data(base64Encoded: base64) ?? Data())))
@@ -54,17 +67,43 @@ enum ProjectTemplate {
         return files
     }
 
-    /// The template's locale file for `tag`, or en-US's messages under `tag`.
+    /// The example's jump.yaml with its own client id and, if given, its `captureLocale`.
+    static func configText(_ text: String, clientID: String, captureLocale: LocaleTag?) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for index in lines.indices {
+            if lines[index].hasPrefix("captureClientId:") {
+                lines[index] = lines[index].replacingOccurrences(of: exampleClientID, with: clientID)
+            } else if let captureLocale, lines[index].hasPrefix("captureLocale:") {
+                lines[index] = "captureLocale: \(captureLocale.identifier)"
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The tags the template has a locale file for, sorted.
+    static var templateLocales: [LocaleTag] {
+        texts.compactMap { file -> LocaleTag? in
+            guard file.path.hasPrefix("locales/"), file.path.hasSuffix(".yaml") else { return nil }
+            return LocaleTag(String(file.path.dropFirst("locales/".count).dropLast(".yaml".count)))
+        }.sorted()
+    }
+
+    /// The template's locale file for `tag`; else the messages of the template's locale that
+    /// serves `tag` best (fr-FR for fr-CA), else en-US's, under `tag`.
     static func localeText(_ tag: String) -> String {
         if let text = texts.first(where: { $0.path == "locales/\(tag).yaml" })?.text { return text }
-        let english = texts.first { $0.path == "locales/\(defaultLocale).yaml" }?.text ?? ""
-        var lines = english.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let source = LocaleTag(tag).flatMap { LocaleMatcher(available: templateLocales).bestMatch(for: $0)?.identifier } ?? defaultLocale
+        let original = texts.first { $0.path == "locales/\(source).yaml" }?.text ?? ""
+        var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while let first = lines.first, first.hasPrefix("#") { lines.removeFirst() }
-        lines = lines.map { $0 == "locale: \(defaultLocale)" ? "locale: \(tag)" : $0 }
-        let header = [
-            "# \(tag): en-US's messages, to translate. `jump-forms locales check` lists the ones",
-            "# still the same as en-US (same-as-source)."
-        ]
+        lines = lines.map { $0 == "locale: \(source)" ? "locale: \(tag)" : $0 }
+        let header =
+            source == defaultLocale
+            ? [
+                "# \(tag): en-US's messages, to translate. `jump-forms locales check` lists the ones",
+                "# still the same as en-US (same-as-source)."
+            ]
+            : ["# \(tag): \(source)'s messages (the nearest translation the example has), to adapt to \(tag)."]
         return (header + lines).joined(separator: "\n")
     }
 

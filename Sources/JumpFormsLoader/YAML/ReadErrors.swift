@@ -9,7 +9,8 @@ public enum ReadError: Error, Sendable, Hashable {
     case invalidUTF8(SourceLocation, byte: UInt8)
     case byteOrderMark(path: String, encoding: String)
     case tabIndentation(SourceLocation)
-    case syntax(SourceLocation, problem: String, context: String?, contextLocation: SourceLocation?)
+    /// libyaml's problem and context, and a hint in our words for the common cases.
+    case syntax(SourceLocation, problem: String, context: String?, contextLocation: SourceLocation?, hint: String? = nil)
 
     public var diagnostic: Diagnostic {
         switch self {
@@ -36,10 +37,10 @@ public enum ReadError: Error, Sendable, Hashable {
             return Diagnostic(
                 .tabIndentation, "tab character in indentation; YAML indents with spaces only", at: location,
                 hint: "replace the tab with spaces")
-        case let .syntax(location, problem, context, contextLocation):
+        case let .syntax(location, problem, context, contextLocation, hint):
             let related = contextLocation.map { [Diagnostic.Related(context ?? "context", at: $0)] } ?? []
             let text = context.map { "\(problem) (\($0))" } ?? problem
-            return Diagnostic(.yamlSyntax, "YAML syntax error: \(text)", at: location, related: related)
+            return Diagnostic(.yamlSyntax, "YAML syntax error: \(text)", at: location, hint: hint, related: related)
         }
     }
 }

@@ -447,7 +447,11 @@ struct Composer<Sink: YAMLNodeSink> {
                 || parser.context_mark.line == parser.problem_mark.line
                     && parser.context_mark.column == parser.problem_mark.column
             ? nil : location(parser.context_mark)
-        readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation))
+        let hint = YAMLSyntaxHint.hint(
+            problem: problem, context: context, line: problemLocation.line, column: problemLocation.column,
+            contextLine: context == nil ? nil : Int(parser.context_mark.line) + 1,
+            contextColumn: context == nil ? nil : Int(parser.context_mark.column) + 1, text: String(decoding: buffer, as: UTF8.self))
+        readErrors.append(.syntax(problemLocation, problem: problem, context: context, contextLocation: contextLocation, hint: hint))
     }
 
     mutating func handle(_ event: inout yaml_event_t) {
