@@ -53,7 +53,7 @@ struct OperationsMiddleware: RouterMiddleware {
             "request",
             metadata: [
                 "request_id": .string(context.id), "method": .string(request.method.rawValue), "route": .string(route),
-                "status": .stringConvertible(status), "duration_ms": .stringConvertible(milliseconds),
+                "status": .stringConvertible(status), "duration_ms": .stringConvertible(milliseconds)
             ])
     }
 

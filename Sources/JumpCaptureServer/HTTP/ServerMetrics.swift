@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// What the server counts and measures, in a Prometheus registry of its own, which
 /// `GET /metrics` serves in the Prometheus text format. Nothing is bootstrapped globally
@@ -19,7 +20,7 @@ import Prometheus
 ///   waiting for a thread and running, at the time of the scrape;
 /// - `jump_database_ready`: 1 when the last `/ready` found the database reachable and its
 ///   migrations current, else 0.
-public struct ServerMetrics: Sendable {
+public final class ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     /// Makes the metrics, in `registry`.
@@ -29,11 +30,19 @@ public struct ServerMetrics: Sendable {
     let passwordHashQueueDepth: CoreMetrics.Gauge
     let passwordHashRunning: CoreMetrics.Gauge
     let databaseReady: CoreMetrics.Gauge
+    /// The request counters by route and status, and the latency timers by route, made once
+    /// (making one looks it up in the registry under its lock, and allocates).
+    private let requestMetrics = Mutex<(counters: [RequestKey: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var status: Int
+    }
 
     /// Latency buckets, in seconds: 1 ms to 10 s (bcrypt at cost 10 takes about 50 ms).
     static let durationBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10)
     ]
 
     /// Metrics in `registry` (by default a new one, which only this server fills).
@@ -51,11 +60,23 @@ public struct ServerMetrics: Sendable {
 
     /// Counts one answered request and its duration.
     func recordRequest(route: String, status: Int, duration: Duration) {
-        CoreMetrics.Counter(label: "jump_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
-            .increment()
+        let factory = factory
+        let (counter, timer) = requestMetrics.withLock { made in
+            let key = RequestKey(route: route, status: status)
+            let counter =
+                made.counters[key]
+                ?? CoreMetrics.Counter(
+                    label: "jump_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
+            let timer =
+                made.timers[route]
+                ?? CoreMetrics.Timer(label: "jump_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            made.counters[key] = counter
+            made.timers[route] = timer
+            return (counter, timer)
+        }
+        counter.increment()
         let (seconds, attoseconds) = duration.components
-        CoreMetrics.Timer(label: "jump_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            .recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// The registry in the Prometheus text format.
