@@ -92,7 +92,9 @@ import TestSupport
     }
 
     @Test func throttledSignInsAreCounted() async throws {
-        try await withServer(configure: { $0.server.signInFailureLimit = 1; $0.server.signInWait = 60 }) { server in
+        try await withServer(configure: {
+            $0.server.signInFailureLimit = 1; $0.server.signInWait = 60
+        }) { server in
             try await server.register()
             for _ in 0..<3 { _ = try await server.signIn("ana.ruiz@example.com", "wrong password") }
             let metrics = Self.samples(try await server.raw(.GET, "/metrics").body)

@@ -27,7 +27,7 @@ import TestSupport
             [], project: project,
             environment: [
                 "JUMP_PORT": "0", "JUMP_HOST": "127.0.0.1", "JUMP_DATABASE": project.databasePath, "JUMP_LOG_FORMAT": "json",
-                "JUMP_LOG_LEVEL": "info",
+                "JUMP_LOG_LEVEL": "info"
             ])
         defer { serve.stop() }
         let url = try serve.waitForURL()
@@ -85,7 +85,7 @@ import TestSupport
 
         for (name, value, message) in [
             ("JUMP_PORT", "eighty", "JUMP_PORT must be 0...65535, got eighty"),
-            ("JUMP_LOG_FORMAT", "xml", "JUMP_LOG_FORMAT must be text or json, got xml"),
+            ("JUMP_LOG_FORMAT", "xml", "JUMP_LOG_FORMAT must be text or json, got xml")
         ] {
             let result = try Executable.run(
                 "jump-forms", ["serve", "--db", project.databasePath], in: project.path,

@@ -22,7 +22,7 @@ import TestSupport
             "server:\n  bcryptCost: 4\n  database: file.sqlite\n  metricsAllow: [127.0.0.1]\n",
             environment: [
                 "JUMP_BCRYPT_COST": "6", "JUMP_DATABASE": "/data/env.sqlite", "JUMP_METRICS_ALLOW": "10.0.0.0/8, fd00::/8",
-                "JUMP_PASSWORD_HASH_QUEUE": "3",
+                "JUMP_PASSWORD_HASH_QUEUE": "3"
             ])
         defer { folder.remove() }
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
