@@ -55,6 +55,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // The server's pages (hosted forms, the Engage dialog, the email pages): Mustache templates.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // `serve`'s `GET /metrics`: swift-metrics' types, made through a factory for a Prometheus
+        // registry the server owns (nothing bootstrapped process-wide).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // mimalloc (Debian: libmimalloc-dev), opt-in: `swift build --traits Mimalloc` links it into
@@ -169,6 +173,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The commands of `jump-forms`, as a library so tests can drive them.

@@ -31,6 +31,24 @@ import Testing
                 == "T error: error.message=Refused() error.type=JumpFormsCLITests.StandardErrorLogHandlerTests.Refused [S] no\n")
     }
 
+    /// `--log-format json`: one object a line, the fixed fields first, then the metadata sorted,
+    /// numbers as numbers; control characters escaped by JSON, so a line cannot forge another.
+    @Test func writesOneJSONObjectALine() {
+        var handler = StandardErrorLogHandler(label: "jump-forms.serve", format: .json, metadataProvider: nil)
+        handler[metadataKey: "request_id"] = "7"
+        let event = LogEvent(
+            level: .info, message: "request\nforged",
+            metadata: [
+                "status": .stringConvertible(200), "duration_ms": .stringConvertible(1.5),
+                "message": "ignored", "list": ["a", .stringConvertible(2)]
+            ],
+            source: "JumpCaptureServer", file: #fileID, function: #function, line: #line)
+        #expect(
+            handler.line(for: event, at: "T")
+                == #"{"time":"T","level":"info","label":"jump-forms.serve","source":"JumpCaptureServer","message":"request\nforged","#
+                + #""duration_ms":1.5,"list":["a",2],"request_id":"7","status":200}"# + "\n")
+    }
+
     @Test func timestampIsLocalISO8601ToTheSecond() {
         let stamp = StandardErrorLogHandler.timestamp()
         #expect(stamp.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}/) != nil, "\(stamp)")

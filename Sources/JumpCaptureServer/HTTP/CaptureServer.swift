@@ -60,6 +60,7 @@ public final class CaptureServer: Sendable {
         -> some ApplicationProtocol
     {
         let router = Router(context: CaptureRequestContext.self)
+        router.add(middleware: OperationsMiddleware(service: service, logger: logger))
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
         let limit = service.setup.settings.maximumRequestSize

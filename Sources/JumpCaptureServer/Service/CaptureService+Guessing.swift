@@ -29,6 +29,7 @@ extension CaptureService {
         let attempt: SignInThrottle.Attempt
         switch throttle.begin(account: account, client: client, now: now) {
         case .wait(let seconds):
+            setup.metrics.signInThrottled.increment()
             logger.info("\(purpose) for \(name.debugDescription) from \(from) refused unchecked: too many failed attempts (\(seconds) s to wait)")
             return .refused(tooManyAttempts(seconds, locale: locale))
         case .proceed(let value):
@@ -48,6 +49,7 @@ extension CaptureService {
         }
         let failures = throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
         if !matches {
+            setup.metrics.signInFailures.increment()
             logger.info("failed \(purpose) for \(name.debugDescription) from \(from) (\(failures) in a row for this account)")
         }
         return matches ? .matches : .wrong

@@ -25,6 +25,8 @@ public struct CaptureServerSetup: Sendable {
     /// `jump-forms preview`'s gallery, served at `/preview` (nil: not served). Only preview
     /// sets it: a server with a gallery is in preview mode (`isPreview`).
     public var preview: PreviewGallery?
+    /// What the server counts and measures (`GET /metrics`): by default a registry of its own.
+    public var metrics = ServerMetrics()
 
     /// Preview mode (`jump-forms preview`): the hosted forms honour `preview=1`.
     public var isPreview: Bool { preview != nil }

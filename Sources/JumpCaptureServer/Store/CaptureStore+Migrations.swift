@@ -183,3 +183,33 @@ extension CaptureStore {
         return migrator
     }
 }
+
+/// What `GET /ready` asks the store (`CaptureStore.readiness()`): whether the database can be
+/// reached and its schema is the one this server's migrations make.
+struct StoreReadiness: Sendable, Equatable {
+    var reachable: Bool
+    var migrationsCurrent: Bool
+
+    var isReady: Bool { reachable && migrationsCurrent }
+}
+
+extension CaptureStore {
+    /// Opens a new read-only connection to the database file (the pool's open connections
+    /// would go on reading a file that was deleted or replaced) and checks that every migration
+    /// of this server has run and none it does not know of.
+    func readiness() -> StoreReadiness {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(2)
+        do {
+            let connection = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? connection.close() }
+            let current = try connection.read { db in
+                try Self.migrator.hasCompletedMigrations(db) && !Self.migrator.hasBeenSuperseded(db)
+            }
+            return StoreReadiness(reachable: true, migrationsCurrent: current)
+        } catch {
+            return StoreReadiness(reachable: false, migrationsCurrent: false)
+        }
+    }
+}

@@ -68,6 +68,9 @@ public struct ServerSettings: Sendable, Hashable {
     /// Password hashes (bcrypt) that may wait for a thread besides those running
     /// (`passwordHashQueue`, default 16); beyond it a request answers 510 at once.
     public var passwordHashQueue = 16
+    /// The client addresses `GET /metrics` answers (`metricsAllow`: CIDR ranges such as
+    /// `10.0.0.0/8` or `::1`); others get 403. Empty (the default): every address.
+    public var metricsAllow: [AddressRange] = []
 
     public init(
         accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,

@@ -18,18 +18,29 @@ struct ServeCommand: AsyncParsableCommand {
             standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
             --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
             that it makes once in the data folder (tls/ca.pem: trust it in the simulator or emulator, \
-            see docs/local-server.md); --tls-cert and --tls-key serve your own PEM files instead.
+            see docs/local-server.md); --tls-cert and --tls-key serve your own PEM files instead. \
+            GET /health answers while the process runs, GET /ready while the database is reachable and \
+            its migrations current (else 503), GET /metrics the Prometheus metrics (docs/deploying.md). \
+            Every option also comes from an environment variable (JUMP_HOST, JUMP_PORT, JUMP_TLS, \
+            JUMP_TLS_CERT, JUMP_TLS_KEY, JUMP_LOG_FORMAT; JUMP_DATABASE and JUMP_SCHEMA for --db and \
+            --schema, as every server: key of jump.yaml): an option wins over its variable, a variable \
+            over jump.yaml.
             """
     )
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(help: "The address to bind.")
-    var host = "127.0.0.1"
+    @Option(help: "The address to bind (default 127.0.0.1; env JUMP_HOST).")
+    var host: String?
 
     // `.unconditional`: a negative number is the option's value (refused by `validate`), not an option.
-    @Option(parsing: .unconditional, help: "The port (0 picks a free one).")
-    var port = 8080
+    @Option(parsing: .unconditional, help: "The port, 0 picks a free one (default 8080; env JUMP_PORT).")
+    var port: Int?
+
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp("Log lines as text or json, one object a line (default text; env JUMP_LOG_FORMAT).", valueName: "format"))
+    var logFormat: StandardErrorLogHandler.Format?
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
     var database: String?
@@ -40,16 +51,41 @@ struct ServeCommand: AsyncParsableCommand {
     var schema: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535, got \(port)") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535, got \(port)") }
+    }
+
+    /// What `serve` runs with: each option, else its environment variable, else its default.
+    struct Resolved: Equatable {
+        var host: String
+        var port: Int
+        var logFormat: StandardErrorLogHandler.Format
+    }
+
+    func resolved(_ environment: [String: String]) throws -> Resolved {
+        func named(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        var port = self.port ?? 8080
+        if self.port == nil, let text = named("JUMP_PORT") {
+            guard let value = Int(text), (0...65535).contains(value) else { throw ValidationError("JUMP_PORT must be 0...65535, got \(text)") }
+            port = value
+        }
+        var logFormat = self.logFormat ?? .text
+        if self.logFormat == nil, let text = named("JUMP_LOG_FORMAT") {
+            guard let value = StandardErrorLogHandler.Format(rawValue: text) else {
+                throw ValidationError("JUMP_LOG_FORMAT must be text or json, got \(text)")
+            }
+            logFormat = value
+        }
+        return Resolved(host: host ?? named("JUMP_HOST") ?? "127.0.0.1", port: port, logFormat: logFormat)
     }
 
     func run() async throws {
         let console = Console()
         let environment = Environment.current
+        let settings = try resolved(environment)
         let workspace = try project.load(console: console)
         let setup = try LocalServer.setup(workspace, databaseOverride: database, schemaOverride: schema, environment: environment, console: console)
-        let logger = LocalServer.logger(label: "jump-forms.serve", environment: environment, console: console)
-        let served = try tls.prepare(dataDirectory: LocalServer.dataDirectory(environment), console: console)
+        let logger = LocalServer.logger(label: "jump-forms.serve", format: settings.logFormat, environment: environment, console: console)
+        let served = try tls.prepare(dataDirectory: LocalServer.dataDirectory(environment), environment: environment, console: console)
         let server: CaptureServer
         do {
             server = try CaptureServer(setup: setup, logger: logger)
@@ -58,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            try await server.run(host: host, port: port, tls: served?.tls) { url in
+            try await server.run(host: settings.host, port: settings.port, tls: served?.tls) { url in
                 console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
                 console.out(escaping: "database: \(setup.databasePath)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
@@ -96,7 +132,18 @@ struct TLSOptions: ParsableArguments {
     /// What the server serves HTTPS with (nil: HTTP), and the local CA when it is the CA's
     /// certificate. A problem (a key others may read, a file that is not PEM) is said and
     /// ends the command with status 2.
-    func prepare(dataDirectory: String?, console: Console) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+    /// Each option, else its environment variable (`JUMP_TLS=1`, `JUMP_TLS_CERT`, `JUMP_TLS_KEY`).
+    func prepare(
+        dataDirectory: String?, environment: [String: String] = [:], console: Console
+    ) throws -> (tls: ServerTLS, authority: LocalCertificateAuthority?)? {
+        func named(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let certificate = self.certificate ?? named("JUMP_TLS_CERT")
+        let key = self.key ?? named("JUMP_TLS_KEY")
+        let tls = self.tls || ["1", "true", "yes"].contains(named("JUMP_TLS")?.lowercased() ?? "")
+        if (certificate == nil) != (key == nil) {
+            console.err("cannot serve HTTPS: a certificate and its key go together (--tls-cert and --tls-key, or JUMP_TLS_CERT and JUMP_TLS_KEY)\n")
+            throw ExitCode(2)
+        }
         guard tls || certificate != nil else { return nil }
         if certificate == nil, dataDirectory == nil {
             console.err("cannot serve HTTPS: no home folder to keep the local CA in (set HOME or XDG_DATA_HOME, or give --tls-cert and --tls-key)\n")

@@ -10,12 +10,16 @@ import Logging
 /// Builds the local server's setup from a workspace: the flow, its texts, the test
 /// identities and the database path.
 enum LocalServer {
-    /// The server's logger, at the level `LOG_LEVEL` names (default warning; a name that is
-    /// not a level is warned about).
-    static func logger(label: String, environment: [String: String], console: Console) -> Logger {
-        var logger = Logger(label: label)
+    /// The server's logger, writing lines in `format`, at the level `JUMP_LOG_LEVEL` (else
+    /// `LOG_LEVEL`) names (default warning; a name that is not a level is warned about).
+    static func logger(
+        label: String, format: StandardErrorLogHandler.Format = .text, environment: [String: String], console: Console
+    ) -> Logger {
+        var logger = Logger(label: label) { label in
+            StandardErrorLogHandler(label: label, format: format, metadataProvider: LoggingSystem.metadataProvider)
+        }
         logger.logLevel = .warning
-        if let named = environment["LOG_LEVEL"], !named.isEmpty {
+        if let named = environment["JUMP_LOG_LEVEL"].flatMap({ $0.isEmpty ? nil : $0 }) ?? environment["LOG_LEVEL"], !named.isEmpty {
             if let level = Logger.Level(rawValue: named.lowercased()) {
                 logger.logLevel = level
             } else {

@@ -5,11 +5,14 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import ArgumentParser
 import JumpForms
 import Logging
 
 /// The CLI's log handler: one line per message on standard error, in swift-log's
-/// `StreamLogHandler` layout (`<time> <level> <label>: <key=value ...> [<source>] <message>`).
+/// `StreamLogHandler` layout (`<time> <level> <label>: <key=value ...> [<source>] <message>`),
+/// or with `format: .json` (`serve --log-format json`) one JSON object a line: `time`, `level`,
+/// `label`, `source`, `message`, then the metadata's keys (numbers as numbers).
 ///
 /// Unlike `StreamLogHandler`, it formats metadata only when it writes a line. The server's HTTP
 /// layer sets a request id on every request's logger; `StreamLogHandler` formats its metadata
@@ -17,13 +20,21 @@ import Logging
 /// server's default level (`warning`) never writes (docs/PERFORMANCE.md, "What the code keeps
 /// for speed").
 struct StandardErrorLogHandler: LogHandler {
+    /// How lines are written: `text` (StreamLogHandler's layout) or `json` (one object a line,
+    /// for log collectors).
+    enum Format: String, CaseIterable, Sendable, ExpressibleByArgument {
+        case text, json
+    }
+
     let label: String
+    var format: Format = .text
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
 
-    init(label: String, metadataProvider: Logger.MetadataProvider?) {
+    init(label: String, format: Format = .text, metadataProvider: Logger.MetadataProvider?) {
         self.label = label
+        self.format = format
         self.metadataProvider = metadataProvider
     }
 
@@ -46,6 +57,7 @@ struct StandardErrorLogHandler: LogHandler {
             all["error.message"] = "\(error)"
             all["error.type"] = "\(String(reflecting: type(of: error)))"
         }
+        if format == .json { return jsonLine(for: event, metadata: all, at: time) }
         var line = "\(time) \(event.level)\(label.isEmpty ? "" : " ")\(label):"
         for (key, value) in all.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(value)"
@@ -54,6 +66,36 @@ struct StandardErrorLogHandler: LogHandler {
         // Messages and metadata carry what clients sent (an email, a header): escaped, so a
         // log line can neither drive the terminal nor forge another line.
         return TerminalText.escaped(line) + "\n"
+    }
+
+    /// One JSON object (control characters escaped by JSON, so a line cannot forge another).
+    /// Metadata keys that would repeat the fixed fields are left out.
+    func jsonLine(for event: LogEvent, metadata: Logger.Metadata, at time: String) -> String {
+        var entries: [(key: String, value: JSONValue)] = [
+            ("time", .string(time)), ("level", .string(event.level.rawValue)), ("label", .string(label)),
+            ("source", .string(event.source)), ("message", .string("\(event.message)"))
+        ]
+        let fixed = Set(entries.map(\.key))
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where !fixed.contains(key) {
+            entries.append((key, Self.json(value)))
+        }
+        return JSONValue.object(entries).serialized() + "\n"
+    }
+
+    static func json(_ value: Logger.MetadataValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .stringConvertible(let value):
+            if let number = value as? Int {
+                .integer(number)
+            } else if let number = value as? Double, number.isFinite {
+                .number(String(number))
+            } else {
+                .string(value.description)
+            }
+        case .array(let values): .array(values.map(json))
+        case .dictionary(let values): .object(values.sorted(by: { $0.key < $1.key }).map { ($0.key, json($0.value)) })
+        }
     }
 
     /// Local time, ISO 8601 to the second with the UTC offset (as `StreamLogHandler` writes it).

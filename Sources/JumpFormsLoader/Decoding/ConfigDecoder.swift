@@ -19,6 +19,18 @@ struct ConfigDecoder {
         case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
         case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
         case refreshLifetime, privilegedSessionMaxAge
+        case metricsAllow
+
+        /// The environment variable that sets the key, winning over jump.yaml (for
+        /// containers): `JUMP_` and the key in upper snake case (`bcryptCost`:
+        /// `JUMP_BCRYPT_COST`). A list takes comma-separated items.
+        var environmentName: String {
+            "JUMP_"
+                + rawValue.reduce(into: "") { name, character in
+                    if character.isUppercase { name += "_" }
+                    name += character.uppercased()
+                }
+        }
     }
 
     /// The values of `responseType`.
@@ -54,7 +66,7 @@ struct ConfigDecoder {
         case .refreshLifetime: KeySpec(value: .integer(60...31_536_000))
         case .maximumRecordSize: KeySpec(value: .integer(1024...(3 << 20)))
         case .identities, .database, .apiKey, .clientSecret, .schema: .text()
-        case .writeWithToken: KeySpec(value: .list(.text))
+        case .writeWithToken, .metricsAllow: KeySpec(value: .list(.text))
         }
     }
 
@@ -156,17 +168,44 @@ struct ConfigDecoder {
         guard domain != nil, clientId != nil, locale != nil, flow != nil else { return nil }
         var result = config
         result.writtenKeys = Set(keyed.entries.keys.map(\.rawValue))
-        if let node = keyed[.server] { result.server = server(node) }
+        result.server = server(keyed[.server])
         result.captureFlowDomain = flowDomain
         return result
     }
 
-    mutating func server(_ node: YAMLNode) -> ServerSettings {
+    /// `server:`, each key's environment variable (`ServerKey.environmentName`) winning over
+    /// what the file says.
+    mutating func server(_ node: YAMLNode?) -> ServerSettings {
         var settings = ServerSettings()
-        guard let mapping = decoder.mapping(node, "'server'") else { return settings }
-        let keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'", removed: Self.removedServerKeys)
+        var keyed: Keyed<ServerKey>?
+        if let node {
+            guard let mapping = decoder.mapping(node, "'server'") else { return settings }
+            keyed = decoder.keyed(mapping, ServerKey.self, context: "'server'", removed: Self.removedServerKeys)
+        }
+        let start = node?.start ?? YAMLMark(line: 1, column: 1)
+        let environment = environment
+        /// The key's node: with its environment variable set, a plain scalar (at the key's place
+        /// in the file, else at `server:`, else at the file's start) holding a number's digits,
+        /// or for text `${NAME}`, so that `string` expands it and diagnostics withhold it
+        /// (`Withheld`), as a secret must be; else the file's node.
+        func value(_ key: ServerKey) -> YAMLNode? {
+            let name = key.environmentName
+            guard let text = environment[name], !text.isEmpty else { return keyed?[key] }
+            let mark = keyed?[key]?.start ?? start
+            var written = "${\(name)}"
+            if case .integer = Self.spec(key).value { written = text }
+            return .scalar(YAMLScalar(value: written, style: .plain, tag: nil, start: mark, end: mark))
+        }
+        /// A list key's items: its environment variable's comma-separated items, else the file's list.
+        func list(_ key: ServerKey) -> [Located<String>]? {
+            guard let text = environment[key.environmentName], !text.isEmpty else {
+                return keyed?[key].flatMap { decoder.strings($0, "'\(key.rawValue)'") }
+            }
+            let location = decoder.location(keyed?[key]?.start ?? start)
+            return text.split(separator: ",").map { Located(String($0.filter { $0 != " " }), at: location) }.filter { !$0.value.isEmpty }
+        }
         func bounded(_ key: ServerKey) -> Int? {
-            guard let node = keyed[key], let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
+            guard let node = value(key), let number = decoder.integer(node, "'\(key.rawValue)'") else { return nil }
             guard case .integer(let range?) = Self.spec(key).value, !range.contains(number.value) else { return number.value }
             decoder.errors.append(.valueOutOfRange(number.location, value: number.value, context: "'\(key.rawValue)'", range: range))
             return nil
@@ -186,14 +225,24 @@ struct ConfigDecoder {
         if let value = bounded(.passwordHashQueue) { settings.passwordHashQueue = value }
         if let value = bounded(.refreshLifetime) { settings.refreshLifetime = value }
         if let value = bounded(.privilegedSessionMaxAge) { settings.privilegedSessionMaxAge = value }
-        settings.identities = keyed[.identities].flatMap { string($0, "'identities'") }
-        settings.database = keyed[.database].flatMap { string($0, "'database'") }
-        settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
-        settings.clientSecret = keyed[.clientSecret].flatMap { string($0, "'clientSecret'") }
-        settings.schema = keyed[.schema].flatMap { string($0, "'schema'") }
+        settings.identities = value(.identities).flatMap { string($0, "'identities'") }
+        settings.database = value(.database).flatMap { string($0, "'database'") }
+        settings.apiKey = value(.apiKey).flatMap { string($0, "'apiKey'") }
+        settings.clientSecret = value(.clientSecret).flatMap { string($0, "'clientSecret'") }
+        settings.schema = value(.schema).flatMap { string($0, "'schema'") }
         if let value = bounded(.maximumRecordSize) { settings.maximumRecordSize = value }
-        if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
+        if let paths = list(.writeWithToken) {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }
+        }
+        for item in list(.metricsAllow) ?? [] {
+            if let range = AddressRange(item.value) {
+                settings.metricsAllow.append(range)
+            } else {
+                decoder.errors.append(
+                    .wrongNodeKind(
+                        item.location, expected: "an IP address or CIDR range (10.0.0.0/8, ::1)", found: "'\(item.value)'",
+                        context: "an item of 'metricsAllow'"))
+            }
         }
         return settings
     }

@@ -1,0 +1,86 @@
+import CoreMetrics
+import Prometheus
+import Synchronization
+
+/// What the server counts and measures, in a Prometheus registry of its own, which
+/// `GET /metrics` serves in the Prometheus text format. Nothing is bootstrapped globally
+/// (swift-metrics' `MetricsSystem` is process-wide and set once): the metrics are made through
+/// a `MetricsFactory` for this registry, so two servers in one process (tests) count apart.
+///
+/// The names (docs/deploying.md, "Metrics"):
+/// - `jump_http_requests_total{route, status}`: requests answered, by route (the dispatcher's
+///   route name, never the raw path) and HTTP status;
+/// - `jump_http_request_duration_seconds{route}`: a histogram of the time from the request's
+///   head to its answer;
+/// - `jump_signin_failures_total`: password checks that failed (sign-in, profile and password
+///   changes);
+/// - `jump_signin_throttled_total`: password checks refused unchecked because the account or
+///   the client address was locked by the sign-in throttle;
+/// - `jump_password_hash_queue_depth` and `jump_password_hash_running`: password hashes
+///   waiting for a thread and running, at the time of the scrape;
+/// - `jump_database_ready`: 1 when the last `/ready` found the database reachable and its
+///   migrations current, else 0.
+public final class ServerMetrics: Sendable {
+    /// The registry `/metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    /// Makes the metrics, in `registry`.
+    let factory: any MetricsFactory
+    let signInFailures: CoreMetrics.Counter
+    let signInThrottled: CoreMetrics.Counter
+    let passwordHashQueueDepth: CoreMetrics.Gauge
+    let passwordHashRunning: CoreMetrics.Gauge
+    let databaseReady: CoreMetrics.Gauge
+    /// The request counters by route and status, and the latency timers by route, made once
+    /// (making one looks it up in the registry under its lock, and allocates).
+    private let requestMetrics = Mutex<(counters: [RequestKey: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
+
+    private struct RequestKey: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    /// Latency buckets, in seconds: 1 ms to 10 s (bcrypt at cost 10 takes about 50 ms).
+    static let durationBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10)
+    ]
+
+    /// Metrics in `registry` (by default a new one, which only this server fills).
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = Self.durationBuckets
+        self.factory = factory
+        signInFailures = CoreMetrics.Counter(label: "jump_signin_failures_total", factory: factory)
+        signInThrottled = CoreMetrics.Counter(label: "jump_signin_throttled_total", factory: factory)
+        passwordHashQueueDepth = CoreMetrics.Gauge(label: "jump_password_hash_queue_depth", factory: factory)
+        passwordHashRunning = CoreMetrics.Gauge(label: "jump_password_hash_running", factory: factory)
+        databaseReady = CoreMetrics.Gauge(label: "jump_database_ready", factory: factory)
+    }
+
+    /// Counts one answered request and its duration.
+    func recordRequest(route: String, status: Int, duration: Duration) {
+        let factory = factory
+        let (counter, timer) = requestMetrics.withLock { made in
+            let key = RequestKey(route: route, status: status)
+            let counter =
+                made.counters[key]
+                ?? CoreMetrics.Counter(
+                    label: "jump_http_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
+            let timer =
+                made.timers[route]
+                ?? CoreMetrics.Timer(label: "jump_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            made.counters[key] = counter
+            made.timers[route] = timer
+            return (counter, timer)
+        }
+        counter.increment()
+        let (seconds, attoseconds) = duration.components
+        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// The registry in the Prometheus text format.
+    func text() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}
