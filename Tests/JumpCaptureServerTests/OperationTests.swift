@@ -371,7 +371,7 @@ import TestSupport
             let result = try await server.readRecord(session.accessToken, attribute: "/photos")
             guard case .success(.record(let stored)) = result else { Issue.record("\(result)"); return }
             #expect(stored.arrayValue?.count == 2)
-            #expect(stored.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 2])
+            #expect(stored.arrayValue?.compactMap { $0["id"]?.intValue } == [1 << 31, (1 << 31) + 1])
             #expect(stored.arrayValue?.last?["value"] == "https://img.example.com/ana-l.jpg")
             // The whole plural is replaced.
             let one = server.builder().replacePlural(accessToken: session.accessToken, attribute: "/photos", value: [["type": "small", "value": "x"]])

@@ -206,7 +206,7 @@ extension CaptureStore {
                 stored = try Self.decodedRecord(user.recordText)
             } catch StoreConflict.undecodableRecord(let reason) {
                 // The password alone may change; the record stays as it is.
-                var scratch = ElementIDs(next: 1)
+                var scratch = ElementIDs(next: ElementIDs.first)
                 guard case .some(let hash) = passwordHash, try change([:], &scratch) == [:] else { throw StoreConflict.undecodableRecord(reason) }
                 user.passwordHash = hash
                 try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
