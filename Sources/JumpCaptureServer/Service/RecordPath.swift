@@ -101,18 +101,6 @@ extension JSONValue {
         default: 0
         }
     }
-
-    /// The largest plural element id anywhere in the value (0 when there is none): every
-    /// object inside a list counts, so that no id given out is given again.
-    var largestElementID: Int {
-        switch self {
-        case .array(let items):
-            items.map { max($0["id"]?.intValue ?? 0, $0.largestElementID) }.max() ?? 0
-        case .object(let entries):
-            entries.map(\.value.largestElementID).max() ?? 0
-        default: 0
-        }
-    }
 }
 
 /// The element ids a write gives out: whole numbers, never one the record used before (the

@@ -213,7 +213,7 @@ extension CaptureStore {
                 return user
             }
             let next: Int = row["next_element_id"] ?? 1
-            var ids = ElementIDs(next: max(next, stored.largestElementID + 1))
+            var ids = ElementIDs(next: max(next, (self.recordModel?.largestElementID(in: stored) ?? 0) + 1))
             let record = try change(stored, &ids).setting("lastUpdated", .string(timestamp))
             let text = record.serialized()
             if let problem = self.recordLimits.problem(text: text, record: record, previousSize: user.recordText.utf8.count) { throw problem }
