@@ -38,7 +38,9 @@ import TestSupport
         }
         // A store without a model (the outbox's reader) migrates but moves nothing.
         let reader = try CaptureStore(path: path)
-        let untouched = try await reader.pool.read { db in try Row.fetchAll(db, sql: "SELECT record FROM users ORDER BY id").map { $0["record"] as String } }
+        let untouched = try await reader.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT record FROM users ORDER BY id").map { $0["record"] as String }
+        }
         #expect(untouched == records.map(\.text))
         let store = try CaptureStore(path: path, recordModel: model)
         return try await store.pool.read { db in
@@ -51,7 +53,7 @@ import TestSupport
         let record: JSONValue = [
             "id": 1, "email": "ana@example.com",
             "photos": [["id": 1, "value": "a"], ["id": 2, "value": "b", "tags": [["id": 4, "name": "x"]]]],
-            "profiles": [["identifier": "https://example.com/ana", "domain": "example.com"]],
+            "profiles": [["identifier": "https://example.com/ana", "domain": "example.com"]]
         ]
         let rows = try await Self.migrated([(record.serialized(), 5)])
         let stored = try JSONValue.parse(try #require(rows.first).text)
@@ -67,7 +69,7 @@ import TestSupport
     /// its ids stay; the schema's plural moves up.
     @Test func jsonAttributesKeepTheirIDs() async throws {
         let record: JSONValue = [
-            "display": [["id": 7, "theme": "dark"]], "photos": [["id": 1, "type": "avatar", "value": "a"]],
+            "display": [["id": 7, "theme": "dark"]], "photos": [["id": 1, "type": "avatar", "value": "a"]]
         ]
         let rows = try await Self.migrated([(record.serialized(), 2)], model: .schema(SchemaRecordTests.defaultSchema))
         let stored = try JSONValue.parse(rows[0].text)

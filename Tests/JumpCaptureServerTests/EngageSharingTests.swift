@@ -353,7 +353,9 @@ import TestSupport
     /// status provider (:670-674) and casts three `color_values` to Double (JRProvider.java:441-450).
     @Test func theConfigurationCarriesTheSharingProvidersAndTheirProperties() async throws {
         var flow = Self.flow
-        flow.sharing = [Located("twitter", at: ServerFixtures.here), Located("linkedin", at: ServerFixtures.here), Located("google", at: ServerFixtures.here)]
+        flow.sharing = [
+            Located("twitter", at: ServerFixtures.here), Located("linkedin", at: ServerFixtures.here), Located("google", at: ServerFixtures.here)
+        ]
         try await withEngageServer(flow: flow, identities: Self.identities) { server in
             let configuration = try Self.json(try await server.raw(.GET, "/openid/mobile_config_and_baseurl?appId=x&device=android").body)
             // google signs in but does not share: left out, so no dialog offers it.

@@ -67,7 +67,9 @@ extension CaptureService {
         let signIn = Set(flow.providers.map(\.id.value))
         var seen = Set<SharingProvider>()
         return flow.sharing.compactMap { name in
-            guard signIn.contains(name.value), let provider = SharingProvider(rawValue: name.value), seen.insert(provider).inserted else { return nil }
+            guard signIn.contains(name.value), let provider = SharingProvider(rawValue: name.value), seen.insert(provider).inserted else {
+                return nil
+            }
             return provider
         }
     }
@@ -89,7 +91,7 @@ extension CaptureService {
             ("url_reduces_max_chars", flag(provider.urlIsPartOfText)),
             ("shows_url_as", provider.urlIsPartOfText ? "url" : "title"),
             ("can_share_media", flag(provider == .facebook || provider == .linkedin)),
-            ("uses_set_status_if_no_url", flag(provider.usesStatusWithoutURL)),
+            ("uses_set_status_if_no_url", flag(provider.usesStatusWithoutURL))
         ]
         if provider.usesStatusWithoutURL { entries.append(("set_status_properties", ["max_characters": maximum])) }
         let colour: [String] =
