@@ -687,7 +687,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 Android release builds leave it out, so a rule on it (`required`, `match`) fails on the server; Android debuggable builds throw \
                 `field defn is missing schemaId` and send nothing. Give the field the `schemaId` of the attribute it writes; a confirmation \
                 field takes the `schemaId` of the field it confirms (`newPasswordConfirm` has `schemaId: password`), so the SDKs send the \
-                value twice and `match` holds.
+                value twice and `match` holds. The forgot-password and resend-verification forms send their first field of type \
+                `email` or `text` alone (iOS JRCaptureFlow.m:81-97, Android CaptureFlowUtils.java:212-227): their other fields are \
+                never sent either.
                 """,
             example: "registrationForm: { fields: [emailAddress, newPassword, newPasswordConfirm] } with newPasswordConfirm lacking schemaId"),
 

@@ -419,6 +419,27 @@ public struct FlowLinter: Sendable {
                         related: [.init("the field", at: field.location)]))
             }
         }
+        // The forgot-password and resend-verification forms send their first field of type
+        // email or text alone (iOS JRCaptureFlow.m:81-97; Android CaptureFlowUtils.java:212-227).
+        for name in [
+            config?.forgottenPasswordFormName.value ?? "forgotPasswordForm",
+            config?.resendEmailVerificationFormName.value ?? "resendVerificationForm"
+        ] {
+            guard let form = flow.form(named: name),
+                let identifying = form.fields.first(where: { flow.field(named: $0.value)?.type.value.canIdentify == true })
+            else { continue }
+            for reference in form.fields where reference.value != identifying.value && flow.field(named: reference.value) != nil {
+                findings.append(
+                    Diagnostic(
+                        .fieldNotSent,
+                        """
+                        field '\(reference.value)' of form '\(name)' is never sent: the JUMP SDKs send only the form's first \
+                        field of type email or text ('\(identifying.value)')
+                        """,
+                        at: reference.location, hint: "remove it from the form",
+                        related: [.init("the field the SDKs send", at: identifying.location)]))
+            }
+        }
     }
 
     // MARK: messages
