@@ -85,16 +85,27 @@ public actor CaptureClient {
     // MARK: the session
 
     /// The signed-in session of this server: read from the store on first use, then kept.
-    /// Nil when signed out (or the stored session is another server's).
+    /// Nil when signed out (or the stored session is another server's, or holds Engage device
+    /// tokens only: `Session.engageOnly`).
     public func session() throws(CaptureClientError) -> Session? {
+        try storedSession().flatMap { $0.hasCaptureSignIn ? $0 : nil }
+    }
+
+    /// The stored session of this server, a Capture sign-in or Engage device tokens only.
+    private func storedSession() throws(CaptureClientError) -> Session? {
         if !loaded {
             let stored: Session?
             do { stored = try store.load() } catch { throw .sessionStore(error) }
             loaded = true
             current = stored?.captureDomain == sessionDomain ? stored : nil
-            publish(current.map { .signedIn(SignedInUser(record: $0.record)) } ?? .signedOut)
+            publish(Self.state(of: current))
         }
         return current
+    }
+
+    private static func state(of session: Session?) -> SignInState {
+        guard let session, session.hasCaptureSignIn else { return .signedOut }
+        return .signedIn(SignedInUser(record: session.record))
     }
 
     /// The sign-in state now.
@@ -138,15 +149,19 @@ public actor CaptureClient {
         } catch {
             logger.warning("the session is not saved", metadata: ["reason": "\(error)"])
         }
-        publish(.signedIn(SignedInUser(record: session.record)))
+        publish(Self.state(of: session))
     }
 
-    /// The session made by a sign-in or registration answered with `result`.
+    /// The session made by a sign-in or registration answered with `result`. The device
+    /// tokens of an Engage-only session stay (the device signed in to the providers).
     private func start(_ result: SignInResult, secret: RefreshSecret) {
+        let previous = (try? storedSession()) ?? nil
+        let engageOnly = previous.flatMap { $0.hasCaptureSignIn ? nil : $0.deviceTokens } ?? [:]
         keep(
             Session(
                 captureDomain: sessionDomain, clientId: setup.config.captureClientId.value, accessToken: result.accessToken,
-                refreshSecret: secret, expiresAt: result.expiresIn.map { Session.date(epochSeconds: clock.now() + $0) }, record: result.record))
+                refreshSecret: secret, expiresAt: result.expiresIn.map { Session.date(epochSeconds: clock.now() + $0) }, record: result.record,
+                deviceTokens: engageOnly))
     }
 
     // MARK: sending
@@ -367,21 +382,23 @@ public actor CaptureClient {
 
     /// Reads the end of an Engage device sign-in with `provider` (`engageToken` from its
     /// dialog: `GET /signin/device?token=&auth_info=true`) and keeps its `device_token` in the
-    /// session, sealed with it, for `share(_:provider:)`. Needs a signed-in user (the session
-    /// keeps the token).
+    /// session, sealed with it, for `share(_:provider:)`. Needs no Capture sign-in, as
+    /// JREngage's publishing does not: without one the store keeps an Engage-only session
+    /// (`Session.engageOnly`).
     @discardableResult
     public func engageDeviceSignIn(engageToken token: String, provider: String) async throws(CaptureClientError) -> EngageDeviceSignIn {
-        guard try session() != nil else { throw .notSignedIn }
+        _ = try storedSession()
         let success = try await send(setup.engageBuilder.deviceSignIn(token: token))
         guard case .ok(let result) = success else { throw .unexpectedAnswer(.engageDeviceSignIn, success) }
         guard let deviceToken = result["device_token"]?.stringValue, !deviceToken.isEmpty else {
             throw .refused(.malformedResponse(MalformedResponse(status: 200, reason: "the device sign-in's rpx_result has no device_token")))
         }
         let profile = result["auth_info"]?["profile"] ?? .null
-        if var session = current {
-            session.deviceTokens[provider] = deviceToken
-            keep(session)
-        }
+        var session =
+            current
+            ?? Session.engageOnly(captureDomain: sessionDomain, clientId: setup.config.captureClientId.value, deviceTokens: [:])
+        session.deviceTokens[provider] = deviceToken
+        keep(session)
         return EngageDeviceSignIn(
             provider: provider, identifier: profile["identifier"]?.stringValue, profile: profile, token: result["token"]?.stringValue ?? token,
             deviceToken: deviceToken)
@@ -389,7 +406,7 @@ public actor CaptureClient {
 
     /// The session's device token for `provider`, if an Engage device sign-in left one.
     public func deviceToken(for provider: String) throws(CaptureClientError) -> String? {
-        try session()?.deviceTokens[provider]
+        try storedSession()?.deviceTokens[provider]
     }
 
     /// Shares `activity` with `provider` as the SDKs do (`EngageRequestBuilder.sharing`:
@@ -437,8 +454,7 @@ public actor CaptureClient {
     }
 
     private func sessionDeviceToken(_ provider: String) throws(CaptureClientError) -> String {
-        guard let session = try session() else { throw .notSignedIn }
-        guard let token = session.deviceTokens[provider] else { throw .noDeviceToken(provider: provider) }
+        guard let token = try storedSession()?.deviceTokens[provider] else { throw .noDeviceToken(provider: provider) }
         return token
     }
 
@@ -468,7 +484,8 @@ public actor CaptureClient {
         if stored == nil {
             do { stored = try store.load() } catch { outcome = .forgottenLocally(.unreadableSession(error)) }
         }
-        if let stored {
+        // An Engage-only session has no token to revoke: it is only forgotten.
+        if let stored, stored.hasCaptureSignIn {
             if stored.captureDomain != sessionDomain {
                 outcome = .forgottenLocally(.otherServer(stored.captureDomain))
             } else {

@@ -384,3 +384,18 @@ public enum PrivateFile {
         return key
     }
 }
+
+extension Session {
+    /// A session without a Capture sign-in, holding Engage device tokens only (an empty access
+    /// token): sharing needs Engage's device sign-in alone, as JREngage's publishing does
+    /// (its device tokens are kept apart from any Capture session, JRSessionData.m:150-160).
+    /// `CaptureClient.session()` does not count it as signed in.
+    public static func engageOnly(captureDomain: String, clientId: String, deviceTokens: [String: String]) -> Session {
+        Session(
+            captureDomain: captureDomain, clientId: clientId, accessToken: "", refreshSecret: .generate(), record: .null,
+            deviceTokens: deviceTokens)
+    }
+
+    /// Whether it holds a Capture sign-in (an access token), not only Engage device tokens.
+    public var hasCaptureSignIn: Bool { !accessToken.isEmpty }
+}

@@ -73,6 +73,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case sharingProviderNotListed = "JF330"
     case activityNotPostable = "JF331"
     case mistypedMessageKey = "JF332"
+    case fieldNotSent = "JF333"
 
     // MARK: schema (Capture entity-type schemas, access schemas, the flow against its schema)
     case schemaSyntax = "JF400"
@@ -168,7 +169,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
             .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .emptyRuleList,
             .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored,
-            .flowDocumentDropped, .flowDocumentTextMismatch:
+            .flowDocumentDropped, .flowDocumentTextMismatch, .fieldNotSent:
             .warning
         default:
             .error
@@ -693,6 +694,21 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 (and `providers`).
                 """,
             example: "activities: { joined: { action: activities.joined.action } }\nsharing: [google]"),
+        .fieldNotSent: Entry(
+            title: "form field the JUMP SDKs cannot send",
+            explanation:
+                """
+                The JUMP SDKs fill the registration, social registration and edit-profile forms (`captureTraditionalRegistrationFormName`, \
+                `captureSocialRegistrationFormName`, `editProfileFormName`) from the record, field by field, through each field's `schemaId` \
+                (iOS JRCaptureUser+Extras.m:132-171, Android CaptureFlowUtils.java:53-105). A field without `schemaId` is never sent: iOS and \
+                Android release builds leave it out, so a rule on it (`required`, `match`) fails on the server; Android debuggable builds throw \
+                `field defn is missing schemaId` and send nothing. Give the field the `schemaId` of the attribute it writes; a confirmation \
+                field takes the `schemaId` of the field it confirms (`newPasswordConfirm` has `schemaId: password`), so the SDKs send the \
+                value twice and `match` holds. The forgot-password and resend-verification forms send their first field of type \
+                `email` or `text` alone (iOS JRCaptureFlow.m:81-97, Android CaptureFlowUtils.java:212-227): their other fields are \
+                never sent either.
+                """,
+            example: "registrationForm: { fields: [emailAddress, newPassword, newPasswordConfirm] } with newPasswordConfirm lacking schemaId"),
 
         .flowDocumentSyntax: Entry(
             title: "flow document is not valid JSON",

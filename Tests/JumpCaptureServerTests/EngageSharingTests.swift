@@ -109,6 +109,49 @@ import TestSupport
         }
     }
 
+    /// Sharing without a Capture sign-in, as JREngage's publishing does: the device sign-in
+    /// keeps its token in an Engage-only session (sealed in the session file), which counts
+    /// as signed out for Capture calls; a Capture sign-in afterwards keeps the token, and
+    /// signing out of an Engage-only session revokes nothing.
+    @Test func theDeviceSignInNeedsNoCaptureSession() async throws {
+        try await withEngageServer(flow: Self.flow, identities: Self.identities) { server in
+            let folder = try TemporaryFolder("jump-sharing-engage-only")
+            defer { folder.remove() }
+            let store = FileSessionStore(name: "client", environment: ["HOME": folder.path])
+            let client = try server.client(store: store)
+            let token = try await Self.engageToken(server, "twitter")
+            let signIn = try await client.engageDeviceSignIn(engageToken: token, provider: "twitter")
+            #expect(try await client.session() == nil)
+            #expect(await client.signInState == .signedOut)
+            #expect(try await client.deviceToken(for: "twitter") == signIn.deviceToken)
+            let stored = try #require(try store.load())
+            #expect(!stored.hasCaptureSignIn && stored.deviceTokens["twitter"] == signIn.deviceToken)
+            let sealed = try #require(FileManager.default.contents(atPath: store.path))
+            #expect(sealed.range(of: Data(signIn.deviceToken.utf8)) == nil)
+            // A Capture call is still refused here, before anything is sent.
+            let refused = await Self.failure { _ = try await client.refresh() }
+            guard case .notSignedIn? = refused else {
+                Issue.record("refresh without a Capture sign-in: \(String(describing: refused))")
+                return
+            }
+
+            // A new client of the same store (another run of the CLI) shares with it.
+            let again = try server.client(store: store)
+            #expect(try await again.share(Self.activity, provider: "twitter").answer == ["stat": "ok"])
+            #expect(try await server.server.feed().first?.identifier == "twitter:4004")
+
+            _ = try await again.register(ServerFixtures.registration())
+            #expect(try await again.session()?.deviceTokens["twitter"] == signIn.deviceToken)
+            #expect(try store.load()?.hasCaptureSignIn == true)
+
+            let other = FileSessionStore(name: "other", environment: ["HOME": folder.path])
+            let engageOnly = try server.client(store: other)
+            try await engageOnly.engageDeviceSignIn(engageToken: try await Self.engageToken(server, "facebook"), provider: "facebook")
+            #expect(try await engageOnly.signOut() == .noSession)
+            #expect(try other.load() == nil)
+        }
+    }
+
     /// LinkedIn takes an activity without a URL as a status: `share` posts it to
     /// `/api/v2/set_status` as the SDKs do, and the double refuses it at `/api/v2/activity`.
     @Test func aStatusOnlyProviderGetsAStatus() async throws {
@@ -173,10 +216,6 @@ import TestSupport
             #expect(expired.code == 0 && expired.needsSignIn)
             #expect(try await client.deviceToken(for: "twitter") == nil)
             #expect(try await server.server.feed().isEmpty)
-            // Without a session there is nowhere to keep a device token.
-            let signedOut = try server.client()
-            let token = try await Self.engageToken(server, "twitter")
-            #expect(await Self.failure { try await signedOut.engageDeviceSignIn(engageToken: token, provider: "twitter") } == .notSignedIn)
         }
     }
 
@@ -302,6 +341,64 @@ import TestSupport
             let feed = try await server.server.feed()
             #expect(feed.map(\.posted) == ["Hello from Kraków +1", "Cześć z Krakowa"])
             #expect(feed.allSatisfy { $0.kind == "status" && $0.provider == "linkedin" && $0.identifier == "linkedin:5005" })
+        }
+    }
+
+    /// The mobile configuration names the flow's sharing providers (`social_providers`: iOS
+    /// JRSessionData.m:819, 877; Android JRSession.java:860), each with the
+    /// `social_sharing_properties` the sharing dialogs read as they read them: iOS compares the
+    /// flags with the string "YES" and reads `max_characters` with `intValue`
+    /// (JRPublishActivityController.m:83-130); Android calls `equals` on `shows_url_as`
+    /// (JRPublishFragment.java:1141-1145), reads `set_status_properties.max_characters` of a
+    /// status provider (:670-674) and casts three `color_values` to Double (JRProvider.java:441-450).
+    @Test func theConfigurationCarriesTheSharingProvidersAndTheirProperties() async throws {
+        var flow = Self.flow
+        flow.sharing = [
+            Located("twitter", at: ServerFixtures.here), Located("linkedin", at: ServerFixtures.here), Located("google", at: ServerFixtures.here)
+        ]
+        try await withEngageServer(flow: flow, identities: Self.identities) { server in
+            let configuration = try Self.json(try await server.raw(.GET, "/openid/mobile_config_and_baseurl?appId=x&device=android").body)
+            // google signs in but does not share: left out, so no dialog offers it.
+            #expect(configuration["social_providers"] == ["twitter", "linkedin"], "\(configuration)")
+            for name in ["twitter", "linkedin"] {
+                let properties = try #require(configuration.at("provider_info")?[name]?["social_sharing_properties"]?.objectValue, "\(name)")
+                let byKey = Dictionary(properties.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+                for flag in ["content_replaces_action", "url_reduces_max_chars", "can_share_media", "uses_set_status_if_no_url"] {
+                    #expect(byKey[flag] == "YES" || byKey[flag] == "NO", "iOS isEqualToString: needs a string: \(name) \(flag)")
+                }
+                #expect(byKey["shows_url_as"]?.stringValue != nil, "Android calls equals on shows_url_as: \(name)")
+                #expect(byKey["max_characters"]?.stringValue.flatMap { Int($0) } != nil, "\(name)")
+                let colours = try #require(byKey["color_values"]?.arrayValue, "\(name)")
+                #expect(colours.count == 4, "iOS wants four colour values: \(name)")
+                for colour in colours.prefix(3) {
+                    guard case .number(let text) = colour, text.contains("."), Double(text) != nil else {
+                        Issue.record("Android casts \(colour) to Double: org.json needs a fraction (\(name))")
+                        continue
+                    }
+                }
+            }
+            let twitter = configuration.at("provider_info")?["twitter"]?["social_sharing_properties"]
+            #expect(twitter?["max_characters"] == "280" && twitter?["shows_url_as"] == "url" && twitter?["url_reduces_max_chars"] == "YES")
+            let linkedIn = configuration.at("provider_info")?["linkedin"]?["social_sharing_properties"]
+            #expect(linkedIn?["uses_set_status_if_no_url"] == "YES" && linkedIn?.at("set_status_properties.max_characters") == "700")
+            #expect(configuration.at("provider_info")?["google"]?["social_sharing_properties"] == nil)
+        }
+    }
+
+    /// A share by email or SMS, as the dialogs report it: iOS posts `device=iphone&method=email`
+    /// to `/social/record_activity?` without Content-Type (JRSessionData.m:1441-1458), Android
+    /// `method=sms&device=android&appId=<id>` (JRSession.java:1081-1106). Neither reads the
+    /// answer; Engage's is `{"stat":"ok"}`, and its refusals have Engage's shape.
+    @Test func emailAndSMSSharesOfBothSDKsAreRecorded() async throws {
+        try await withEngageServer(flow: Self.flow, identities: Self.identities) { server in
+            let iOS = try await server.raw(.POST, "/social/record_activity?", body: Array("device=iphone&method=email".utf8), contentType: nil)
+            #expect(iOS.status == 200 && iOS.body == #"{"stat":"ok"}"#, "\(iOS.body)")
+            let android = try await server.raw(.POST, "/social/record_activity", form: "method=sms&device=android&appId=appcfamhnpkagijaeinl")
+            #expect(android.status == 200 && android.body == #"{"stat":"ok"}"#, "\(android.body)")
+            let unknown = try Self.json(try await server.raw(.POST, "/social/record_activity", form: "method=fax&device=android").body)
+            #expect(unknown["stat"] == "fail" && unknown.at("err.code") == .integer(1), "\(unknown)")
+            let missing = try Self.json(try await server.raw(.POST, "/social/record_activity", form: "device=iphone").body)
+            #expect(missing["stat"] == "fail" && missing.at("err.code") == .integer(0), "\(missing)")
         }
     }
 

@@ -371,7 +371,7 @@ import TestSupport
             let result = try await server.readRecord(session.accessToken, attribute: "/photos")
             guard case .success(.record(let stored)) = result else { Issue.record("\(result)"); return }
             #expect(stored.arrayValue?.count == 2)
-            #expect(stored.arrayValue?.compactMap { $0["id"]?.intValue } == [1, 2])
+            #expect(stored.arrayValue?.compactMap { $0["id"]?.intValue } == [1 << 31, (1 << 31) + 1])
             #expect(stored.arrayValue?.last?["value"] == "https://img.example.com/ana-l.jpg")
             // The whole plural is replaced.
             let one = server.builder().replacePlural(accessToken: session.accessToken, attribute: "/photos", value: [["type": "small", "value": "x"]])
@@ -389,8 +389,8 @@ import TestSupport
             guard case .success(.engageConfiguration(let json)) = result else { Issue.record("\(result)"); return }
             #expect(json["baseurl"] == .string(server.url.description))
             #expect(json["enabled_providers"] == ["facebook", "google", "twitter", "apple", "linkedin", "corp_openid", "corp_saml"])
-            // The providers of social sharing, which the double does not serve.
-            #expect(json["social_providers"] == [])
+            // The providers of social sharing: the flow's `sharing` (EngageSharingTests).
+            #expect(json["social_providers"] == ["twitter", "facebook"])
             #expect(json.at("provider_info.google.url") == "/google/start")
             #expect(json.at("provider_info.google.friendly_name") == "Google")
             // A string: iOS compares it with isEqualToString: (EngageSDKTests).

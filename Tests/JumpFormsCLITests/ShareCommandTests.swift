@@ -94,10 +94,28 @@ import TestSupport
         let provider = try project.run(["share", "joined", "--provider", "google", "--set", "name=Ana"])
         #expect(provider.status == 2)
         #expect(provider.stderr.contains("the flow does not share with 'google'"), "\(provider.stderr)")
-        // Not signed in: the provider's sign-in needs a session.
-        let signedOut = try project.run(["share", "joined", "--provider", "twitter", "--set", "name=Ana", "--set", "userContent=x"])
-        #expect(signedOut.status == 1, "\(signedOut.stderr)")
-        #expect(signedOut.stderr.contains("You are not signed in."), "\(signedOut.stderr)")
+    }
+
+    /// Sharing needs Engage's device sign-in alone, as JREngage's publishing does: no Capture
+    /// session. The session file keeps the device token (a second share signs in to nothing),
+    /// Capture commands still say "not signed in", and a Capture sign-in afterwards keeps it.
+    @Test func sharesWithoutACaptureSignIn() throws {
+        let project = try Project()
+        defer { project.folder.remove() }
+        let first = try project.run(["share", "joined", "--provider", "twitter", "--set", "name=Ana", "--set", "userContent=Hello"])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stderr.contains("Shared on Twitter."), "\(first.stderr)")
+        let whoami = try project.run(["whoami"])
+        #expect(whoami.status == 1 && whoami.stderr.contains("You are not signed in."), "\(whoami.stderr)")
+        // The device token is the session file's, kept through the Capture sign-in: the dialog
+        // is not walked again (an identity that does not exist would fail it).
+        try project.registerAna()
+        let second = try project.run([
+            "share", "joined", "--provider", "twitter", "--set", "name=Bo", "--set", "userContent=Again", "--identity", "twitter:nobody"
+        ])
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        let entries = try Self.feed(project)
+        #expect(entries.count == 2 && entries.allSatisfy { $0["identifier"]?.stringValue == "twitter:2002" }, "\(entries)")
     }
 
     @Test func requestSharePrintsTheRequestWithTheDeviceTokenMasked() throws {

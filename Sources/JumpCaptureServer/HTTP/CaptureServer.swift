@@ -236,6 +236,8 @@ struct CaptureDispatcher: RouterMiddleware {
         /// Engage sharing (CaptureService+Sharing.swift): `/api/v2/activity`, `/api/v2/set_status`,
         /// `/openid/get_urls` and the short URLs it hands out (`/s/<code>`).
         case shareActivity, setStatus, shortenURLs, shortURL
+        /// `/social/record_activity`: a share by email or SMS (CaptureService+RecordActivity.swift).
+        case recordActivity
         /// `/widget_data/flows/<app>/<flow>/<version>/<locale>.json` (FlowDocumentRoute.swift).
         case flowDocument
         /// `/forms/<formName>`: the hosted forms (CaptureService+HostedForms.swift), and the
@@ -295,6 +297,7 @@ struct CaptureDispatcher: RouterMiddleware {
         case "/api/v2/activity": return (.shareActivity, [.post])
         case "/api/v2/set_status": return (.setStatus, [.post])
         case "/openid/get_urls": return (.shortenURLs, [.get, .post])
+        case "/social/record_activity": return (.recordActivity, [.post])
         case Stylesheet.path: return (.stylesheet, [.get])
         case "/preview": return (.previewGallery, [.get])
         case "/preview/generation": return (.previewGeneration, [.get])
@@ -462,6 +465,7 @@ struct CaptureDispatcher: RouterMiddleware {
             case .setStatus: return try await service.setStatus(parameters)
             case .shortenURLs: return try await service.shortenURLs(parameters)
             case .shortURL: return try await service.followShortURL(path: path)
+            case .recordActivity: return service.recordActivity(parameters)
             case .hostedForm:
                 return try await service.hostedForm(
                     path: path, parameters, headers: request.headers, isPost: request.method == .post, client: client?.ipAddress)

@@ -9,8 +9,9 @@ extension CaptureService {
 
     /// The mobile configuration (`/openid/mobile_config_and_baseurl`), as both SDKs read it:
     /// `baseurl` and `provider_info` (iOS requires both), `enabled_providers`,
-    /// `social_providers` (the providers of social *sharing*: empty until the flow names them;
-    /// the sharing endpoints themselves are in CaptureService+Sharing.swift) and `hide_tagline`. Per provider: `friendly_name`, `url` (a start path
+    /// `social_providers` (the providers of social *sharing*: the flow's `sharing` that can post,
+    /// `SharingProvider`; the sharing endpoints themselves are in CaptureService+Sharing.swift)
+    /// and `hide_tagline`. Per provider: `friendly_name`, `url` (a start path
     /// that names the provider, so that iOS 5.5, which adds no `openid_identifier` or
     /// `saml_provider` to it, starts the right one), `requires_input` as the *string*
     /// `"YES"`/`"NO"` (iOS compares it with `isEqualToString:`; Android takes either),
@@ -40,12 +41,16 @@ extension CaptureService {
             case .saml(let name):
                 if let name { entries.append(("saml_provider", .string(name.value))) }
             }
+            if let sharing = sharingProviders.first(where: { $0.rawValue == provider.id.value }) {
+                entries.append(("social_sharing_properties", Self.socialSharingProperties(sharing)))
+            }
             info.append((provider.id.value, .object(entries)))
         }
         let enabled = JSONValue.array(flow.providers.map { .string($0.id.value) })
+        let social = JSONValue.array(sharingProviders.map { .string($0.rawValue) })
         let body = JSONValue.object([
             ("stat", "ok"), ("baseurl", .string(base)), ("provider_info", .object(info)),
-            ("enabled_providers", enabled), ("social_providers", []), ("hide_tagline", "NO")
+            ("enabled_providers", enabled), ("social_providers", social), ("hide_tagline", "NO")
         ]).serialized()
         let tag = "\"" + CaptureStore.hash(body).prefix(32) + "\""
         var reply = ServerReply(status: .ok, contentType: ServerReply.jsonContentType, body: body)
@@ -54,6 +59,50 @@ extension CaptureService {
         }
         reply.headers[.eTag] = tag
         return reply
+    }
+
+    /// The providers of the flow's `sharing` that can post an activity and are sign-in
+    /// providers too (the sharing dialogs look each one up in `provider_info`), in its order.
+    var sharingProviders: [SharingProvider] {
+        let signIn = Set(flow.providers.map(\.id.value))
+        var seen = Set<SharingProvider>()
+        return flow.sharing.compactMap { name in
+            guard signIn.contains(name.value), let provider = SharingProvider(rawValue: name.value), seen.insert(provider).inserted else {
+                return nil
+            }
+            return provider
+        }
+    }
+
+    /// A provider's `social_sharing_properties`, which the sharing dialogs read
+    /// (JRPublishActivityController.m:83-130, 884-897; JRPublishFragment.java:662-680,
+    /// 1134-1145; JRProvider.java:441-450; JRSession.java:1113). iOS compares the flags with
+    /// the *string* "YES" and reads numbers with `intValue` (so strings here); Android casts
+    /// `shows_url_as` to a String and calls `equals` on it (present for every provider),
+    /// reads `set_status_properties.max_characters` of a provider that turns an activity
+    /// without URL into a status (present for those), and casts each of the first three
+    /// `color_values` to `Double` (so numbers with a fraction; iOS wants four). `-1`: no limit.
+    static func socialSharingProperties(_ provider: SharingProvider) -> JSONValue {
+        func flag(_ value: Bool) -> JSONValue { value ? "YES" : "NO" }
+        let maximum = JSONValue.string(String(provider.limit?.maximum ?? -1))
+        var entries: [(key: String, value: JSONValue)] = [
+            ("max_characters", maximum),
+            ("content_replaces_action", flag(provider.contentReplacesAction)),
+            ("url_reduces_max_chars", flag(provider.urlIsPartOfText)),
+            ("shows_url_as", provider.urlIsPartOfText ? "url" : "title"),
+            ("can_share_media", flag(provider == .facebook || provider == .linkedin)),
+            ("uses_set_status_if_no_url", flag(provider.usesStatusWithoutURL))
+        ]
+        if provider.usesStatusWithoutURL { entries.append(("set_status_properties", ["max_characters": maximum])) }
+        let colour: [String] =
+            switch provider {
+            case .facebook: ["0.231", "0.349", "0.596", "1.0"]
+            case .twitter: ["0.114", "0.631", "0.949", "1.0"]
+            case .linkedin: ["0.004", "0.467", "0.710", "1.0"]
+            case .yahoo: ["0.376", "0.004", "0.824", "1.0"]
+            }
+        entries.append(("color_values", .array(colour.map { .number($0) })))
+        return .object(entries)
     }
 
     /// Whether an `If-None-Match` value names `tag` (weak comparison: `W/` is ignored) or is `*`.

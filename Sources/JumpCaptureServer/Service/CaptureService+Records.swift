@@ -158,7 +158,7 @@ extension CaptureService {
         let record = user.record
         // The write on the record as it is, for the checks that need the other records or
         // the flow's rules; the transaction writes it again on the record as it is then.
-        var scratch = ElementIDs(next: record.largestElementID + 1)
+        var scratch = ElementIDs(next: recordModel.largestElementID(in: record) + 1)
         let preview: RecordEditor.Edited
         do { preview = try editor.apply(kind, at: path, value: value, to: record, ids: &scratch) } catch { return reply(error) }
         let unique: [CaptureStore.UniqueCheck]

@@ -76,22 +76,24 @@ final class CaptureService: Sendable {
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
-        self.store = try CaptureStore(
-            path: setup.databasePath,
-            maximumRecordSize: setup.settings.maximumRecordSize,
-            refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow))
-        self.logger = logger
-        self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
-        self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
-        self.passwordWork = PasswordWork(queueLimit: setup.settings.passwordHashQueue)
-        self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow)
-        self.recordAttributes = RecordAttributes(
+        let recordAttributes = RecordAttributes(
             flow: setup.flow,
             preferredForms: [
                 setup.config.editProfileFormName.value,
                 setup.config.captureTraditionalRegistrationFormName.value
             ])
-        self.recordModel = setup.schema.map(RecordModel.schema) ?? .flow(recordAttributes)
+        let recordModel = setup.schema.map(RecordModel.schema) ?? .flow(recordAttributes)
+        self.recordAttributes = recordAttributes
+        self.recordModel = recordModel
+        self.store = try CaptureStore(
+            path: setup.databasePath,
+            maximumRecordSize: setup.settings.maximumRecordSize,
+            refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow), recordModel: recordModel)
+        self.logger = logger
+        self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
+        self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
+        self.passwordWork = PasswordWork(queueLimit: setup.settings.passwordHashQueue)
+        self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow)
     }
 
     /// At most this many (form, locale) models are kept.

@@ -113,6 +113,46 @@ enum RecordModel: Sendable {
 }
 
 /// What an attribute is, to the entity calls.
+extension RecordModel {
+    /// `record` with `transform` applied to every plural element (an object in a list the
+    /// model takes for a plural: the schema's `plural` attributes; without a schema, a list at
+    /// an attribute no field describes), outer elements before the plurals inside them. A
+    /// schema's `json` attributes, values and what the server sets are left as they are.
+    func mappingElements(_ record: JSONValue, _ transform: (JSONValue) -> JSONValue) -> JSONValue {
+        mappingElements(record, names: [], transform)
+    }
+
+    private func mappingElements(_ value: JSONValue, names: [String], _ transform: (JSONValue) -> JSONValue) -> JSONValue {
+        guard case .object(let entries) = value else { return value }
+        return .object(
+            entries.map { entry in
+                let here = names + [entry.key]
+                switch (role(here), entry.value) {
+                case (.plural, .array(let items)), (.unknown, .array(let items)):
+                    return (
+                        entry.key,
+                        .array(items.map { item in item.objectValue == nil ? item : mappingElements(transform(item), names: here, transform) })
+                    )
+                case (.object, .object), (.unknown, .object):
+                    return (entry.key, mappingElements(entry.value, names: here, transform))
+                default:
+                    return entry
+                }
+            })
+    }
+
+    /// The largest plural element id in `record` (0 when there is none), so that no id given
+    /// out is given again. Ids inside `json` attributes are data, not element ids.
+    func largestElementID(in record: JSONValue) -> Int {
+        var largest = 0
+        _ = mappingElements(record) { element in
+            largest = max(largest, element["id"]?.intValue ?? 0)
+            return element
+        }
+        return largest
+    }
+}
+
 enum AttributeRole: Sendable {
     /// A value (string, number, date ...): the check says whether a written value fits.
     case value(ValueCheck)

@@ -101,26 +101,21 @@ extension JSONValue {
         default: 0
         }
     }
-
-    /// The largest plural element id anywhere in the value (0 when there is none): every
-    /// object inside a list counts, so that no id given out is given again.
-    var largestElementID: Int {
-        switch self {
-        case .array(let items):
-            items.map { max($0["id"]?.intValue ?? 0, $0.largestElementID) }.max() ?? 0
-        case .object(let entries):
-            entries.map(\.value.largestElementID).max() ?? 0
-        default: 0
-        }
-    }
 }
 
 /// The element ids a write gives out: whole numbers, never one the record used before (the
-/// store keeps the next one with the record).
+/// store keeps the next one with the record), from `first` on.
 struct ElementIDs: Sendable {
+    /// The first id given: 2^31. JUMP Android 7.3.0 reads an element's id as a `Long`
+    /// (`(Long) element.opt("id")`, CaptureJsonUtils.java:201), and Android's org.json makes
+    /// an `Integer` of a number that fits in 32 bits, so a smaller id makes every
+    /// `CaptureRecord.synchronize` of the record throw before it sends anything. Ids stay far
+    /// below 2^53, which JavaScript reads exactly.
+    static let first = 1 << 31
+
     private(set) var next: Int
 
-    init(next: Int) { self.next = max(next, 1) }
+    init(next: Int) { self.next = max(next, Self.first) }
 
     mutating func take() -> Int {
         defer { next += 1 }

@@ -180,7 +180,46 @@ extension CaptureStore {
                     );
                     """)
         }
+        // Plural element ids from 2^31 on (`ElementIDs.first`: JUMP Android reads them as
+        // `Long`). Which lists are plurals is the record model's (the schema, or the flow), which
+        // a migration does not have: it marks the records stored before, and the store that opens
+        // the database with a model moves their elements' ids up (`widenElementIDs`).
+        migrator.registerMigration("12-wide-element-ids") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE users ADD COLUMN element_ids_wide INTEGER NOT NULL DEFAULT 1;
+                    UPDATE users SET element_ids_wide = 0;
+                    """)
+        }
         return migrator
+    }
+
+    /// Moves the plural element ids below `ElementIDs.first` of the records stored before
+    /// migration 12 up by one offset per record (2^31, or one past an id already that large),
+    /// which keeps their order and the rule that no id is given twice; so does the record's
+    /// next id. Lists that are not plurals (`json` attributes) stay as they are. A record the
+    /// store cannot read stays as it is (writes refuse it anyway). Runs at start-up.
+    static func widenElementIDs(_ model: RecordModel, _ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0")
+        for row in rows {
+            let id: Int64 = row["id"]
+            let next: Int = row["next_element_id"] ?? 1
+            if let text: String = row["record"], let record = try? decodedRecord(text) {
+                let largest = model.largestElementID(in: record)
+                let offset = largest >= ElementIDs.first ? largest + 1 : ElementIDs.first
+                let widened = model.mappingElements(record) { element in
+                    guard let old = element["id"]?.intValue, old < ElementIDs.first else { return element }
+                    return element.setting("id", .integer(old + offset))
+                }
+                if widened != record || next > 1 {
+                    let nextWidened = next < ElementIDs.first ? next + offset : next
+                    try db.execute(
+                        sql: "UPDATE users SET record = ?, next_element_id = ? WHERE id = ?",
+                        arguments: [widened.serialized(), max(nextWidened, model.largestElementID(in: widened) + 1), id])
+                }
+            }
+            try db.execute(sql: "UPDATE users SET element_ids_wide = 1 WHERE id = ?", arguments: [id])
+        }
     }
 }
 

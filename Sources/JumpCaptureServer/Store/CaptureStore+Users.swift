@@ -206,14 +206,14 @@ extension CaptureStore {
                 stored = try Self.decodedRecord(user.recordText)
             } catch StoreConflict.undecodableRecord(let reason) {
                 // The password alone may change; the record stays as it is.
-                var scratch = ElementIDs(next: 1)
+                var scratch = ElementIDs(next: ElementIDs.first)
                 guard case .some(let hash) = passwordHash, try change([:], &scratch) == [:] else { throw StoreConflict.undecodableRecord(reason) }
                 user.passwordHash = hash
                 try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
                 return user
             }
             let next: Int = row["next_element_id"] ?? 1
-            var ids = ElementIDs(next: max(next, stored.largestElementID + 1))
+            var ids = ElementIDs(next: max(next, (self.recordModel?.largestElementID(in: stored) ?? 0) + 1))
             let record = try change(stored, &ids).setting("lastUpdated", .string(timestamp))
             let text = record.serialized()
             if let problem = self.recordLimits.problem(text: text, record: record, previousSize: user.recordText.utf8.count) { throw problem }

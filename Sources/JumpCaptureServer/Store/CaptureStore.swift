@@ -34,6 +34,9 @@ final class CaptureStore: Sendable {
     let uniquePaths: [String: LookAlike.Comparison]
     /// What a write may leave a record as.
     let recordLimits: RecordLimits
+    /// Which lists of a record are plurals, whose elements have ids (nil: a store that writes
+    /// no records).
+    let recordModel: RecordModel?
 
     /// The default of `refreshLifetime` (30 days): a session can be refreshed for this long
     /// after its sign-in; then its row is deleted. A token without a refresh secret is deleted
@@ -48,9 +51,10 @@ final class CaptureStore: Sendable {
     init(
         path: String, checkpointPages: Int32 = 1_000,
         maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
-        uniquePaths: [String: LookAlike.Comparison]? = nil
+        uniquePaths: [String: LookAlike.Comparison]? = nil, recordModel: RecordModel? = nil
     ) throws {
         self.path = path
+        self.recordModel = recordModel
         self.recordLimits = RecordLimits(maximumSize: maximumRecordSize)
         self.refreshLifetime = refreshLifetime
         self.uniquePaths = uniquePaths ?? [:]
@@ -65,6 +69,7 @@ final class CaptureStore: Sendable {
         tokens = TokenLookup(path: path)
         try Self.migrator.migrate(pool)
         if let uniquePaths { try pool.write { db in try Self.refreshUniqueKeys(uniquePaths, db) } }
+        if let recordModel { try pool.write { db in try Self.widenElementIDs(recordModel, db) } }
         // What the migrations and the key refill wrote goes into the database file now (a
         // passive checkpoint: it waits for nobody), so that serving starts from an empty WAL
         // and the checkpointer's marks count the server's own commits.

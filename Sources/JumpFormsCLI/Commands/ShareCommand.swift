@@ -15,8 +15,9 @@ struct ShareCommand: AsyncParsableCommand {
             (--set name=value); --set userContent=... gives the person's own words, which are asked for on a plain line when the \
             activity has `userContent: true` (not with --non-interactive). A text longer than the provider takes (Twitter: 280, \
             counted as Twitter does) is refused before anything is sent. Without a device token for the provider in the session, \
-            the command signs in to it through Engage first (against the local server: a test identity, --identity). Needs a \
-            signed-in session (jump-forms signin).
+            the command signs in to it through Engage first (against the local server: a test identity, --identity). No Capture \
+            sign-in is needed: as JUMP's own sharing, the Engage device sign-in alone gives the device token, which the session \
+            file keeps (with or without a Capture session).
             """
     )
 

@@ -12,13 +12,21 @@ struct PluralReplayTests {
 
     /// The ids of a plural as both SDKs read them: integers (iOS `integerValue` for the
     /// element's path `/photos#<id>`, JRPhotosElement.m:136; Android `hasIds` wants an Integer
-    /// or Long, CaptureJsonUtils.java:91-99).
+    /// or Long, CaptureJsonUtils.java:91-99), outside the 32-bit range: Android's org.json
+    /// makes an `Integer` of a number that fits in 32 bits, and `synchronize` casts every id to
+    /// `Long` (CaptureJsonUtils.java:201), so a smaller id throws before anything is sent.
+    /// Below 2^53, so that JavaScript reads them exactly.
     static func ids(_ plural: JSONValue?) throws -> [Int] {
         func fail(_ text: String) -> ReplayError { ReplayError(text) }
         guard let elements = plural?.arrayValue else { throw fail("the SDKs read the plural as an array, got \(plural?.description ?? "nothing")") }
         return try elements.map {
             guard case .number(let number)? = $0["id"], let id = Int(number) else {
                 throw fail("the SDKs need each element's `id` as a JSON integer: \($0)")
+            }
+            guard id > Int(Int32.max), id < 1 << 53 else {
+                throw fail(
+                    "Android's org.json reads the id \(id) as an Integer, which `(Long) element.opt(\"id\")` (CaptureJsonUtils.java:201) cannot cast: \($0)"
+                )
             }
             return id
         }
