@@ -110,6 +110,51 @@ import X509
         #expect(server.notValidBefore <= Self.now)
     }
 
+    /// The CA signs no DNS name but `localhost` (critical Name Constraints): a certificate its
+    /// key signs for another name fails RFC 5280 path validation, the server's passes. IP
+    /// addresses stay unconstrained (BoringSSL refuses IP constraints, see
+    /// `LocalCertificateAuthority.nameConstraints`): the TLS tests below connect through it.
+    @Test func theCACanOnlySignLoopbackNames() async throws {
+        let folder = try TemporaryFolder("jump-tls-test")
+        defer { folder.remove() }
+        let authority = LocalCertificateAuthority(folder: folder.path + "/tls")
+        // Now: the verifier checks validity against the current time.
+        let now = Date()
+        _ = try authority.prepare(now: now)
+        let ca = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.certificatePath), as: UTF8.self))
+        let caKey = try Certificate.PrivateKey(pemEncoded: String(decoding: try Self.bytes(authority.keyPath), as: UTF8.self))
+        let server = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.serverCertificatePath), as: UTF8.self))
+        let constraints = try #require(try ca.extensions.nameConstraints)
+        #expect(ca.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
+        #expect(constraints.permittedSubtrees == [.dnsName("localhost")])
+        #expect(constraints.excludedSubtrees.isEmpty)
+
+        func validates(_ leaf: Certificate) async -> Bool {
+            var verifier = Verifier(rootCertificates: CertificateStore([ca])) { RFC5280Policy() }
+            if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore()) { return true }
+            return false
+        }
+        #expect(await validates(server))
+        // What a leaked ca-key.pem could sign.
+        for names in [
+            [GeneralName.dnsName("bank.example")], [.dnsName("localhost"), .dnsName("accounts.example.com")], [.dnsName("localhost.example")]
+        ] {
+            let key = P256.Signing.PrivateKey()
+            let forged = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+                notValidBefore: now - 60, notValidAfter: now + 86_400, issuer: ca.subject,
+                subject: try DistinguishedName { CommonName("forged") }, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    try ExtendedKeyUsage([.serverAuth])
+                    SubjectAlternativeNames(names)
+                },
+                issuerPrivateKey: caKey)
+            #expect(ca.publicKey.isValidSignature(forged.signature, for: forged))
+            #expect(await !validates(forged), "\(names)")
+        }
+    }
+
     @Test func keyFilesOthersCanReadAreRefused() throws {
         let folder = try TemporaryFolder("jump-tls-test")
         defer { folder.remove() }

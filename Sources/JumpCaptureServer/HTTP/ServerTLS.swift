@@ -148,7 +148,7 @@ enum PrivateKeyFile {
 /// `tls/`), with mode 0700 and 0600 files:
 ///
 /// - `ca.pem`, `ca-key.pem`: the CA (P256, valid 10 years), which a device or simulator
-///   trusts once;
+///   trusts once; it can sign no DNS name but `localhost` (`nameConstraints`);
 /// - `localhost.pem`, `localhost-key.pem`: the server's certificate for `localhost`,
 ///   `127.0.0.1` and `::1` (P256, valid 397 days: Apple refuses server certificates valid
 ///   longer than 825 days, and public ones longer than 398), signed by the CA.
@@ -181,6 +181,16 @@ public struct LocalCertificateAuthority: Sendable {
         .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
         .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1])))
     ]
+
+    /// What the CA may sign (its Name Constraints, critical): the DNS name `localhost` (and
+    /// names under it) and no other. A device that trusts the CA then trusts it for no site:
+    /// a copy of `ca-key.pem` cannot mint a certificate that `bank.example` would pass with.
+    /// IP addresses are left unconstrained: BoringSSL (swift-nio-ssl, and every client built
+    /// on it) refuses any certificate whose CA constrains IP addresses
+    /// (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`), the server's `127.0.0.1` and `::1` included.
+    /// The constraints cannot be added to a CA made before them: delete its folder to make a
+    /// new one (which devices trust again).
+    static let nameConstraints = NameConstraints(permittedDNSDomains: ["localhost"])
 
     /// What `prepare` did.
     public struct Prepared: Sendable {
@@ -244,6 +254,7 @@ public struct LocalCertificateAuthority: Sendable {
                 extensions: try Certificate.Extensions {
                     Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                     Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                    Critical(Self.nameConstraints)
                     SubjectKeyIdentifier(hash: key.publicKey)
                 },
                 issuerPrivateKey: key)
