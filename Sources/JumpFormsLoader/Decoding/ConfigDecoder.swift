@@ -19,6 +19,7 @@ struct ConfigDecoder {
         case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
         case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
         case refreshLifetime, privilegedSessionMaxAge
+        case publicURL
     }
 
     /// The values of `responseType`.
@@ -53,7 +54,7 @@ struct ConfigDecoder {
         case .passwordHashQueue: KeySpec(value: .integer(0...100_000))
         case .refreshLifetime: KeySpec(value: .integer(60...31_536_000))
         case .maximumRecordSize: KeySpec(value: .integer(1024...(3 << 20)))
-        case .identities, .database, .apiKey, .clientSecret, .schema: .text()
+        case .identities, .database, .apiKey, .clientSecret, .schema, .publicURL: .text()
         case .writeWithToken: KeySpec(value: .list(.text))
         }
     }
@@ -191,6 +192,7 @@ struct ConfigDecoder {
         settings.apiKey = keyed[.apiKey].flatMap { string($0, "'apiKey'") }
         settings.clientSecret = keyed[.clientSecret].flatMap { string($0, "'clientSecret'") }
         settings.schema = keyed[.schema].flatMap { string($0, "'schema'") }
+        settings.publicURL = keyed[.publicURL].flatMap { string($0, "'publicURL'") }.flatMap { url($0, "'publicURL'") ? $0 : nil }
         if let value = bounded(.maximumRecordSize) { settings.maximumRecordSize = value }
         if let list = keyed[.writeWithToken], let paths = decoder.strings(list, "'writeWithToken'") {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }

@@ -381,7 +381,8 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .maximumConnections: "Connections served at once.",
         .passwordHashQueue: "Password hashes that may wait for a thread (0: none wait).",
         .refreshLifetime: "Seconds a refresh secret lives.",
-        .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes."
+        .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes.",
+        .publicURL: "The URL clients reach the server by (its host passes the Host check), e.g. https://capture.example.com."
     ]
 
     static let identitiesDescriptions: [IdentitiesLoader.Key: String] = [
