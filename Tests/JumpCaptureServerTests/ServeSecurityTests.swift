@@ -355,6 +355,9 @@ import TestSupport
                 #expect(answer.status == 421, "\(host)")
                 #expect(answer.body.contains(#""error":"misdirected_request""#), "\(host): \(answer.body)")
             }
+            // `serve --tls-host` names are answered too.
+            let check = HostCheck(boundHost: "127.0.0.1", publicURL: nil, names: ["dev.example.test"])
+            #expect(check.answers("dev.example.test") && !check.answers("other.example.test") && !check.answers("example.test"))
             // Nothing runs for such a request: no account is made.
             let register = try await Self.exchange(server, "POST", "/oauth/register_native_traditional", headers: ["Host: evil.example"], body: "")
             #expect(register.status == 421)

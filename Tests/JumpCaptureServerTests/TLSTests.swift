@@ -321,6 +321,55 @@ import X509
         let alone = try project.run(["serve", "--tls-cert", authority.serverCertificatePath])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--tls-cert and --tls-key go together"), "\(alone.stderr)")
+        // --tls-host: a DNS name, with --tls.
+        for (arguments, message) in [
+            (["--tls", "--tls-host", "192.168.1.2"], "--tls-host takes a DNS name"),
+            (["--tls", "--tls-host", "Dev.Example"], "--tls-host takes a DNS name"),
+            (["--tls-host", "dev.example.test"], "it goes with --tls")
+        ] {
+            let refused = try project.run(["serve"] + arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+    }
+
+    /// `--tls-host`: the server certificate names it, a CA made with it permits it (and names
+    /// under it), and a CA made without it refuses to sign it, saying what to do.
+    @Test func aTLSHostIsPermittedWhenTheCAIsMadeWithIt() async throws {
+        let folder = try TemporaryFolder("jump-tls-test")
+        defer { folder.remove() }
+        let now = Date()
+        let authority = LocalCertificateAuthority(folder: folder.path + "/tls", hosts: ["dev.example.test"])
+        _ = try authority.prepare(now: now)
+        let ca = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.certificatePath), as: UTF8.self))
+        #expect(try ca.extensions.nameConstraints?.permittedSubtrees == [.dnsName("localhost"), .dnsName("dev.example.test")])
+        func serverNames() throws -> [GeneralName] {
+            let server = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.serverCertificatePath), as: UTF8.self))
+            return Array(try #require(try server.extensions.subjectAlternativeNames))
+        }
+        #expect(try serverNames().contains(.dnsName("dev.example.test")))
+        #expect(try serverNames().contains(.dnsName("localhost")))
+        var verifier = Verifier(rootCertificates: CertificateStore([ca])) { RFC5280Policy() }
+        let server = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.serverCertificatePath), as: UTF8.self))
+        guard case .validCertificate = await verifier.validate(leaf: server, intermediates: CertificateStore()) else {
+            Issue.record("the server certificate does not validate under its CA"); return
+        }
+        // A name under it: a new server certificate, the same CA.
+        let deeper = LocalCertificateAuthority(folder: authority.folder, hosts: ["api.dev.example.test"])
+        let prepared = try deeper.prepare(now: now)
+        #expect(!prepared.madeAuthority && prepared.madeServerCertificate)
+        // Another name: refused, with what to do.
+        let other = LocalCertificateAuthority(folder: authority.folder, hosts: ["other.example"])
+        #expect(
+            throws: ServerTLSError.hostNotPermitted(
+                host: "other.example", path: authority.certificatePath, permitted: ["localhost", "dev.example.test"])
+        ) {
+            try other.prepare(now: now)
+        }
+        #expect(
+            ServerTLSError.hostNotPermitted(host: "other.example", path: "/x/ca.pem", permitted: ["localhost"]).description
+                == "the local CA /x/ca.pem may sign localhost only, not other.example: delete its folder to make a new CA with --tls-host other.example (which devices must trust again)"
+        )
     }
 
     /// The https URL `serve` printed.

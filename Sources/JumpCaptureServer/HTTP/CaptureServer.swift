@@ -51,17 +51,19 @@ public final class CaptureServer: Sendable {
     public static let shutdownGracePeriod: Duration = .seconds(5)
 
     /// The Hummingbird application listening on `host:port` (0 picks a free port), over HTTPS
-    /// when `tls` is given. `onStart` receives the bound URL.
+    /// when `tls` is given. `onStart` receives the bound URL. `hostNames`: names the server
+    /// answers to besides its address, IP addresses, `localhost` and `server.publicURL`'s host
+    /// (`serve --tls-host`; `HostCheck`).
     public func application(
         host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil, hostNames: [String] = [],
         onStart: @escaping @Sendable (String) async -> Void = { _ in }
     )
         -> some ApplicationProtocol
     {
         let router = Router(context: CaptureRequestContext.self)
         router.add(middleware: SecurityHeaders(isPreview: service.setup.isPreview))
-        router.add(middleware: HostCheck(boundHost: host, publicURL: service.setup.settings.publicURL?.value))
+        router.add(middleware: HostCheck(boundHost: host, publicURL: service.setup.settings.publicURL?.value, names: hostNames))
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
         let limit = service.setup.settings.maximumRequestSize
@@ -95,9 +97,11 @@ public final class CaptureServer: Sendable {
     /// Runs the server on `host:port` (HTTPS with `tls`) until SIGINT or SIGTERM, then stops gracefully: the
     /// requests in flight finish (for at most `shutdownGracePeriod`). Throws
     /// `CaptureServerError.cannotListen` when it cannot bind.
-    public func run(host: String, port: Int, tls: ServerTLS? = nil, onStart: @escaping @Sendable (String) async -> Void) async throws {
+    public func run(
+        host: String, port: Int, tls: ServerTLS? = nil, hostNames: [String] = [], onStart: @escaping @Sendable (String) async -> Void
+    ) async throws {
         let started = Mutex(false)
-        let application = application(host: host, port: port, tls: tls) { url in
+        let application = application(host: host, port: port, tls: tls, hostNames: hostNames) { url in
             started.withLock { $0 = true }
             await onStart(url)
         }

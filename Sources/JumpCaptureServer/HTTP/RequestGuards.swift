@@ -40,8 +40,9 @@ struct SecurityHeaders: RouterMiddleware {
 /// rebinding and cross-site posts:
 ///
 /// - `Host` must name the address the server is bound to, an IP address (a rebinding attack
-///   always comes under a DNS name of the attacker's), `localhost`, or the host of
-///   `server.publicURL`; else 421 `misdirected_request`. A request without `Host` (HTTP/1.0),
+///   always comes under a DNS name of the attacker's), `localhost`, the host of
+///   `server.publicURL`, or a name of `names` (`serve --tls-host`); else 421
+///   `misdirected_request`. A request without `Host` (HTTP/1.0),
 ///   or with an empty one, passes: browsers always send a name.
 /// - A POST from another site is refused (403 `forbidden_origin`): an `Origin` that is neither
 ///   the server's own (the origin of its `Host`) nor that of `server.publicURL`, or a
@@ -56,13 +57,16 @@ struct HostCheck: RouterMiddleware {
     let boundHost: String
     /// `server.publicURL`, parsed.
     let publicURL: BrowserURL?
+    /// More names the server answers to (`serve --tls-host`), bare.
+    let names: Set<String>
 
     static let origin = HTTPField.Name("Origin")!
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
-    init(boundHost: String, publicURL: String?) {
+    init(boundHost: String, publicURL: String?, names: [String] = []) {
         self.boundHost = Self.bare(boundHost.lowercased())
         self.publicURL = publicURL.flatMap(BrowserURL.init)
+        self.names = Set(names.map(Self.bare))
     }
 
     /// A host without brackets and one trailing dot, lower-cased.
@@ -91,7 +95,7 @@ struct HostCheck: RouterMiddleware {
 
     /// Whether the server answers to a request for `host` (bare).
     func answers(_ host: String) -> Bool {
-        if host == "localhost" || host == boundHost || Self.isAddress(host) { return true }
+        if host == "localhost" || host == boundHost || names.contains(host) || Self.isAddress(host) { return true }
         return publicURL?.host.map(Self.bare) == host
     }
 
