@@ -314,7 +314,8 @@ import TestSupport
     }
 
     /// In preview mode the gallery frames the forms (`frame-ancestors 'self'`), and allows
-    /// its own inline style and script by their hashes, nothing else inline.
+    /// its own inline style and script by their hashes, nothing else inline; the Host check
+    /// holds there too.
     @Test func thePreviewGalleryAllowsItsOwnInlineCodeOnly() async throws {
         var (setup, folder, clock, config) = try TestServer.setup(configure: { _ in }, identities: [], schema: nil)
         setup.preview = PreviewGallery(.init(flowName: setup.flow.name.value, forms: ["signInForm"], locales: [ServerFixtures.english]))
@@ -334,6 +335,9 @@ import TestSupport
         }
         let form = try await server.raw(.GET, "/forms/signInForm?locale=en-US&preview=1")
         #expect(form.headers.first(name: "Content-Security-Policy") == "default-src 'self'; frame-ancestors 'self'")
+        // `preview` checks Host as `serve` does (DNS rebinding).
+        #expect(try await Self.exchange(server, "GET", "/preview", headers: ["Host: evil.example"]).status == 421)
+        #expect(try await Self.exchange(server, "GET", "/preview", headers: ["Host: localhost"]).status == 200)
         await server.stop()
     }
 
