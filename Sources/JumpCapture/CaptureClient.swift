@@ -442,9 +442,9 @@ public actor CaptureClient {
     }
 
     /// Short URLs for `urls` (`/openid/get_urls`): long URL -> short URL, for the URLs Engage
-    /// shortened.
-    public func shortenURLs(_ urls: [String]) async throws(CaptureClientError) -> [String: String] {
-        let success = try await send(setup.engageBuilder.shortenURLs(urls))
+    /// shortened. jump-forms' server shortens only for a caller with a device token.
+    public func shortenURLs(_ urls: [String], deviceToken: String? = nil) async throws(CaptureClientError) -> [String: String] {
+        let success = try await send(setup.engageBuilder.shortenURLs(urls, deviceToken: deviceToken))
         guard case .ok(let answer) = success else { throw .unexpectedAnswer(.shortenURLs, success) }
         var short: [String: String] = [:]
         for (long, value) in answer["urls"]?["activity"]?.objectValue ?? [] {

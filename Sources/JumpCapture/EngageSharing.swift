@@ -61,14 +61,18 @@ extension EngageRequestBuilder {
     /// `GET <baseurl>/openid/get_urls?urls=<json>&app_name=<name>&device=android`, `urls` being
     /// `{"activity": [url...], "email": [], "sms": []}` (JRActivityObject.java:633-659; iOS
     /// leaves out empty lists, JRSessionData.m:1480-1488). The answer maps each long URL to its
-    /// short one: `{"urls": {"activity": {long: short}, "email": {}, "sms": {}}}`.
-    public func shortenURLs(_ urls: [String], device: String = sharingDevice, appName: String = sharingAppName) -> CaptureRequest {
+    /// short one: `{"urls": {"activity": {long: short}, "email": {}, "sms": {}}}`. With
+    /// `deviceToken` (which jump-forms' server requires; the SDKs send none) the request is a
+    /// POST, so that the token stays out of URLs.
+    public func shortenURLs(
+        _ urls: [String], deviceToken: String? = nil, device: String = sharingDevice, appName: String = sharingAppName
+    ) -> CaptureRequest {
         let lists = JSONValue.object([("activity", .array(urls.map(JSONValue.string))), ("email", .array([])), ("sms", .array([]))])
+        var parameters = [RequestParameter("urls", lists.serialized()), RequestParameter("app_name", appName), RequestParameter("device", device)]
+        if let deviceToken { parameters.append(RequestParameter("device_token", deviceToken)) }
         return CaptureRequest(
-            operation: .shortenURLs, server: engage, method: .get, path: CaptureOperation.shortenURLs.path,
-            parameters: [
-                RequestParameter("urls", lists.serialized()), RequestParameter("app_name", appName), RequestParameter("device", device)
-            ])
+            operation: .shortenURLs, server: engage, method: deviceToken == nil ? .get : .post, path: CaptureOperation.shortenURLs.path,
+            parameters: parameters)
     }
 
     /// `GET <baseurl>/signin/device?token=<t>&auth_info=true`: where Android's device dialog

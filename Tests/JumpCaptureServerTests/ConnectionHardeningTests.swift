@@ -45,7 +45,7 @@ import TestSupport
     @Test func aHeaderDripGets408AtTheRequestTimeoutNotASilentClose() async throws {
         try await withServer(.socket, idleTimeout: .seconds(1), requestTimeout: .seconds(3)) { server in
             let port = try #require(server.url.port)
-            let head = "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n"
+            let head = "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             let drip = "X-Slow: " + String(repeating: "a", count: 40)
             let start = ContinuousClock.now
             let answer = try await RawHTTP.paced(port: port, [Array(head.utf8)] + drip.utf8.map { [$0] }, interval: .milliseconds(300))
@@ -62,8 +62,8 @@ import TestSupport
         try await withServer(.socket, idleTimeout: .seconds(1), requestTimeout: .seconds(10)) { server in
             let port = try #require(server.url.port)
             for (name, partial) in [
-                ("head", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n"),
-                ("body", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+                ("head", "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
+                ("body", "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc")
             ] {
                 let start = ContinuousClock.now
                 let answer = try await RawHTTP.exchange(port: port, Array(partial.utf8))
@@ -77,7 +77,7 @@ import TestSupport
             #expect(silent.head.isEmpty && silent.body.isEmpty, "\(silent)")
             #expect(Self.seconds(since: start) < 4)
             // After an answer: kept open for the idle timeout, then closed quietly.
-            let kept = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let kept = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
             #expect(kept.status == 200)
             #expect(kept.body == #"{"stat":"ok"}"#, "\(kept.body)")
         }
@@ -110,7 +110,7 @@ import TestSupport
             let port = try #require(server.url.port)
             for coding in ["gzip", "br", "identity, gzip"] {
                 let request =
-                    "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                     + "Content-Encoding: \(coding)\r\nContent-Length: 10\r\n\r\n\u{1F}\u{8B}\u{08}\u{00}abcdef"
                 let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))
                 expectError(answer, status: 415, code: 415, coding)
@@ -121,7 +121,7 @@ import TestSupport
             let plain = try server.builder().forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: server.today)
             let body = String(decoding: plain.body, as: UTF8.self)
             let request =
-                "POST \(plain.path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Encoding: identity\r\n"
+                "POST \(plain.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Encoding: identity\r\n"
                 + "Content-Length: \(plain.body.count)\r\nConnection: close\r\n\r\n" + body
             let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))
             #expect(answer.body == #"{"stat":"ok"}"#, "\(answer.head)\n\(answer.body)")
@@ -131,7 +131,7 @@ import TestSupport
     /// Sends a keep-alive `GET /health` on `fd` and reads its answer: once it is back the
     /// server has the connection, idle since that answer.
     static func health(_ fd: Int32) -> Bool {
-        RawHTTP.send(fd, Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        RawHTTP.send(fd, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !String(decoding: received, as: UTF8.self).hasSuffix(#"{"stat":"ok"}"#) {
@@ -157,7 +157,7 @@ import TestSupport
                 #expect(try await Self.blocking { Self.health(fd) })
             }
             // A new client is served: the oldest idle socket is closed for it, the others stay.
-            let served = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            let served = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
             #expect(served.status == 200, "\(served.head)")
             let first = idle[0]
             #expect(try await Self.blocking { Self.closedByServer(first, within: 2000) }, "the oldest idle socket is still open")
@@ -167,17 +167,17 @@ import TestSupport
             var busy: [Int32] = []
             defer { busy.forEach { close($0) } }
             for fd in idle.dropFirst() {
-                RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n".utf8))
+                RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
             }
             let fourth = try RawHTTP.connect(port: port)
             busy.append(fourth)
             #expect(try await Self.blocking { Self.health(fourth) })
-            RawHTTP.send(fourth, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n".utf8))
+            RawHTTP.send(fourth, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
             // The server reads those partial heads on its event loop: give it a moment (this
             // waits for the loop, not for a timeout; the request timeout is 60 s).
             try await Task.sleep(for: .milliseconds(300))
             let start = ContinuousClock.now
-            let refused = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            let refused = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
             #expect(refused.status == 0 && refused.body.isEmpty, "\(refused)")
             #expect(Self.seconds(since: start) < 3)
             for fd in idle.dropFirst() + busy {
@@ -189,7 +189,7 @@ import TestSupport
             close(freed)
             var again = RawHTTP.Answer(status: 0, head: "", body: "")
             for _ in 0..<300 where again.status != 200 {
-                again = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+                again = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
             }
             #expect(again.status == 200, "\(again.head)")
         }

@@ -259,7 +259,7 @@ import TestSupport
                     try Self.json(answer.body) == ["stat": "fail", "err": ["code": .integer(code), "msg": .string(message)]],
                     "\(path) \(form): \(answer.body)")
             }
-            #expect(try await server.raw(.GET, "/openid/get_urls?urls=nope").body.contains(#""code":1"#))
+            #expect(try await server.raw(.GET, "/openid/get_urls?urls=nope&device_token=\(twitter)").body.contains(#""code":1"#))
             #expect(try await server.raw(.GET, "/api/v2/activity").status == 405)
             #expect(try await server.server.feed().isEmpty)
         }
@@ -269,13 +269,16 @@ import TestSupport
     @Test func urlsAreShortenedAndRedirect() async throws {
         try await withEngageServer(flow: Self.flow, identities: Self.identities) { server in
             let client = try server.client()
+            let token = try await Self.deviceToken(server, "twitter")
             let urls = ["https://example.com/welcome?a=1&b=2", "https://example.com/other"]
-            let short = try await client.shortenURLs(urls)
+            let short = try await client.shortenURLs(urls, deviceToken: token)
             #expect(Set(short.keys) == Set(urls))
-            #expect(try await client.shortenURLs([urls[0]])[urls[0]] == short[urls[0]])
+            #expect(try await client.shortenURLs([urls[0]], deviceToken: token)[urls[0]] == short[urls[0]])
             let path = String(try #require(short[urls[0]]).dropFirst(server.url.description.count))
             #expect(try await server.raw(.GET, path).headers.first(name: "location") == urls[0])
-            #expect(await Self.engageError { _ = try await client.shortenURLs(["not a url"]) }?.code == 1)
+            #expect(await Self.engageError { _ = try await client.shortenURLs(["not a url"], deviceToken: token) }?.code == 1)
+            // Without a credential: none (ServeSecurityTests).
+            #expect(await Self.engageError { _ = try await client.shortenURLs(urls) }?.code == 0)
         }
     }
 
@@ -406,17 +409,27 @@ import TestSupport
     /// URLQueryAllowed-escaped, `app_name` holding its own `appName=...&version=...`,
     /// JRSessionData.m:1480-1488) and Android's (all three lists, URLEncoder,
     /// JRActivityObject.java:633-659); both read `urls.activity[<url>]`.
+    /// The SDKs send no credential, which this server requires (short URLs are no open
+    /// redirect): as sent, both are refused with the device-token failure, and the SDKs share
+    /// the long URL; with a device token added, they are read as the SDKs send them.
     @Test func urlShorteningRequestsOfBothSDKsReplayed() async throws {
         try await withEngageServer(flow: Self.flow, identities: Self.identities) { server in
-            let iOS =
+            let token = try await Self.deviceToken(server, "twitter")
+            let iOSAsSent =
                 "/openid/get_urls?urls=%7B%22activity%22:%5B%22https:%5C/%5C/example.com%5C/welcome%22%5D%7D"
                 + "&app_name=appName=JUMP%20Demo.com.janrain.jumpdemo3&version=iphone_5.5&device=iphone"
+            #expect(
+                try Self.json(try await server.raw(.GET, iOSAsSent).body)
+                    == ["stat": "fail", "err": ["code": 0, "msg": "Missing parameter: apiKey"]])
+            let iOS = iOSAsSent + "&device_token=\(token)"
             let fromIOS = try Self.json(try await server.raw(.GET, iOS).body)
             let short = try #require(fromIOS.at("urls.activity")?["https://example.com/welcome"]?.stringValue)
             #expect(short.hasPrefix(server.url.description + "/s/"))
-            let android =
+            let androidAsSent =
                 "/openid/get_urls?urls=%7B%22activity%22%3A%5B%22https%3A%5C%2F%5C%2Fexample.com%5C%2Fwelcome%22%5D%2C%22email%22%3A%5B%5D%2C%22sms%22%3A%5B%5D%7D"
                 + "&app_name=JUMP+Demo%3Acom.janrain.demo&device=android"
+            #expect(try Self.json(try await server.raw(.GET, androidAsSent).body)["err"]?["code"] == 0)
+            let android = androidAsSent + "&device_token=\(token)"
             let fromAndroid = try Self.json(try await server.raw(.GET, android).body)
             #expect(fromAndroid.at("urls.activity")?["https://example.com/welcome"]?.stringValue == short)
             #expect(fromAndroid.at("urls.email") == [:] && fromAndroid.at("urls.sms") == [:])

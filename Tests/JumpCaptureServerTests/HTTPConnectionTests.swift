@@ -33,19 +33,20 @@ import TestSupport
         try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             let (answer, seconds) = try await Self.timedExchange(
-                port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+                port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
             expectError(answer, status: 413, code: 413, "declared 100000")
             #expect(answer.body.contains("larger than 65536 bytes"))
             #expect(seconds < 5, "the server waited \(seconds) s")
             // With a query string, the body gets what the query leaves.
             let query = try await Self.timedExchange(
-                port: port, "POST /entity?attribute_name=x HTTP/1.1\r\nHost: x\r\nContent-Length: 65530\r\n\r\n")
+                port: port, "POST /entity?attribute_name=x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 65530\r\n\r\n")
             expectError(query.answer, status: 413, code: 413, "query and declared body")
             #expect(query.answer.body.contains("the query string and the body together"))
             // Behind an answered request on the same connection: refused at once as well.
             let keptAlive = try await Self.timedExchange(
                 port: port,
-                "GET /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\nConnection: close\r\n\r\n")
+                "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /entity HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 70000\r\nConnection: close\r\n\r\n"
+            )
             #expect(keptAlive.answer.body.contains(#""code":413"#), "\(keptAlive.answer.body)")
             #expect(keptAlive.seconds < 5, "the server waited \(keptAlive.seconds) s")
             #expect(try await server.raw(.GET, "/health").status == 200)
@@ -58,14 +59,17 @@ import TestSupport
         try await withServer(.socket) { server in
             let port = try #require(server.url.port)
             let requests = [
-                ("bad chunk size", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n"),
-                ("gzip", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc"),
+                ("bad chunk size", "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n0\r\n\r\n"),
+                ("gzip", "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip\r\n\r\nabc"),
                 // A chunked body with a coding the server does not undo, in one field or two.
-                ("gzip, chunked", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"),
+                (
+                    "gzip, chunked",
+                    "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+                ),
                 (
                     "gzip then chunked",
                     """
-                    POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\
+                    POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\
                     \n
                     """
                 )
@@ -81,7 +85,8 @@ import TestSupport
             // A plain chunked body is still read.
             let chunked = try await Self.timedExchange(
                 port: port,
-                "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nx=1&y\r\n0\r\n\r\n")
+                "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nx=1&y\r\n0\r\n\r\n"
+            )
             #expect(!chunked.answer.body.contains("bad_request"), "\(chunked.answer.body)")
         }
     }
@@ -92,11 +97,11 @@ import TestSupport
         try await withServer(.socket, idleTimeout: .seconds(1)) { server in
             let port = try #require(server.url.port)
             let (answer, seconds) = try await Self.timedExchange(
-                port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc")
+                port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc")
             #expect(seconds < 6, "the stalled connection stayed open \(seconds) s")
             #expect(answer.status != 200, "\(answer.head)")
             // Half a request head, too.
-            let head = try await Self.timedExchange(port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n")
+            let head = try await Self.timedExchange(port: port, "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             #expect(head.seconds < 6, "the stalled connection stayed open \(head.seconds) s")
             #expect(try await server.raw(.GET, "/health").status == 200)
         }
@@ -110,10 +115,10 @@ import TestSupport
         try await withServer(.socket, idleTimeout: .seconds(3), requestTimeout: .seconds(1)) { server in
             let port = try #require(server.url.port)
             let drips = [
-                ("headers", "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\n", "X-Slow: " + String(repeating: "a", count: 32)),
+                ("headers", "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n", "X-Slow: " + String(repeating: "a", count: 32)),
                 (
                     "body",
-                    "POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n",
+                    "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n",
                     String(repeating: "a", count: 40)
                 )
             ]
@@ -127,9 +132,10 @@ import TestSupport
                 #expect(seconds < 5, "\(name): the dripping connection stayed open \(seconds) s")
             }
             // Two requests 2 s apart on one connection: the pause is idle time, not a slow request.
-            let request = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+            let request = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             let kept = try await RawHTTP.paced(
-                port: port, [Array(request.utf8), Array((request.dropLast(2) + "Connection: close\r\n\r\n").utf8)],
+                // dropLast(1): "\r\n" is one Character, so this drops the blank line only.
+                port: port, [Array(request.utf8), Array((request.dropLast(1) + "Connection: close\r\n\r\n").utf8)],
                 interval: .seconds(2), stopWhenAnswered: false)
             let text = kept.head + "\r\n\r\n" + kept.body
             #expect(text.components(separatedBy: "HTTP/1.1 200").count == 3, "\(text)")
@@ -140,7 +146,7 @@ import TestSupport
                 port: port,
                 [
                     Array(request.utf8), Array("GET /health HTTP/1.1\r\n".utf8),
-                    Array("Host: x\r\nConnection: close\r\n\r\n".utf8)
+                    Array("Host: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
                 ],
                 interval: .milliseconds(600), stopWhenAnswered: false)
             let splitText = split.head + "\r\n\r\n" + split.body
@@ -157,7 +163,7 @@ import TestSupport
         let port = try #require(server.url.port)
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
-        RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8))
+        RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc".utf8))
         try await Task.sleep(for: .milliseconds(200))
         let start = ContinuousClock.now
         await server.stop()
@@ -175,7 +181,7 @@ import TestSupport
             #expect(answer.body == #"{"stat":"ok"}"#)
             #expect(seconds < 8, "the connection stayed open \(seconds) s")
             // HTTP/1.1 with Connection: close, the same.
-            let closing = try await Self.timedExchange(port: port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let closing = try await Self.timedExchange(port: port, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             #expect(closing.answer.head.hasPrefix("HTTP/1.1 200"), "\(closing.answer.head)")
             #expect(closing.seconds < 8)
         }

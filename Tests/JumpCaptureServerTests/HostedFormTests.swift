@@ -43,6 +43,10 @@ final class PageBrowser: @unchecked Sendable {
 
     func get(_ target: String) async throws -> Page { try await send(.GET, target, body: nil) }
 
+    /// Sets a cookie as another site (a sibling subdomain, a network attacker over plain HTTP)
+    /// could plant it.
+    func plant(_ name: String, _ value: String) { cookies[name] = value }
+
     /// Posts `fields` (form-encoded), with the CSRF token of `page` unless `csrf` says otherwise.
     func post(_ target: String, _ fields: [(String, String)], csrf: String?) async throws -> Page {
         var pairs = fields.map { (name: $0.0, value: $0.1) }
@@ -185,14 +189,14 @@ final class PageBrowser: @unchecked Sendable {
                     (name: "client_secret", value: "s3cret")
                 ]))
             #expect(redeemed.status == 200 && redeemed.body.contains("access_token"), "\(redeemed.body)")
-            // response_type=token: the access token in the fragment.
+            // response_type=token: the access token in the fragment, to the registered redirect URI only.
             let tokenTarget =
-                "/forms/signInForm?locale=en-US&response_type=token&redirect_uri=" + FormEncoding.encodeComponent("http://127.0.0.1:9/done")
+                "/forms/signInForm?locale=en-US&response_type=token&redirect_uri=" + FormEncoding.encodeComponent("https://example.com/cb")
             let signIn = try await browser.get(tokenTarget)
             let signedIn = try await browser.post(
                 tokenTarget, [("signInEmailAddress", "ana.ruiz@example.com"), ("currentPassword", Self.password)], csrf: signIn.csrf)
             #expect(signedIn.status == 303)
-            #expect(signedIn.location?.hasPrefix("http://127.0.0.1:9/done#access_token=") == true, "\(signedIn.location ?? "")")
+            #expect(signedIn.location?.hasPrefix("https://example.com/cb#access_token=") == true, "\(signedIn.location ?? "")")
         }
     }
 

@@ -134,6 +134,11 @@ import TestSupport
             let authorization = Self.basic(server.config.captureClientId.value, Self.secret)
             let first = try await Self.token(server, Self.codeGrant(code), authorization: authorization)
             let refresh = try #require(first.json["refresh_token"]?.stringValue)
+            // A second grant, redeemed with the first, for the lifetime below (the replay of the
+            // first's refresh token ends the first).
+            let otherCode = try #require(try await server.signIn("ana.ruiz@example.com").signedIn?.authorizationCode)
+            let other = try #require(
+                try await Self.token(server, Self.codeGrant(otherCode), authorization: authorization).json["refresh_token"]?.stringValue)
             server.clock.advance(4000)
             let oldAccess = try #require(first.json["access_token"]?.stringValue)
             #expect(try await server.readRecord(oldAccess).code == 414)
@@ -146,9 +151,12 @@ import TestSupport
             #expect(next != refresh)
             #expect(
                 try await Self.token(server, "grant_type=refresh_token&refresh_token=\(refresh)", authorization: authorization).json["code"] == 200)
+            let otherNext = try #require(
+                try await Self.token(server, "grant_type=refresh_token&refresh_token=\(other)", authorization: authorization).json["refresh_token"]?
+                    .stringValue)
             // Refresh tokens last until 30 days after the code's redemption (renewing does not extend it).
             server.clock.advance(30 * 86_400 - 4000 + 1)
-            let late = try await Self.token(server, "grant_type=refresh_token&refresh_token=\(next)", authorization: authorization)
+            let late = try await Self.token(server, "grant_type=refresh_token&refresh_token=\(otherNext)", authorization: authorization)
             #expect(late.json["code"] == 200)
             #expect(late.json["error_description"]?.stringValue?.contains("expired") == true)
         }

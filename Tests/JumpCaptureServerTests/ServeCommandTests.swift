@@ -134,7 +134,7 @@ import TestSupport
         let port = try #require(ServerURL(try serve.waitForURL())?.port)
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
-        RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc".utf8))
+        RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc".utf8))
         try await Task.sleep(for: .milliseconds(300))
         serve.signal(SIGTERM)
         let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM with a stalled client")

@@ -181,10 +181,10 @@ import TestSupport
             let port = try #require(server.url.port)
             let cases: [(name: String, request: String, status: Int)] = [
                 ("garbage request line", "HELLO\u{1}THERE\r\n\r\n", 400),
-                ("bad Content-Length", "POST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400),
-                ("two Content-Lengths", "POST /entity HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc", 400),
-                ("huge header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "h", count: 82 * 1024) + "\r\n\r\n", 431),
-                ("huge URL", "GET /health?" + String(repeating: "q", count: 82 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n", 431)
+                ("bad Content-Length", "POST /entity HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n", 400),
+                ("two Content-Lengths", "POST /entity HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc", 400),
+                ("huge header", "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "h", count: 82 * 1024) + "\r\n\r\n", 431),
+                ("huge URL", "GET /health?" + String(repeating: "q", count: 82 * 1024) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 431)
             ]
             for (name, request, status) in cases {
                 let answer = try await RawHTTP.exchange(port: port, Array(request.utf8))

@@ -110,6 +110,51 @@ import X509
         #expect(server.notValidBefore <= Self.now)
     }
 
+    /// The CA signs no DNS name but `localhost` (critical Name Constraints): a certificate its
+    /// key signs for another name fails RFC 5280 path validation, the server's passes. IP
+    /// addresses stay unconstrained (BoringSSL refuses IP constraints, see
+    /// `LocalCertificateAuthority.nameConstraints`): the TLS tests below connect through it.
+    @Test func theCACanOnlySignLoopbackNames() async throws {
+        let folder = try TemporaryFolder("jump-tls-test")
+        defer { folder.remove() }
+        let authority = LocalCertificateAuthority(folder: folder.path + "/tls")
+        // Now: the verifier checks validity against the current time.
+        let now = Date()
+        _ = try authority.prepare(now: now)
+        let ca = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.certificatePath), as: UTF8.self))
+        let caKey = try Certificate.PrivateKey(pemEncoded: String(decoding: try Self.bytes(authority.keyPath), as: UTF8.self))
+        let server = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.serverCertificatePath), as: UTF8.self))
+        let constraints = try #require(try ca.extensions.nameConstraints)
+        #expect(ca.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
+        #expect(constraints.permittedSubtrees == [.dnsName("localhost")])
+        #expect(constraints.excludedSubtrees.isEmpty)
+
+        func validates(_ leaf: Certificate) async -> Bool {
+            var verifier = Verifier(rootCertificates: CertificateStore([ca])) { RFC5280Policy() }
+            if case .validCertificate = await verifier.validate(leaf: leaf, intermediates: CertificateStore()) { return true }
+            return false
+        }
+        #expect(await validates(server))
+        // What a leaked ca-key.pem could sign.
+        for names in [
+            [GeneralName.dnsName("bank.example")], [.dnsName("localhost"), .dnsName("accounts.example.com")], [.dnsName("localhost.example")]
+        ] {
+            let key = P256.Signing.PrivateKey()
+            let forged = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+                notValidBefore: now - 60, notValidAfter: now + 86_400, issuer: ca.subject,
+                subject: try DistinguishedName { CommonName("forged") }, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    Critical(BasicConstraints.notCertificateAuthority)
+                    try ExtendedKeyUsage([.serverAuth])
+                    SubjectAlternativeNames(names)
+                },
+                issuerPrivateKey: caKey)
+            #expect(ca.publicKey.isValidSignature(forged.signature, for: forged))
+            #expect(await !validates(forged), "\(names)")
+        }
+    }
+
     @Test func keyFilesOthersCanReadAreRefused() throws {
         let folder = try TemporaryFolder("jump-tls-test")
         defer { folder.remove() }
@@ -276,6 +321,55 @@ import X509
         let alone = try project.run(["serve", "--tls-cert", authority.serverCertificatePath])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--tls-cert and --tls-key go together"), "\(alone.stderr)")
+        // --tls-host: a DNS name, with --tls.
+        for (arguments, message) in [
+            (["--tls", "--tls-host", "192.168.1.2"], "--tls-host takes a DNS name"),
+            (["--tls", "--tls-host", "Dev.Example"], "--tls-host takes a DNS name"),
+            (["--tls-host", "dev.example.test"], "it goes with --tls")
+        ] {
+            let refused = try project.run(["serve"] + arguments)
+            #expect(refused.status == 2, "\(arguments)")
+            #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+    }
+
+    /// `--tls-host`: the server certificate names it, a CA made with it permits it (and names
+    /// under it), and a CA made without it refuses to sign it, saying what to do.
+    @Test func aTLSHostIsPermittedWhenTheCAIsMadeWithIt() async throws {
+        let folder = try TemporaryFolder("jump-tls-test")
+        defer { folder.remove() }
+        let now = Date()
+        let authority = LocalCertificateAuthority(folder: folder.path + "/tls", hosts: ["dev.example.test"])
+        _ = try authority.prepare(now: now)
+        let ca = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.certificatePath), as: UTF8.self))
+        #expect(try ca.extensions.nameConstraints?.permittedSubtrees == [.dnsName("localhost"), .dnsName("dev.example.test")])
+        func serverNames() throws -> [GeneralName] {
+            let server = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.serverCertificatePath), as: UTF8.self))
+            return Array(try #require(try server.extensions.subjectAlternativeNames))
+        }
+        #expect(try serverNames().contains(.dnsName("dev.example.test")))
+        #expect(try serverNames().contains(.dnsName("localhost")))
+        var verifier = Verifier(rootCertificates: CertificateStore([ca])) { RFC5280Policy() }
+        let server = try Certificate(pemEncoded: String(decoding: try Self.bytes(authority.serverCertificatePath), as: UTF8.self))
+        guard case .validCertificate = await verifier.validate(leaf: server, intermediates: CertificateStore()) else {
+            Issue.record("the server certificate does not validate under its CA"); return
+        }
+        // A name under it: a new server certificate, the same CA.
+        let deeper = LocalCertificateAuthority(folder: authority.folder, hosts: ["api.dev.example.test"])
+        let prepared = try deeper.prepare(now: now)
+        #expect(!prepared.madeAuthority && prepared.madeServerCertificate)
+        // Another name: refused, with what to do.
+        let other = LocalCertificateAuthority(folder: authority.folder, hosts: ["other.example"])
+        #expect(
+            throws: ServerTLSError.hostNotPermitted(
+                host: "other.example", path: authority.certificatePath, permitted: ["localhost", "dev.example.test"])
+        ) {
+            try other.prepare(now: now)
+        }
+        #expect(
+            ServerTLSError.hostNotPermitted(host: "other.example", path: "/x/ca.pem", permitted: ["localhost"]).description
+                == "the local CA /x/ca.pem may sign localhost only, not other.example: delete its folder to make a new CA with --tls-host other.example (which devices must trust again)"
+        )
     }
 
     /// The https URL `serve` printed.

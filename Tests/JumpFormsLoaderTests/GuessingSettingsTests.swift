@@ -48,4 +48,32 @@ import TestSupport
         #expect(server.emailsPerAddress == 10 && server.emailWindow == 600)
         #expect(server.maximumConnections == 64 && server.passwordHashQueue == 0)
     }
+
+    /// `server.publicURL`: the URL clients reach the server by (its host passes the Host
+    /// check); an absolute http(s) URL, else JF's invalid-URL error at its line.
+    @Test func publicURLIsAnAbsoluteHTTPURL() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fixture = "Tests/JumpFormsLoaderTests/Fixtures/diagnostics/valid-minimal"
+        try folder.write("flow.yaml", try String(contentsOfFile: Repository.path(fixture + "/flow.yaml"), encoding: .utf8))
+        try folder.write("locales/en-US.yaml", try String(contentsOfFile: Repository.path(fixture + "/locales/en-US.yaml"), encoding: .utf8))
+        func load(_ value: String) throws -> LoadedProject {
+            let config = try folder.write(
+                "jump.yaml",
+                "captureDomain: embedded\ncaptureClientId: abc123\ncaptureLocale: en-US\nflow: flow.yaml\nserver:\n  publicURL: \(value)\n")
+            return ProjectLoader(environment: [:]).load(paths: [config])
+        }
+        #expect(ServerSettings().publicURL == nil)
+        let good = try load("https://capture.example.com")
+        #expect(good.diagnostics.isEmpty, "\(good.diagnostics)")
+        #expect(good.config?.server.publicURL?.value == "https://capture.example.com")
+        let bad = try load("capture.example.com")
+        let diagnostic = try #require(bad.diagnostics.first)
+        #expect(diagnostic.message == "'publicURL' must be an absolute http(s) URL, found 'capture.example.com'", "\(diagnostic.message)")
+        #expect(diagnostic.location?.line == 6)
+        let typo = try load("https://x.example\n  publicUrl: https://x.example")
+        let unknown = try #require(typo.diagnostics.first)
+        #expect(unknown.message == "unknown key 'publicUrl' in 'server'")
+        #expect(unknown.hint?.contains("publicURL") == true, "\(unknown.hint ?? "")")
+    }
 }

@@ -51,16 +51,20 @@ public final class CaptureServer: Sendable {
     public static let shutdownGracePeriod: Duration = .seconds(5)
 
     /// The Hummingbird application listening on `host:port` (0 picks a free port), over HTTPS
-    /// when `tls` is given. `onStart` receives the bound URL.
+    /// when `tls` is given. `onStart` receives the bound URL. `hostNames`: names the server
+    /// answers to besides its address, IP addresses, `localhost` and `server.publicURL`'s host
+    /// (`serve --tls-host`; `HostCheck`).
     public func application(
         host: String, port: Int, idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil,
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, tls: ServerTLS? = nil, hostNames: [String] = [],
         onStart: @escaping @Sendable (String) async -> Void = { _ in }
     )
         -> some ApplicationProtocol
     {
         let router = Router(context: CaptureRequestContext.self)
         router.add(middleware: OperationsMiddleware(service: service, logger: logger))
+        router.add(middleware: SecurityHeaders(isPreview: service.setup.isPreview))
+        router.add(middleware: HostCheck(boundHost: host, publicURL: service.setup.settings.publicURL?.value, names: hostNames))
         router.add(middleware: CaptureDispatcher(service: service, logger: logger))
         let service = service
         let limit = service.setup.settings.maximumRequestSize
@@ -94,9 +98,11 @@ public final class CaptureServer: Sendable {
     /// Runs the server on `host:port` (HTTPS with `tls`) until SIGINT or SIGTERM, then stops gracefully: the
     /// requests in flight finish (for at most `shutdownGracePeriod`). Throws
     /// `CaptureServerError.cannotListen` when it cannot bind.
-    public func run(host: String, port: Int, tls: ServerTLS? = nil, onStart: @escaping @Sendable (String) async -> Void) async throws {
+    public func run(
+        host: String, port: Int, tls: ServerTLS? = nil, hostNames: [String] = [], onStart: @escaping @Sendable (String) async -> Void
+    ) async throws {
         let started = Mutex(false)
-        let application = application(host: host, port: port, tls: tls) { url in
+        let application = application(host: host, port: port, tls: tls, hostNames: hostNames) { url in
             started.withLock { $0 = true }
             await onStart(url)
         }
@@ -269,7 +275,9 @@ struct CaptureDispatcher: RouterMiddleware {
         guard let gallery else { return .error(404, "not_found", "no such endpoint", status: .notFound) }
         if case .previewGallery = route {
             let only = parameters.pairs.filter { $0.name == "locale" }.map(\.value)
-            return ServerReply(status: .ok, contentType: "text/html; charset=utf-8", body: gallery.page(only: only))
+            var reply = ServerReply(status: .ok, contentType: "text/html; charset=utf-8", body: gallery.page(only: only))
+            reply.headers[SecurityHeaders.contentSecurityPolicy] = PreviewGallery.contentSecurityPolicy
+            return reply
         }
         let seen = parameters["after"].flatMap { Int($0) } ?? 0
         return ServerReply(status: .ok, contentType: "text/plain; charset=utf-8", body: "\(await gallery.generation(after: seen))\n")
@@ -312,12 +320,16 @@ struct CaptureDispatcher: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let reply = await answer(request, client: context.remoteAddress)
+        Self.response(await answer(request, client: context.remoteAddress), method: request.method)
+    }
+
+    /// `reply` as Hummingbird's response (for HEAD without its body).
+    static func response(_ reply: ServerReply, method: HTTPRequest.Method) -> Response {
         var headers = reply.headers
         headers[.contentType] = reply.contentType
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
         let body = reply.bytes.map { ByteBuffer(bytes: $0) } ?? ByteBuffer(string: reply.body)
-        guard request.method != .head else {
+        guard method != .head else {
             // HEAD: the headers of the GET, its Content-Length included, without its body.
             headers[.contentLength] = String(body.readableBytes)
             return Response(status: reply.status, headers: headers, body: .init())
@@ -453,17 +465,18 @@ struct CaptureDispatcher: RouterMiddleware {
             case .engageConfiguration: return service.mobileConfiguration(ifNoneMatch: request.headers[.ifNoneMatch])
             case .engageStart: return try await service.engageStart(path: path, target: request.uri.description, parameters)
             case .engageToken: return try await service.exchangeNativeToken(parameters)
-            case .authInfo: return try await service.authInfo(parameters)
+            case .authInfo: return try await service.authInfo(parameters, client: client?.ipAddress)
             case .signInComplete: return service.signInComplete(parameters)
             case .verifyEmail: return try await service.verifyEmail(parameters)
             case .resetPassword: return try await service.resetPassword(parameters, isPost: request.method == .post)
             case .health: return .ok
             case .signInDevice: return try await service.signInDevice(parameters)
-            case .oauthToken: return try await service.oauthToken(parameters, authorization: request.headers[.authorization])
+            case .oauthToken:
+                return try await service.oauthToken(parameters, authorization: request.headers[.authorization], client: client?.ipAddress)
             case .flowDocument: return FlowDocumentRoute.answer(path: path, headers: request.headers, setup: service.setup)
             case .shareActivity: return try await service.shareActivity(parameters)
             case .setStatus: return try await service.setStatus(parameters)
-            case .shortenURLs: return try await service.shortenURLs(parameters)
+            case .shortenURLs: return try await service.shortenURLs(parameters, client: client?.ipAddress)
             case .shortURL: return try await service.followShortURL(path: path)
             case .recordActivity: return service.recordActivity(parameters)
             case .hostedForm:

@@ -1,6 +1,12 @@
+import Crypto
 import JumpForms
 import Mustache
 import Synchronization
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The gallery `jump-forms preview` serves at `/preview`: every form of the flow in every
 /// locale, grouped by form, each locale an `<iframe>` of its hosted form
@@ -145,6 +151,22 @@ public final class PreviewGallery: Sendable {
         ]
         return Self.template.render(values)
     }
+
+    /// The gallery's `Content-Security-Policy`: `'self'` as every page, its own inline style
+    /// and script allowed by their SHA-256 hashes (they are the template's, never a value), and
+    /// framed by nothing.
+    static let contentSecurityPolicy: String = {
+        // An empty rendering: the style and script are constant text of the template.
+        let page = template.render([String: Any]())
+        func hash(_ tag: String) -> String {
+            guard let open = page.firstRange(of: "<\(tag)>"), let close = page[open.upperBound...].firstRange(of: "</\(tag)>") else {
+                return ""
+            }
+            let digest = SHA256.hash(data: Array(page[open.upperBound..<close.lowerBound].utf8))
+            return " 'sha256-\(Data(digest).base64EncodedString())'"
+        }
+        return "default-src 'self'; style-src 'self'\(hash("style")); script-src 'self'\(hash("script")); frame-ancestors 'none'"
+    }()
 
     /// A path segment or query value with everything but unreserved characters percent-encoded.
     static func percentEncoded(_ text: String) -> String {

@@ -90,6 +90,8 @@ public enum ServerTLSError: Error, Sendable, Hashable, CustomStringConvertible {
     case authorityIncomplete(present: String, missing: String)
     /// The local CA's certificate is no longer valid.
     case authorityExpired(path: String)
+    /// The local CA's Name Constraints do not permit a `--tls-host` name (it was made without it).
+    case hostNotPermitted(host: String, path: String, permitted: [String])
     case cannotIssue(reason: String)
 
     public var description: String {
@@ -99,6 +101,9 @@ public enum ServerTLSError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .keyReadableByOthers(path, mode):
             "\(path): the private key file may be read by other users (mode \(mode)); make it private: chmod 600 \(path)"
         case let .notPEM(path, what, reason): "\(path): not \(what) in PEM form (\(reason))"
+        case let .hostNotPermitted(host, path, permitted):
+            "the local CA \(path) may sign \(permitted.joined(separator: ", ")) only, not \(host): delete its folder to make a new CA "
+                + "with --tls-host \(host) (which devices must trust again)"
         case let .unusable(certificate, key, reason): "\(certificate) and \(key) cannot serve TLS: \(reason)"
         case let .authorityIncomplete(present, missing):
             """
@@ -148,7 +153,7 @@ enum PrivateKeyFile {
 /// `tls/`), with mode 0700 and 0600 files:
 ///
 /// - `ca.pem`, `ca-key.pem`: the CA (P256, valid 10 years), which a device or simulator
-///   trusts once;
+///   trusts once; it can sign no DNS name but `localhost` (`nameConstraints`);
 /// - `localhost.pem`, `localhost-key.pem`: the server's certificate for `localhost`,
 ///   `127.0.0.1` and `::1` (P256, valid 397 days: Apple refuses server certificates valid
 ///   longer than 825 days, and public ones longer than 398), signed by the CA.
@@ -158,9 +163,13 @@ enum PrivateKeyFile {
 /// days. Keys come from swift-crypto, certificates from swift-certificates.
 public struct LocalCertificateAuthority: Sendable {
     public let folder: String
+    /// DNS names besides `localhost` (`serve --tls-host`): in the server certificate, and in the
+    /// CA's Name Constraints when it is made.
+    public let hosts: [String]
 
-    public init(folder: String) {
+    public init(folder: String, hosts: [String] = []) {
         self.folder = folder
+        self.hosts = hosts
     }
 
     public var certificatePath: String { folder + "/ca.pem" }
@@ -175,12 +184,25 @@ public struct LocalCertificateAuthority: Sendable {
     /// Certificates are valid from an hour before they are made (a device's clock may lag).
     static let backdating: TimeInterval = 3600
 
-    /// The names of the server certificate: DNS `localhost`, IP `127.0.0.1` and `::1`.
-    static let serverNames: [GeneralName] = [
+    /// The names of the server certificate: `defaultServerNames` and the `hosts`.
+    var serverNames: [GeneralName] { Self.defaultServerNames + hosts.map { .dnsName($0) } }
+
+    /// The names of every server certificate: DNS `localhost`, IP `127.0.0.1` and `::1`.
+    static let defaultServerNames: [GeneralName] = [
         .dnsName("localhost"),
         .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
         .ipAddress(ASN1OctetString(contentBytes: ArraySlice([UInt8](repeating: 0, count: 15) + [1])))
     ]
+
+    /// What the CA may sign (its Name Constraints, critical): the DNS name `localhost` (and
+    /// names under it), and the `hosts` it is made with, and no other. A device that trusts the CA then trusts it for no site:
+    /// a copy of `ca-key.pem` cannot mint a certificate that `bank.example` would pass with.
+    /// IP addresses are left unconstrained: BoringSSL (swift-nio-ssl, and every client built
+    /// on it) refuses any certificate whose CA constrains IP addresses
+    /// (`X509_V_ERR_UNSUPPORTED_CONSTRAINT_TYPE`), the server's `127.0.0.1` and `::1` included.
+    /// The constraints cannot be added to a CA made before them: delete its folder to make a
+    /// new one (which devices trust again).
+    var nameConstraints: NameConstraints { NameConstraints(permittedDNSDomains: ["localhost"] + hosts) }
 
     /// What `prepare` did.
     public struct Prepared: Sendable {
@@ -225,6 +247,13 @@ public struct LocalCertificateAuthority: Sendable {
                 throw .unusable(certificatePath: certificatePath, keyPath: keyPath, reason: "the key does not belong to the certificate")
             }
             guard certificate.notValidAfter > now else { throw .authorityExpired(path: certificatePath) }
+            // A CA from before the constraints has none, and signs any host.
+            if let constraints = try? certificate.extensions.nameConstraints {
+                let permitted = Array(constraints.permittedDNSDomains)
+                for host in hosts where !permitted.contains(where: { host == $0 || host.hasSuffix("." + $0) }) {
+                    throw .hostNotPermitted(host: host, path: certificatePath, permitted: permitted)
+                }
+            }
             return (certificate, key, false)
         }
     }
@@ -244,6 +273,7 @@ public struct LocalCertificateAuthority: Sendable {
                 extensions: try Certificate.Extensions {
                     Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                     Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                    Critical(nameConstraints)
                     SubjectKeyIdentifier(hash: key.publicKey)
                 },
                 issuerPrivateKey: key)
@@ -272,7 +302,7 @@ public struct LocalCertificateAuthority: Sendable {
         else { return false }
         let alternativeNames = try? certificate.extensions.subjectAlternativeNames
         let names = alternativeNames.map { Array($0) } ?? []
-        return Self.serverNames.allSatisfy(names.contains)
+        return serverNames.allSatisfy(names.contains)
     }
 
     private func makeServerCertificate(authority: Certificate, authorityKey: Certificate.PrivateKey, now: Date) throws(ServerTLSError) {
@@ -293,7 +323,7 @@ public struct LocalCertificateAuthority: Sendable {
                     Critical(BasicConstraints.notCertificateAuthority)
                     Critical(KeyUsage(digitalSignature: true))
                     try ExtendedKeyUsage([.serverAuth])
-                    SubjectAlternativeNames(Self.serverNames)
+                    SubjectAlternativeNames(serverNames)
                     SubjectKeyIdentifier(hash: key.publicKey)
                     if let authorityKeyID { AuthorityKeyIdentifier(keyIdentifier: authorityKeyID) }
                 },

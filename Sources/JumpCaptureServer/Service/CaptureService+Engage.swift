@@ -382,15 +382,21 @@ extension CaptureService {
     /// `auth_info`: the profile behind an Engage token, as a token-URL server asks for it with
     /// the app's secret `apiKey` (`server.apiKey`; without one configured, auth_info is off).
     /// Engage's codes: 0 missing parameter, 2 data not found, 3 authentication error. The token
-    /// is used up, as Engage's are.
-    func authInfo(_ parameters: RequestParameters) async throws -> ServerReply {
+    /// is used up, as Engage's are. `client`: the connection's address, which wrong keys count
+    /// against (`checkSecret`).
+    func authInfo(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         if let name = parameters.duplicate { return .duplicate(name) }
         guard let configured = setup.settings.apiKey?.value, !configured.isEmpty else {
             return Self.engageFail(3, "auth_info is off: this server has no API key (server.apiKey in jump.yaml)")
         }
         guard let apiKey = parameters["apiKey"] else { return Self.engageFail(0, "apiKey is missing") }
-        // Compared as digests: the time taken says nothing about how much of the key matched.
-        guard CaptureStore.hash(apiKey) == CaptureStore.hash(configured) else { return Self.engageFail(3, "the API key is not valid") }
+        // Compared as digests, and counted per client address as wrong passwords are (510 with
+        // `retry_after` once the address must wait).
+        switch checkSecret(apiKey, against: configured, what: "API key at auth_info", client: client, locale: locale(parameters)) {
+        case .refused(let reply): return reply
+        case .wrong: return Self.engageFail(3, "the API key is not valid")
+        case .matches: break
+        }
         guard let token = parameters["token"] else { return Self.engageFail(0, "token is missing") }
         guard let grant = try await store.engageGrant(token), grant.expiresAt > now, try await store.useEngageTokens([token], now: now) else {
             return Self.engageFail(2, "the token is not valid, was used already, or has expired")

@@ -3,9 +3,10 @@ import JumpCapture
 import JumpForms
 
 extension CaptureService {
-    /// Whether an operation compares a password (the dispatcher hands it the client's address).
+    /// Whether an operation compares a password, or the client secret (`/oauth/revoke`): the
+    /// dispatcher hands it the client's address, which failures count against.
     static func checksPasswords(_ operation: CaptureOperation) -> Bool {
-        operation == .signIn || operation == .updateProfile || operation == .changePassword
+        operation == .signIn || operation == .updateProfile || operation == .changePassword || operation == .revokeToken
     }
 
     /// How a throttled password check ended.
@@ -52,6 +53,28 @@ extension CaptureService {
             setup.metrics.signInFailures.increment()
             logger.info("failed \(purpose) for \(name.debugDescription) from \(from) (\(failures) in a row for this account)")
         }
+        return matches ? .matches : .wrong
+    }
+
+    /// Compares a secret of the app that a request sent (`client_secret`, `apiKey`; `what`
+    /// names it in the log) with the configured one, as digests (the time taken says nothing
+    /// about how much of it matched), under the sign-in throttle's count of the client address:
+    /// a wrong secret counts as a failed password check from that address, and an address that
+    /// must wait is refused (510 with `retry_after`) before anything is compared. Nil
+    /// `configured` (none set) never matches.
+    func checkSecret(_ sent: String, against configured: String?, what: String, client: String?, locale: LocaleTag) -> PasswordCheck {
+        let from = client ?? "an unknown address"
+        let attempt: SignInThrottle.Attempt
+        switch throttle.begin(account: nil, client: client, now: now) {
+        case .wait(let seconds):
+            logger.info("\(what) from \(from) refused unchecked: too many failed attempts (\(seconds) s to wait)")
+            return .refused(tooManyAttempts(seconds, locale: locale))
+        case .proceed(let value):
+            attempt = value
+        }
+        let matches = configured.map { !$0.isEmpty && CaptureStore.hash(sent) == CaptureStore.hash($0) } ?? false
+        throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
+        if !matches { logger.info("wrong \(what) from \(from)") }
         return matches ? .matches : .wrong
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import HTTPTypes
 import JumpCapture
 import JumpForms
@@ -17,6 +18,28 @@ final class PageSessions: Sendable {
     static let limit = 10_000
     /// Keyed by the digest of the cookie value.
     private let entries = Mutex<[String: Entry]>([:])
+    /// The key CSRF tokens are signed with (256 random bits, as hex): this server's, for as
+    /// long as it runs.
+    private let csrfKey = Array(CaptureStore.randomToken().utf8)
+
+    /// A new CSRF token: a random nonce (32 hex digits) and its HMAC-SHA256 under this server's
+    /// key (64 hex digits).
+    func newCSRFToken() -> String {
+        let nonce = String(CaptureStore.randomToken().prefix(32))
+        return nonce + csrfSignature(nonce)
+    }
+
+    /// Whether this server issued `token` (its signature is the nonce's, compared as digests):
+    /// a value planted in the cookie and the form by someone else is not one.
+    func issuedCSRF(_ token: String) -> Bool {
+        guard token.utf8.count == 96, token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return false }
+        let nonce = String(token.prefix(32))
+        return CaptureStore.hash(nonce + csrfSignature(nonce)) == CaptureStore.hash(token)
+    }
+
+    private func csrfSignature(_ nonce: String) -> String {
+        Hex.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(nonce.utf8), using: SymmetricKey(data: csrfKey))))
+    }
 
     /// A new session for `accessToken`: the cookie value.
     func open(accessToken: String, expiresAt: Int, now: Int) -> String {
@@ -57,7 +80,10 @@ final class PageSessions: Sendable {
 /// that says so. They also open a page session (cookie `jf_session`, HttpOnly, SameSite=Lax)
 /// that the edit-profile and change-password pages need. Every POST carries a CSRF token
 /// (`csrf_token`, equal to the `jf_csrf` cookie: a site that cannot read the cookie cannot
-/// post the form).
+/// post the form) that this server issued (`PageSessions.issuedCSRF`: a value planted in the
+/// cookie and the form is refused); `HostCheck` refuses a POST with a foreign `Origin`.
+/// `response_type=token` sends the access token only to the configured `redirectUri`
+/// itself (`tokenRedirectAllowed`).
 extension CaptureService {
     static let sessionCookie = "jf_session"
     static let csrfCookie = "jf_csrf"
@@ -108,6 +134,29 @@ extension CaptureService {
         if url.isLoopback { return true }
         guard let configured = config.redirectUri?.value, let allowed = BrowserURL(configured) else { return false }
         return url.scheme == allowed.scheme && url.host == allowed.host && url.port == allowed.port
+    }
+
+    /// Whether a hosted page may send an access token (`response_type=token`, in the
+    /// fragment) to `uri`: only the configured `redirectUri` itself, scheme, host, port and path
+    /// exactly (a query may differ), not any page of its origin or of a loopback address (a
+    /// page there that leaks its URL, by a link or a script, would leak the token).
+    func tokenRedirectAllowed(_ uri: String) -> Bool {
+        guard redirectAllowed(uri), let configured = config.redirectUri?.value, let url = BrowserURL(uri), let allowed = BrowserURL(configured),
+            url.isHTTP, url.scheme == allowed.scheme, url.host == allowed.host, url.port == allowed.port
+        else { return false }
+        return Self.path(of: uri) == Self.path(of: configured)
+    }
+
+    /// The path of an absolute URL as written (`/` when it has none); nil when it holds a
+    /// backslash, white space or a control character (which browsers read differently).
+    static func path(of uri: String) -> String? {
+        guard !uri.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" }),
+            let separator = uri.firstRange(of: "://")
+        else { return nil }
+        let rest = uri[separator.upperBound...]
+        guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return "/" }
+        let path = rest[start...].prefix { $0 != "?" && $0 != "#" }
+        return path.isEmpty ? "/" : String(path)
     }
 
     /// The words of the form pages in `locale`.
@@ -201,6 +250,11 @@ extension CaptureService {
         if let type = parameters["response_type"], type != "code", type != "token" {
             return messagePage(pageText("badRequestTitle", locale), [pageText("responseTypeRefused", locale)], locale: locale, status: .badRequest)
         }
+        if parameters["response_type"] == "token", let uri = parameters["redirect_uri"], !tokenRedirectAllowed(uri) {
+            return messagePage(
+                pageText("badRequestTitle", locale), [pageText("redirectRefused", locale, ["uri": .string(uri)])], locale: locale,
+                status: .badRequest)
+        }
         // Preview (`jump-forms preview` only): no session needed, a submit only validates.
         let preview = setup.isPreview && parameters["preview"] == "1"
         let cookies = Self.cookies(headers)
@@ -220,13 +274,11 @@ extension CaptureService {
                     links: hostedLink(.signIn, parameters, locale: locale).map { [$0] } ?? [], status: .forbidden)
             }
         }
-        // The CSRF token: the cookie's, or a new one.
+        // The CSRF token: the cookie's when this server issued it, else a new one.
         var csrf = cookies[Self.csrfCookie] ?? ""
-        let csrfWellFormed =
-            csrf.utf8.count == 64
-            && csrf.utf8.allSatisfy { ("0"..."9").contains(Character(Unicode.Scalar($0))) || ("a"..."f").contains(Character(Unicode.Scalar($0))) }
+        let csrfWellFormed = pageSessions.issuedCSRF(csrf)
         if !csrfWellFormed {
-            csrf = CaptureStore.randomToken()
+            csrf = pageSessions.newCSRFToken()
             setCookies.append(cookie(Self.csrfCookie, csrf, sameSite: "Strict"))
         }
         var page = FormPage(

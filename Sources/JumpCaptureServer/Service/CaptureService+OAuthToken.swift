@@ -24,7 +24,10 @@ extension CaptureService {
     /// valid (an unknown or used code or refresh token), 201 repeated, 205 an `Authorization`
     /// header that is not Basic, 402 the client id or secret is wrong (or the server has no
     /// `clientSecret`), 415 the code expired, 420 the redirect URI differs.
-    func oauthToken(_ parameters: RequestParameters, authorization: String?) async throws -> ServerReply {
+    /// `client`: the address of the connection (wrong secrets count against it, as wrong
+    /// passwords do; 510 with `retry_after` once it must wait). A code or refresh token
+    /// presented again ends the grant it began or belongs to (RFC 6749 section 4.1.2).
+    func oauthToken(_ parameters: RequestParameters, authorization: String?, client: String? = nil) async throws -> ServerReply {
         if let name = parameters.duplicate { return .duplicate(name) }
         if let unknown = parameters.names.first(where: { !Self.oauthTokenParameters.contains($0) }) {
             let hint = Suggestion.hint(for: unknown, among: Self.oauthTokenParameters).map { " (\($0))" } ?? ""
@@ -48,9 +51,13 @@ extension CaptureService {
             return .error(
                 402, "invalid_client", "this server has no client secret (server.clientSecret in jump.yaml), so /oauth/token accepts no client")
         }
-        // Compared as digests: the time taken says nothing about how much of the secret matched.
-        guard clientID == config.captureClientId.value, CaptureStore.hash(secret) == CaptureStore.hash(configured) else {
-            return .error(402, "invalid_client", "the client id or the client secret is not valid")
+        // Compared as digests, and counted per client address (`checkSecret`): a wrong client id
+        // or secret is a failed guess, and an address that guessed too often waits (510).
+        let expected = clientID == config.captureClientId.value ? configured : nil
+        switch checkSecret(secret, against: expected, what: "client secret at /oauth/token", client: client, locale: locale(parameters)) {
+        case .refused(let reply): return reply
+        case .wrong: return .error(402, "invalid_client", "the client id or the client secret is not valid")
+        case .matches: break
         }
         guard let grant = parameters["grant_type"] else { return .missing("grant_type") }
         let accessLifetime = setup.settings.accessTokenLifetime
@@ -78,6 +85,12 @@ extension CaptureService {
                 "stat": "ok", "access_token": .string(access), "refresh_token": .string(refresh),
                 "expires_in": .integer(expiresAt - now), "token_type": "Bearer"
             ])
+        case .replayed:
+            logger.warning(
+                "\(grant == "authorization_code" ? "an authorization code" : "a refresh token") was presented again: its grant's tokens are revoked")
+            return grant == "authorization_code"
+                ? .invalid("code", "the authorization code is not valid or was used already")
+                : .invalid("refresh_token", "the refresh token is not valid or was used already")
         case .invalid:
             return grant == "authorization_code"
                 ? .invalid("code", "the authorization code is not valid or was used already")

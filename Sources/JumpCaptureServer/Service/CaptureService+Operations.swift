@@ -21,7 +21,7 @@ extension CaptureService {
         case .updateObject: return try await writeRecord(parameters, kind: .update)
         case .replacePlural: return try await writeRecord(parameters, kind: .replace)
         case .deleteAttribute: return try await writeRecord(parameters, kind: .delete)
-        case .revokeToken: return try await revoke(parameters)
+        case .revokeToken: return try await revoke(parameters, client: client)
         case .engageMobileConfig, .engageTokenExchange, .tokenURLPost, .shareActivity, .setStatus, .shortenURLs, .engageDeviceSignIn:
             return .error(404, "not_found", "not a Capture operation")
         }

@@ -14,13 +14,17 @@ extension CaptureService {
     /// section 2.2: an unknown token is no error, and the answer tells no one which tokens
     /// exist). Errors: 100 `token` or `client_id` missing, 201 repeated, 200 an unknown
     /// parameter, 402 another client or a wrong `client_secret`.
-    func revoke(_ parameters: RequestParameters) async throws -> ServerReply {
+    /// `client`: the connection's address, which wrong secrets count against (`checkSecret`).
+    func revoke(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         if let refused = validateParameters(.revokeToken, parameters, form: nil) { return refused }
         if let secret = parameters["client_secret"] {
-            guard let configured = setup.settings.clientSecret?.value, !configured.isEmpty,
-                CaptureStore.hash(secret) == CaptureStore.hash(configured)
-            else {
-                return .error(402, "invalid_client", "the client secret is not valid")
+            switch checkSecret(
+                secret, against: setup.settings.clientSecret?.value, what: "client secret at /oauth/revoke", client: client,
+                locale: locale(parameters))
+            {
+            case .refused(let reply): return reply
+            case .wrong: return .error(402, "invalid_client", "the client secret is not valid")
+            case .matches: break
             }
         }
         guard let token = parameters["token"] else { return .missing("token") }

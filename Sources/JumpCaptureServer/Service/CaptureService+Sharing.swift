@@ -84,6 +84,11 @@ extension CaptureService {
         if let refusal = try await checkText(text, grant) { return refusal }
         var shortURL: String?
         if parameters["url_shortening"] == "true", !url.isEmpty {
+            // A short URL redirects: only to an absolute http(s) URL (no `javascript:`, `data:`, `//host`).
+            guard Self.isShortURLTarget(url) else {
+                return Self.engageFail(
+                    1, "Invalid parameter: activity (url \(JSONValue.string(url).serialized()) is not an absolute http(s) URL to shorten)")
+            }
             shortURL = baseURL.withLock { $0 } + "/s/" + (try await store.shortCode(for: url, now: now))
         }
         try await store.appendFeed(
@@ -125,37 +130,78 @@ extension CaptureService {
         return .json(["stat": "ok"])
     }
 
+    /// At most this many URLs are shortened by one `/openid/get_urls` request (the SDKs send one
+    /// activity URL, and the email and SMS URLs of one activity).
+    static let maximumShortenedURLs = 20
+
     /// `GET /openid/get_urls?urls=<json>&app_name=&device=`: `urls` is `{"activity": [...],
     /// "email": [...], "sms": [...]}`; the answer maps each list's URLs to short ones
     /// (`<base>/s/<code>`, which redirect) under `urls` (the SDKs read `urls.activity` etc.).
-    func shortenURLs(_ parameters: RequestParameters) async throws -> ServerReply {
+    /// Short URLs are no open redirect for anyone: the request carries a credential, a
+    /// `device_token` of a device sign-in or the app's `apiKey` (wrong keys count against the
+    /// client address, `checkSecret`), and every URL is an absolute http(s) URL
+    /// (`isShortURLTarget`), at most `maximumShortenedURLs` of them. The SDKs send neither
+    /// credential: they then share the long URL (their fallback when shortening fails).
+    func shortenURLs(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
+        if let name = parameters.duplicate { return Self.engageFail(1, "Invalid parameter: \(name) is given more than once") }
+        if let apiKey = parameters["apiKey"] {
+            switch checkSecret(apiKey, against: setup.settings.apiKey?.value, what: "API key at get_urls", client: client, locale: locale(parameters))
+            {
+            case .refused(let reply): return reply
+            case .wrong: return Self.engageFail(3, "the API key is not valid")
+            case .matches: break
+            }
+        } else {
+            guard let token = parameters["device_token"], !token.isEmpty, let grant = try await store.deviceTokenGrant(token), grant.expiresAt > now
+            else {
+                return Self.engageFail(0, "Missing parameter: apiKey")
+            }
+        }
         guard let text = parameters["urls"] else { return Self.engageFail(0, "Missing parameter: urls") }
         guard let lists = try? JSONValue.parse(text), let entries = lists.objectValue else {
             return Self.engageFail(1, "Invalid parameter: urls (not a JSON object)")
+        }
+        if let other = entries.first(where: { !["activity", "email", "sms"].contains($0.key) }) {
+            return Self.engageFail(1, "Invalid parameter: urls (unknown list \(other.key); lists: activity, email, sms)")
+        }
+        let count = ["activity", "email", "sms"].reduce(0) { $0 + (lists[$1]?.arrayValue?.count ?? 0) }
+        if count > Self.maximumShortenedURLs {
+            return Self.engageFail(1, "Invalid parameter: urls (\(count) URLs; at most \(Self.maximumShortenedURLs) in one request)")
         }
         let base = baseURL.withLock { $0 }
         var answer: [(key: String, value: JSONValue)] = []
         for key in ["activity", "email", "sms"] {
             var short: [(key: String, value: JSONValue)] = []
             for item in lists[key]?.arrayValue ?? [] {
-                guard let url = item.stringValue, let parsed = ServerURL(url), !parsed.host.isEmpty else {
-                    return Self.engageFail(1, "Invalid parameter: urls (\(key): \(item.serialized()) is not an http(s) URL)")
+                guard let url = item.stringValue, Self.isShortURLTarget(url) else {
+                    return Self.engageFail(1, "Invalid parameter: urls (\(key): \(item.serialized()) is not an absolute http(s) URL)")
                 }
                 if short.contains(where: { $0.key == url }) { continue }
                 short.append((url, .string(base + "/s/" + (try await store.shortCode(for: url, now: now)))))
             }
             answer.append((key, .object(short)))
         }
-        if let other = entries.first(where: { !["activity", "email", "sms"].contains($0.key) }) {
-            return Self.engageFail(1, "Invalid parameter: urls (unknown list \(other.key); lists: activity, email, sms)")
-        }
         return .json(["stat": "ok", "urls": .object(answer)])
     }
 
-    /// `GET /s/<code>`: a short URL redirects to its URL.
+    /// Whether a short URL may redirect to `url`: an absolute `http` or `https` URL written
+    /// with `//` and a host, without white space or control characters (which browsers strip,
+    /// turning `java\tscript:` into `javascript:`) or backslashes (which they read as `/`).
+    static func isShortURLTarget(_ url: String) -> Bool {
+        guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "\\" && !$0.properties.isWhitespace }) else {
+            return false
+        }
+        let lower = url.lowercased()
+        let rest = lower.hasPrefix("http://") ? lower.dropFirst(7) : lower.hasPrefix("https://") ? lower.dropFirst(8) : nil
+        guard let rest, let first = rest.first, first != "/", let parsed = BrowserURL(url), parsed.isHTTP else { return false }
+        return !(parsed.host ?? "").isEmpty
+    }
+
+    /// `GET /s/<code>`: a short URL redirects to its URL (one stored before targets were
+    /// checked, and that fails `isShortURLTarget`, answers 404).
     func followShortURL(path: String) async throws -> ServerReply {
         let code = String(path.dropFirst("/s/".count))
-        guard let url = try await store.longURL(code: code) else {
+        guard let url = try await store.longURL(code: code), Self.isShortURLTarget(url) else {
             return .html("Unknown short URL", ["No short URL \(path) here."], status: .notFound, language: flow.defaultLocale.value)
         }
         return .redirect(url)

@@ -2,7 +2,9 @@ import JumpForms
 import Synchronization
 
 /// Slows password guessing down, as Keycloak's brute-force detection does ("lockout
-/// temporarily"), with waits that double instead of growing by a fixed increment.
+/// temporarily"), with waits that double instead of growing by a fixed increment. Guesses at
+/// the app's secrets (`client_secret` at `/oauth/token` and `/oauth/revoke`, `apiKey` at
+/// `/api/v2/auth_info`) count against the client address the same way.
 ///
 /// Two counts are kept, in memory: the consecutive failed password checks of one account
 /// (`signInFailureLimit`; a success starts it over) and the failed checks from one client
@@ -96,9 +98,10 @@ final class SignInThrottle: Sendable {
     }
 
     /// Whether a password check for `account` from `client` may run now; if so it is counted as
-    /// under way until `finish`.
-    func begin(account: String, client: String?, now: Int) -> Decision {
-        let keys = ([Key.account(account)] + (client.map { [Key.client($0)] } ?? [])).filter { limit(of: $0) > 0 }
+    /// under way until `finish`. Without an account (a client secret, an API key: secrets of
+    /// the app, not of a user) only the client address counts.
+    func begin(account: String?, client: String?, now: Int) -> Decision {
+        let keys = ((account.map { [Key.account($0)] } ?? []) + (client.map { [Key.client($0)] } ?? [])).filter { limit(of: $0) > 0 }
         return state.withLock { state -> Decision in
             var wait = 0
             for key in keys {

@@ -72,6 +72,9 @@ extension CaptureStore {
         case issued(accessToken: String, refreshToken: String, expiresAt: Int)
         /// Unknown, or used already.
         case invalid
+        /// Used already: a replay, and the grant it belongs to has ended (its access and
+        /// refresh tokens are revoked).
+        case replayed
         /// The code expired (it is used up).
         case expired
         /// The redirect URI differs from the one the code was made for (the code stays usable).
@@ -79,7 +82,9 @@ extension CaptureStore {
     }
 
     /// Redeems an authorization code: in one transaction the code is checked (unexpired, made
-    /// for `redirectURI`), used up, and an access token and a refresh token are issued.
+    /// for `redirectURI`), marked redeemed with the grant it starts, and an access token and a
+    /// refresh token are issued. A code redeemed before ends that grant (`replayed`): whoever
+    /// presents it again may have stolen it, and the tokens it bought may be theirs.
     func redeemAuthorizationCode(
         _ code: String, redirectURI: String, accessLifetime: Int, refreshLifetime: Int,
         now: Int
@@ -89,46 +94,67 @@ extension CaptureStore {
             try self.purgeIfDue(db, now: now)
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT user_id, redirect_uri, expires_at FROM authorization_codes WHERE code_hash = ?",
+                    db, sql: "SELECT user_id, redirect_uri, expires_at, redeemed_chain FROM authorization_codes WHERE code_hash = ?",
                     arguments: [hash])
             else { return .invalid }
+            if let chain: String = row["redeemed_chain"] {
+                try Self.endGrant(chain, db)
+                return .replayed
+            }
             let expiresAt: Int = row["expires_at"]
             if expiresAt <= now {
                 try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
                 return .expired
             }
             if let expected: String = row["redirect_uri"], expected != redirectURI { return .redirectMismatch }
-            try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
             // A new grant: its refresh chain starts now and ends `refreshLifetime` later.
+            let chain = Self.randomToken()
+            try db.execute(sql: "UPDATE authorization_codes SET redeemed_chain = ? WHERE code_hash = ?", arguments: [chain, hash])
             return try Self.issueOAuthTokens(
-                userID: row["user_id"], chain: Self.randomToken(), signedInAt: now, accessLifetime: accessLifetime,
+                userID: row["user_id"], chain: chain, signedInAt: now, accessLifetime: accessLifetime,
                 refreshLifetime: refreshLifetime, now: now, db)
         }
     }
 
-    /// Redeems a refresh token: used up, and a new access token and refresh token issued, in
-    /// one transaction (of two concurrent redemptions one wins). The new ones belong to the same
-    /// grant: the chain still ends `refreshLifetime` after the grant began.
+    /// Redeems a refresh token: marked used, and a new access token and refresh token issued, in
+    /// one transaction. The new ones belong to the same grant: the chain still ends
+    /// `refreshLifetime` after the grant began. A refresh token used before ends its whole
+    /// grant (`replayed`, OAuth 2.0 Security BCP section 4.14.2): of two concurrent
+    /// redemptions one wins, and the other ends the grant the winner continues.
     func redeemRefreshToken(_ token: String, accessLifetime: Int, refreshLifetime: Int, now: Int) async throws -> Redemption {
         let hash = Self.hash(token)
         return try await pool.write { db in
             try self.purgeIfDue(db, now: now)
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT user_id, expires_at, chain, signed_in_at FROM refresh_tokens WHERE token_hash = ?",
+                    db, sql: "SELECT user_id, expires_at, chain, signed_in_at, used_at FROM refresh_tokens WHERE token_hash = ?",
                     arguments: [hash])
             else {
                 return .invalid
             }
-            try db.execute(sql: "DELETE FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
+            let chain: String = row["chain"] ?? hash
+            if row["used_at"] as Int? != nil {
+                try Self.endGrant(chain, db)
+                return .replayed
+            }
             let expiresAt: Int = row["expires_at"]
-            if expiresAt <= now { return .expired }
             let signedInAt: Int = row["signed_in_at"] ?? now
-            if signedInAt + refreshLifetime <= now { return .expired }
+            if expiresAt <= now || signedInAt + refreshLifetime <= now {
+                try db.execute(sql: "DELETE FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
+                return .expired
+            }
+            try db.execute(sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", arguments: [now, hash])
             return try Self.issueOAuthTokens(
-                userID: row["user_id"], chain: row["chain"] ?? hash, signedInAt: signedInAt,
+                userID: row["user_id"], chain: chain, signedInAt: signedInAt,
                 accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
         }
+    }
+
+    /// Ends the `/oauth/token` grant `chain`: its access tokens and refresh tokens (used ones
+    /// too: the grant is over).
+    private static func endGrant(_ chain: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM access_tokens WHERE chain = ?", arguments: [chain])
+        try db.execute(sql: "DELETE FROM refresh_tokens WHERE chain = ?", arguments: [chain])
     }
 
     /// An access token and a refresh token of the grant `chain`, begun at `signedInAt`: the

@@ -191,6 +191,18 @@ extension CaptureStore {
                     UPDATE users SET element_ids_wide = 0;
                     """)
         }
+        // Replays (RFC 6749 section 4.1.2, OAuth 2.0 Security BCP section 4.14): a redeemed
+        // authorization code is kept (until it would have expired, plus `expiredCodeMemory`)
+        // with the grant it started, and a rotated refresh token with when it was used, so that
+        // presenting either again ends that grant.
+        migrator.registerMigration("13-replayed-grants") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE authorization_codes ADD COLUMN redeemed_chain TEXT;
+                    ALTER TABLE refresh_tokens ADD COLUMN used_at INTEGER;
+                    CREATE INDEX authorization_codes_user ON authorization_codes(user_id);
+                    """)
+        }
         return migrator
     }
 

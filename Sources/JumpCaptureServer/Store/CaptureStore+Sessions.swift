@@ -40,22 +40,26 @@ extension CaptureStore {
 
     /// Ends every session of `userID` (access tokens, their refresh chains, the refresh tokens
     /// of `/oauth/token`) except `kept`'s, when given: the session that changed the password
-    /// goes on (with its whole chain). Returns how many rows it deleted.
+    /// goes on (with its whole chain). The account's authorization codes that `/oauth/token`
+    /// has not redeemed yet end too: a code is a session not yet begun. Returns how many rows
+    /// it deleted.
     @discardableResult
     func revokeSessions(userID: Int64, keeping kept: StoredToken? = nil) async throws -> Int {
         return try await pool.write { db -> Int in
+            try db.execute(sql: "DELETE FROM authorization_codes WHERE user_id = ? AND redeemed_chain IS NULL", arguments: [userID])
+            let codes = db.changesCount
             if let chain = kept?.chain {
                 try db.execute(sql: "DELETE FROM access_tokens WHERE user_id = ? AND chain IS NOT ?", arguments: [userID, chain])
                 var count = db.changesCount
                 try db.execute(sql: "DELETE FROM refresh_tokens WHERE user_id = ? AND chain IS NOT ?", arguments: [userID, chain])
                 count += db.changesCount
-                return count
+                return count + codes
             }
             try db.execute(sql: "DELETE FROM access_tokens WHERE user_id = ? AND token_hash IS NOT ?", arguments: [userID, kept?.tokenHash])
             var count = db.changesCount
             try db.execute(sql: "DELETE FROM refresh_tokens WHERE user_id = ?", arguments: [userID])
             count += db.changesCount
-            return count
+            return count + codes
         }
     }
 

@@ -39,6 +39,12 @@ public struct ServerSettings: Sendable, Hashable {
     /// signs in again first.
     public var privilegedSessionMaxAge: Int = 300
 
+    /// The URL clients reach the server by when it is not the address it listens on (a name
+    /// in DNS, a reverse proxy: `publicURL`, such as `https://capture.example.com`). Its host is
+    /// one the server answers to besides the bound address, IP addresses and `localhost` (the
+    /// `Host` check against DNS rebinding), and its origin may post forms (the `Origin` check).
+    public var publicURL: Located<String>?
+
     // Guessing and flooding (docs/local-server.md, "Security").
 
     /// Consecutive failed password checks of one account before each further one locks it

@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
             --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
             that it makes once in the data folder (tls/ca.pem: trust it in the simulator or emulator, \
-            see docs/local-server.md); --tls-cert and --tls-key serve your own PEM files instead. \
+            see docs/local-server.md); the CA signs no other DNS name but those --tls-host gives when it \
+            is made. --tls-cert and --tls-key serve your own PEM files instead. \
             GET /health answers while the process runs, GET /ready while the database is reachable and \
             its migrations current (else 503), GET /metrics the Prometheus metrics (docs/deploying.md). \
             Every option also comes from an environment variable (JUMP_HOST, JUMP_PORT, JUMP_TLS, \
@@ -94,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            try await server.run(host: settings.host, port: settings.port, tls: served?.tls) { url in
+            try await server.run(host: settings.host, port: settings.port, tls: served?.tls, hostNames: tls.hosts) { url in
                 console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
                 console.out(escaping: "database: \(setup.databasePath)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
@@ -125,8 +126,30 @@ struct TLSOptions: ParsableArguments {
         help: ArgumentHelp("The PEM private key of --tls-cert (mode 0600: a key others may read is refused).", valueName: "path"))
     var key: String?
 
+    @Option(
+        name: .customLong("tls-host"),
+        help: ArgumentHelp(
+            "A DNS name the local CA's certificate names besides localhost, and the server answers to (repeatable; the CA permits it when it is made).",
+            valueName: "name"))
+    var hosts: [String] = []
+
     func validate() throws {
         if (certificate == nil) != (key == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
+        if !hosts.isEmpty, !tls { throw ValidationError("--tls-host names a host of the local CA's certificate: it goes with --tls") }
+        for host in hosts where !Self.isDNSName(host) {
+            throw ValidationError("--tls-host takes a DNS name in lower case (letters, digits, '-', dots; not an IP address), got '\(host)'")
+        }
+    }
+
+    /// Whether `name` is a lower-case DNS name of letters, digits and hyphens, with a letter
+    /// somewhere (so not an IPv4 address).
+    static func isDNSName(_ name: String) -> Bool {
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard !name.isEmpty, name.count <= 253, name.contains(where: { ("a"..."z").contains($0) }) else { return false }
+        return labels.allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && label.first != "-" && label.last != "-"
+                && label.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        }
     }
 
     /// What the server serves HTTPS with (nil: HTTP), and the local CA when it is the CA's
@@ -153,7 +176,7 @@ struct TLSOptions: ParsableArguments {
             if let certificate, let key {
                 return (try ServerTLS.load(certificatePath: certificate, keyPath: key), nil)
             }
-            let authority = LocalCertificateAuthority(folder: (dataDirectory ?? "") + "/tls")
+            let authority = LocalCertificateAuthority(folder: (dataDirectory ?? "") + "/tls", hosts: hosts)
             return (try authority.prepare().tls, authority)
         } catch {
             console.err(escaping: "cannot serve HTTPS: \(error)\n")

@@ -20,6 +20,7 @@ struct ConfigDecoder {
         case emailsPerAddress, emailWindow, maximumConnections, passwordHashQueue
         case refreshLifetime, privilegedSessionMaxAge
         case metricsAllow
+        case publicURL
 
         /// The environment variable that sets the key, winning over jump.yaml (for
         /// containers): `JUMP_` and the key in upper snake case (`bcryptCost`:
@@ -65,7 +66,7 @@ struct ConfigDecoder {
         case .passwordHashQueue: KeySpec(value: .integer(0...100_000))
         case .refreshLifetime: KeySpec(value: .integer(60...31_536_000))
         case .maximumRecordSize: KeySpec(value: .integer(1024...(3 << 20)))
-        case .identities, .database, .apiKey, .clientSecret, .schema: .text()
+        case .identities, .database, .apiKey, .clientSecret, .schema, .publicURL: .text()
         case .writeWithToken, .metricsAllow: KeySpec(value: .list(.text))
         }
     }
@@ -230,6 +231,7 @@ struct ConfigDecoder {
         settings.apiKey = value(.apiKey).flatMap { string($0, "'apiKey'") }
         settings.clientSecret = value(.clientSecret).flatMap { string($0, "'clientSecret'") }
         settings.schema = value(.schema).flatMap { string($0, "'schema'") }
+        settings.publicURL = value(.publicURL).flatMap { string($0, "'publicURL'") }.flatMap { url($0, "'publicURL'") ? $0 : nil }
         if let value = bounded(.maximumRecordSize) { settings.maximumRecordSize = value }
         if let paths = list(.writeWithToken) {
             settings.writeWithToken = paths.map { $0.value.hasPrefix("/") ? $0 : Located("/" + $0.value, at: $0.location) }

@@ -382,7 +382,8 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .passwordHashQueue: "Password hashes that may wait for a thread (0: none wait).",
         .refreshLifetime: "Seconds a refresh secret lives.",
         .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes.",
-        .metricsAllow: "Client addresses (CIDR ranges, e.g. 10.0.0.0/8, ::1) GET /metrics answers; others get 403 (default: any)."
+        .metricsAllow: "Client addresses (CIDR ranges, e.g. 10.0.0.0/8, ::1) GET /metrics answers; others get 403 (default: any).",
+        .publicURL: "The URL clients reach the server by (its host passes the Host check), e.g. https://capture.example.com."
     ]
 
     static let identitiesDescriptions: [IdentitiesLoader.Key: String] = [
