@@ -46,7 +46,9 @@ public enum Stylesheet {
         .check input { inline-size: 1.5rem; block-size: 1.5rem; margin: 0; flex: none; }
         .check label { font-weight: 400; }
         .date { display: flex; flex-wrap: wrap; gap: .5rem; }
-        .date > * { flex: 1 1 5.5rem; inline-size: auto; }
+        .date-part { flex: 1 1 5.5rem; min-inline-size: 0; }
+        .date-month { flex: 2 1 8rem; }
+        .date-part label { display: block; font-size: .875rem; color: #4a5263; margin-block-end: .125rem; }
         .options label { display: flex; gap: .5rem; align-items: center; min-block-size: 2.75rem; font-weight: 400; }
         .tip { color: #4a5263; font-size: .875rem; margin-block: .25rem 0; }
         .field-error { color: #8c1d18; font-weight: 600; margin-block: .25rem 0; }
