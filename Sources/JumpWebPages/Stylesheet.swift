@@ -41,7 +41,9 @@ public enum Stylesheet {
         input:focus, select:focus, textarea:focus, button:focus, .choice:focus {
           outline: 3px solid #0b57d0; outline-offset: 2px;
         }
-        [aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
+        input[aria-invalid=true], select[aria-invalid=true], textarea[aria-invalid=true], fieldset[aria-invalid=true] {
+          border-color: #b3261e; border-width: 2px;
+        }
         .check { display: flex; gap: .5rem; align-items: flex-start; }
         .check input { inline-size: 1.5rem; block-size: 1.5rem; margin: 0; flex: none; }
         .check label { font-weight: 400; }

@@ -395,9 +395,12 @@ class Pages(unittest.TestCase):
         self.shot("date-de-DE-refused")
         message = self.element("field-birthdate-error").text.strip()
         self.assertIn("Dieses Datum gibt es nicht.", message)
+        plain = self.element("field-firstName").value_of_css_property("border-top-color")
         for part in ("day", "month", "year"):
             control = self.element(f"field-birthdate-{part}")
             self.assertEqual(control.get_attribute("aria-invalid"), "true", f"the {part} is not marked")
+            # Marked where it shows, the year's number input too.
+            self.assertNotEqual(control.value_of_css_property("border-top-color"), plain, f"the {part}'s border is not marked")
 
 
 if __name__ == "__main__":

@@ -445,6 +445,9 @@ final class PageBrowser: @unchecked Sendable {
             #expect(refused.tag(id: "field-birthdate-day")?.contains(" autofocus") == true)
             #expect(refused.body.contains(#"<option value="31" selected>31</option>"#))
             #expect(refused.body.contains(#"<option value="2" selected>Februar</option>"#))
+            // Marked where it shows: `input[type=number]`'s own border must not win over the mark.
+            let css = try await browser.get("/assets/jump-forms.css").body
+            #expect(css.contains("input[aria-invalid=true], select[aria-invalid=true]"))
             #expect(try await server.server.accountCount() == 0)
         }
     }
