@@ -22,15 +22,22 @@ extension CivilDate {
     /// The year has four digits (a two-digit year is ambiguous for a birth date); day and month
     /// one or two. Any decimal digits count (`１９９０`, `١٩٩٠`); between the numbers any
     /// punctuation or spaces, or the words of the locale's date patterns (`1990年1月15日`). Nil for anything
-    /// else, and for dates that do not exist (`31/02/1990`).
+    /// else, and for dates that do not exist (`31/02/1990`: `reading(typed:locale:)` tells the two apart).
     public init?(typed text: String, locale: LocaleTag) {
+        guard case .date(let date) = Self.reading(typed: text, locale: locale) else { return nil }
+        self = date
+    }
+
+    /// Reads typed text as `init(typed:locale:)` does, and says why it is no date: numbers in
+    /// the shape of the locale's date (or of `yyyy-MM-dd`) whose day the month lacks
+    /// (`31.02.1990` in de-DE, `2020-02-30`) are `.doesNotExist`; anything else (`15.13.1990`)
+    /// `.unreadable`.
+    public static func reading(typed text: String, locale: LocaleTag) -> Reading {
         let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-        if let date = CivilDate(iso: trimmed) {
-            self = date
-            return
-        }
+        let iso = reading(iso: trimmed)
+        if iso != .unreadable { return iso }
         let pattern = Self.inputPattern(for: locale)
-        guard let order = Self.fieldOrder(pattern) else { return nil }
+        guard let order = Self.fieldOrder(pattern) else { return .unreadable }
         // Words the locale's date patterns write (`年`, `г`) may stand between or after the numbers.
         let cldr = CLDRLocale.resolve(locale.identifier)
         let patterns = [pattern] + ["d.short", "d.medium", "d.long", "k.yMMMd"].compactMap { cldr.date($0) }
@@ -46,30 +53,49 @@ extension CivilDate {
                     numbers.append((digit, 1))
                     inNumber = true
                 }
-                guard numbers[numbers.count - 1].digits <= 4 else { return nil }
+                guard numbers[numbers.count - 1].digits <= 4 else { return .unreadable }
             } else {
-                if character.isLetter && !patternLetters.contains(character) { return nil }
-                if character.isNumber { return nil }  // `½`, `Ⅻ`: numbers that are no digits
+                if character.isLetter && !patternLetters.contains(character) { return .unreadable }
+                if character.isNumber { return .unreadable }  // `½`, `Ⅻ`: numbers that are no digits
                 // Two numbers need something between them: `15011990` is no date.
                 inNumber = false
             }
         }
-        guard numbers.count == 3 else { return nil }
+        guard numbers.count == 3 else { return .unreadable }
         var year = 0, month = 0, day = 0
         for (letter, number) in zip(order, numbers) {
             switch letter {
             case "y":
-                guard number.digits == 4 else { return nil }
+                guard number.digits == 4 else { return .unreadable }
                 year = number.value
             case "M":
-                guard number.digits <= 2 else { return nil }
+                guard number.digits <= 2 else { return .unreadable }
                 month = number.value
             default:
-                guard number.digits <= 2 else { return nil }
+                guard number.digits <= 2 else { return .unreadable }
                 day = number.value
             }
         }
-        self.init(year: year, month: month, day: day)
+        return reading(year: year, month: month, day: day)
+    }
+
+    /// A part of a date, as a date field lays them out.
+    public enum Part: String, Sendable, Hashable, CaseIterable {
+        case year, month, day
+    }
+
+    /// The order day, month and year stand in the locale's numeric date (`inputPattern`): day,
+    /// month, year in de-DE and fr-FR; month, day, year in en-US; year, month, day in ja-JP.
+    public static func partOrder(for locale: LocaleTag) -> [Part] {
+        let order = fieldOrder(inputPattern(for: locale)) ?? ["y", "M", "d"]
+        return order.map { $0 == "y" ? .year : $0 == "M" ? .month : .day }
+    }
+
+    /// The twelve month names of `locale` as a list of months shows them (CLDR's stand-alone
+    /// wide names: `Januar` in de-DE, `styczeń` in pl-PL, `1月` in ja-JP), January first.
+    public static func monthNames(for locale: LocaleTag) -> [String] {
+        let names = CLDRLocale.resolve(locale.identifier).date("M.sw").map(CLDRLocale.items) ?? []
+        return names.count == 12 && !names.contains(where: \.isEmpty) ? names : (1...12).map(String.init)
     }
 
     /// The date as `inputPattern` writes it for `locale` (`15/01/1990` in fr-FR, `1/15/1990` in

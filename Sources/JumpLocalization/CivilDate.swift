@@ -18,6 +18,34 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses `yyyy-MM-dd` exactly (four-digit year, two-digit month and day).
     public init?(iso text: String) {
+        guard case .date(let date) = Self.reading(iso: text) else { return nil }
+        self = date
+    }
+
+    /// What text holds as a date: a date, a day and month in a date's shape that name no day
+    /// of the calendar (`31.02.1990`, `2020-02-30`, `2023-04-31`), or no date at all (a month
+    /// over 12 or a day over 31 is read as a date typed in another order).
+    public enum Reading: Sendable, Hashable {
+        case date(CivilDate)
+        case doesNotExist
+        case unreadable
+    }
+
+    /// Reads `yyyy-MM-dd` exactly (four-digit year, two-digit month and day): `2020-02-30` is
+    /// `.doesNotExist`, `2020-2-3` `.unreadable`.
+    public static func reading(iso text: String) -> Reading {
+        guard let (year, month, day) = isoNumbers(text) else { return .unreadable }
+        return reading(year: year, month: month, day: day)
+    }
+
+    /// A date, or why numbers are none: `.doesNotExist` for a day the month lacks (30 February).
+    static func reading(year: Int, month: Int, day: Int) -> Reading {
+        if let date = CivilDate(year: year, month: month, day: day) { return .date(date) }
+        return (1...9999).contains(year) && (1...12).contains(month) && (1...31).contains(day) ? .doesNotExist : .unreadable
+    }
+
+    /// The numbers of `yyyy-MM-dd`, whether or not they make a date.
+    private static func isoNumbers(_ text: String) -> (Int, Int, Int)? {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int? {
@@ -29,7 +57,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-        self.init(year: year, month: month, day: day)
+        return (year, month, day)
     }
 
     public static func isLeap(_ year: Int) -> Bool {

@@ -58,6 +58,12 @@ public struct Localizer: Sendable {
         matcher.bestMatch(for: locale) ?? matcher.bestMatch(for: defaultLocale)
     }
 
+    /// Whether some catalog (or fallback catalog) speaks `locale`'s language, so that its texts
+    /// do not all come from the default locale: how a server picks among `Accept-Language`'s.
+    public func speaks(_ locale: LocaleTag) -> Bool {
+        !matcher.ranked(locale).isEmpty || !fallbackMatcher.ranked(locale).isEmpty
+    }
+
     /// The catalog that serves `locale` best (see `negotiatedLocale(for:)`).
     public func bestCatalog(for locale: LocaleTag) -> LocaleCatalog? {
         negotiatedLocale(for: locale).flatMap { catalogs[$0] }

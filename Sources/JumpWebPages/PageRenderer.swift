@@ -190,7 +190,11 @@ public enum PageRenderer {
         }
     }
 
-    /// A dateselect's year (a number input), month and day (selects), from a `yyyy-MM-dd` value.
+    /// A dateselect's parts in the order the locale writes a date (`CivilDate.partOrder`: day,
+    /// month, year in de-DE; month, day, year in en-US; year, month, day in ja-JP), each with a
+    /// visible label: the year a number input, the month a select of the locale's month names
+    /// (CLDR's, `CivilDate.monthNames`), the day a select; from a `yyyy-MM-dd` value. Every
+    /// part carries the field's `aria-invalid` and `aria-describedby` when it has messages.
     static func dateParts(
         _ field: FormModel.Field, value: String?, page: FormPage, common: [[String: Any]], autofocus: Bool
     ) -> [[String: Any]] {
@@ -202,25 +206,33 @@ public enum PageRenderer {
         var isBirthday = false
         if case .path(let located)? = field.schemaId, located.value == "birthday" { isBirthday = true }
         func completion(_ part: String) -> [[String: Any]] { isBirthday ? [attribute("autocomplete", "bday-" + part)] : [] }
-        func numbers(_ range: ClosedRange<Int>, selected: String) -> [[String: Any]] {
+        func options(_ labels: [String], selected: String) -> [[String: Any]] {
             [["value": "", "label": "", "selected": Int(selected) == nil]]
-                + range.map { ["value": String($0), "label": String($0), "selected": Int(selected) == $0] }
+                + labels.enumerated().map { index, label in ["value": String(index + 1), "label": label, "selected": Int(selected) == index + 1] }
         }
-        return [
-            [
-                "id": id + "-year", "name": "\(field.name)[dateselect_year]", "label": page.words.year, "isSelect": false,
-                "value": piece(0),
-                "attributes": attributes + completion("year") + [attribute("min", "1"), attribute("max", "9999")]
-                    + (autofocus ? [attribute("autofocus")] : [])
-            ],
-            [
-                "id": id + "-month", "name": "\(field.name)[dateselect_month]", "label": page.words.month, "isSelect": true,
-                "value": piece(1), "options": numbers(1...12, selected: piece(1)), "attributes": attributes + completion("month")
-            ],
-            [
-                "id": id + "-day", "name": "\(field.name)[dateselect_day]", "label": page.words.day, "isSelect": true,
-                "value": piece(2), "options": numbers(1...31, selected: piece(2)), "attributes": attributes + completion("day")
-            ]
-        ]
+        let order = CivilDate.partOrder(for: page.locale)
+        return order.enumerated().map { position, part -> [String: Any] in
+            let focus = autofocus && position == 0 ? [attribute("autofocus")] : []
+            switch part {
+            case .year:
+                return [
+                    "id": id + "-year", "name": "\(field.name)[dateselect_year]", "label": page.words.year, "part": "year", "isSelect": false,
+                    "value": piece(0),
+                    "attributes": attributes + completion("year") + [attribute("min", "1"), attribute("max", "9999")] + focus
+                ]
+            case .month:
+                return [
+                    "id": id + "-month", "name": "\(field.name)[dateselect_month]", "label": page.words.month, "part": "month", "isSelect": true,
+                    "value": piece(1), "options": options(CivilDate.monthNames(for: page.locale), selected: piece(1)),
+                    "attributes": attributes + completion("month") + focus
+                ]
+            case .day:
+                return [
+                    "id": id + "-day", "name": "\(field.name)[dateselect_day]", "label": page.words.day, "part": "day", "isSelect": true,
+                    "value": piece(2), "options": options((1...31).map(String.init), selected: piece(2)),
+                    "attributes": attributes + completion("day") + focus
+                ]
+            }
+        }
     }
 }

@@ -41,12 +41,16 @@ public enum Stylesheet {
         input:focus, select:focus, textarea:focus, button:focus, .choice:focus {
           outline: 3px solid #0b57d0; outline-offset: 2px;
         }
-        [aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
+        input[aria-invalid=true], select[aria-invalid=true], textarea[aria-invalid=true], fieldset[aria-invalid=true] {
+          border-color: #b3261e; border-width: 2px;
+        }
         .check { display: flex; gap: .5rem; align-items: flex-start; }
         .check input { inline-size: 1.5rem; block-size: 1.5rem; margin: 0; flex: none; }
         .check label { font-weight: 400; }
         .date { display: flex; flex-wrap: wrap; gap: .5rem; }
-        .date > * { flex: 1 1 5.5rem; inline-size: auto; }
+        .date-part { flex: 1 1 5.5rem; min-inline-size: 0; }
+        .date-month { flex: 2 1 8rem; }
+        .date-part label { display: block; font-size: .875rem; color: #4a5263; margin-block-end: .125rem; }
         .options label { display: flex; gap: .5rem; align-items: center; min-block-size: 2.75rem; font-weight: 400; }
         .tip { color: #4a5263; font-size: .875rem; margin-block: .25rem 0; }
         .field-error { color: #8c1d18; font-weight: 600; margin-block: .25rem 0; }

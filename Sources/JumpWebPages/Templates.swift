@@ -87,17 +87,19 @@ enum Templates {
         <legend id="{{id}}-legend">{{label}}{{#required}}<span class="required" aria-hidden="true">*</span>{{/required}}</legend>
         <div class="date">
         {{#parts}}
-        <label for="{{id}}" hidden>{{label}}</label>
+        <div class="date-part date-{{part}}">
+        <label for="{{id}}">{{label}}</label>
         {{#isSelect}}
-        <select id="{{id}}" name="{{name}}" aria-label="{{label}}"\(attributes)>
+        <select id="{{id}}" name="{{name}}"\(attributes)>
         {{#options}}
         <option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>
         {{/options}}
         </select>
         {{/isSelect}}
         {{^isSelect}}
-        <input type="number" id="{{id}}" name="{{name}}" value="{{value}}" aria-label="{{label}}" inputmode="numeric"\(attributes)>
+        <input type="number" id="{{id}}" name="{{name}}" value="{{value}}" inputmode="numeric"\(attributes)>
         {{/isSelect}}
+        </div>
         {{/parts}}
         </div>
         </fieldset>

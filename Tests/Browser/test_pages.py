@@ -349,6 +349,59 @@ class Pages(unittest.TestCase):
         sources = [frame.get_attribute("src") for frame in self.driver.find_elements(By.TAG_NAME, "iframe")]
         self.assertTrue(any("/forms/newsletterForm?" in source for source in sources), "the new form is not in the gallery")
 
+    def test_7_the_preview_gallery_finishes_loading_and_fits_a_phone(self):
+        if not PREVIEW:
+            self.skipTest("JUMP_FORMS_PREVIEW_URL is not set")
+        started = time.monotonic()
+        try:
+            self.open(PREVIEW)  # returns at the load event: the long poll must not hold it
+        except TimeoutException:
+            self.fail("/preview did not finish loading: its long poll holds the load event")
+        elapsed = time.monotonic() - started
+        self.assertEqual(self.driver.execute_script("return document.readyState"), "complete")
+        self.assertLess(elapsed, 10, f"/preview took {elapsed:.1f}s to load")
+        self.shot("preview-phone")
+        width = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(width, 375 + 1, f"the gallery is {width}px wide at 375px")
+        # The first frame shows whole: its right edge (border included) is inside its row's
+        # visible box, which the row scrolls sideways (a content-box frame overhung it by 2px).
+        frame = self.driver.find_elements(By.TAG_NAME, "iframe")[0]
+        right, visible = self.driver.execute_script(
+            """const frame = arguments[0], row = frame.closest('.locales'), box = row.getBoundingClientRect();
+            return [frame.getBoundingClientRect().right, box.left + row.clientLeft + row.clientWidth];""", frame)
+        self.assertLessEqual(right, visible + 0.5, f"the first frame ends at {right}px, its row shows up to {visible}px: clipped")
+
+    def test_8_a_german_date_field_is_day_month_name_year(self):
+        self.open(form_url("registrationForm", "de-DE"))
+        self.check_page("de-DE", "ltr")
+        parts = self.driver.find_elements(By.CSS_SELECTOR, "#field-birthdate-row .date select, #field-birthdate-row .date input")
+        self.assertEqual([part.get_attribute("id") for part in parts], ["field-birthdate-day", "field-birthdate-month", "field-birthdate-year"])
+        month = Select(self.element("field-birthdate-month"))
+        self.assertEqual([option.text for option in month.options][1:4], ["Januar", "Februar", "März"])
+        for part, word in (("day", "Tag"), ("month", "Monat"), ("year", "Jahr")):
+            label = self.driver.find_element(By.CSS_SELECTOR, f'label[for="field-birthdate-{part}"]')
+            self.assertTrue(label.is_displayed(), f"the {part} label is hidden")
+            self.assertEqual(label.text, word)
+        self.shot("date-de-DE")
+        # 31 February: the message says so, and every part is marked.
+        self.fill("emailAddress", f"jonas.{RUN}@example.com")
+        self.fill("displayName", f"jonas{RUN}")
+        self.fill("firstName", "Jonas")
+        self.fill("lastName", "Weber")
+        self.fill("newPassword", "richtiges pferd batterie")
+        self.fill("newPasswordConfirm", "richtiges pferd batterie")
+        self.fill_date("birthdate", "1990", "2", "31")
+        self.submit()
+        self.shot("date-de-DE-refused")
+        message = self.element("field-birthdate-error").text.strip()
+        self.assertIn("Dieses Datum gibt es nicht.", message)
+        plain = self.element("field-firstName").value_of_css_property("border-top-color")
+        for part in ("day", "month", "year"):
+            control = self.element(f"field-birthdate-{part}")
+            self.assertEqual(control.get_attribute("aria-invalid"), "true", f"the {part} is not marked")
+            # Marked where it shows, the year's number input too.
+            self.assertNotEqual(control.value_of_css_property("border-top-color"), plain, f"the {part}'s border is not marked")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import JumpCapture
 import JumpCaptureNIO
-import JumpCaptureServer
+@testable import JumpCaptureServer
 import JumpForms
 import JumpWebPages
 import NIOCore
@@ -14,6 +14,8 @@ import TestSupport
 final class PageBrowser: @unchecked Sendable {
     let server: TestServer
     private(set) var cookies: [String: String] = [:]
+    /// The browser's `Accept-Language`, if any.
+    var acceptLanguage: String?
 
     init(_ server: TestServer) { self.server = server }
 
@@ -58,6 +60,7 @@ final class PageBrowser: @unchecked Sendable {
         var request = HTTPClientRequest(url: server.url.description + target)
         request.method = method
         if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")) }
+        if let acceptLanguage { request.headers.add(name: "Accept-Language", value: acceptLanguage) }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: body))
@@ -351,11 +354,105 @@ final class PageBrowser: @unchecked Sendable {
             let page = try await PageBrowser(server).get("/google/start?token_url=" + FormEncoding.encodeComponent("https://example.com/token"))
             #expect(page.status == 200)
             #expect(page.body.contains(#"<meta name="viewport""#))
-            #expect(page.body.contains("<h1>Sign in to Google as</h1>"), "\(page.body)")
+            #expect(page.body.contains("<h1>Choose your Google account</h1>"), "\(page.body)")
             #expect(page.body.contains(#"<span class="name">marta_k</span><span class="detail">marta.keller@example.com</span>"#))
             #expect(page.body.contains(#"<span class="name">ana_google</span><span class="detail">ana.ruiz@example.com</span>"#))
             let complete = try await PageBrowser(server).get("/signin/complete?token=abc")
             #expect(complete.body.contains("<h1>Signed in</h1>") && complete.body.contains(#"dir="ltr""#))
+        }
+    }
+
+    /// The Engage dialog speaks `locale=`, else the browser's `Accept-Language`, else `captureLocale`.
+    @Test func theEngageDialogIsLocalized() async throws {
+        try await withServer(.socket) { server in
+            let german = try await PageBrowser(server).get("/google/start?locale=de-DE")
+            #expect(german.body.contains(#"<html lang="de-DE" dir="ltr">"#))
+            #expect(german.body.contains("<h1>Konto für Google wählen</h1>"), "\(german.body)")
+            let browser = PageBrowser(server)
+            browser.acceptLanguage = "xx-YY, ja;q=0.4, fr-CH;q=0.8, *;q=0.1"
+            let french = try await browser.get("/google/start")
+            #expect(french.body.contains(#"<html lang="fr-CH" dir="ltr">"#), "\(french.body)")
+            #expect(french.body.contains("<h1>Choisissez votre compte Google</h1>"))
+            // locale= wins over Accept-Language.
+            #expect(try await browser.get("/google/start?locale=pl-PL").body.contains("<h1>Wybierz konto Google</h1>"))
+            let done = try await browser.get("/signin/complete?token=abc")
+            #expect(done.body.contains("<h1>Connecté</h1>"))
+            // The dialog's errors too.
+            let unknown = try await browser.get("/nosuchprovider/start?locale=es-ES")
+            #expect(unknown.status == 404)
+            #expect(unknown.body.contains("<h1>Proveedor desconocido</h1>") && unknown.body.contains("/nosuchprovider/start"), "\(unknown.body)")
+            let identity = try await browser.get("/google/start?locale=de-DE&identity=nobody")
+            #expect(identity.status == 404 && identity.body.contains("<h1>Keine Testidentität</h1>"), "\(identity.body)")
+            // A dialog that completes at once ends on a page in its locale.
+            let chosen = try await browser.get("/google/start?locale=de-DE&identity=marta.keller%40example.com")
+            let location = try #require(chosen.location)
+            #expect(location.contains("/signin/complete?locale=de-DE&token="), "\(location)")
+            // Without either, captureLocale (en-US).
+            let english = try await PageBrowser(server).get("/google/start")
+            #expect(english.body.contains(#"<html lang="en-US""#) && english.body.contains("<h1>Choose your Google account</h1>"))
+        }
+    }
+
+    @Test func acceptLanguageIsReadByWeightThenOrder() {
+        let tags = CaptureService.acceptedLanguages(["de;q=0.5, fr-CH , *;q=0.9", "ja;q=0, en-GB;q=0.5, pl;q=1.5"])
+        #expect(tags.map(\.identifier) == ["fr-CH", "de", "en-GB"])
+        #expect(CaptureService.acceptedLanguages([]).isEmpty && CaptureService.acceptedLanguages(["*"]).isEmpty)
+    }
+
+    /// A German date field: day, month (CLDR's month names), year, each with a visible label.
+    @Test func aGermanDateFieldIsDayMonthNameYear() async throws {
+        try await withServer(.socket) { server in
+            let page = try await PageBrowser(server).get("/forms/registrationForm?locale=de-DE")
+            #expect(page.status == 200)
+            let body = page.body
+            let day = try #require(body.range(of: #"id="field-birthdate-day""#))
+            let month = try #require(body.range(of: #"id="field-birthdate-month""#))
+            let year = try #require(body.range(of: #"id="field-birthdate-year""#))
+            #expect(day.lowerBound < month.lowerBound && month.lowerBound < year.lowerBound, "day, month, year")
+            #expect(body.contains(#"<option value="1">Januar</option>"#) && body.contains(#"<option value="3">März</option>"#))
+            #expect(body.contains(#"<label for="field-birthdate-day">Tag</label>"#))
+            #expect(body.contains(#"<label for="field-birthdate-month">Monat</label>"#))
+            #expect(body.contains(#"<label for="field-birthdate-year">Jahr</label>"#))
+            #expect(!body.contains(" hidden>"), "the parts' labels are visible")
+            // en-US: month, day, year; ja-JP: year, month, day.
+            let english = try await PageBrowser(server).get("/forms/registrationForm?locale=en-US").body
+            let order = ["month", "day", "year"].map { english.range(of: #"id="field-birthdate-\#($0)""#)?.lowerBound }
+            #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted() && order.allSatisfy { $0 != nil })
+            #expect(english.contains(#"<option value="12">December</option>"#))
+        }
+    }
+
+    /// 31 February: the message says the date does not exist, and every part is marked.
+    @Test func aDateThatDoesNotExistIsRefusedOnEveryPart() async throws {
+        try await withServer(.socket) { server in
+            let browser = PageBrowser(server)
+            let target = "/forms/registrationForm?locale=de-DE"
+            let form = try await browser.get(target)
+            var fields = Self.registration()
+            fields = fields.map { name, value in
+                switch name {
+                case "birthdate[dateselect_month]": (name, "2")
+                case "birthdate[dateselect_day]": (name, "31")
+                default: (name, value)
+                }
+            }
+            let refused = try await browser.post(target, fields, csrf: form.csrf)
+            #expect(refused.status == 400)
+            let message = try #require(refused.content(id: "field-birthdate-error"))
+            #expect(message.contains("Dieses Datum gibt es nicht."), "\(refused.body)")
+            #expect(!message.contains("JJJJ-MM-TT"))
+            for part in ["day", "month", "year"] {
+                let tag = try #require(refused.tag(id: "field-birthdate-\(part)"))
+                #expect(tag.contains(#"aria-invalid="true""#) && tag.contains("field-birthdate-error"), "\(part): \(tag)")
+            }
+            // The first part in the locale's order is focused; the values typed stay.
+            #expect(refused.tag(id: "field-birthdate-day")?.contains(" autofocus") == true)
+            #expect(refused.body.contains(#"<option value="31" selected>31</option>"#))
+            #expect(refused.body.contains(#"<option value="2" selected>Februar</option>"#))
+            // Marked where it shows: `input[type=number]`'s own border must not win over the mark.
+            let css = try await browser.get("/assets/jump-forms.css").body
+            #expect(css.contains("input[aria-invalid=true], select[aria-invalid=true]"))
+            #expect(try await server.server.accountCount() == 0)
         }
     }
 

@@ -220,6 +220,22 @@ import TestSupport
         #expect(result.stdout.contains("left to the server: emailAddress (unique)"))
     }
 
+    /// 31 February: the message says the date does not exist, not which format to use (the
+    /// prompts read the locale's format too: FormSessionTests, FieldInputTests).
+    @Test func aDateThatDoesNotExistIsSaidToNotExist() async throws {
+        for (locale, typed, message) in [
+            ("de-DE", "1990-02-31", "Geburtsdatum: Dieses Datum gibt es nicht."), ("en-US", "2020-02-30", "this date does not exist.")
+        ] {
+            let result = try await run([
+                "validate", "registrationForm", "--today", "2025-06-15", "--locale", locale, "--set", "birthdate=\(typed)"
+            ])
+            let output = result.stdout + result.stderr
+            #expect(result.status != 0)
+            #expect(output.contains(message), "\(output)")
+            #expect(!output.contains("JJJJ-MM-TT") && !output.contains("YYYY-MM-DD"), "\(output)")
+        }
+    }
+
     @Test func validateReadsAnswersFromStandardInputAsJSON() async throws {
         let answers = """
             {"emailAddress": "ana@example.com", "displayName": "ana_r", "firstName": "Ana", "lastName": "Ruiz",

@@ -97,6 +97,13 @@ import TestSupport
         #expect(Self.frames(page.body) == expected)
         #expect(page.body.contains(#"<meta name="viewport" content="width=device-width, initial-scale=1">"#))
         #expect(!page.body.contains("id=\"problems\""))
+        // The long poll starts after the load event: a request in flight before it would hold
+        // the event, and a headless browser would never finish loading the page.
+        let script = try #require(page.body.components(separatedBy: "<script>").last?.components(separatedBy: "</script>").first)
+        #expect(script.contains(#"window.addEventListener("load""#), "\(script)")
+        #expect(!script.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "poll();" }, "\(script)")
+        // At phone width, a frame is as wide as the screen at most, its border included.
+        #expect(page.body.contains("box-sizing: border-box") && page.body.contains("max-width: calc(100vw - 2rem)"))
     }
 
     @Test func theLocaleOptionNarrowsTheGalleryAndThePseudoLocalesHaveTexts() async throws {

@@ -17,8 +17,11 @@ import TestSupport
         var maleLabel: String
         /// 1 April 1990 in the locale's numeric format.
         var date: String
-        /// The message of `31.02.1990`-like input.
+        /// The message of input that is no date (`31/02/90`).
         var invalidDate: String
+        /// 31 February 1990 in the locale's numeric format, and the message that says it does not exist.
+        var nonexistent: String
+        var nonexistentDate: String
         var invalidCheckbox: String
         var testDescription: String { locale }
     }
@@ -26,19 +29,24 @@ import TestSupport
     static let cases: [Case] = [
         Case(
             locale: "en-US", yes: ["yes", "Y", " true "], no: ["no", "N", "False"], maleLabel: "MALE", date: "4/1/1990",
-            invalidDate: "Date of birth: enter a date as YYYY-MM-DD.", invalidCheckbox: "answer yes or no."),
+            invalidDate: "Date of birth: enter a date as YYYY-MM-DD.", nonexistent: "2/31/1990",
+            nonexistentDate: "Date of birth: this date does not exist.", invalidCheckbox: "answer yes or no."),
         Case(
             locale: "fr-FR", yes: ["oui", "O", "yes"], no: ["non", "N", "no"], maleLabel: "homme", date: "01/04/1990",
-            invalidDate: "Date de naissance : saisissez une date au format AAAA-MM-JJ.", invalidCheckbox: "répondez par oui ou par non."),
+            invalidDate: "Date de naissance : saisissez une date au format AAAA-MM-JJ.", nonexistent: "31/02/1990",
+            nonexistentDate: "Date de naissance : cette date n’existe pas.", invalidCheckbox: "répondez par oui ou par non."),
         Case(
             locale: "de-DE", yes: ["ja", "J", "y"], no: ["nein", "n"], maleLabel: "männlich", date: "1.4.1990",
-            invalidDate: "Geburtsdatum: Geben Sie ein Datum im Format JJJJ-MM-TT ein.", invalidCheckbox: "Antworten Sie mit Ja oder Nein."),
+            invalidDate: "Geburtsdatum: Geben Sie ein Datum im Format JJJJ-MM-TT ein.", nonexistent: "31.02.1990",
+            nonexistentDate: "Geburtsdatum: Dieses Datum gibt es nicht.", invalidCheckbox: "Antworten Sie mit Ja oder Nein."),
         Case(
             locale: "ja-JP", yes: ["はい", "は", "yes"], no: ["いいえ", "い", "no"], maleLabel: "男性", date: "1990/4/1",
-            invalidDate: "生年月日：日付を YYYY-MM-DD の形式で入力してください。", invalidCheckbox: "「はい」または「いいえ」で答えてください。"),
+            invalidDate: "生年月日：日付を YYYY-MM-DD の形式で入力してください。", nonexistent: "1990/2/31",
+            nonexistentDate: "生年月日：この日付は存在しません。", invalidCheckbox: "「はい」または「いいえ」で答えてください。"),
         Case(
             locale: "pl-PL", yes: ["tak", "T", "true"], no: ["nie", "n"], maleLabel: "MĘŻCZYZNA", date: "1.04.1990",
-            invalidDate: "Data urodzenia: wpisz datę w formacie RRRR-MM-DD.", invalidCheckbox: "odpowiedz tak lub nie.")
+            invalidDate: "Data urodzenia: wpisz datę w formacie RRRR-MM-DD.", nonexistent: "31.02.1990",
+            nonexistentDate: "Data urodzenia: taka data nie istnieje.", invalidCheckbox: "odpowiedz tak lub nie.")
     ]
 
     func form(_ locale: String) throws -> FormModel {
@@ -86,8 +94,20 @@ import TestSupport
         #expect(try input.value(test.date, for: birthdate).get() == "1990-04-01")
         #expect(try input.value("1990-04-01", for: birthdate).get() == "1990-04-01")
         #expect(try input.value("", for: birthdate).get() == "")
-        guard case .failure(let failure) = input.value("31/02/1990", for: birthdate) else { Issue.record("31 February was read"); return }
+        guard case .failure(let failure) = input.value("31/02/90", for: birthdate) else { Issue.record("a two-digit year was read"); return }
         #expect(failure.message == test.invalidDate)
+    }
+
+    /// A date in the locale's format (or ISO's) that names no day says so, not the format.
+    @Test(arguments: cases)
+    func aDateThatDoesNotExistSaysSo(_ test: Case) throws {
+        let form = try form(test.locale)
+        let input = FieldInput(localizer: Self.localizer, locale: form.locale)
+        let birthdate = try #require(form.field(named: "birthdate"))
+        for text in [test.nonexistent, "2020-02-30"] {
+            guard case .failure(let failure) = input.value(text, for: birthdate) else { Issue.record("\(text) was read"); continue }
+            #expect(failure.message == test.nonexistentDate, "\(text)")
+        }
     }
 
     @Test func theFormSessionReadsTheLocalesDates() throws {

@@ -42,6 +42,49 @@ import Testing
         #expect(CivilDate(typed: text, locale: Self.tag(locale)) == date)
     }
 
+    /// (locale, typed, what it reads as): a day the month lacks does not exist; other
+    /// numbers are no date (a month over 12 is read as a date in another order).
+    static let readings: [(String, String, CivilDate.Reading)] = [
+        ("de-DE", "31.02.1990", .doesNotExist), ("de-DE", "29.2.2023", .doesNotExist), ("de-DE", "31.04.1990", .doesNotExist),
+        ("de-DE", "15.13.1990", .unreadable), ("de-DE", "32.01.1990", .unreadable), ("de-DE", "31.02.90", .unreadable),
+        ("de-DE", "2020-02-30", .doesNotExist), ("en-US", "2/30/2020", .doesNotExist), ("en-US", "2020-02-30", .doesNotExist),
+        ("fr-FR", "31/02/1990", .doesNotExist), ("ja-JP", "1990/2/31", .doesNotExist), ("ja-JP", "1990年2月30日", .doesNotExist),
+        ("pl-PL", "31.06.1990", .doesNotExist), ("en-US", "2020-13-01", .unreadable), ("en-US", "2020-2-3", .unreadable),
+        ("en-US", "", .unreadable), ("de-DE", "29.02.2024", .date(CivilDate(year: 2024, month: 2, day: 29)!))
+    ]
+
+    @Test(arguments: readings)
+    func aDayTheMonthLacksDoesNotExist(_ locale: String, _ text: String, _ expected: CivilDate.Reading) {
+        #expect(CivilDate.reading(typed: text, locale: Self.tag(locale)) == expected, "\(locale): \(text)")
+    }
+
+    @Test func isoReadingsTellANonexistentDateFromAMalformedOne() {
+        #expect(CivilDate.reading(iso: "2020-02-30") == .doesNotExist)
+        #expect(CivilDate.reading(iso: "2023-02-29") == .doesNotExist)
+        #expect(CivilDate.reading(iso: "2024-02-29") == .date(CivilDate(year: 2024, month: 2, day: 29)!))
+        #expect(CivilDate.reading(iso: "2020-00-10") == .unreadable)
+        #expect(CivilDate.reading(iso: "2020-2-30") == .unreadable)
+        #expect(CivilDate(iso: "2020-02-30") == nil)
+    }
+
+    @Test(arguments: [
+        ("de-DE", [CivilDate.Part.day, .month, .year]), ("fr-FR", [.day, .month, .year]), ("pl-PL", [.day, .month, .year]),
+        ("en-US", [.month, .day, .year]), ("ja-JP", [.year, .month, .day]), ("xx-YY", [.year, .month, .day])
+    ])
+    func datePartsFollowTheLocalesOrder(_ locale: String, _ order: [CivilDate.Part]) {
+        #expect(CivilDate.partOrder(for: Self.tag(locale)) == order)
+    }
+
+    @Test func monthNamesComeFromCLDR() {
+        let german = CivilDate.monthNames(for: Self.tag("de-DE"))
+        #expect(german.count == 12 && german.first == "Januar" && german[2] == "März" && german.last == "Dezember")
+        #expect(CivilDate.monthNames(for: Self.tag("en-US")).first == "January")
+        // Stand-alone names: the nominative, as a list shows them.
+        #expect(CivilDate.monthNames(for: Self.tag("pl-PL")).first == "styczeń")
+        #expect(CivilDate.monthNames(for: Self.tag("fr-FR"))[7] == "août")
+        #expect(CivilDate.monthNames(for: Self.tag("ja-JP")).first == "1月")
+    }
+
     @Test func todayComesFromTheInjectedClockAndTimeZone() throws {
         let instant = 1_749_983_400  // 2025-06-15T10:30:00Z
         #expect(CivilDate.today(clock: { instant }, timeZone: .utc).description == "2025-06-15")

@@ -26,6 +26,19 @@ import Testing
         #expect(editor.submit() == nil)
     }
 
+    @Test func aDateThatDoesNotExistSaysSoNotTheFormat() throws {
+        let editor = FormEditor(session: try FormSessionTests.session())
+        editor[text: "birthday"] = "2/31/1990"
+        editor.validate("birthday")
+        #expect(editor.field(named: "birthday")?.messages == ["Birthday: no such day."])
+        editor[text: "birthday"] = "2020-02-30"
+        #expect(editor.field(named: "birthday")?.messages == ["Birthday: no such day."])
+        editor[text: "birthday"] = "31/31/1990"
+        #expect(editor.field(named: "birthday")?.messages == ["Birthday: YYYY-MM-DD please."])
+        editor[text: "birthday"] = "2/28/1990"
+        #expect(editor.field(named: "birthday")?.messages == [] && editor.field(named: "birthday")?.value == "1990-02-28")
+    }
+
     @Test func alongWithShowsOnBothFieldsOnceSubmitted() throws {
         let editor = FormEditor(session: try FormSessionTests.session(form: "profile"))
         editor[text: "city"] = "Lyon"

@@ -87,7 +87,8 @@ import Testing
                     ("jumpForms.prompt.yes", "yes"), ("jumpForms.prompt.no", "no"), ("jumpForms.prompt.hiddenValue", "(hidden)"),
                     ("jumpForms.prompt.review", "Review your answers"), ("jumpForms.prompt.dateHint", "YYYY-MM-DD"),
                     ("jumpForms.prompt.invalidChoice", "Choose 1 to {count}."),
-                    ("jumpForms.input.invalidDate", "{label}: YYYY-MM-DD please.")
+                    ("jumpForms.input.invalidDate", "{label}: YYYY-MM-DD please."),
+                    ("jumpForms.input.nonexistentDate", "{label}: no such day.")
                 ]),
             catalog(
                 "fr-FR",
@@ -165,6 +166,9 @@ import Testing
         let birthday = try #require(promptField(&session))
         #expect(birthday.kind == .date(hint: "YYYY-MM-DD"))
         #expect(session.answer("15/06/2020") == ["Birthday: YYYY-MM-DD please."])
+        // A date in the locale's format that names no day says so.
+        #expect(session.answer("2/30/2020") == ["Birthday: no such day."])
+        #expect(session.answer("2020-02-30") == ["Birthday: no such day."])
         #expect(session.answer("2020-06-15") == ["Too young."])
     }
 

@@ -95,10 +95,15 @@ import Testing
     @Test func malformedDatesAndCheckboxesAreInputErrors() throws {
         let date = RuleExample(field: .dateselect, value: .integer(13), valid: [], invalid: [])
         let dateEngine = RuleEngine(form: try Self.form(for: .minYears, date), today: RuleExample.today)
-        for bad in ["2012-02-30", "12/06/2012", "2012-6-1"] {
+        for bad in ["2012-13-01", "12/06/2012", "2012-6-1"] {
             let violations = dateEngine.validate(["field": bad]).violations
             #expect(violations.map(\.messageKey) == [RuleEngine.InputMessage.invalidDate], "\(bad)")
             #expect(violations.first?.rule == nil)
+        }
+        // The right shape, but no such day: its own message.
+        for missing in ["2012-02-30", "2013-02-29", "2012-04-31"] {
+            let violations = dateEngine.validate(["field": missing]).violations
+            #expect(violations.map(\.messageKey) == [RuleEngine.InputMessage.nonexistentDate], "\(missing)")
         }
         let box = RuleExample(field: .checkbox, valid: [], invalid: [])
         let boxEngine = RuleEngine(form: try Self.form(for: .required, box), today: RuleExample.today)

@@ -463,10 +463,11 @@ struct CaptureDispatcher: RouterMiddleware {
             case .capture(let operation):
                 return try await service.handle(operation, parameters, client: CaptureService.checksPasswords(operation) ? client?.ipAddress : nil)
             case .engageConfiguration: return service.mobileConfiguration(ifNoneMatch: request.headers[.ifNoneMatch])
-            case .engageStart: return try await service.engageStart(path: path, target: request.uri.description, parameters)
+            case .engageStart:
+                return try await service.engageStart(path: path, target: request.uri.description, parameters, headers: request.headers)
             case .engageToken: return try await service.exchangeNativeToken(parameters)
             case .authInfo: return try await service.authInfo(parameters, client: client?.ipAddress)
-            case .signInComplete: return service.signInComplete(parameters)
+            case .signInComplete: return service.signInComplete(parameters, headers: request.headers)
             case .verifyEmail: return try await service.verifyEmail(parameters)
             case .resetPassword: return try await service.resetPassword(parameters, isPost: request.method == .post)
             case .health: return .ok

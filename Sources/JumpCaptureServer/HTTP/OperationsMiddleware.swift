@@ -126,6 +126,7 @@ extension CaptureDispatcher.Route {
         case .setStatus: "setStatus"
         case .shortenURLs: "shortenURLs"
         case .shortURL: "shortURL"
+        case .recordActivity: "recordActivity"
         case .flowDocument: "flowDocument"
         case .hostedForm: "hostedForm"
         case .stylesheet: "stylesheet"

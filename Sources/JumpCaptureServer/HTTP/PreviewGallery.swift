@@ -15,7 +15,10 @@ import Synchronization
 ///
 /// The page reloads itself when the generation moves on: a few lines of JavaScript long-poll
 /// `/preview/generation?after=<generation>`, which answers when the generation differs from
-/// `after`, when the server is about to restart (`release()`), or after `pollTimeout`.
+/// `after`, when the server is about to restart (`release()`), or after `pollTimeout`. The
+/// poll starts after the page's `load` event (a request in flight before it would hold the
+/// event, and a headless browser waiting for the page would never finish). The page fits a
+/// phone's width: each frame is at most as wide as the screen, borders included.
 /// A server whose setup has a gallery is in preview mode (`CaptureServerSetup.isPreview`).
 public final class PreviewGallery: Sendable {
     /// What the gallery shows: the flow's forms and the locales they are shown in.
@@ -194,16 +197,17 @@ public final class PreviewGallery: Sendable {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>{{flow}}: preview</title>
             <style>
-            body { font-family: system-ui, sans-serif; margin: 0 1rem 2rem; color: #1b1b1f; background: #f4f4f6; }
+            *, *::before, *::after { box-sizing: border-box; }
+            body { font-family: system-ui, sans-serif; margin: 0 1rem 2rem; color: #1b1b1f; background: #f4f4f6; overflow-wrap: anywhere; }
             header { position: sticky; top: 0; background: #f4f4f6; padding: .5rem 0; }
             h1 { font-size: 1.25rem; margin: .5rem 0; }
             h2 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
             .problems { background: #fff1f0; border: 1px solid #c62828; border-radius: 6px; padding: .5rem 1rem; }
             .problems pre { white-space: pre-wrap; overflow-x: auto; font-size: .85rem; }
-            .locales { display: flex; gap: 1rem; overflow-x: auto; padding-bottom: .5rem; }
-            figure { margin: 0; flex: 0 0 auto; }
+            .locales { display: flex; gap: 1rem; overflow-x: auto; padding-bottom: .5rem; max-width: 100%; }
+            figure { margin: 0; flex: 0 0 auto; max-width: 100%; }
             figcaption { font: 600 .85rem ui-monospace, monospace; margin-bottom: .25rem; }
-            iframe { width: 375px; max-width: calc(100vw - 2rem); height: 667px; border: 1px solid #c4c4cc; border-radius: 6px; background: #fff; }
+            iframe { display: block; width: 375px; max-width: calc(100vw - 2rem); height: 667px; border: 1px solid #c4c4cc; border-radius: 6px; background: #fff; }
             </style>
             </head>
             <body data-generation="{{generation}}">
@@ -242,7 +246,9 @@ public final class PreviewGallery: Sendable {
                   await new Promise(function (resume) { setTimeout(resume, 300); });
                 }
               }
-              poll();
+              // After the load event: a request in flight before it would hold the event.
+              if (document.readyState === "complete") { setTimeout(poll, 0); }
+              else { window.addEventListener("load", function () { setTimeout(poll, 0); }, { once: true }); }
             })();
             </script>
             </body>

@@ -1,3 +1,4 @@
+import HTTPTypes
 import JumpCapture
 import JumpForms
 import JumpWebPages
@@ -128,8 +129,11 @@ extension CaptureService {
         }
     }
 
-    func friendlyName(_ provider: ProviderDefinition) -> String {
-        provider.name.map { setup.localizer.text($0.value, for: config.captureLocale.value) } ?? provider.builtIn?.friendlyName ?? provider.id.value
+    /// A provider's name: its `name` in `locale` (the app's `captureLocale` when nil), else the
+    /// built-in provider's, else its id.
+    func friendlyName(_ provider: ProviderDefinition, locale: LocaleTag? = nil) -> String {
+        provider.name.map { setup.localizer.text($0.value, for: locale ?? config.captureLocale.value) } ?? provider.builtIn?.friendlyName
+            ?? provider.id.value
     }
 
     /// The start path of a provider: `/<id>/start` for a built-in one,
@@ -163,7 +167,8 @@ extension CaptureService {
     enum StartTarget {
         case provider(ProviderDefinition)
         case choice([ProviderDefinition])
-        case unknown(String)
+        /// The message key (`jumpForms.page.<key>`) and its arguments.
+        case unknown(String, [String: MessageArgument])
     }
 
     /// The provider a start request names:
@@ -182,7 +187,7 @@ extension CaptureService {
         let customSAML = flow.providers.filter { if case .saml = $0.kind { return true } else { return false } }
         func named(_ id: String, among providers: [ProviderDefinition]) -> StartTarget {
             providers.first { FormEncoding.encodeComponent($0.id.value) == id || $0.id.value == id }.map(StartTarget.provider)
-                ?? .unknown("This flow has no such provider: \(path).")
+                ?? .unknown("noSuchProvider", ["path": .string(path)])
         }
         func bare(
             _ providers: [ProviderDefinition], parameter: String, value: (ProviderDefinition) -> String?,
@@ -191,11 +196,11 @@ extension CaptureService {
             if let given = parameters[parameter] {
                 if let match = providers.first(where: { value($0) == given }) { return .provider(match) }
                 if let builtIn { return .provider(builtIn) }
-                return .unknown("This flow has no custom provider with \(parameter) \(given).")
+                return .unknown("noCustomProvider", ["parameter": .string(parameter), "value": .string(given)])
             }
             if let builtIn { return .provider(builtIn) }
             switch providers.count {
-            case 0: return .unknown("This flow has no provider for \(path).")
+            case 0: return .unknown("noSuchProvider", ["path": .string(path)])
             case 1: return .provider(providers[0])
             default: return .choice(providers)
             }
@@ -220,7 +225,7 @@ extension CaptureService {
         case 4:
             return named(parts[3], among: customSAML)
         default:
-            return .unknown("This flow has no provider for \(path).")
+            return .unknown("noSuchProvider", ["path": .string(path)])
         }
     }
 
@@ -228,42 +233,47 @@ extension CaptureService {
     /// email) it completes at once, redirecting to the token URL with a new Engage token;
     /// with several it shows a page to choose from. Without `token_url`, a dialog started with
     /// `device=` (Android's default, token_profile) ends at `/signin/device?token=...`, any
-    /// other at `/signin/complete?token=...`.
-    func engageStart(path: String, target: String, _ parameters: RequestParameters) async throws -> ServerReply {
+    /// other at `/signin/complete?token=...`. Its pages speak the request's locale
+    /// (`pageLocale`: `locale=`, else `Accept-Language`, else `captureLocale`).
+    func engageStart(path: String, target: String, _ parameters: RequestParameters, headers: HTTPFields = [:]) async throws -> ServerReply {
+        let locale = pageLocale(parameters, headers: headers)
+        func page(_ title: String, _ key: String, _ arguments: [String: MessageArgument], status: HTTPResponse.Status) -> ServerReply {
+            .html(pageText(title, locale), [pageText(key, locale, arguments)], status: status, language: locale)
+        }
         let provider: ProviderDefinition
         switch startTarget(path: path, parameters) {
         case .provider(let found):
             provider = found
-        case .unknown(let message):
-            return .html("Unknown provider", [message], status: .notFound, language: dialogLocale)
+        case .unknown(let key, let arguments):
+            return page("unknownProviderTitle", key, arguments, status: .notFound)
         case .choice(let providers):
             let query = target.firstIndex(of: "?").map { String(target[$0...]) } ?? ""
             let choices = providers.map { provider in
-                ChoicePage.Choice(name: friendlyName(provider), href: startPath(provider) + query)
+                ChoicePage.Choice(name: friendlyName(provider, locale: locale), href: startPath(provider) + query)
             }
-            let title = text("jumpForms.page.chooseProviderTitle", dialogLocale)
-            return CaptureService.page(PageRenderer.choices(ChoicePage(locale: dialogLocale, title: title, choices: choices)))
+            let title = pageText("chooseProviderTitle", locale)
+            return CaptureService.page(PageRenderer.choices(ChoicePage(locale: locale, title: title, choices: choices)))
         }
         if let tokenURL = parameters["token_url"], !tokenURLAllowed(tokenURL) {
-            let whitelist = config.engageWhitelistedDomain?.value ?? "none"
-            return .html(
-                "Token URL not allowed",
-                ["token_url \(tokenURL) is not on this app's whitelist (engageWhitelistedDomain: \(whitelist), and loopback addresses)."],
-                status: .badRequest, language: dialogLocale)
+            // Without a whitelist, only an address without a host is refused.
+            guard let whitelist = config.engageWhitelistedDomain?.value else {
+                return page("tokenURLRefusedTitle", "tokenURLNotURL", ["url": .string(tokenURL)], status: .badRequest)
+            }
+            return page("tokenURLRefusedTitle", "tokenURLRefused", ["url": .string(tokenURL), "whitelist": .string(whitelist)], status: .badRequest)
         }
         let id = provider.id.value
+        let name = friendlyName(provider, locale: locale)
         let candidates = setup.identities.filter { $0.provider == id }
         let chosen: TestIdentity?
         if let wanted = parameters["identity"] {
             chosen = candidates.first { $0.identifier == wanted || $0.email.map(normalizeEmail) == normalizeEmail(wanted) }
             if chosen == nil {
-                return .html(
-                    "No such test identity", ["identities.yaml has no \(id) identity '\(wanted)'."], status: .notFound, language: dialogLocale)
+                return page("noIdentityTitle", "noSuchIdentity", ["provider": .string(id), "identity": .string(wanted)], status: .notFound)
             }
         } else if candidates.count == 1 {
             chosen = candidates.first
         } else if candidates.isEmpty {
-            return .html("No test identity", ["identities.yaml has no identity for \(id)."], status: .notFound, language: dialogLocale)
+            return page("noIdentityTitle", "noIdentity", ["provider": .string(id)], status: .notFound)
         } else {
             // The identity chooser: a big button per identity, with its name and email address.
             let choices = candidates.map { identity in
@@ -271,13 +281,17 @@ extension CaptureService {
                     name: Self.name(of: identity), detail: identity.email,
                     href: target + (target.contains("?") ? "&" : "?") + "identity=" + FormEncoding.encodeComponent(identity.identifier))
             }
-            let title = setup.localizer.text("jumpForms.cli.chooseIdentity", for: dialogLocale, ["provider": .string(friendlyName(provider))])
-            return CaptureService.page(PageRenderer.choices(ChoicePage(locale: dialogLocale, title: title, choices: choices)))
+            let title = pageText("chooseIdentityTitle", locale, ["provider": .string(name)])
+            return CaptureService.page(PageRenderer.choices(ChoicePage(locale: locale, title: title, choices: choices)))
         }
-        guard let identity = chosen else { return .html("No test identity", [], status: .notFound, language: dialogLocale) }
+        guard let identity = chosen else { return page("noIdentityTitle", "noIdentity", ["provider": .string(id)], status: .notFound) }
         let token = try await issueToken(for: identity)
         let base = baseURL.withLock { $0 }
-        let destination = parameters["token_url"] ?? base + (parameters["device"] != nil ? "/signin/device" : "/signin/complete")
+        var destination = parameters["token_url"] ?? base + (parameters["device"] != nil ? "/signin/device" : "/signin/complete")
+        // The closing page speaks the dialog's `locale=` too.
+        if parameters["token_url"] == nil, parameters["device"] == nil, let asked = parameters["locale"].flatMap(LocaleTag.init) {
+            destination += "?locale=" + FormEncoding.encodeComponent(asked.identifier)
+        }
         return .redirect(destination + (destination.contains("?") ? "&" : "?") + "token=" + FormEncoding.encodeComponent(token))
     }
 
@@ -419,13 +433,11 @@ extension CaptureService {
         .json(["stat": "fail", "err": ["code": .integer(code), "msg": .string(message)]])
     }
 
-    /// The page an Engage dialog ends on without a token URL.
-    func signInComplete(_ parameters: RequestParameters) -> ServerReply {
-        .html(text("jumpForms.page.signInCompleteTitle", dialogLocale), [text("jumpForms.page.signInComplete", dialogLocale)], language: dialogLocale)
+    /// The page an Engage dialog ends on without a token URL, in the request's locale.
+    func signInComplete(_ parameters: RequestParameters, headers: HTTPFields = [:]) -> ServerReply {
+        let locale = pageLocale(parameters, headers: headers)
+        return .html(pageText("signInCompleteTitle", locale), [pageText("signInComplete", locale)], language: locale)
     }
-
-    /// The locale of the Engage dialog's pages (the SDKs send none): the app's `captureLocale`.
-    var dialogLocale: LocaleTag { config.captureLocale.value }
 
     /// How the identity chooser names an identity: its display name, else its given and family
     /// names, else its identifier.

@@ -237,7 +237,7 @@ extension CaptureService {
         path: String, _ parameters: RequestParameters, headers: HTTPFields, isPost: Bool, client: String?
     ) async throws -> ServerReply {
         let name = FormEncoding.decode(path.dropFirst(Self.hostedFormsPrefix.count)) ?? ""
-        let locale = locale(parameters)
+        let locale = pageLocale(parameters, headers: headers)
         guard let operation = hostedOperation(name), let form = form(name, locale: locale) else {
             return messagePage(
                 pageText("notFoundTitle", locale), [pageText("noSuchForm", locale, ["name": .string(name)])], locale: locale, status: .notFound)

@@ -95,6 +95,8 @@ public struct RuleEngine: Sendable {
     /// Message keys of the engine's own input checks (in the built-in catalog).
     public enum InputMessage {
         public static let invalidDate = "jumpForms.input.invalidDate"
+        /// A date in the right shape that names no day (`2020-02-30`).
+        public static let nonexistentDate = "jumpForms.input.nonexistentDate"
         public static let invalidCheckbox = "jumpForms.input.invalidCheckbox"
     }
 
@@ -189,11 +191,16 @@ public struct RuleEngine: Sendable {
         }
         var date: CivilDate?
         if type == .dateselect, !isEmpty {
-            guard let parsed = CivilDate(iso: value) else {
+            switch CivilDate.reading(iso: value) {
+            case .date(let parsed):
+                date = parsed
+            case .doesNotExist:
+                report.violations.append(violation(program, nil, RuleEngine.InputMessage.nonexistentDate))
+                return
+            case .unreadable:
                 report.violations.append(violation(program, nil, RuleEngine.InputMessage.invalidDate))
                 return
             }
-            date = parsed
         }
         for ruleProgram in program.rules {
             let kind = ruleProgram.rule.kind

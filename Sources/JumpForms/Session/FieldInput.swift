@@ -37,7 +37,8 @@ public struct FieldInput: Sendable {
     ///
     /// - choices (`select`, `radio`): the option's value (see `choice(_:among:)`);
     /// - checkboxes: `true` or `false`, an empty answer `false` (see `checkbox(_:)`);
-    /// - dates (`dateselect`): `yyyy-MM-dd` (see `date(_:)`);
+    /// - dates (`dateselect`): `yyyy-MM-dd` (see `date(_:)`); a date that does not exist
+    ///   (`31.02.1990`) says so rather than asking for the format;
     /// - text and email: the text without leading and trailing white space;
     /// - passwords and multi-line text: the text as typed.
     ///
@@ -57,10 +58,14 @@ public struct FieldInput: Sendable {
             return .failure(Failure(word(RuleEngine.InputMessage.invalidCheckbox, ["label": .string(field.label)])))
         case .dateselect:
             if trimmed.isEmpty { return .success("") }
-            guard let date = date(trimmed) else {
+            switch CivilDate.reading(typed: trimmed, locale: locale) {
+            case .date(let date):
+                return .success(date.description)
+            case .doesNotExist:
+                return .failure(Failure(word(RuleEngine.InputMessage.nonexistentDate, ["label": .string(field.label)])))
+            case .unreadable:
                 return .failure(Failure(word(RuleEngine.InputMessage.invalidDate, ["label": .string(field.label)])))
             }
-            return .success(date.description)
         case .textarea, .password:
             return .success(text)
         case .text, .email, .hidden:
