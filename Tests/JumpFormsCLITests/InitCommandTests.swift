@@ -99,10 +99,10 @@ import TestSupport
         #expect(!ids.contains(ProjectTemplate.exampleClientID))
         #expect(ids[0] != ids[1])
         // Seeded, the id is a function of the generator.
-        var first = SeededGenerator(seed: 7)
-        var second = SeededGenerator(seed: 7)
+        var first = SplitMix(seed: 7)
+        var second = SplitMix(seed: 7)
         #expect(ProjectTemplate.newClientID(using: &first) == ProjectTemplate.newClientID(using: &second))
-        var other = SeededGenerator(seed: 8)
+        var other = SplitMix(seed: 8)
         #expect(ProjectTemplate.newClientID(using: &first) != ProjectTemplate.newClientID(using: &other))
     }
 
@@ -164,20 +164,5 @@ import TestSupport
         let again = try Executable.run(
             "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
-    }
-}
-
-/// SplitMix64: the same seed, the same numbers.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,16 +1,21 @@
-/// A small deterministic generator (SplitMix64 steps) for reproducible random test inputs.
-public struct SplitMix: Sendable {
+/// A small deterministic generator (SplitMix64 steps) for reproducible random test inputs: the
+/// same seed, the same numbers. A `RandomNumberGenerator`, for code that takes one.
+public struct SplitMix: RandomNumberGenerator, Sendable {
     var state: UInt64
 
     public init(seed: UInt64) { state = seed }
 
-    /// A number in `0..<bound` (0 when `bound` is not positive).
-    public mutating func next(_ bound: Int) -> Int {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return bound <= 0 ? 0 : Int(z % UInt64(bound))
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (0 when `bound` is not positive).
+    public mutating func next(_ bound: Int) -> Int {
+        let value = next()
+        return bound <= 0 ? 0 : Int(value % UInt64(bound))
     }
 }
