@@ -48,6 +48,19 @@ import TestSupport
         }
     }
 
+    /// The records still to move are found through a partial index, so a start-up on a large
+    /// database whose records all moved reads no table.
+    @Test func theRecordsToMoveAreFoundWithoutAScan() async throws {
+        let folder = try TemporaryFolder("jump-element-ids")
+        defer { folder.remove() }
+        let store = try CaptureStore(path: folder.path + "/capture.sqlite", recordModel: Self.flowModel)
+        let plan = try await store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0")
+                .map { $0["detail"] as String }.joined(separator: "; ")
+        }
+        #expect(plan.contains("USING INDEX users_narrow_element_ids"), "\(plan)")
+    }
+
     @Test func storedElementsMoveUpInOrder() async throws {
         // Element 3 was deleted: its id is not given again.
         let record: JSONValue = [

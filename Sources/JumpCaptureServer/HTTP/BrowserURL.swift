@@ -41,6 +41,14 @@ struct BrowserURL: Sendable, Hashable {
     /// Whether the scheme is `http` or `https`.
     var isHTTP: Bool { scheme == "http" || scheme == "https" }
 
+    /// Whether `text` holds nothing a browser strips or reads otherwise than written: no C0
+    /// control, space, DEL, other white space or backslash (a browser reads `java\tscript:` as
+    /// `javascript:` and `\` as `/`). Where a URL decides a redirect, such a URL is refused
+    /// rather than interpreted.
+    static func isWrittenPlainly(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\\" && !$0.properties.isWhitespace }
+    }
+
     /// Whether a special URL's host is this machine: `localhost` (with or without its trailing
     /// dot), an IPv4 address in 127.0.0.0/8, or `[::1]`.
     var isLoopback: Bool {

@@ -147,11 +147,10 @@ extension CaptureService {
         return Self.path(of: uri) == Self.path(of: configured)
     }
 
-    /// The path of an absolute URL as written (`/` when it has none); nil when it holds a
-    /// backslash, white space or a control character (which browsers read differently).
+    /// The path of an absolute URL as written (`/` when it has none); nil when it is not
+    /// written plainly (`BrowserURL.isWrittenPlainly`: browsers read it otherwise).
     static func path(of uri: String) -> String? {
-        guard !uri.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" }),
-            let separator = uri.firstRange(of: "://")
+        guard BrowserURL.isWrittenPlainly(uri), let separator = uri.firstRange(of: "://")
         else { return nil }
         let rest = uri[separator.upperBound...]
         guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return "/" }

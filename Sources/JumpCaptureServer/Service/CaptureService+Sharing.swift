@@ -188,9 +188,7 @@ extension CaptureService {
     /// with `//` and a host, without white space or control characters (which browsers strip,
     /// turning `java\tscript:` into `javascript:`) or backslashes (which they read as `/`).
     static func isShortURLTarget(_ url: String) -> Bool {
-        guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "\\" && !$0.properties.isWhitespace }) else {
-            return false
-        }
+        guard BrowserURL.isWrittenPlainly(url) else { return false }
         let lower = url.lowercased()
         let rest = lower.hasPrefix("http://") ? lower.dropFirst(7) : lower.hasPrefix("https://") ? lower.dropFirst(8) : nil
         guard let rest, let first = rest.first, first != "/", let parsed = BrowserURL(url), parsed.isHTTP else { return false }

@@ -189,6 +189,7 @@ extension CaptureStore {
                 sql: """
                     ALTER TABLE users ADD COLUMN element_ids_wide INTEGER NOT NULL DEFAULT 1;
                     UPDATE users SET element_ids_wide = 0;
+                    CREATE INDEX users_narrow_element_ids ON users(id) WHERE element_ids_wide = 0;
                     """)
         }
         // Replays (RFC 6749 section 4.1.2, OAuth 2.0 Security BCP section 4.14): a redeemed
@@ -210,7 +211,8 @@ extension CaptureStore {
     /// migration 12 up by one offset per record (2^31, or one past an id already that large),
     /// which keeps their order and the rule that no id is given twice; so does the record's
     /// next id. Lists that are not plurals (`json` attributes) stay as they are. A record the
-    /// store cannot read stays as it is (writes refuse it anyway). Runs at start-up.
+    /// store cannot read stays as it is (writes refuse it anyway). Runs at start-up: the
+    /// partial index `users_narrow_element_ids` finds the records still to move without a scan.
     static func widenElementIDs(_ model: RecordModel, _ db: Database) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0")
         for row in rows {
