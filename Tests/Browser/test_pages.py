@@ -337,16 +337,18 @@ class Pages(unittest.TestCase):
         with open(PREVIEW_FLOW, "w", encoding="utf-8") as file:
             file.write(edited)
 
+        # One script reads the attribute, so the reload cannot swap the body out between finding it
+        # and reading it (a stale element reference).
         def reloaded(driver):
-            body = driver.find_elements(By.TAG_NAME, "body")
-            return body and body[0].get_attribute("data-generation") not in (None, generation)
+            current = driver.execute_script("return document.body && document.body.getAttribute('data-generation')")
+            return current not in (None, generation)
 
         try:
             WebDriverWait(self.driver, 15).until(reloaded)
         except TimeoutException:
             self.fail("the gallery did not reload after the flow changed")
         self.shot("preview-reloaded")
-        sources = [frame.get_attribute("src") for frame in self.driver.find_elements(By.TAG_NAME, "iframe")]
+        sources = self.driver.execute_script("return Array.from(document.querySelectorAll('iframe'), frame => frame.src)")
         self.assertTrue(any("/forms/newsletterForm?" in source for source in sources), "the new form is not in the gallery")
 
     def test_7_the_preview_gallery_finishes_loading_and_fits_a_phone(self):
