@@ -6,7 +6,8 @@
 /// in one map (a form is an entry whose `fields` is an ordered list of names); per field
 /// `type`, `schemaId`, `label`, `placeholder`, `tip`, `options` (`{value, text, disabled}`) and
 /// `validation` (`{rule, value, message}`), every text rendered for the locale; and
-/// `schema_info.paths` (field name -> schema path). What the SDKs ignore carries what the flow
+/// `schema_info.paths` (field name -> schema path, and the `SchemaRole` entries the Android SDK
+/// reads by name). What the SDKs ignore carries what the flow
 /// format has and Capture's format has not, so that a document turns back into the same flow:
 /// each text's message key (`labelKey`, `placeholderKey`, `tipKey`, an option's `textKey`, a
 /// rule's `messageKey`), a field's `default`, a rule left to the server
@@ -57,6 +58,23 @@ public enum CaptureFlowDocument {
         case paths
     }
 
+    /// The entries of `schema_info.paths` the Android SDK reads by these names, whatever the
+    /// flow calls its fields: `CaptureRecord.getEmail()` and `hasPassword()` look up `email` and
+    /// `password` there and stop on a NullPointerException when either is missing. Each names
+    /// the record path of the flow's first field of that type with a `schemaId` (Capture's own
+    /// attribute name when there is none).
+    public enum SchemaRole: String, CaseIterable, Sendable {
+        case email, password
+
+        /// The field type whose record path the entry gives.
+        var fieldType: FieldType {
+            switch self {
+            case .email: .email
+            case .password: .password
+            }
+        }
+    }
+
     /// The keys of the `jumpForms` object.
     public enum ExtensionKey: String, CaseIterable, Sendable {
         case flow, locale, defaultLocale, providers, messages
@@ -101,6 +119,13 @@ public enum CaptureFlowDocument {
         for field in flow.fields where seen.insert(field.name).inserted {
             entries.append((field.name, Self.field(field, texts: texts)))
             if let schemaId = field.schemaId { paths.append((field.name, Self.schemaID(schemaId))) }
+        }
+        for role in SchemaRole.allCases where !paths.contains(where: { $0.key == role.rawValue }) {
+            let path = flow.fields.lazy.compactMap { field -> String? in
+                guard field.type.value == role.fieldType, case .path(let path) = field.schemaId else { return nil }
+                return path.value
+            }.first
+            paths.append((role.rawValue, .string(path ?? role.rawValue)))
         }
         for form in flow.forms where seen.insert(form.name).inserted {
             entries.append((form.name, [FormKey.fields.rawValue: .array(form.fields.map { .string($0.value) })]))

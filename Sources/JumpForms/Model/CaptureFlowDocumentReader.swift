@@ -618,12 +618,14 @@ private struct DocumentReader {
     }
 
     /// `schema_info.paths`: a field without `schemaId` takes its path from there; a path that
-    /// disagrees with the field's `schemaId`, or names no field, is dropped with a warning.
+    /// disagrees with the field's `schemaId`, or names no field (nor a `SchemaRole` the SDK reads
+    /// by name), is dropped with a warning.
     mutating func applySchemaPaths(_ paths: [Member]) {
         let fieldIndex = Dictionary(document.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entry in paths {
             guard let index = fieldIndex[entry.key.value] else {
-                if !document.forms.contains(where: { $0.name == entry.key.value }) {
+                let isRole = CaptureFlowDocument.SchemaRole(rawValue: entry.key.value) != nil
+                if !isRole && !document.forms.contains(where: { $0.name == entry.key.value }) {
                     report(
                         .flowDocumentDropped, "'schema_info.paths' names '\(entry.key.value)', which is no field of the document: dropped",
                         at: entry.key.location)

@@ -78,5 +78,10 @@ struct FlowDocumentReplayTests {
         #expect(
             paths?.objectValue?.allSatisfy { $0.value.stringValue != nil } == true, "schema_info.paths: an object of strings",
             sourceLocation: sourceLocation)
+        // CaptureRecord.java:448-465: getEmail() and hasPassword() look up "email" and "password" there by name and
+        // split the path they find, whatever the flow calls its fields (the example flow's are emailAddress and
+        // newPassword): a missing entry is a NullPointerException in the app.
+        #expect(paths?["email"]?.stringValue == "email", "schema_info.paths.email", sourceLocation: sourceLocation)
+        #expect(paths?["password"]?.stringValue == "password", "schema_info.paths.password", sourceLocation: sourceLocation)
     }
 }
