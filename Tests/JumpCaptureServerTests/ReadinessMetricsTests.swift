@@ -72,15 +72,15 @@ import TestSupport
             #expect(scrape.status == 200)
             #expect(scrape.headers.first(name: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
             let metrics = Self.samples(scrape.body)
-            #expect(metrics[#"jump_http_requests_total{route="health",status="200"}"#] == 3, "\(scrape.body)")
-            #expect(metrics[#"jump_http_requests_total{route="health",status="405"}"#] == 1)
+            #expect(metrics[#"jump_http_requests_total{route="/health",status="200"}"#] == 3, "\(scrape.body)")
+            #expect(metrics[#"jump_http_requests_total{route="/health",status="405"}"#] == 1)
             #expect(metrics[#"jump_http_requests_total{route="unknown",status="404"}"#] == 1)
-            #expect(metrics[#"jump_http_requests_total{route="capture.register",status="200"}"#] == 1)
-            let signIns = metrics.filter { $0.key.hasPrefix(#"jump_http_requests_total{route="capture.signin","#) }.values.reduce(0, +)
+            #expect(metrics[#"jump_http_requests_total{route="/oauth/register_native_traditional",status="200"}"#] == 1)
+            let signIns = metrics.filter { $0.key.hasPrefix(#"jump_http_requests_total{route="/oauth/auth_native_traditional","#) }.values.reduce(0, +)
             #expect(signIns == 2)
-            #expect(metrics[#"jump_http_requests_total{route="ready",status="200"}"#] == 1)
-            #expect(metrics[#"jump_http_request_duration_seconds_count{route="health"}"#] == 4)
-            #expect(metrics[#"jump_http_request_duration_seconds_bucket{route="health",le="+Inf"}"#] == 4)
+            #expect(metrics[#"jump_http_requests_total{route="/ready",status="200"}"#] == 1)
+            #expect(metrics[#"jump_http_request_duration_seconds_count{route="/health"}"#] == 4)
+            #expect(metrics[#"jump_http_request_duration_seconds_bucket{route="/health",le="+Inf"}"#] == 4)
             #expect(metrics["jump_signin_failures_total"] == 2)
             #expect(metrics["jump_signin_throttled_total"] == 0)
             #expect(metrics["jump_password_hash_queue_depth"] == 0)
@@ -100,7 +100,7 @@ import TestSupport
             let metrics = Self.samples(try await server.raw(.GET, "/metrics").body)
             #expect(metrics["jump_signin_failures_total"] == 1)
             #expect(metrics["jump_signin_throttled_total"] == 2)
-            #expect(metrics[#"jump_http_requests_total{route="capture.signin",status="429"}"#] == 2)
+            #expect(metrics[#"jump_http_requests_total{route="/oauth/auth_native_traditional",status="429"}"#] == 2)
         }
     }
 
@@ -110,7 +110,7 @@ import TestSupport
             try await withServer { second in
                 _ = try await first.raw(.GET, "/health")
                 let metrics = Self.samples(try await second.raw(.GET, "/metrics").body)
-                #expect(metrics[#"jump_http_requests_total{route="health",status="200"}"#] == nil)
+                #expect(metrics[#"jump_http_requests_total{route="/health",status="200"}"#] == nil)
             }
         }
     }

@@ -58,7 +58,7 @@ import TestSupport
         }
         #expect(lines.contains { $0.contains(#""message":"Server started and listening on 127.0.0.1:"#) }, "\(serve.stderr)")
         let routes = requests.compactMap { $0["route"] as? String }
-        #expect(routes == ["capture.register", "capture.signin", "capture.read-record"], "\(requests)")
+        #expect(routes == ["/oauth/register_native_traditional", "/oauth/auth_native_traditional", "/entity"], "\(requests)")
         for request in requests {
             #expect((request["request_id"] as? String)?.isEmpty == false)
             #expect(request["status"] is Int && request["duration_ms"] is Double, "\(request)")

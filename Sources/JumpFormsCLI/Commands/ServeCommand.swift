@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            try await server.run(host: settings.host, port: settings.port, tls: served?.tls, hostNames: tls.hosts) { url in
+            try await server.run(host: settings.host, port: settings.port, tls: served?.tls.configuration, hostNames: tls.hosts) { url in
                 console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
                 console.out(escaping: "database: \(setup.databasePath)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
