@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import JumpCapture
 import JumpCaptureServer
+import JumpServerTLS
 import JumpForms
 import NIOCore
 import NIOSSL
