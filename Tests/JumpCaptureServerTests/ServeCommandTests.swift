@@ -153,7 +153,8 @@ import TestSupport
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
         let body = "client_id=x"
-        RawHTTP.send(fd, Array("POST /oauth/forgot_password_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\nclient".utf8))
+        let head = "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        RawHTTP.send(fd, Array((head + "Content-Length: \(body.utf8.count)\r\n\r\nclient").utf8))
         #expect(try await waitFor("the slow request in flight") { try await RawHTTP.requestsInFlight(port: port) == 2 })
         serve.signal(SIGTERM)
         // Shutdown has begun once the server takes no new connection.

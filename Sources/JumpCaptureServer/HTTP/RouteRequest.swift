@@ -34,7 +34,8 @@ struct RouteRequest: Sendable {
         // `chunked` is the one transfer coding the server reads: `gzip, chunked` would hand it a
         // compressed body as if it were plain.
         if let codings = unsupportedTransferCodings(request.headers[values: .transferEncoding]) {
-            throw RefusedRequest(closing(.error(400, "bad_request", "unsupported Transfer-Encoding '\(codings)': only chunked is read", status: .badRequest)))
+            throw RefusedRequest(
+                closing(.error(400, "bad_request", "unsupported Transfer-Encoding '\(codings)': only chunked is read", status: .badRequest)))
         }
         // A compressed body would be read as if it were plain: 415, and the codings the server reads.
         if let coding = unsupportedContentCodings(request.headers[values: .contentEncoding]) {
