@@ -151,7 +151,6 @@ let package = Package(
                 "JumpWebPages",
                 "JumpCapture",
                 "JumpSchema",
-                "JumpFiles",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -169,12 +168,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // What `serve` serves HTTPS with: PEM files (`--tls-cert/--tls-key`) and the local CA of
+        // `serve --tls` (X509, P256 keys from swift-crypto), made into the TLS configuration the
+        // server takes. CLI support: the server itself needs none of it.
+        .target(
+            name: "JumpServerTLS",
+            dependencies: [
+                "JumpCapture",
+                "JumpFiles",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The commands of `jump-forms`, as a library so tests can drive them.
@@ -187,6 +197,7 @@ let package = Package(
                 "JumpCapture",
                 "JumpCaptureNIO",
                 "JumpCaptureServer",
+                "JumpServerTLS",
                 "JumpSchema",
                 "JumpLocaleCheck",
                 "JumpLocaleInterchange",
@@ -254,7 +265,8 @@ let package = Package(
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
-                "JumpCaptureServer", "JumpCapture", "JumpCaptureNIO", "JumpForms", "JumpFormsLoader", "JumpSchema", "JumpWebPages", "TestSupport",
+                "JumpCaptureServer", "JumpServerTLS", "JumpCapture", "JumpCaptureNIO", "JumpForms", "JumpFormsLoader", "JumpSchema", "JumpWebPages",
+                "TestSupport",
                 "CLITestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

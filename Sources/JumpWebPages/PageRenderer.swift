@@ -44,6 +44,21 @@ public enum PageRenderer {
         return render(["paragraphs": page.paragraphs, "choices": choices], template: "choices", locale: page.locale, title: page.title)
     }
 
+    /// `jump-forms preview`'s gallery (a page of its own, not in the layout).
+    public static func gallery(_ page: GalleryPage) -> String {
+        let forms: [[String: Any]] = page.forms.map { form in
+            [
+                "name": form.name,
+                "frames": form.frames.map { frame -> [String: Any] in ["form": form.name, "locale": frame.locale, "src": frame.source] }
+            ]
+        }
+        let values: [String: Any] = [
+            "flow": page.flowName, "generation": page.generation, "forms": forms, "locales": page.locales.joined(separator: ", "),
+            "problems": page.problems.map { [["text": $0]] } ?? [[String: String]]()
+        ]
+        return library.render(values, withTemplate: "gallery") ?? ""
+    }
+
     /// A form.
     public static func form(_ page: FormPage) -> String {
         var context: [String: Any] = [

@@ -146,3 +146,46 @@ public struct FormPage: Sendable {
         fields.first { !(fieldErrors[$0.name] ?? []).isEmpty && $0.type != .hidden }?.name
     }
 }
+
+/// `jump-forms preview`'s gallery: every form of the flow in every locale, each locale a
+/// frame of its hosted form, and above them the last reload's problems, if any.
+public struct GalleryPage: Sendable {
+    /// A form and its frames, one per locale.
+    public struct Form: Sendable {
+        public var name: String
+        public var frames: [Frame]
+
+        public init(name: String, frames: [Frame]) {
+            self.name = name
+            self.frames = frames
+        }
+    }
+
+    /// One locale's frame of a form: the hosted form's address.
+    public struct Frame: Sendable {
+        public var locale: String
+        public var source: String
+
+        public init(locale: String, source: String) {
+            self.locale = locale
+            self.source = source
+        }
+    }
+
+    public var flowName: String
+    /// What the page's script compares with `/preview/generation`.
+    public var generation: Int
+    /// The locales shown, in order.
+    public var locales: [String]
+    public var forms: [Form]
+    /// The last reload's problems as the CLI renders them (nil: it linted clean).
+    public var problems: String?
+
+    public init(flowName: String, generation: Int, locales: [String], forms: [Form], problems: String? = nil) {
+        self.flowName = flowName
+        self.generation = generation
+        self.locales = locales
+        self.forms = forms
+        self.problems = problems
+    }
+}

@@ -4,7 +4,7 @@
 /// layout (`layout`) through template inheritance (`{{<layout}}{{$content}}...`).
 enum Templates {
     static let all: [(name: String, text: String)] = [
-        ("layout", layout), ("form", form), ("message", message), ("choices", choices)
+        ("layout", layout), ("form", form), ("message", message), ("choices", choices), ("gallery", gallery)
     ]
 
     /// Every page: `lang` and `dir`, the mobile viewport, the stylesheet, the title as `h1`.
@@ -159,5 +159,76 @@ enum Templates {
         {{/choices}}
         </ul>
         {{/content}}{{/layout}}
+        """
+
+    /// `jump-forms preview`'s gallery (`GalleryPage`): a page of its own, not in the layout,
+    /// with its inline style and the script that reloads it when the generation moves on (the
+    /// server allows both by their hashes in its `Content-Security-Policy`, so they hold no
+    /// value).
+    static let gallery = """
+        <!DOCTYPE html>
+        <html lang="en" dir="ltr">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{flow}}: preview</title>
+        <style>
+        *, *::before, *::after { box-sizing: border-box; }
+        body { font-family: system-ui, sans-serif; margin: 0 1rem 2rem; color: #1b1b1f; background: #f4f4f6; overflow-wrap: anywhere; }
+        header { position: sticky; top: 0; background: #f4f4f6; padding: .5rem 0; }
+        h1 { font-size: 1.25rem; margin: .5rem 0; }
+        h2 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
+        .problems { background: #fff1f0; border: 1px solid #c62828; border-radius: 6px; padding: .5rem 1rem; }
+        .problems pre { white-space: pre-wrap; overflow-x: auto; font-size: .85rem; }
+        .locales { display: flex; gap: 1rem; overflow-x: auto; padding-bottom: .5rem; max-width: 100%; }
+        figure { margin: 0; flex: 0 0 auto; max-width: 100%; }
+        figcaption { font: 600 .85rem ui-monospace, monospace; margin-bottom: .25rem; }
+        iframe { display: block; width: 375px; max-width: calc(100vw - 2rem); height: 667px; border: 1px solid #c4c4cc; border-radius: 6px; background: #fff; }
+        </style>
+        </head>
+        <body data-generation="{{generation}}">
+        <header>
+        <h1>{{flow}}: every form in {{locales}}</h1>
+        <p id="generation">Generation {{generation}}: this page reloads when a flow, locale or config file changes.</p>
+        </header>
+        {{#problems}}
+        <section class="problems" id="problems" role="alert">
+        <h2>The last change has errors; the forms below are the last good ones</h2>
+        <pre>{{text}}</pre>
+        </section>
+        {{/problems}}
+        {{#forms}}
+        <section class="form" id="gallery-{{name}}">
+        <h2>{{name}}</h2>
+        <div class="locales">
+        {{#frames}}
+        <figure>
+        <figcaption>{{locale}}</figcaption>
+        <iframe title="{{form}} in {{locale}}" src="{{src}}" loading="lazy"></iframe>
+        </figure>
+        {{/frames}}
+        </div>
+        </section>
+        {{/forms}}
+        <script>
+        (function () {
+          const seen = document.body.dataset.generation;
+          async function poll() {
+            for (;;) {
+              try {
+                const answer = await fetch("/preview/generation?after=" + seen, { cache: "no-store" });
+                if (answer.ok && (await answer.text()).trim() !== seen) { location.reload(); return; }
+              } catch (error) {}
+              await new Promise(function (resume) { setTimeout(resume, 300); });
+            }
+          }
+          // After the load event: a request in flight before it would hold the event.
+          if (document.readyState === "complete") { setTimeout(poll, 0); }
+          else { window.addEventListener("load", function () { setTimeout(poll, 0); }, { once: true }); }
+        })();
+        </script>
+        </body>
+        </html>
+
         """
 }

@@ -173,9 +173,10 @@ import TestSupport
             busy.append(fourth)
             #expect(try await Self.blocking { Self.health(fourth) })
             RawHTTP.send(fourth, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
-            // The server reads those partial heads on its event loop: give it a moment (this
-            // waits for the loop, not for a timeout; the request timeout is 60 s).
-            try await Task.sleep(for: .milliseconds(300))
+            // The server reads those partial heads on its event loop: wait until it counts the
+            // four connections busy (the request timeout is 60 s).
+            let connections = server.server.connections
+            #expect(try await waitFor("four busy connections") { connections.busyCount == 4 })
             let start = ContinuousClock.now
             let refused = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
             #expect(refused.status == 0 && refused.body.isEmpty, "\(refused)")

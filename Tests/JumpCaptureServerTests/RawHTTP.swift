@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// One request written byte for byte on a fresh connection, and what came back until the
 /// server closed it (bounded: 10 seconds).
@@ -100,5 +101,28 @@ enum RawHTTP {
             received += chunk[0..<count]
         }
         return received
+    }
+}
+
+/// Waits for something a test can observe (a count the server keeps, a metric, a refused
+/// connection), checking every 10 ms, for at most `timeout`: instead of a fixed sleep, which
+/// is too short on a loaded machine and too long on a quiet one. Returns whether it happened.
+func waitFor(_ what: String, timeout: Duration = .seconds(10), _ happened: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await happened() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("gave up waiting for \(what) after \(timeout)")
+    return false
+}
+
+extension RawHTTP {
+    /// `jump_http_requests_in_flight` of the server on `port` (its own scrape included), or
+    /// nil when it could not be read.
+    static func requestsInFlight(port: Int) async throws -> Double? {
+        let scrape = try await exchange(port: port, Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        let line = scrape.body.split(separator: "\n").first { $0.hasPrefix("jump_http_requests_in_flight ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 }

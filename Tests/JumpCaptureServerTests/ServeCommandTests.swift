@@ -135,9 +135,65 @@ import TestSupport
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
         RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc".utf8))
-        try await Task.sleep(for: .milliseconds(300))
+        // In flight: the stalled request and the scrape that counts it.
+        #expect(try await waitFor("the stalled request in flight") { try await RawHTTP.requestsInFlight(port: port) == 2 })
         serve.signal(SIGTERM)
         let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM with a stalled client")
+        #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
+    }
+
+    /// SIGTERM stops accepting connections, lets a request in flight finish (its body arrives
+    /// after the signal) and answers it whole, then exits 0.
+    @Test func aRequestWhoseBodyArrivesAfterSIGTERMIsAnsweredWhole() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
+        defer { serve.stop() }
+        let port = try #require(ServerURL(try serve.waitForURL())?.port)
+        let fd = try RawHTTP.connect(port: port)
+        defer { close(fd) }
+        let body = "client_id=x"
+        let head = "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        RawHTTP.send(fd, Array((head + "Content-Length: \(body.utf8.count)\r\n\r\nclient").utf8))
+        #expect(try await waitFor("the slow request in flight") { try await RawHTTP.requestsInFlight(port: port) == 2 })
+        serve.signal(SIGTERM)
+        // Shutdown has begun once the server takes no new connection.
+        #expect(
+            try await waitFor("the listener closed") {
+                guard let probe = try? RawHTTP.connect(port: port) else { return true }
+                close(probe)
+                return false
+            })
+        RawHTTP.send(fd, Array(body.dropFirst("client".count).utf8))
+        let answer = RawHTTP.answer(try await ConnectionHardeningTests.blocking { RawHTTP.receiveAll(fd) })
+        #expect(answer.status == 200, "\(answer)")
+        #expect(answer.body.hasPrefix(#"{"stat":"#), "\(answer.body)")
+        let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM")
+        #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
+    }
+
+    /// With --drain-delay, SIGTERM turns /ready to 503 while the server goes on serving, so
+    /// that a load balancer sends its requests elsewhere; then it stops and exits 0.
+    @Test func readyAnswers503OnceShutdownHasBegun() async throws {
+        let project = try ServeProject()
+        defer { project.remove() }
+        let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project, environment: ["JUMP_DRAIN_DELAY": "5"])
+        defer { serve.stop() }
+        let port = try #require(ServerURL(try serve.waitForURL())?.port)
+        let ready = Array("GET /ready HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        #expect(try await RawHTTP.exchange(port: port, ready).status == 200)
+        serve.signal(SIGTERM)
+        var draining = RawHTTP.Answer(status: 0, head: "", body: "")
+        #expect(
+            try await waitFor("/ready to answer 503") {
+                draining = try await RawHTTP.exchange(port: port, ready)
+                return draining.status == 503
+            })
+        #expect(draining.body.contains(#""error":"not_ready""#) && draining.body.contains("shutting down"), "\(draining.body)")
+        // Still serving while it drains (5 s, time enough on a loaded machine).
+        let health = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        #expect(health.status == 200)
+        let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop after its drain delay")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 

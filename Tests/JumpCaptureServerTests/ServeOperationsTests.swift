@@ -58,7 +58,7 @@ import TestSupport
         }
         #expect(lines.contains { $0.contains(#""message":"Server started and listening on 127.0.0.1:"#) }, "\(serve.stderr)")
         let routes = requests.compactMap { $0["route"] as? String }
-        #expect(routes == ["capture.register", "capture.signin", "capture.read-record"], "\(requests)")
+        #expect(routes == ["/oauth/register_native_traditional", "/oauth/auth_native_traditional", "/entity"], "\(requests)")
         for request in requests {
             #expect((request["request_id"] as? String)?.isEmpty == false)
             #expect(request["status"] is Int && request["duration_ms"] is Double, "\(request)")
@@ -85,7 +85,8 @@ import TestSupport
 
         for (name, value, message) in [
             ("JUMP_PORT", "eighty", "JUMP_PORT must be 0...65535, got eighty"),
-            ("JUMP_LOG_FORMAT", "xml", "JUMP_LOG_FORMAT must be text or json, got xml")
+            ("JUMP_LOG_FORMAT", "xml", "JUMP_LOG_FORMAT must be text or json, got xml"),
+            ("JUMP_DRAIN_DELAY", "soon", "JUMP_DRAIN_DELAY must be 0...3600 seconds, got soon")
         ] {
             let result = try Executable.run(
                 "jump-forms", ["serve", "--db", project.databasePath], in: project.path,

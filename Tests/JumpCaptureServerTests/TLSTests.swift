@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import JumpCapture
 import JumpCaptureServer
+import JumpServerTLS
 import JumpForms
 import NIOCore
 import NIOSSL
@@ -408,7 +409,7 @@ func withTLSServer(_ tls: ServerTLS, folder: TemporaryFolder, _ body: (String) a
     let setup = CaptureServerSetup(
         config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
         identities: ServerFixtures.identities, databasePath: folder.path + "/capture.sqlite")
-    let embedded = try await EmbeddedCaptureServer.start(setup, tls: tls, logger: ServerFixtures.quietLogger)
+    let embedded = try await EmbeddedCaptureServer.start(setup, tls: tls.configuration, logger: ServerFixtures.quietLogger)
     do {
         try await body(embedded.url)
         await embedded.stop()

@@ -73,4 +73,7 @@ final class ConnectionLimit: Sendable {
 
     /// Connections open (tests).
     var count: Int { slots.withLock { $0.count } }
+
+    /// Connections open and busy: reading a request or being answered (tests).
+    var busyCount: Int { slots.withLock { $0.values.count { $0.idle == nil } } }
 }

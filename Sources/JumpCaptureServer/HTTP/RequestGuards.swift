@@ -125,19 +125,17 @@ struct HostCheck: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority
         if let authority, !authority.isEmpty, !answers(Self.host(ofAuthority: authority)) {
-            return CaptureDispatcher.response(
-                .error(
-                    421, "misdirected_request",
-                    "this server does not answer to the host \(authority.debugDescription): use its address, localhost, "
-                        + "or the host of server.publicURL in jump.yaml", status: .misdirectedRequest),
-                method: request.method)
+            return ServerReply.error(
+                421, "misdirected_request",
+                "this server does not answer to the host \(authority.debugDescription): use its address, localhost, "
+                    + "or the host of server.publicURL in jump.yaml", status: .misdirectedRequest
+            ).response
         }
         if request.method == .post,
             let refusal = refusal(origin: request.headers[Self.origin], site: request.headers[Self.fetchSite], authority: authority)
         {
-            return CaptureDispatcher.response(
-                .error(403, "forbidden_origin", "a page of another site (\(refusal)) may not post to this server", status: .forbidden),
-                method: request.method)
+            return ServerReply.error(403, "forbidden_origin", "a page of another site (\(refusal)) may not post to this server", status: .forbidden)
+                .response
         }
         return try await next(request, context)
     }

@@ -8,8 +8,9 @@ import Synchronization
 /// a `MetricsFactory` for this registry, so two servers in one process (tests) count apart.
 ///
 /// The names (docs/deploying.md, "Metrics"):
-/// - `jump_http_requests_total{route, status}`: requests answered, by route (the dispatcher's
-///   route name, never the raw path) and HTTP status;
+/// - `jump_http_requests_total{route, status}`: requests answered, by route (the matched
+///   route's template, `/forms/{name}`, never the raw path; `unknown` when none matched) and
+///   HTTP status;
 /// - `jump_http_request_duration_seconds{route}`: a histogram of the time from the request's
 ///   head to its answer;
 /// - `jump_signin_failures_total`: password checks that failed (sign-in, profile and password
@@ -18,6 +19,8 @@ import Synchronization
 ///   the client address was locked by the sign-in throttle;
 /// - `jump_password_hash_queue_depth` and `jump_password_hash_running`: password hashes
 ///   waiting for a thread and running, at the time of the scrape;
+/// - `jump_http_requests_in_flight`: requests begun and not yet answered at the time of the
+///   scrape, the scrape included;
 /// - `jump_database_ready`: 1 when the last `/ready` found the database reachable and its
 ///   migrations current, else 0.
 public final class ServerMetrics: Sendable {
@@ -30,6 +33,9 @@ public final class ServerMetrics: Sendable {
     let passwordHashQueueDepth: CoreMetrics.Gauge
     let passwordHashRunning: CoreMetrics.Gauge
     let databaseReady: CoreMetrics.Gauge
+    let requestsInFlightGauge: CoreMetrics.Gauge
+    /// Requests begun and not yet answered (`OperationsMiddleware`).
+    private let inFlight = Atomic<Int>(0)
     /// The request counters by route and status, and the latency timers by route, made once
     /// (making one looks it up in the registry under its lock, and allocates).
     private let requestMetrics = Mutex<(counters: [RequestKey: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
@@ -56,7 +62,15 @@ public final class ServerMetrics: Sendable {
         passwordHashQueueDepth = CoreMetrics.Gauge(label: "jump_password_hash_queue_depth", factory: factory)
         passwordHashRunning = CoreMetrics.Gauge(label: "jump_password_hash_running", factory: factory)
         databaseReady = CoreMetrics.Gauge(label: "jump_database_ready", factory: factory)
+        requestsInFlightGauge = CoreMetrics.Gauge(label: "jump_http_requests_in_flight", factory: factory)
     }
+
+    /// Requests begun and not yet answered.
+    var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+
+    func requestEnded() { inFlight.subtract(1, ordering: .relaxed) }
 
     /// Counts one answered request and its duration.
     func recordRequest(route: String, status: Int, duration: Duration) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import JumpCapture
 import JumpCaptureServer
+import JumpServerTLS
 import JumpFiles
 import JumpForms
 import Logging
@@ -12,8 +13,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run a local Capture-compatible server (and Engage double) that enforces the flow.",
         discussion: """
             Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
-            URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM (requests in flight get \
-            5 seconds to finish). Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
+            URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM: GET /ready answers 503 at once, \
+            the server goes on serving for --drain-delay seconds (default 0; time for a load balancer to \
+            notice), then stops accepting connections and gives the requests in flight 5 seconds to finish, \
+            and exits 0. Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
             file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
             standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
             --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
@@ -23,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
             GET /health answers while the process runs, GET /ready while the database is reachable and \
             its migrations current (else 503), GET /metrics the Prometheus metrics (docs/deploying.md). \
             Every option also comes from an environment variable (JUMP_HOST, JUMP_PORT, JUMP_TLS, \
-            JUMP_TLS_CERT, JUMP_TLS_KEY, JUMP_LOG_FORMAT; JUMP_DATABASE and JUMP_SCHEMA for --db and \
+            JUMP_TLS_CERT, JUMP_TLS_KEY, JUMP_LOG_FORMAT, JUMP_DRAIN_DELAY; JUMP_DATABASE and JUMP_SCHEMA for --db and \
             --schema, as every server: key of jump.yaml): an option wins over its variable, a variable \
             over jump.yaml.
             """
@@ -46,6 +49,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
     var database: String?
 
+    @Option(
+        name: .customLong("drain-delay"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds to go on serving after SIGTERM, /ready answering 503, before stopping (default 0; env JUMP_DRAIN_DELAY).",
+            valueName: "seconds"))
+    var drainDelay: Int?
+
     @OptionGroup var tls: TLSOptions
 
     @Option(help: ArgumentHelp("The Capture entity-type schema (JSON) records follow (default: server.schema in jump.yaml).", valueName: "file"))
@@ -53,13 +63,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535, got \(port)") }
+        if let drainDelay, !Self.drainDelays.contains(drainDelay) {
+            throw ValidationError("--drain-delay must be 0...\(Self.drainDelays.upperBound) seconds, got \(drainDelay)")
+        }
     }
+
+    /// The drain delays `serve` takes, in seconds.
+    static let drainDelays = 0...3600
 
     /// What `serve` runs with: each option, else its environment variable, else its default.
     struct Resolved: Equatable {
         var host: String
         var port: Int
         var logFormat: StandardErrorLogHandler.Format
+        /// Seconds to go on serving after SIGTERM, `/ready` answering 503.
+        var drainDelay = 0
     }
 
     func resolved(_ environment: [String: String]) throws -> Resolved {
@@ -76,7 +94,14 @@ struct ServeCommand: AsyncParsableCommand {
             }
             logFormat = value
         }
-        return Resolved(host: host ?? named("JUMP_HOST") ?? "127.0.0.1", port: port, logFormat: logFormat)
+        var drainDelay = self.drainDelay ?? 0
+        if self.drainDelay == nil, let text = named("JUMP_DRAIN_DELAY") {
+            guard let value = Int(text), Self.drainDelays.contains(value) else {
+                throw ValidationError("JUMP_DRAIN_DELAY must be 0...\(Self.drainDelays.upperBound) seconds, got \(text)")
+            }
+            drainDelay = value
+        }
+        return Resolved(host: host ?? named("JUMP_HOST") ?? "127.0.0.1", port: port, logFormat: logFormat, drainDelay: drainDelay)
     }
 
     func run() async throws {
@@ -95,7 +120,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         do {
-            try await server.run(host: settings.host, port: settings.port, tls: served?.tls, hostNames: tls.hosts) { url in
+            try await server.run(
+                host: settings.host, port: settings.port, tls: served?.tls.configuration, hostNames: tls.hosts,
+                drainDelay: .seconds(settings.drainDelay)
+            ) { url in
                 console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
                 console.out(escaping: "database: \(setup.databasePath)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
