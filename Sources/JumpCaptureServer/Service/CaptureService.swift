@@ -73,6 +73,8 @@ final class CaptureService: Sendable {
     let recordModel: RecordModel
     /// The signed-in sessions of the hosted pages (`/forms/...`), by cookie.
     let pageSessions = PageSessions()
+    /// The signed server API requests seen lately, none accepted twice (`authenticateAPICall`).
+    let signedRequests = SignedRequestLog()
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
