@@ -284,7 +284,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            exclude: ["Golden"]
+            exclude: ["Fixtures", "Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -63,6 +63,14 @@ extension CaptureService {
     /// must wait is refused (510 with `retry_after`) before anything is compared. Nil
     /// `configured` (none set) never matches.
     func checkSecret(_ sent: String, against configured: String?, what: String, client: String?, locale: LocaleTag) -> PasswordCheck {
+        checkSecret(what: what, client: client, locale: locale) {
+            configured.map { !$0.isEmpty && CaptureStore.hash(sent) == CaptureStore.hash($0) } ?? false
+        }
+    }
+
+    /// `checkSecret` with the comparison given (`compare`, run once unless the address must
+    /// wait): a signed request's signature, for one.
+    func checkSecret(what: String, client: String?, locale: LocaleTag, matches compare: () -> Bool) -> PasswordCheck {
         let from = client ?? "an unknown address"
         let attempt: SignInThrottle.Attempt
         switch throttle.begin(account: nil, client: client, now: now) {
@@ -72,7 +80,7 @@ extension CaptureService {
         case .proceed(let value):
             attempt = value
         }
-        let matches = configured.map { !$0.isEmpty && CaptureStore.hash(sent) == CaptureStore.hash($0) } ?? false
+        let matches = compare()
         throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
         if !matches { logger.info("wrong \(what) from \(from)") }
         return matches ? .matches : .wrong

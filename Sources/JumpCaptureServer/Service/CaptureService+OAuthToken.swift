@@ -47,17 +47,23 @@ extension CaptureService {
         }
         guard let clientID else { return .missing("client_id") }
         guard let secret else { return .missing("client_secret") }
-        guard let configured = setup.settings.clientSecret?.value, !configured.isEmpty else {
+        guard !apiClients.isEmpty else {
             return .error(
-                402, "invalid_client", "this server has no client secret (server.clientSecret in jump.yaml), so /oauth/token accepts no client")
+                402, "invalid_client",
+                "this server has no client secret (server.clientSecret or server.clients in jump.yaml), so /oauth/token accepts no client")
         }
         // Compared as digests, and counted per client address (`checkSecret`): a wrong client id
-        // or secret is a failed guess, and an address that guessed too often waits (510).
-        let expected = clientID == config.captureClientId.value ? configured : nil
-        switch checkSecret(secret, against: expected, what: "client secret at /oauth/token", client: client, locale: locale(parameters)) {
+        // or secret is a failed guess, and an address that guessed too often waits (510). The
+        // app's client, or a client of `server.clients` with `login_client` (or `owner`).
+        let expected = apiClient(clientID)
+        switch checkSecret(secret, against: expected?.secret.value, what: "client secret at /oauth/token", client: client, locale: locale(parameters))
+        {
         case .refused(let reply): return reply
         case .wrong: return .error(402, "invalid_client", "the client id or the client secret is not valid")
         case .matches: break
+        }
+        if let expected, !expected.allows(.loginClient) {
+            return .error(403, "access_denied", "this client lacks the feature login_client, which /oauth/token needs")
         }
         guard let grant = parameters["grant_type"] else { return .missing("grant_type") }
         let accessLifetime = setup.settings.accessTokenLifetime

@@ -73,6 +73,8 @@ final class CaptureService: Sendable {
     let recordModel: RecordModel
     /// The signed-in sessions of the hosted pages (`/forms/...`), by cookie.
     let pageSessions = PageSessions()
+    /// The signed server API requests seen lately, none accepted twice (`authenticateAPICall`).
+    let signedRequests = SignedRequestLog()
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
@@ -365,10 +367,16 @@ final class CaptureService: Sendable {
         return try await passwordWork.run { PasswordHash.make(password, cost: cost) }
     }
 
-    /// Whether `password` matches a stored hash (`PasswordHash.verify`), on NIO's thread pool
-    /// (`passwordWork`).
+    /// Whether `password` matches a stored hash (`PasswordHash.check`), on NIO's thread pool
+    /// (`passwordWork`). A hash that cannot be checked (an imported type the server does not
+    /// read) does not match, as a wrong password does not, and the log says why (the type, never
+    /// the hash).
     func verify(_ password: String, hash: String) async throws -> Bool {
-        try await passwordWork.run { PasswordHash.verify(password, stored: hash) }
+        let verification = try await passwordWork.run { PasswordHash.check(password, stored: hash) }
+        if case .unreadable(let reason) = verification {
+            logger.warning("a password check was refused as wrong: the account holds \(reason)")
+        }
+        return verification == .matches
     }
 
     /// The successful answer of a sign-in or registration.

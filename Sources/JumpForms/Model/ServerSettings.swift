@@ -77,6 +77,10 @@ public struct ServerSettings: Sendable, Hashable {
     /// The client addresses `GET /metrics` answers (`metricsAllow`: CIDR ranges such as
     /// `10.0.0.0/8` or `::1`); others get 403. Empty (the default): every address.
     public var metricsAllow: [AddressRange] = []
+    /// The clients of the server API (`clients`: a list of `{id, secret, features}`), which
+    /// authenticate with their id and secret (parameters, HTTP Basic, or Janrain's signed
+    /// requests). Empty (the default): none.
+    public var clients: [APIClient] = []
 
     public init(
         accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,

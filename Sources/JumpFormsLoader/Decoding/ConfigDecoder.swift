@@ -21,6 +21,7 @@ struct ConfigDecoder {
         case refreshLifetime, privilegedSessionMaxAge
         case metricsAllow
         case publicURL
+        case clients
 
         /// The environment variable that sets the key, winning over jump.yaml (for
         /// containers): `JUMP_` and the key in upper snake case (`bcryptCost`:
@@ -32,6 +33,11 @@ struct ConfigDecoder {
                     name += character.uppercased()
                 }
         }
+    }
+
+    /// The keys of an item of `server.clients`.
+    enum ClientKey: String, CaseIterable {
+        case id, secret, features
     }
 
     /// The values of `responseType`.
@@ -68,6 +74,14 @@ struct ConfigDecoder {
         case .maximumRecordSize: KeySpec(value: .integer(1024...(3 << 20)))
         case .identities, .database, .apiKey, .clientSecret, .schema, .publicURL: .text()
         case .writeWithToken, .metricsAllow: KeySpec(value: .list(.text))
+        case .clients: KeySpec(value: .list(.named("client")))
+        }
+    }
+
+    static func spec(_ key: ClientKey) -> KeySpec {
+        switch key {
+        case .id, .secret: .text(required: true)
+        case .features: KeySpec(value: .list(.choice(APIClient.Feature.allCases.map(\.rawValue))))
         }
     }
 
@@ -246,7 +260,42 @@ struct ConfigDecoder {
                         context: "an item of 'metricsAllow'"))
             }
         }
+        settings.clients = clients(keyed?[.clients])
         return settings
+    }
+
+    /// `server.clients`: each a mapping of `id`, `secret` (`${NAME}` keeps it in the
+    /// environment) and `features`. Ids are unique.
+    mutating func clients(_ node: YAMLNode?) -> [APIClient] {
+        guard let node, let sequence = decoder.sequence(node, "'clients'") else { return [] }
+        var clients: [APIClient] = []
+        for item in sequence.items {
+            guard let mapping = decoder.mapping(item, "an item of 'clients'") else { continue }
+            let keyed = decoder.keyed(mapping, ClientKey.self, context: "an item of 'clients'")
+            let id = decoder.required(keyed, .id).flatMap { string($0, "'id'") }
+            let secret = decoder.required(keyed, .secret).flatMap { string($0, "'secret'") }
+            var features: Set<APIClient.Feature> = []
+            for name in keyed[.features].flatMap({ decoder.strings($0, "'features'") }) ?? [] {
+                guard let feature = APIClient.Feature(rawValue: name.value) else {
+                    decoder.errors.append(
+                        .unknownValue(name.location, value: name.value, what: "client feature", known: APIClient.Feature.allCases.map(\.rawValue)))
+                    continue
+                }
+                features.insert(feature)
+            }
+            guard let id, let secret else { continue }
+            if secret.value.isEmpty {
+                decoder.errors.append(.wrongNodeKind(secret.location, expected: "a secret", found: "an empty text", context: "'secret'"))
+                continue
+            }
+            if clients.contains(where: { $0.id.value == id.value }) {
+                decoder.errors.append(
+                    .wrongNodeKind(id.location, expected: "a client id not used before", found: "'\(id.value)' again", context: "'id'"))
+                continue
+            }
+            clients.append(APIClient(id: id, secret: secret, features: features))
+        }
+        return clients
     }
 
     /// A string with `${NAME}` / `${NAME:-default}` replaced from the environment.

@@ -63,7 +63,10 @@ public enum FormatSchema: String, CaseIterable, Sendable {
                     "The SDK's configuration keys and the local server's settings (docs/flow-format.md, \"Client configuration\"). "
                     + "String values may name environment variables: ${NAME} or ${NAME:-default}.",
                 mapping: Self.mapping(ConfigDecoder.Key.self, ConfigDecoder.spec, Self.configDescriptions),
-                defs: [("server", Self.mapping(ConfigDecoder.ServerKey.self, ConfigDecoder.spec, Self.serverDescriptions))])
+                defs: [
+                    ("server", Self.mapping(ConfigDecoder.ServerKey.self, ConfigDecoder.spec, Self.serverDescriptions)),
+                    ("client", Self.mapping(ConfigDecoder.ClientKey.self, ConfigDecoder.spec, Self.clientDescriptions))
+                ])
         case .identities:
             Self.root(
                 title: "jump-forms test identities (identities.yaml)",
@@ -383,7 +386,14 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .refreshLifetime: "Seconds a refresh secret lives.",
         .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes.",
         .metricsAllow: "Client addresses (CIDR ranges, e.g. 10.0.0.0/8, ::1) GET /metrics answers; others get 403 (default: any).",
-        .publicURL: "The URL clients reach the server by (its host passes the Host check), e.g. https://capture.example.com."
+        .publicURL: "The URL clients reach the server by (its host passes the Host check), e.g. https://capture.example.com.",
+        .clients: "Clients of the server API: each an id, a secret (use ${NAME}) and its features."
+    ]
+
+    static let clientDescriptions: [ConfigDecoder.ClientKey: String] = [
+        .id: "The client id.",
+        .secret: "The client secret (use ${NAME} to keep it out of the file).",
+        .features: "What the client may do: owner, access_issuer, direct_access, login_client."
     ]
 
     static let identitiesDescriptions: [IdentitiesLoader.Key: String] = [
