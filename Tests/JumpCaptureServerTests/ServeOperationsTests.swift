@@ -86,7 +86,8 @@ import TestSupport
         for (name, value, message) in [
             ("JUMP_PORT", "eighty", "JUMP_PORT must be 0...65535, got eighty"),
             ("JUMP_LOG_FORMAT", "xml", "JUMP_LOG_FORMAT must be text or json, got xml"),
-            ("JUMP_DRAIN_DELAY", "soon", "JUMP_DRAIN_DELAY must be 0...3600 seconds, got soon")
+            ("JUMP_DRAIN_DELAY", "soon", "JUMP_DRAIN_DELAY must be 0...3600 seconds, got soon"),
+            ("JUMP_GRACE_PERIOD", "-1", "JUMP_GRACE_PERIOD must be 0...3600 seconds, got -1")
         ] {
             let result = try Executable.run(
                 "jump-forms", ["serve", "--db", project.databasePath], in: project.path,

@@ -58,9 +58,9 @@ public final class CaptureServer: Sendable {
     /// against `defaultIdleTimeout` only.
     public static let defaultRequestTimeout: Duration = .seconds(60)
 
-    /// How long a graceful shutdown (SIGINT, SIGTERM, `EmbeddedCaptureServer.stop()`) waits
-    /// for the requests in flight, once it stops accepting connections (after the drain delay
-    /// of `run`); then the connections still open are closed.
+    /// How long a graceful shutdown (SIGINT, SIGTERM, `EmbeddedCaptureServer.stop()`) waits by
+    /// default for the requests in flight, once it stops accepting connections (after the
+    /// drain delay of `run`); then the connections still open are closed.
     public static let shutdownGracePeriod: Duration = .seconds(5)
 
     /// The Hummingbird application listening on `host:port` (0 picks a free port), over HTTPS
@@ -107,10 +107,10 @@ public final class CaptureServer: Sendable {
     /// gracefully: `/ready` answers 503 at once, the server goes on serving for `drainDelay`
     /// (time for a load balancer to see it and send its requests elsewhere), then stops
     /// accepting connections and lets the requests in flight finish (for at most
-    /// `shutdownGracePeriod`). Throws `CaptureServerError.cannotListen` when it cannot bind.
+    /// `gracePeriod`). Throws `CaptureServerError.cannotListen` when it cannot bind.
     public func run(
         host: String, port: Int, tls: TLSConfiguration? = nil, hostNames: [String] = [], drainDelay: Duration = .zero,
-        onStart: @escaping @Sendable (String) async -> Void
+        gracePeriod: Duration = CaptureServer.shutdownGracePeriod, onStart: @escaping @Sendable (String) async -> Void
     ) async throws {
         let started = Mutex(false)
         let application = application(host: host, port: port, tls: tls, hostNames: hostNames) { url in
@@ -118,7 +118,7 @@ public final class CaptureServer: Sendable {
             await onStart(url)
         }
         do {
-            try await serviceGroup(application, signals: [.sigterm, .sigint], drainDelay: drainDelay).run()
+            try await serviceGroup(application, signals: [.sigterm, .sigint], drainDelay: drainDelay, gracePeriod: gracePeriod).run()
         } catch  where !started.withLock({ $0 }) {
             throw CaptureServerError.cannotListen(address: "\(Self.shown(host)):\(port)", reason: Self.reason(error))
         }
@@ -126,13 +126,15 @@ public final class CaptureServer: Sendable {
 
     /// A service group running `application`. Its graceful shutdown first marks the server as
     /// shutting down and waits `drainDelay` (`ShutdownNotice`), then stops the application,
-    /// whose requests in flight get at most `shutdownGracePeriod` (then the connections
-    /// still open are cancelled and closed).
-    func serviceGroup(_ application: some Service, signals: [UnixSignal], drainDelay: Duration = .zero) -> ServiceGroup {
+    /// whose requests in flight get at most `gracePeriod` (then the connections still open
+    /// are cancelled and closed).
+    func serviceGroup(
+        _ application: some Service, signals: [UnixSignal], drainDelay: Duration = .zero, gracePeriod: Duration = shutdownGracePeriod
+    ) -> ServiceGroup {
         // Services shut down in reverse order, each once the one after it has finished.
         let services: [any Service] = [application, ShutdownNotice(server: self, drainDelay: drainDelay)]
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
-        configuration.maximumGracefulShutdownDuration = drainDelay + Self.shutdownGracePeriod
+        configuration.maximumGracefulShutdownDuration = drainDelay + gracePeriod
         return ServiceGroup(configuration: configuration)
     }
 

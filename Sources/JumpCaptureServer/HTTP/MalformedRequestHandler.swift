@@ -14,7 +14,7 @@ import NIOHTTPTypes
 /// It sits after the HTTP codec, in Hummingbird's `additionalChannelHandlers`, and answers
 /// only when no response is under way on the connection (a parse error in the middle of a
 /// request whose answer is being written goes on to Hummingbird, which closes the connection;
-/// an oversized request pipelined behind one being answered goes on to the dispatcher, which
+/// an oversized request pipelined behind one being answered goes on to its route, which
 /// refuses it the same way).
 ///
 /// It refuses an HTTP/1.1 request without one `Host` header (`HTTPVersionHandler.BadHost`)
@@ -23,7 +23,7 @@ import NIOHTTPTypes
 /// It also ends `RequestDeadlineHandler`'s request clock when a request's end is read (and
 /// tells it when an answer's end is written, which starts its idle clock again), and answers
 /// 408 for a request that did not arrive in time while no request is in the server's hands
-/// (else the error goes on to the dispatcher reading the body, which answers the same 408).
+/// (else the error goes on to the route reading the body, which answers the same 408).
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

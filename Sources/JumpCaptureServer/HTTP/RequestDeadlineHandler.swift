@@ -19,7 +19,7 @@ import NIOCore
 /// event; and `ResponseWritten` when an answer's end is written, which starts the idle clock
 /// again). When a request's time is up it sends `Expired` down the pipeline:
 /// `MalformedRequestHandler` answers 408 when no request is in the server's hands, else passes
-/// `Expired` on as an error, which the dispatcher reading the body answers with the same 408
+/// `Expired` on as an error, which the route reading the body (`RouteRequest`) answers with the same 408
 /// (and Hummingbird, between requests, with closing the connection). The connection closes
 /// after the answer, or five seconds after the time was up.
 ///

@@ -15,8 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             Binds 127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints the \
             URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM: GET /ready answers 503 at once, \
             the server goes on serving for --drain-delay seconds (default 0; time for a load balancer to \
-            notice), then stops accepting connections and gives the requests in flight 5 seconds to finish, \
-            and exits 0. Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
+            notice), then stops accepting connections and gives the requests in flight --grace-period \
+            seconds (default 5) to finish, and exits 0. Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
             file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
             standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
             --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
             GET /health answers while the process runs, GET /ready while the database is reachable and \
             its migrations current (else 503), GET /metrics the Prometheus metrics (docs/deploying.md). \
             Every option also comes from an environment variable (JUMP_HOST, JUMP_PORT, JUMP_TLS, \
-            JUMP_TLS_CERT, JUMP_TLS_KEY, JUMP_LOG_FORMAT, JUMP_DRAIN_DELAY; JUMP_DATABASE and JUMP_SCHEMA for --db and \
+            JUMP_TLS_CERT, JUMP_TLS_KEY, JUMP_LOG_FORMAT, JUMP_DRAIN_DELAY, JUMP_GRACE_PERIOD; JUMP_DATABASE and JUMP_SCHEMA for --db and \
             --schema, as every server: key of jump.yaml): an option wins over its variable, a variable \
             over jump.yaml.
             """
@@ -56,6 +56,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "seconds"))
     var drainDelay: Int?
 
+    @Option(
+        name: .customLong("grace-period"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Seconds the requests in flight get to finish once the server stops accepting connections (default 5; env JUMP_GRACE_PERIOD).",
+            valueName: "seconds"))
+    var gracePeriod: Int?
+
     @OptionGroup var tls: TLSOptions
 
     @Option(help: ArgumentHelp("The Capture entity-type schema (JSON) records follow (default: server.schema in jump.yaml).", valueName: "file"))
@@ -63,13 +70,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535, got \(port)") }
-        if let drainDelay, !Self.drainDelays.contains(drainDelay) {
-            throw ValidationError("--drain-delay must be 0...\(Self.drainDelays.upperBound) seconds, got \(drainDelay)")
+        if let drainDelay, !Self.shutdownSeconds.contains(drainDelay) {
+            throw ValidationError("--drain-delay must be 0...\(Self.shutdownSeconds.upperBound) seconds, got \(drainDelay)")
+        }
+        if let gracePeriod, !Self.shutdownSeconds.contains(gracePeriod) {
+            throw ValidationError("--grace-period must be 0...\(Self.shutdownSeconds.upperBound) seconds, got \(gracePeriod)")
         }
     }
 
-    /// The drain delays `serve` takes, in seconds.
-    static let drainDelays = 0...3600
+    /// The drain delays and grace periods `serve` takes, in seconds.
+    static let shutdownSeconds = 0...3600
 
     /// What `serve` runs with: each option, else its environment variable, else its default.
     struct Resolved: Equatable {
@@ -78,6 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
         var logFormat: StandardErrorLogHandler.Format
         /// Seconds to go on serving after SIGTERM, `/ready` answering 503.
         var drainDelay = 0
+        /// Seconds the requests in flight get once the server stops accepting connections.
+        var gracePeriod = 5
     }
 
     func resolved(_ environment: [String: String]) throws -> Resolved {
@@ -94,14 +106,18 @@ struct ServeCommand: AsyncParsableCommand {
             }
             logFormat = value
         }
-        var drainDelay = self.drainDelay ?? 0
-        if self.drainDelay == nil, let text = named("JUMP_DRAIN_DELAY") {
-            guard let value = Int(text), Self.drainDelays.contains(value) else {
-                throw ValidationError("JUMP_DRAIN_DELAY must be 0...\(Self.drainDelays.upperBound) seconds, got \(text)")
+        func seconds(_ option: Int?, _ variable: String, default value: Int) throws -> Int {
+            if let option { return option }
+            guard let text = named(variable) else { return value }
+            guard let given = Int(text), Self.shutdownSeconds.contains(given) else {
+                throw ValidationError("\(variable) must be 0...\(Self.shutdownSeconds.upperBound) seconds, got \(text)")
             }
-            drainDelay = value
+            return given
         }
-        return Resolved(host: host ?? named("JUMP_HOST") ?? "127.0.0.1", port: port, logFormat: logFormat, drainDelay: drainDelay)
+        return Resolved(
+            host: host ?? named("JUMP_HOST") ?? "127.0.0.1", port: port, logFormat: logFormat,
+            drainDelay: try seconds(drainDelay, "JUMP_DRAIN_DELAY", default: 0),
+            gracePeriod: try seconds(gracePeriod, "JUMP_GRACE_PERIOD", default: Int(CaptureServer.shutdownGracePeriod.components.seconds)))
     }
 
     func run() async throws {
@@ -122,7 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await server.run(
                 host: settings.host, port: settings.port, tls: served?.tls.configuration, hostNames: tls.hosts,
-                drainDelay: .seconds(settings.drainDelay)
+                drainDelay: .seconds(settings.drainDelay), gracePeriod: .seconds(settings.gracePeriod)
             ) { url in
                 console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
                 console.out(escaping: "database: \(setup.databasePath)\n")
