@@ -107,7 +107,7 @@ enum RawHTTP {
 /// Waits for something a test can observe (a count the server keeps, a metric, a refused
 /// connection), checking every 10 ms, for at most `timeout`: instead of a fixed sleep, which
 /// is too short on a loaded machine and too long on a quiet one. Returns whether it happened.
-func waitFor(_ what: String, timeout: Duration = .seconds(10), _ happened: () async throws -> Bool) async throws -> Bool {
+func waitFor(_ what: String, timeout: Duration = .seconds(30), _ happened: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await happened() { return true }
