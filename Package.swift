@@ -235,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JumpLocaleInterchangeTests",
-            dependencies: ["JumpLocaleInterchange", "JumpForms", "JumpFormsLoader", "TestSupport"],
+            dependencies: ["JumpLocaleInterchange", "JumpForms", "JumpFormsLoader", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
