@@ -44,9 +44,9 @@ import TestSupport
         var testDescription: String { "\(rule.rawValue) \(triggers ? "triggering" : "non-triggering") #\(index + 1)" }
     }
 
-    static let allExamples: [Case] = LocaleRuleDefinition.all.flatMap { definition in
-        definition.triggeringExamples.enumerated().map { Case(rule: definition.rule, example: $1, index: $0, triggers: true) }
-            + definition.nonTriggeringExamples.enumerated().map { Case(rule: definition.rule, example: $1, index: $0, triggers: false) }
+    static let allExamples: [Case] = LocaleRule.allCases.flatMap { rule in
+        rule.triggeringExamples.enumerated().map { Case(rule: rule, example: $1, index: $0, triggers: true) }
+            + rule.nonTriggeringExamples.enumerated().map { Case(rule: rule, example: $1, index: $0, triggers: false) }
     }
 
     /// Every example of every rule (Rules/<Rule>.swift): a triggering one produces findings of
@@ -62,10 +62,21 @@ import TestSupport
         #expect(rules.contains(example.rule.rawValue) == example.triggers, "\(example.testDescription) produces \(rules)\n\(result.stderr)")
     }
 
-    @Test func everyRuleIsDefinedOnce() {
-        #expect(LocaleRuleDefinition.all.map(\.rule) == LocaleRule.allCases)
-        for definition in LocaleRuleDefinition.all {
-            #expect(!definition.triggeringExamples.isEmpty && !definition.nonTriggeringExamples.isEmpty, "\(definition.rule.rawValue)")
+    @Test func everyRuleIsListedOnceWithExamples() {
+        #expect(Set(LocaleRule.allCases.map(\.rawValue)).count == LocaleRule.allCases.count)
+        #expect(Set(LocaleRule.allCases.map(\.code)).count == LocaleRule.allCases.count)
+        for rule in LocaleRule.allCases {
+            #expect(!rule.triggeringExamples.isEmpty && !rule.nonTriggeringExamples.isEmpty, "\(rule.rawValue)")
+        }
+    }
+
+    /// JumpDiagnostics' table of the rules' codes (their ids, severities and descriptions, for
+    /// `error[rule-id]` and docs/diagnostics.md) is what the rule files say.
+    @Test func theCodeTableIsGeneratedFromTheRuleFiles() {
+        Snapshot.check(LocaleRule.generatedCodeTable, against: Repository.path("Sources/JumpDiagnostics/DiagnosticCode+LocaleRules.generated.swift"))
+        for rule in LocaleRule.allCases {
+            #expect(rule.code.defaultSeverity == rule.severity, "\(rule.rawValue)")
+            #expect(rule.code.title == rule.title && rule.code.explanation == rule.explanation, "\(rule.rawValue)")
         }
     }
 
