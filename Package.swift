@@ -246,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "JumpLocaleInterchangeTests",
-            dependencies: ["JumpLocaleInterchange", "JumpForms", "JumpFormsLoader", "TestSupport"],
+            dependencies: ["JumpLocaleInterchange", "JumpForms", "JumpFormsLoader", "TestSupport", "CLITestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

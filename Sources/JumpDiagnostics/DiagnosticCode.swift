@@ -1,5 +1,8 @@
 /// The stable codes of every diagnostic. A code never changes meaning once released;
-/// `docs/diagnostics.md` is generated from this list (see `DiagnosticCode.documentation`).
+/// `docs/diagnostics.md` is generated from this list (see `DiagnosticCode.documentation`), in
+/// the order of the numbers. A new code goes at the end (under "Added since"), whatever its
+/// number: a case in the middle renumbers the cases after it, and a module an incremental build
+/// does not recompile would then name the wrong code.
 public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     // MARK: read (bytes -> YAML events)
     case fileUnreadable = "JF100"
@@ -139,6 +142,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case flowDocumentDuplicateKey = "JF606"
     case flowDocumentTextMismatch = "JF607"
     case fieldAndFormShareName = "JF608"
+
+    // MARK: Added since (in the order they were added; each in its phase by its number)
+    case endingPunctuation = "JF525"
 
     /// The phase that reports the code.
     public enum Phase: String, Sendable, CaseIterable {

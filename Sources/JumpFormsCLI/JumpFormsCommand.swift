@@ -104,13 +104,17 @@ public struct JumpFormsCommand: AsyncParsableCommand {
 
     /// Runs a command line in this process, as `runMain` does, with `environment` in place of
     /// the process's and what it writes captured instead of printed; returns instead of exiting
-    /// (tests, as ArgumentParser's own tests run commands). The process's working directory and
-    /// standard input are the command's: commands that read a terminal or need another folder
+    /// (tests, as ArgumentParser's own tests run commands). `directory` (an absolute path) is
+    /// the command's working directory: relative paths in the arguments and in the files it
+    /// reads resolve against it and `jump.yaml` is looked for there (`WorkingDirectory`); nil
+    /// leaves the process's. Standard input is the process's: commands that read a terminal
     /// run as a child process instead.
-    public static func run(arguments: [String], environment: [String: String]) async -> Outcome {
+    public static func run(arguments: [String], environment: [String: String], in directory: String? = nil) async -> Outcome {
         let capture = ConsoleCapture()
         let status = await Console.$capture.withValue(capture) {
-            await Environment.$override.withValue(environment) { await run(arguments: arguments) }
+            await Environment.$override.withValue(environment) {
+                await WorkingDirectory.$override.withValue(directory) { await run(arguments: arguments) }
+            }
         }
         return Outcome(status: status, stdout: capture.out, stderr: capture.err)
     }
@@ -118,20 +122,23 @@ public struct JumpFormsCommand: AsyncParsableCommand {
     /// Runs a synchronous command on a thread of its own, as `runMain` runs it on the main
     /// thread: it may wait for Dispatch work or a child process, and holding a thread of the
     /// concurrency pool meanwhile would stall every other task of the process. What it writes
-    /// and the environment it reads stay the caller's.
+    /// the environment and the working directory it reads stay the caller's.
     private static func runOnItsOwnThread(_ command: any ParsableCommand) async throws {
         let capture = Console.capture
         let environment = Environment.override
+        let directory = WorkingDirectory.override
         nonisolated(unsafe) var command = command
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Thread {
                 Console.$capture.withValue(capture) {
                     Environment.$override.withValue(environment) {
-                        do {
-                            try command.run()
-                            continuation.resume()
-                        } catch {
-                            continuation.resume(throwing: error)
+                        WorkingDirectory.$override.withValue(directory) {
+                            do {
+                                try command.run()
+                                continuation.resume()
+                            } catch {
+                                continuation.resume(throwing: error)
+                            }
                         }
                     }
                 }

@@ -31,14 +31,15 @@ public enum AnswersLoader {
         return (answers, diagnostics, sources)
     }
 
-    /// Reads the answers file at `path` (`-` is standard input).
-    public static func load(path: String, limits: LoaderLimits = .default)
+    /// Reads the answers file at `path` (`-` is standard input); a relative `path` is read from
+    /// `directory` (nil: the process's working directory).
+    public static func load(path: String, limits: LoaderLimits = .default, directory: String? = nil)
         -> (answers: [(field: Located<String>, value: String)], diagnostics: [Diagnostic], sources: SourceFiles)
     {
         let standardInput = path == "-"
         let read =
             standardInput
-            ? FileAccess.readStandardInput(limit: limits.maximumFileSize) : FileAccess.read(path, limit: limits.maximumFileSize)
+            ? FileAccess.readStandardInput(limit: limits.maximumFileSize) : FileAccess.read(path, limit: limits.maximumFileSize, from: directory)
         switch read {
         case .failure(let error): return ([], [error.diagnostic], SourceFiles())
         case .success(let bytes): return load(bytes: bytes, path: standardInput ? "<stdin>" : path, limits: limits)

@@ -20,7 +20,7 @@ extension ProjectLoader {
         var documents: [CaptureFlowDocumentReader.Document] = []
         for path in paths {
             project.files.insert(PathText.normalize(path))
-            switch FileAccess.read(path, limit: limits.maximumFileSize) {
+            switch FileAccess.read(path, limit: limits.maximumFileSize, from: directory) {
             case .failure(let error):
                 project.diagnostics.append(error.diagnostic)
             case .success(let bytes):

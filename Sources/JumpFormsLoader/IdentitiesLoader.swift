@@ -28,13 +28,14 @@ public enum IdentitiesLoader {
         }
     }
 
-    /// The identities, or the located problems of the file.
-    public static func load(path: String, limits: LoaderLimits = .default) -> (
+    /// The identities, or the located problems of the file. A relative `path` is read from
+    /// `directory` (nil: the process's working directory).
+    public static func load(path: String, limits: LoaderLimits = .default, directory: String? = nil) -> (
         identities: [TestIdentity], diagnostics: [Diagnostic], sources: SourceFiles
     ) {
         var sources = SourceFiles()
         let bytes: [UInt8]
-        switch FileAccess.read(path, limit: limits.maximumFileSize) {
+        switch FileAccess.read(path, limit: limits.maximumFileSize, from: directory) {
         case .failure(let error): return ([], [error.diagnostic], sources)
         case .success(let read): bytes = read
         }

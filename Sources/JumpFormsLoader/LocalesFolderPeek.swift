@@ -12,17 +12,20 @@ extension ProjectLoader {
         var flowPath = path
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if name == "jump.yaml" || name == "jump.yml" {
-            guard let flow = Self.topLevelScalar("flow", in: path, limit: limits.maximumFileSize), !flow.contains("${") else { return nil }
+            guard let flow = Self.topLevelScalar("flow", in: FileAccess.located(path, directory), limit: limits.maximumFileSize), !flow.contains("${")
+            else { return nil }
             flowPath = PathText.resolve(flow, against: PathText.folder(of: path))
         }
-        let folder = Self.topLevelScalar("locales", in: flowPath, limit: limits.maximumFileSize, giveUpAfter: 400) ?? "../locales"
+        let folder =
+            Self.topLevelScalar("locales", in: FileAccess.located(flowPath, directory), limit: limits.maximumFileSize, giveUpAfter: 400)
+            ?? "../locales"
         return PathText.normalize(PathText.resolve(folder, against: PathText.folder(of: flowPath)))
     }
 
     /// The plain value of a top-level key, reading libyaml events only as far as needed.
     /// `giveUpAfter` events without the key: nil (so a missing key in a long file costs little).
     static func topLevelScalar(_ key: String, in path: String, limit: Int, giveUpAfter: Int = .max) -> String? {
-        guard case .success(let bytes) = FileAccess.read(path, limit: limit) else { return nil }
+        guard case .success(let bytes) = FileAccess.read(path, limit: limit, from: nil) else { return nil }
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { return nil }
         defer { yaml_parser_delete(&parser) }

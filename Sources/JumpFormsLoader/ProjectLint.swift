@@ -26,7 +26,7 @@ extension LoadedProject {
             let linter = FlowLinter(
                 flow: loaded.flow, catalogs: loaded.catalogs, config: configForFlow,
                 builtinMessageKeys: builtinKeys, otherUsedKeys: others,
-                fileExists: { FileAccess.kind(of: $0) == .file }
+                fileExists: { [directory] in FileAccess.kind(of: $0, from: directory) == .file }
             )
             findings += linter.lint()
         }

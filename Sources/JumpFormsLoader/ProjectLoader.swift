@@ -42,6 +42,8 @@ public struct LoadedProject: Sendable {
     /// outside the project): `diagnostics` and `lint()` apply it; apply it to any other
     /// diagnostic about these files before showing it.
     public var withheld = Withheld()
+    /// The folder the relative paths of the project were read from (`ProjectLoader.directory`).
+    public var directory: String?
 
     public init() {}
 
@@ -65,9 +67,14 @@ public struct ProjectLoader: Sendable {
     /// --default-locale`), over what they say.
     public var flowDocumentDefaultLocale: LocaleTag?
 
-    public init(limits: LoaderLimits = .default, environment: [String: String] = [:]) {
+    /// The folder relative paths are read from (a command's working directory); nil: the
+    /// process's. Paths keep the spelling they were given in diagnostics and in the result.
+    public var directory: String?
+
+    public init(limits: LoaderLimits = .default, environment: [String: String] = [:], directory: String? = nil) {
         self.limits = limits
         self.environment = environment
+        self.directory = directory
     }
 
     /// What kind of file a path holds, told by its top-level keys.
@@ -84,13 +91,14 @@ public struct ProjectLoader: Sendable {
     /// problem: every file is read and every diagnostic collected.
     public func load(paths: [String]) -> LoadedProject {
         var assembler = ProjectAssembler(loader: self)
+        assembler.project.directory = directory
         assembler.named = Set(paths.map(PathText.normalize))
         for path in paths {
-            switch FileAccess.kind(of: path) {
+            switch FileAccess.kind(of: path, from: directory) {
             case .missing:
                 assembler.project.diagnostics.append(ReadError.unreadable(path: path, reason: "no such file or folder").diagnostic)
             case .directory:
-                switch FileAccess.yamlFiles(in: path) {
+                switch FileAccess.yamlFiles(in: path, from: directory) {
                 case .failure(let error): assembler.project.diagnostics.append(error.diagnostic)
                 case .success(let files) where files.isEmpty:
                     assembler.project.diagnostics.append(
@@ -155,8 +163,9 @@ public struct ProjectLoader: Sendable {
             guard let config else { return }
             if project.config == nil { project.config = config }
             let flowPath = PathText.resolve(config.flow.value, against: PathText.folder(of: path))
-            guard FileAccess.kind(of: flowPath) == .file else {
-                let nearest = FileAccess.nearest(to: config.flow.value, relativeTo: PathText.folder(of: path), kind: .file)
+            guard FileAccess.kind(of: flowPath, from: loader.directory) == .file else {
+                let nearest = FileAccess.nearest(
+                    to: config.flow.value, relativeTo: PathText.folder(of: path), kind: .file, from: loader.directory)
                 project.diagnostics.append(
                     Diagnostic(
                         .fileUnreadable, "the flow file '\(flowPath)' does not exist",
@@ -166,7 +175,7 @@ public struct ProjectLoader: Sendable {
             }
             if !flowPaths.contains(PathText.normalize(flowPath)) {
                 let folder = PathText.folder(of: path)
-                if !named.contains(PathText.normalize(flowPath)), let root = Withheld.outside(flowPath, project: folder) {
+                if !named.contains(PathText.normalize(flowPath)), let root = Withheld.outside(flowPath, project: folder, from: loader.directory) {
                     project.withheld.outsideFiles[PathText.normalize(flowPath)] = root
                 }
                 projectFolder = folder
@@ -182,15 +191,16 @@ public struct ProjectLoader: Sendable {
             project.diagnostics += decoded.errors.map(\.diagnostic)
             guard let flow else { return }
             let directory = PathText.normalize(PathText.resolve(flow.localesDirectory.value, against: PathText.folder(of: path)))
-            if let projectFolder, !named.contains(directory), let root = Withheld.outside(directory, project: projectFolder) {
+            if let projectFolder, !named.contains(directory), let root = Withheld.outside(directory, project: projectFolder, from: loader.directory) {
                 project.withheld.outsideFolders[directory] = root
             }
             if catalogsByDirectory[directory] == nil {
-                if FileAccess.kind(of: directory) == .directory {
+                if FileAccess.kind(of: directory, from: loader.directory) == .directory {
                     catalogsByDirectory[directory] = loader.loadsLocaleFolders ? loader.loadLocales(in: directory, into: &project) : []
                 } else {
                     catalogsByDirectory[directory] = []
-                    let nearest = FileAccess.nearest(to: flow.localesDirectory.value, relativeTo: PathText.folder(of: path), kind: .directory)
+                    let nearest = FileAccess.nearest(
+                        to: flow.localesDirectory.value, relativeTo: PathText.folder(of: path), kind: .directory, from: loader.directory)
                     project.diagnostics.append(
                         Diagnostic(
                             .directoryUnreadable,
@@ -229,7 +239,7 @@ public struct ProjectLoader: Sendable {
     /// Every locale file of a folder, read and decoded on all cores (the results are merged
     /// in file-name order, so the outcome is the same as reading them one by one).
     public func loadLocales(in directory: String, into project: inout LoadedProject) -> [LocaleCatalog] {
-        switch FileAccess.yamlFiles(in: directory) {
+        switch FileAccess.yamlFiles(in: directory, from: self.directory) {
         case .failure(let error):
             project.diagnostics.append(error.diagnostic)
             return []
@@ -349,7 +359,7 @@ public struct ProjectLoader: Sendable {
     /// read (see `LocaleDecoder.read`), and keeps only the rest as a tree.
     func readFile(_ path: String, asLocale: Bool = false) -> ReadFile {
         var file = ReadFile(path: path)
-        switch FileAccess.read(path, limit: limits.maximumFileSize) {
+        switch FileAccess.read(path, limit: limits.maximumFileSize, from: directory) {
         case .failure(let error):
             file.diagnostics.append(error.diagnostic)
             return file

@@ -125,8 +125,9 @@ public struct Withheld: Sendable {
 
     /// Whether `path` (a file or folder that exists) lies outside `folder`'s tree, comparing
     /// real paths; the folder's real path when it does.
-    static func outside(_ path: String, project folder: String) -> String? {
-        guard let real = PathText.real(path), let root = PathText.real(folder) else { return nil }
+    static func outside(_ path: String, project folder: String, from directory: String?) -> String? {
+        guard let real = PathText.real(FileAccess.located(path, directory)), let root = PathText.real(FileAccess.located(folder, directory))
+        else { return nil }
         if root == "/" || real == root || real.hasPrefix(root + "/") { return nil }
         return root
     }

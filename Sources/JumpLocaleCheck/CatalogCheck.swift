@@ -1,7 +1,8 @@
 import JumpForms
 
 /// The check of one catalog: the file-level checks, then each message's, each rule's check in its
-/// file under Rules/.
+/// file under Rules/ (called here in order, or, for a rule that brings its `messageCheck`, in
+/// the order of `LocaleRule.allCases`).
 struct CatalogCheck {
     let project: ProjectFacts
     let catalog: LocaleCatalog
@@ -118,6 +119,10 @@ struct CatalogCheck {
         checkWhitespaceEdges(message, reference, facts)
         checkDoubleSpace(message, reference, facts)
         checkNewlines(message, reference, facts)
+        if !LocaleRule.messageChecks.isEmpty {
+            let context = MessageContext(reference: reference, facts: facts)
+            for check in LocaleRule.messageChecks { check(self, message, context) }
+        }
         let hasArguments = facts.hasBrace
         let uses = hasArguments ? pattern.arguments : []
         let complete = checkArguments(message, uses, hasArguments: hasArguments, info: info, reference: reference)

@@ -31,7 +31,7 @@ public enum LocaleReferenceDocs {
                 if let output = outputs[rule] { out += output.hasSuffix("\n") ? output : output + "\n" }
                 out += "```\n\n"
                 // The files that differ from the example's, where the rule finds nothing.
-                for quiet in rule.definition.nonTriggeringExamples {
+                for quiet in rule.nonTriggeringExamples {
                     out += "Not reported:\n\n"
                     for file in quiet.files where !example.files.contains(file) { out += block(file) }
                     if quiet.arguments != example.arguments {

@@ -1,66 +1,91 @@
 import JumpForms
 
-/// The checks of `jump-forms locales check`, one case per rule. The rule id (the raw value)
-/// is stable: it names the finding in every output format and in baseline files. Each rule is a
-/// `DiagnosticCode` of the `JF5xx` range, which holds its title and explanation; the examples
-/// here are run by the test suite (each must produce exactly its rule's findings, and its
-/// output is a golden file) and printed in docs/locales.md.
-public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
-    case missingLocaleFile = "missing-locale-file"
-    case missingKey = "missing-key"
-    case obsoleteKey = "obsolete-key"
-    case emptyValue = "empty-value"
-    case sameAsSource = "same-as-source"
-    case icuSyntax = "icu-syntax"
-    case argumentUnknown = "argument-unknown"
-    case argumentDropped = "argument-dropped"
-    case argumentAdded = "argument-added"
-    case pluralMissingCategory = "plural-missing-category"
-    case pluralUnusedCategory = "plural-unused-category"
-    case selectWithoutOther = "select-without-other"
-    case markupMismatch = "markup-mismatch"
-    case urlMismatch = "url-mismatch"
-    case numberMismatch = "number-mismatch"
-    case whitespaceEdge = "whitespace-edge"
-    case doubleSpace = "double-space"
-    case newlineMismatch = "newline-mismatch"
-    case invisibleCharacter = "invisible-character"
-    case bidiControl = "bidi-control"
-    case yamlTrap = "yaml-trap"
-    case duplicateKey = "duplicate-key"
-    case yamlAlias = "yaml-alias"
-    case renderFailure = "render-failure"
-    case unknownLanguage = "unknown-language"
+/// A check of `jump-forms locales check`. A rule is one file, Rules/<Rule>.swift: its id, its
+/// code, its description, its examples and its check. Adding a rule is adding its file and its
+/// line in `LocaleRule.allCases` (the code's number goes in `DiagnosticCode`'s list of codes, and
+/// `RuleExampleTests` with `RECORD_SNAPSHOTS=1` writes its description into JumpDiagnostics'
+/// generated table, docs/locales.md and docs/diagnostics.md).
+///
+/// The id (`rawValue`) is stable: it names the finding in every output format and in baseline
+/// files. The examples run in the test suite: a triggering one must produce findings of its
+/// rule, a non-triggering one none, and the first triggering one is shown with its output (a
+/// golden file) in docs/locales.md.
+public struct LocaleRule: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The id (`missing-key`).
+    public let rawValue: String
+    /// The diagnostic code (`JF5xx`).
+    public let code: DiagnosticCode
+    /// How the rule's findings are grouped in the documentation.
+    public let group: Group
+    public let severity: Diagnostic.Severity
+    public let title: String
+    public let explanation: String
+    /// A one-line example for docs/diagnostics.md.
+    public let codeExample: String
+    /// Each produces findings of this rule.
+    public let triggeringExamples: [LocaleRuleExample]
+    /// None produces a finding of this rule.
+    public let nonTriggeringExamples: [LocaleRuleExample]
+    /// The check of a message, for a rule that brings its own: run on every message whose ICU
+    /// syntax is valid, after the whitespace checks. Nil for the checks `CatalogCheck.check`
+    /// calls itself, in the order that lets one finding stand for several.
+    let messageCheck: MessageCheck?
 
-    /// The diagnostic code of the rule (`JF5xx`).
-    public var code: DiagnosticCode {
-        switch self {
-        case .missingLocaleFile: .missingLocaleFile
-        case .missingKey: .localeMissingKey
-        case .obsoleteKey: .localeObsoleteKey
-        case .emptyValue: .localeEmptyValue
-        case .sameAsSource: .localeSameAsSource
-        case .icuSyntax: .localeICUSyntax
-        case .argumentUnknown: .localeArgumentUnknown
-        case .argumentDropped: .localeArgumentDropped
-        case .argumentAdded: .localeArgumentAdded
-        case .pluralMissingCategory: .pluralMissingCategory
-        case .pluralUnusedCategory: .pluralUnusedCategory
-        case .selectWithoutOther: .selectWithoutOther
-        case .markupMismatch: .markupMismatch
-        case .urlMismatch: .urlMismatch
-        case .numberMismatch: .numberMismatch
-        case .whitespaceEdge: .whitespaceEdge
-        case .doubleSpace: .doubleSpace
-        case .newlineMismatch: .newlineMismatch
-        case .invisibleCharacter: .invisibleCharacter
-        case .bidiControl: .bidiControl
-        case .yamlTrap: .yamlTrap
-        case .duplicateKey: .localeDuplicateKey
-        case .yamlAlias: .yamlAlias
-        case .renderFailure: .renderFailure
-        case .unknownLanguage: .unknownLanguage
-        }
+    typealias MessageCheck = @Sendable (CatalogCheck, LocaleMessage, MessageContext) -> Void
+
+    init(
+        _ id: String, code: DiagnosticCode, group: Group, severity: Diagnostic.Severity, title: String, explanation: String,
+        example codeExample: String, triggeringExamples: [LocaleRuleExample], nonTriggeringExamples: [LocaleRuleExample],
+        messageCheck: MessageCheck? = nil
+    ) {
+        rawValue = id
+        self.code = code
+        self.group = group
+        self.severity = severity
+        self.title = title
+        self.explanation = explanation
+        self.codeExample = codeExample
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+        self.messageCheck = messageCheck
+    }
+
+    /// Every rule, in the order of the documentation: one line per rule file.
+    public static let allCases: [LocaleRule] = [
+        .missingLocaleFile,
+        .missingKey,
+        .obsoleteKey,
+        .emptyValue,
+        .sameAsSource,
+        .icuSyntax,
+        .argumentUnknown,
+        .argumentDropped,
+        .argumentAdded,
+        .pluralMissingCategory,
+        .pluralUnusedCategory,
+        .selectWithoutOther,
+        .markupMismatch,
+        .urlMismatch,
+        .numberMismatch,
+        .whitespaceEdge,
+        .doubleSpace,
+        .newlineMismatch,
+        .endingPunctuation,
+        .invisibleCharacter,
+        .bidiControl,
+        .yamlTrap,
+        .duplicateKey,
+        .yamlAlias,
+        .renderFailure,
+        .unknownLanguage
+    ]
+
+    /// The checks the rules bring themselves (`messageCheck`), in the order of `allCases`.
+    static let messageChecks: [MessageCheck] = allCases.compactMap(\.messageCheck)
+
+    public init?(rawValue: String) {
+        guard let rule = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = rule
     }
 
     public init?(code: DiagnosticCode) {
@@ -68,9 +93,22 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
         self = rule
     }
 
-    public var severity: Diagnostic.Severity { code.defaultSeverity }
-    public var title: String { code.title }
-    public var explanation: String { code.explanation }
+    public static func == (lhs: LocaleRule, rhs: LocaleRule) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let id = try decoder.singleValueContainer().decode(String.self)
+        guard let rule = Self(rawValue: id) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown rule '\(id)'"))
+        }
+        self = rule
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
 
     /// How the rule's findings are grouped in the documentation.
     public enum Group: String, Sendable, CaseIterable {
@@ -83,44 +121,57 @@ public enum LocaleRule: String, Sendable, Hashable, CaseIterable, Codable {
         case rendering = "Rendering"
     }
 
-    public var group: Group {
-        switch self {
-        case .missingLocaleFile, .missingKey, .obsoleteKey, .emptyValue, .sameAsSource, .unknownLanguage: .files
-        case .icuSyntax, .argumentUnknown, .argumentDropped, .argumentAdded: .syntax
-        case .pluralMissingCategory, .pluralUnusedCategory, .selectWithoutOther: .plurals
-        case .markupMismatch, .urlMismatch, .numberMismatch, .whitespaceEdge, .doubleSpace, .newlineMismatch: .text
-        case .invisibleCharacter, .bidiControl: .characters
-        case .yamlTrap, .duplicateKey, .yamlAlias: .yaml
-        case .renderFailure: .rendering
-        }
-    }
-
-    /// The rule's definition (Rules/<Rule>.swift): its examples.
-    public var definition: LocaleRuleDefinition {
-        LocaleRuleDefinition.all.first { $0.rule == self }!
-    }
-
     /// The example that shows the rule in the documentation (its first triggering example).
-    public var example: LocaleRuleExample { definition.triggeringExamples[0] }
+    public var example: LocaleRuleExample { triggeringExamples[0] }
+
+    /// The rules' part of JumpDiagnostics' table of codes
+    /// (Sources/JumpDiagnostics/DiagnosticCode+LocaleRules.generated.swift): each code's rule
+    /// id, severity, title, explanation and example, as the rule files say them.
+    public static var generatedCodeTable: String {
+        func literal(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\\": out += "\\\\"
+                case "\"": out += "\\\""
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F {
+                        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        var out = """
+            // Generated from the rules of `jump-forms locales check` (Sources/JumpLocaleCheck/Rules/*.swift)
+            // by RuleExampleTests (RECORD_SNAPSHOTS=1). Do not edit: edit the rule's file.
+
+            extension DiagnosticCode {
+                /// The codes of the rules of `jump-forms locales check`, by code.
+                static let localeRuleCatalog: [String: LocaleEntry] = [
+
+            """
+        for rule in allCases {
+            out += "        \(literal(rule.code.rawValue)): LocaleEntry(\n"
+            out += "            rule: \(literal(rule.rawValue)), severity: .\(rule.severity.rawValue),\n"
+            out += "            title: \(literal(rule.title)),\n"
+            out += "            explanation: \(literal(rule.explanation)),\n"
+            out += "            example: \(literal(rule.codeExample))),\n"
+        }
+        return out + "    ]\n}\n"
+    }
 }
 
-/// A rule of `jump-forms locales check` as its documentation and tests see it: its id and
-/// description (`LocaleRule`, whose `DiagnosticCode` holds the title and explanation), examples
-/// that trigger it and examples that do not. Its check is in the same file, Rules/<Rule>.swift.
-public struct LocaleRuleDefinition: Sendable {
-    public let rule: LocaleRule
-    /// Each produces findings of this rule.
-    public let triggeringExamples: [LocaleRuleExample]
-    /// None produces a finding of this rule.
-    public let nonTriggeringExamples: [LocaleRuleExample]
-
-    /// Every rule's definition, in the order of `LocaleRule.allCases`.
-    public static let all: [LocaleRuleDefinition] = [
-        .missingLocaleFile, .missingKey, .obsoleteKey, .emptyValue, .sameAsSource, .icuSyntax, .argumentUnknown,
-        .argumentDropped, .argumentAdded, .pluralMissingCategory, .pluralUnusedCategory, .selectWithoutOther,
-        .markupMismatch, .urlMismatch, .numberMismatch, .whitespaceEdge, .doubleSpace, .newlineMismatch,
-        .invisibleCharacter, .bidiControl, .yamlTrap, .duplicateKey, .yamlAlias, .renderFailure, .unknownLanguage
-    ]
+/// What a rule's `messageCheck` is given besides the message.
+struct MessageContext {
+    /// The reference's message of the key, for a locale other than the reference.
+    let reference: ProjectFacts.ReferenceFacts?
+    /// The message's text and what a first scan of it found.
+    let facts: TextPrescan
 }
 
 /// The files and options of a rule's example.

@@ -32,9 +32,10 @@ public enum SchemaLoader {
         }
     }
 
-    /// The schema file at `path`.
-    public static func schema(path: String) -> SchemaLoad<EntitySchema> {
-        switch read(path) {
+    /// The schema file at `path`; a relative `path` is read from `directory` (nil: the
+    /// process's working directory).
+    public static func schema(path: String, directory: String? = nil) -> SchemaLoad<EntitySchema> {
+        switch read(path, from: directory) {
         case .success(let bytes): schema(bytes: bytes, path: path)
         case .failure(let failure): SchemaLoad(value: nil, diagnostics: [failure.diagnostic], sources: SourceFiles())
         }
@@ -49,8 +50,8 @@ public enum SchemaLoader {
     }
 
     /// The access-schema file at `path`.
-    public static func accessSchema(path: String, schema: EntitySchema) -> SchemaLoad<AccessSchema> {
-        switch read(path) {
+    public static func accessSchema(path: String, schema: EntitySchema, directory: String? = nil) -> SchemaLoad<AccessSchema> {
+        switch read(path, from: directory) {
         case .success(let bytes): accessSchema(bytes: bytes, path: path, schema: schema)
         case .failure(let failure): SchemaLoad(value: nil, diagnostics: [failure.diagnostic], sources: SourceFiles())
         }
@@ -85,8 +86,8 @@ public enum SchemaLoader {
     }
 
     /// The bytes of a file (`FileReader`), refusing more than `maximumFileSize`.
-    static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
-        FileReader.read(path, limit: maximumFileSize).mapError { failure in
+    static func read(_ path: String, from directory: String?) -> Result<[UInt8], ReadFailure> {
+        FileReader.read(PathText.resolve(path, against: directory ?? "."), limit: maximumFileSize).mapError { failure in
             switch failure {
             case .system(let reason, _):
                 ReadFailure(diagnostic: Diagnostic(.fileUnreadable, "cannot read '\(path)': \(reason)", at: nil, file: path))

@@ -1,9 +1,10 @@
+import CLITestSupport
 import Foundation
 import JumpForms
 import Testing
 import TestSupport
 
-/// What the built `jump-forms` writes and prints where others could interfere: files written
+/// What `jump-forms` writes and prints where others could interfere: files written
 /// through one safe writer, HOME from the password database, private folders and keys checked
 /// as ssh checks them, text from servers and records escaped, lint keeping files outside the
 /// project and values from the environment to itself.
@@ -28,8 +29,15 @@ import TestSupport
             ["HOME": path, "XDG_STATE_HOME": path + "/state", "XDG_CONFIG_HOME": path + "/config", "XDG_DATA_HOME": path + "/share"]
         }
 
-        func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60) throws -> CommandResult {
-            try Executable.run("jump-forms", arguments, in: path, environment: environment.merging(extra) { _, new in new }, timeout: timeout)
+        /// `jump-forms` in the project's folder, in this process.
+        func run(_ arguments: [String]) async throws -> CommandResult {
+            try await InProcess.run(arguments, in: path, environment: environment)
+        }
+
+        /// The built `jump-forms` in the project's folder (`serve`, which runs until stopped
+        /// when it starts).
+        func runBinary(_ arguments: [String], timeout: Double) throws -> CommandResult {
+            try Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: timeout)
         }
     }
 
@@ -55,7 +63,7 @@ import TestSupport
     /// `--out` of every kind of command (a file, a baseline, generated code in a folder): a
     /// read-only target is refused as `cp` refuses it, and left as it was.
     @Test(arguments: ["export", "baseline", "generate"])
-    func aReadOnlyOutputIsRefusedAsCpRefusesIt(_ command: String) throws {
+    func aReadOnlyOutputIsRefusedAsCpRefusesIt(_ command: String) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n")
@@ -67,28 +75,28 @@ import TestSupport
             }
         try folder.write(target, "keep me\n")
         try Self.chmod(folder.path + "/" + target, 0o444)
-        let result = try Executable.run("jump-forms", arguments, in: folder.path)
+        let result = try await InProcess.run(arguments, in: folder.path)
         #expect(result.status != 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("cannot write '") && result.stderr.contains("permission denied"), "\(result.stderr)")
         #expect(try String(contentsOfFile: folder.path + "/" + target, encoding: .utf8) == "keep me\n")
         #expect(try Self.mode(folder.path + "/" + target) == 0o444)
         // Writable again, it is replaced, keeping its permissions as cp keeps them.
         try Self.chmod(folder.path + "/" + target, 0o640)
-        let again = try Executable.run("jump-forms", arguments, in: folder.path)
+        let again = try await InProcess.run(arguments, in: folder.path)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try String(contentsOfFile: folder.path + "/" + target, encoding: .utf8) != "keep me\n")
         #expect(try Self.mode(folder.path + "/" + target) == 0o640)
     }
 
     /// `--out` through a link writes the file it points at (as cp does) and keeps the link.
-    @Test func anOutputThroughALinkReplacesTheFileItPointsAt() throws {
+    @Test func anOutputThroughALinkReplacesTheFileItPointsAt() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("locales/en-US.yaml", "locale: en-US\nmessages:\n  greeting: Hello\n")
         let real = try folder.write("elsewhere/real.strings", "old\n")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/en.strings", withDestinationPath: real)
-        let result = try Executable.run(
-            "jump-forms", ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"],
+        let result = try await InProcess.run(
+            ["locales", "export", "--format", "strings", "--locales", "locales", "--out", "en.strings"],
             in: folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path + "/en.strings") == real)
@@ -122,7 +130,7 @@ import TestSupport
 
     /// A session key others can read, or a state folder others can write, is refused with the
     /// path and the fix.
-    @Test func aSessionKeyOrStateFolderOthersCanUseIsRefused() throws {
+    @Test func aSessionKeyOrStateFolderOthersCanUseIsRefused() async throws {
         let project = try Project()
         defer { project.folder.remove() }
         let client = "localdev0123456789abcdefghijklmn"
@@ -132,14 +140,14 @@ import TestSupport
         let key = try project.folder.write("config/jump-forms/session.key", Data(repeating: 1, count: 32))
         try Self.chmod(project.path + "/config/jump-forms", 0o700)
         try Self.chmod(key, 0o644)
-        let readable = try project.run(["whoami", "--non-interactive"])
+        let readable = try await project.run(["whoami", "--non-interactive"])
         #expect(readable.status == 1, "\(readable.stderr)")
         #expect(readable.stderr.contains("\(key)") && readable.stderr.contains("can be read by others (mode 0644)"), "\(readable.stderr)")
         #expect(readable.stderr.contains("chmod 600 '\(key)'"), "\(readable.stderr)")
 
         try Self.chmod(key, 0o600)
         try Self.chmod(project.path + "/state/jump-forms", 0o777)
-        let writable = try project.run(["whoami", "--non-interactive"])
+        let writable = try await project.run(["whoami", "--non-interactive"])
         #expect(writable.status == 1, "\(writable.stderr)")
         #expect(writable.stderr.contains("can be written by others (mode 0777)"), "\(writable.stderr)")
         #expect(writable.stderr.contains("chmod 700 '\(project.path)/state/jump-forms'"), "\(writable.stderr)")
@@ -152,7 +160,7 @@ import TestSupport
         let data = project.path + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try Self.chmod(data, 0o777)
-        let folder = try project.run(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
+        let folder = try project.runBinary(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
         #expect(folder.status == 2, "\(folder.stdout)\(folder.stderr)")
         #expect(folder.stderr.contains("can be written by others") && folder.stderr.contains("chmod 700 'data'"), "\(folder.stderr)")
         #expect(!FileManager.default.fileExists(atPath: data + "/capture.sqlite"))
@@ -160,7 +168,7 @@ import TestSupport
         try Self.chmod(data, 0o700)
         try project.folder.write("data/capture.sqlite.key", Data(repeating: 3, count: 32))
         try Self.chmod(data + "/capture.sqlite.key", 0o644)
-        let key = try project.run(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
+        let key = try project.runBinary(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
         #expect(key.status == 2, "\(key.stdout)\(key.stderr)")
         #expect(key.stderr.contains("chmod 600 'data/capture.sqlite.key'"), "\(key.stderr)")
     }
@@ -195,12 +203,12 @@ import TestSupport
         }
     }
 
-    @Test func textFromTheServerIsEscapedAndJSONStaysExact() throws {
+    @Test func textFromTheServerIsEscapedAndJSONStaysExact() async throws {
         let server = try Self.hostileServer()
         defer { server.stop() }
         let project = try Project(captureDomain: server.url)
         defer { project.folder.remove() }
-        let signIn = try project.run([
+        let signIn = try await project.run([
             "signin", "--non-interactive", "--set", "signInEmailAddress=ana@example.com",
             "--set", "currentPassword=correct horse battery"
         ])
@@ -210,25 +218,25 @@ import TestSupport
         // The flow document's version, in the warning that it differs from the flow's.
         #expect(signIn.stderr.contains(#"'v1\u{1B}]0;version\u{7}'"#), "\(signIn.stderr)")
 
-        let text = try project.run(["whoami", "--non-interactive"])
+        let text = try await project.run(["whoami", "--non-interactive"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(Self.controls(text.stdout).isEmpty, "\(Self.controls(text.stdout))")
         #expect(text.stdout.contains(#"email: ana\u{1B}[2J"#), "\(text.stdout)")
 
-        let json = try project.run(["whoami", "--non-interactive", "--format", "json"])
+        let json = try await project.run(["whoami", "--non-interactive", "--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")
         let record = try JSONValue.parse(Array(json.stdout.utf8))
         #expect(record["email"]?.stringValue == Self.hostile)
         #expect(record[Self.hostile] != nil)
 
         // The server's error message, on standard error.
-        let refresh = try project.run(["refresh", "--non-interactive"])
+        let refresh = try await project.run(["refresh", "--non-interactive"])
         #expect(refresh.status == 1, "\(refresh.stderr)")
         #expect(Self.controls(refresh.stderr).isEmpty, "\(Self.controls(refresh.stderr))")
         #expect(refresh.stderr.contains(#"\u{1B}]0;owned\u{7}"#), "\(refresh.stderr)")
 
         // A refusal of fields (390): the server's messages for each field and for the form.
-        let forgot = try project.run(["forgot-password", "--non-interactive", "--set", "signInEmailAddress=ana@example.com"])
+        let forgot = try await project.run(["forgot-password", "--non-interactive", "--set", "signInEmailAddress=ana@example.com"])
         #expect(forgot.status == 1, "\(forgot.stderr)")
         #expect(Self.controls(forgot.stderr).isEmpty, "\(Self.controls(forgot.stderr))")
         #expect(forgot.stderr.components(separatedBy: #"\u{1B}]0;owned\u{7}"#).count == 3, "\(forgot.stderr)")
@@ -236,7 +244,7 @@ import TestSupport
 
     /// The outbox's emails (here a project's own texts with escape sequences in them) are
     /// shown escaped; its JSON stays exact.
-    @Test func theOutboxIsShownEscaped() throws {
+    @Test func theOutboxIsShownEscaped() async throws {
         let project = try Project(extra: "server:\n  bcryptCost: 4\n  database: data/capture.sqlite\n")
         defer { project.folder.remove() }
         let locale = try String(contentsOfFile: project.path + "/locales/en-US.yaml", encoding: .utf8)
@@ -248,14 +256,14 @@ import TestSupport
 
                 """)
         let answers = try project.folder.write("ana.yaml", ExampleAnswers.anaRegistration)
-        let register = try project.run(["register", "--non-interactive", "--answers", answers])
+        let register = try await project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
-        let text = try project.run(["outbox"])
+        let text = try await project.run(["outbox"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(Self.controls(text.stdout).isEmpty, "\(Self.controls(text.stdout))")
         #expect(text.stdout.contains(#"Subject: Confirm\u{1B}]0;owned\u{7} now"#), "\(text.stdout)")
         #expect(text.stdout.contains(#"\u{1B}[2JOpen http"#) && text.stdout.contains(#"\u{D}\u{202E}done"#), "\(text.stdout)")
-        let json = try project.run(["outbox", "--format", "json"])
+        let json = try await project.run(["outbox", "--format", "json"])
         let messages = try JSONValue.parse(Array(json.stdout.utf8)).arrayValue ?? []
         #expect(messages.first?["subject"]?.stringValue == "Confirm\u{1B}]0;owned\u{07} now")
     }
@@ -264,7 +272,7 @@ import TestSupport
 
     /// A flow outside the project that jump.yaml points at: its problems are located, its
     /// lines never quoted; named on the command line, it is shown in full.
-    @Test func lintDoesNotEchoFilesOutsideTheProject() throws {
+    @Test func lintDoesNotEchoFilesOutsideTheProject() async throws {
         let root = try TemporaryFolder()
         defer { root.remove() }
         let secret = "-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"
@@ -273,22 +281,22 @@ import TestSupport
             .replacingOccurrences(of: "flow: flows/standard.yaml", with: "flow: ../private/id_key")
         try root.write("app/jump.yaml", config)
         for format in ["text", "json", "sarif"] {
-            let result = try Executable.run("jump-forms", ["lint", "--format", format], in: root.path + "/app")
+            let result = try await InProcess.run(["lint", "--format", format], in: root.path + "/app")
             #expect(result.status != 0)
             let output = result.stdout + result.stderr
             #expect(!output.contains("MIIEvQ") && !output.contains("of: the: key"), "\(format): \(output)")
             #expect(output.contains("../private/id_key"), "\(format): \(output)")
             #expect(output.contains("is outside the project folder"), "\(format): \(output)")
         }
-        let text = try Executable.run("jump-forms", ["lint"], in: root.path + "/app")
+        let text = try await InProcess.run(["lint"], in: root.path + "/app")
         #expect(text.stdout.contains("../private/id_key:2:"), "\(text.stdout)")
         // Named on the command line, the user asked for it.
-        let named = try Executable.run("jump-forms", ["lint", "../private/id_key"], in: root.path + "/app")
+        let named = try await InProcess.run(["lint", "../private/id_key"], in: root.path + "/app")
         #expect(named.stdout.contains("of: the: key"), "\(named.stdout)")
     }
 
     /// A value from the environment is named, never shown, in any diagnostic.
-    @Test func lintNeverShowsTheValueOfAnExpandedVariable() throws {
+    @Test func lintNeverShowsTheValueOfAnExpandedVariable() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         for item in ["flows", "locales"] {
@@ -305,7 +313,7 @@ import TestSupport
         ]
         for (environment, named) in runs {
             for format in ["text", "json", "sarif"] {
-                let result = try Executable.run("jump-forms", ["lint", "--format", format], in: folder.path, environment: environment)
+                let result = try await InProcess.run(["lint", "--format", format], in: folder.path, environment: environment)
                 #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
                 let output = result.stdout + result.stderr
                 #expect(!output.contains("hunter2"), "\(format): \(output)")

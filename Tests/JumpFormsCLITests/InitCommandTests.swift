@@ -40,7 +40,7 @@ import TestSupport
         #expect(french == (try String(contentsOfFile: Repository.path("locales/fr-FR.yaml"), encoding: .utf8)))
 
         let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data"]
-        let lint = try Executable.run("jump-forms", ["lint"], in: project, environment: environment)
+        let lint = try await InProcess.run(["lint"], in: project, environment: environment)
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
         #expect(lint.stderr.hasPrefix("0 errors, 0 warnings in 5 files"), "\(lint.stderr)")
         try "emailAddress: ana.ruiz@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\nbirthdate: 1990-04-01\noptIn: true\n"
@@ -48,8 +48,7 @@ import TestSupport
         var registering = environment
         registering["JUMP_FIELD_NEWPASSWORD"] = "correct horse battery"
         registering["JUMP_FIELD_NEWPASSWORDCONFIRM"] = "correct horse battery"
-        let register = try Executable.run(
-            "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: registering)
+        let register = try await InProcess.run(["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: registering)
         #expect(register.status == 0, "\(register.stderr)")
         // The first --locale is jump.yaml's captureLocale: the commands speak French.
         #expect(register.stderr.contains("Votre compte a été créé. Vous êtes connecté en tant que ana.ruiz@example.com."), "\(register.stderr)")
@@ -137,8 +136,7 @@ import TestSupport
         ]
         try "emailAddress: ana.ruiz@example.com\ndisplayName: ana_r\nfirstName: Ana\nlastName: Ruiz\n"
             .write(toFile: project + "/answers.yaml", atomically: true, encoding: .utf8)
-        let register = try Executable.run(
-            "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
+        let register = try await InProcess.run(["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
         #expect(register.status == 0, "\(register.stderr)")
         let config = try String(contentsOfFile: project + "/jump.yaml", encoding: .utf8)
         let clientID = try #require(config.split(separator: "\n").first { $0.hasPrefix("captureClientId:") }?.split(separator: "-").last?.dropLast())
@@ -157,12 +155,11 @@ import TestSupport
         #expect(reset.stdout.contains("deleted \(database)\n"))
         #expect(reset.stdout.hasSuffix("forgot the stored session\n"))
         #expect(!FileManager.default.fileExists(atPath: database))
-        let whoami = try Executable.run("jump-forms", ["whoami"], in: project, environment: environment)
+        let whoami = try await InProcess.run(["whoami"], in: project, environment: environment)
         #expect(whoami.status != 0)
         #expect(whoami.stderr.contains("You are not signed in"), "\(whoami.stderr)")
         // The same address registers again on the fresh database.
-        let again = try Executable.run(
-            "jump-forms", ["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
+        let again = try await InProcess.run(["register", "--answers", "answers.yaml", "--non-interactive"], in: project, environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
     }
 }

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import GRDB
 import Testing
@@ -198,7 +199,7 @@ import TestSupport
         #expect(result.stdout.isEmpty, "standard output carries only data")
     }
 
-    @Test func nonInteractiveRunsListEveryMissingFieldAndTakeEnvironmentValues() throws {
+    @Test func nonInteractiveRunsListEveryMissingFieldAndTakeEnvironmentValues() async throws {
         let project = try Project()
         defer { project.folder.remove() }
         let missing = try project.run(["register", "--non-interactive", "--set", "emailAddress=dee@example.com"])
@@ -214,7 +215,7 @@ import TestSupport
         environment["JUMP_FIELD_LAST_NAME"] = "Park"
         environment["JUMP_FIELD_NEW_PASSWORD"] = "correct horse battery"
         environment["JUMP_FIELD_NEW_PASSWORD_CONFIRM"] = "correct horse battery"
-        let fromEnvironment = try Executable.run("jump-forms", ["register", "--non-interactive"], in: project.path, environment: environment)
+        let fromEnvironment = try await InProcess.run(["register", "--non-interactive"], in: project.path, environment: environment)
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stdout)\(fromEnvironment.stderr)")
         #expect(fromEnvironment.stderr.contains("signed in as dee@example.com"))
         #expect(fromEnvironment.stderr.contains("Local server database: "))

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import JumpForms
 import JumpFormsLoader
@@ -472,7 +473,7 @@ import TestSupport
     // MARK: through the command line and the YAML writer
 
     @Test(arguments: ["strings", "xcstrings", "android"])
-    func exportThenImportGivesTheSameLocaleFiles(_ format: String) throws {
+    func exportThenImportGivesTheSameLocaleFiles(_ format: String) async throws {
         let folder = try TemporaryFolder("jump-interchange")
         defer { folder.remove() }
         try FileManager.default.copyItem(atPath: Repository.path("locales"), toPath: folder.path + "/locales")
@@ -487,15 +488,14 @@ import TestSupport
             en.replacingOccurrences(of: "messages:\n", with: "notes:\n  fields.emailAddress.label: Shown above the field\nmessages:\n"))
         try FileManager.default.createDirectory(atPath: folder.path + "/out", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.path + "/back", withIntermediateDirectories: true)
-        let export = try Executable.run("jump-forms", ["locales", "export", "--format", format, "--out", "out"], in: folder.path)
+        let export = try await InProcess.run(["locales", "export", "--format", format, "--out", "out"], in: folder.path)
         #expect(export.status == 0, "\(export.stderr)")
         var project = LoadedProject()
         let originals = ProjectLoader().loadLocales(in: folder.path + "/locales", into: &project)
         for original in originals {
             let tag = original.tag.value.identifier
             let file = format == "xcstrings" ? "out/Localizable.xcstrings" : "out/\(tag).\(format == "android" ? "xml" : "strings")"
-            let imported = try Executable.run(
-                "jump-forms", ["locales", "import", file, "--locale", tag, "--out", "back/\(tag).yaml"], in: folder.path)
+            let imported = try await InProcess.run(["locales", "import", file, "--locale", tag, "--out", "back/\(tag).yaml"], in: folder.path)
             #expect(imported.status == 0, "\(imported.stderr)")
             var backProject = LoadedProject()
             let back = try #require(ProjectLoader().loadLocale(at: folder.path + "/back/\(tag).yaml", into: &backProject))
@@ -504,8 +504,7 @@ import TestSupport
             #expect(back.allMessages.map(\.text) == original.allMessages.map(\.text))
             #expect(back.notes == (format == "xcstrings" ? ["fields.emailAddress.label": "Shown above the field"] : original.notes))
         }
-        let checked = try Executable.run(
-            "jump-forms",
+        let checked = try await InProcess.run(
             [
                 "locales", "check", "--locales", "back", "--reference", "en-US",
                 "--allow-same-as-source", "providers.*", "--allow-same-as-source", "options.country.*"
@@ -513,19 +512,17 @@ import TestSupport
         #expect(checked.status == 0, "\(checked.stdout)")
     }
 
-    @Test func importRefusesBrokenFiles() throws {
+    @Test func importRefusesBrokenFiles() async throws {
         let folder = try TemporaryFolder("jump-import")
         defer { folder.remove() }
-        let broken = try Executable.run(
-            "jump-forms",
+        let broken = try await InProcess.run(
             [
                 "locales", "import", Self.fixtures + "/broken-utf16le.strings", "--locale", "fr-FR",
                 "--out", folder.path + "/fr-FR.yaml"
             ], in: folder.path)
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("broken-utf16le.strings:3:10: error[interchange-syntax]"))
-        let duplicate = try Executable.run(
-            "jump-forms",
+        let duplicate = try await InProcess.run(
             [
                 "locales", "import", Self.fixtures + "/duplicate.strings", "--locale", "fr-FR",
                 "--out", folder.path + "/fr-FR.yaml"
@@ -534,8 +531,8 @@ import TestSupport
         #expect(duplicate.stderr.contains("nothing written"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/fr-FR.yaml"))
         // UTF-16 big-endian without a byte-order mark, starting with Japanese text.
-        let japanese = try Executable.run(
-            "jump-forms", ["locales", "import", Self.fixtures + "/ja-utf16be-nobom.strings", "--locale", "ja-JP"], in: folder.path)
+        let japanese = try await InProcess.run(
+            ["locales", "import", Self.fixtures + "/ja-utf16be-nobom.strings", "--locale", "ja-JP"], in: folder.path)
         #expect(japanese.status == 0, "\(japanese.stderr)")
         #expect(
             japanese.stdout.hasSuffix(
@@ -547,8 +544,8 @@ import TestSupport
                   plural: "{count, plural, other {# 件のファイル}}"
 
                 """), "\(japanese.stdout)")
-        let imported = try Executable.run(
-            "jump-forms", ["locales", "import", Self.fixtures + "/fr-utf16be-nobom.strings", "--locale", "fr-FR"], in: folder.path)
+        let imported = try await InProcess.run(
+            ["locales", "import", Self.fixtures + "/fr-utf16be-nobom.strings", "--locale", "fr-FR"], in: folder.path)
         #expect(imported.status == 0)
         #expect(
             imported.stdout == """
@@ -582,47 +579,45 @@ import TestSupport
         return (folder, snapshot)
     }
 
-    @Test func exportAndPseudoNeverWriteOverTheirSources() throws {
+    @Test func exportAndPseudoNeverWriteOverTheirSources() async throws {
         let (folder, snapshot) = try Self.localesCopy("jump-overwrite")
         defer { folder.remove() }
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.strings", withDestinationPath: folder.path + "/loc/fr-FR.yaml")
         let before = try snapshot()
         for out in ["loc/fr-FR.yaml", "./loc/../loc/fr-FR.yaml", folder.path + "/loc/fr-FR.yaml", "link.strings", "loc/de-DE.yaml"] {
-            let export = try Executable.run(
-                "jump-forms", ["locales", "export", "--format", "strings", "--locale", "fr-FR", "--locales", "loc", "--out", out], in: folder.path)
+            let export = try await InProcess.run(
+                ["locales", "export", "--format", "strings", "--locale", "fr-FR", "--locales", "loc", "--out", out], in: folder.path)
             #expect(export.status == 2, "\(out)")
             #expect(export.stderr.contains("'\(out)'") && export.stderr.contains("nothing written"), "\(export.stderr)")
         }
-        let yaml = try Executable.run(
-            "jump-forms", ["locales", "export", "--format", "android", "--locale", "fr-FR", "--locales", "loc", "--out", "fr.yaml"], in: folder.path)
+        let yaml = try await InProcess.run(
+            ["locales", "export", "--format", "android", "--locale", "fr-FR", "--locales", "loc", "--out", "fr.yaml"], in: folder.path)
         #expect(yaml.status == 2)
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/fr.yaml"))
         for out in ["loc/en-US.yaml", "./loc/en-US.yaml", "link.strings", "loc/fr-FR.yaml", "new/de-DE.yaml"] {
-            let pseudo = try Executable.run(
-                "jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", out], in: folder.path)
+            let pseudo = try await InProcess.run(["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", out], in: folder.path)
             #expect(pseudo.status == 2, "\(out)")
             #expect(pseudo.stderr.contains("'\(out)'") && pseudo.stderr.contains("nothing written"), "\(pseudo.stderr)")
         }
         #expect(try snapshot() == before)
         // The pseudo-locale's own file may be made again, also under another name.
         for _ in 0..<2 {
-            let again = try Executable.run(
-                "jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", "loc/en-XA.yaml"], in: folder.path)
+            let again = try await InProcess.run(
+                ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", "loc/en-XA.yaml"], in: folder.path)
             #expect(again.status == 0, "\(again.stderr)")
         }
-        let other = try Executable.run(
-            "jump-forms", ["locales", "pseudo", "--locale", "ar-XB", "--locales", "loc", "--out", "loc/en-XA.yaml"], in: folder.path)
+        let other = try await InProcess.run(
+            ["locales", "pseudo", "--locale", "ar-XB", "--locales", "loc", "--out", "loc/en-XA.yaml"], in: folder.path)
         #expect(other.status == 2)
-        let renamed = try Executable.run(
-            "jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", "pseudo.yaml"], in: folder.path)
+        let renamed = try await InProcess.run(["locales", "pseudo", "--locale", "en-XA", "--locales", "loc", "--out", "pseudo.yaml"], in: folder.path)
         #expect(renamed.status == 0)
-        let renamedAgain = try Executable.run(
-            "jump-forms", ["locales", "pseudo", "--locale", "ar-XB", "--locales", "loc", "--out", "pseudo.yaml"], in: folder.path)
+        let renamedAgain = try await InProcess.run(
+            ["locales", "pseudo", "--locale", "ar-XB", "--locales", "loc", "--out", "pseudo.yaml"], in: folder.path)
         #expect(renamedAgain.status == 2, "\(renamedAgain.stderr)")
         #expect(renamedAgain.stderr.contains("the locale file of en-XA"))
     }
 
-    @Test func importNeverDropsMessagesOfTheFileItReplaces() throws {
+    @Test func importNeverDropsMessagesOfTheFileItReplaces() async throws {
         let (folder, snapshot) = try Self.localesCopy("jump-replace")
         defer { folder.remove() }
         try folder.write("empty.strings", "")
@@ -633,8 +628,8 @@ import TestSupport
             french.replacingOccurrences(
                 of: "messages:\n", with: "notes:\n  fields.emailAddress.label: old note\n  fields.emailAddress.tip: tip note\nmessages:\n"))
         let before = try snapshot()
-        let empty = try Executable.run(
-            "jump-forms", ["locales", "import", "empty.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml"], in: folder.path)
+        let empty = try await InProcess.run(
+            ["locales", "import", "empty.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml"], in: folder.path)
         #expect(empty.status == 2)
         #expect(
             empty.stderr.contains(
@@ -644,22 +639,21 @@ import TestSupport
                 """
             ), "\(empty.stderr)")
         #expect(empty.stderr.contains("--replace"))
-        let wrongTag = try Executable.run(
-            "jump-forms", ["locales", "import", "some.strings", "--locale", "de-DE", "--locales", "loc", "--out", "loc/fr-FR.yaml", "--replace"],
+        let wrongTag = try await InProcess.run(
+            ["locales", "import", "some.strings", "--locale", "de-DE", "--locales", "loc", "--out", "loc/fr-FR.yaml", "--replace"],
             in: folder.path)
         #expect(wrongTag.status == 2)
         #expect(
             wrongTag.stderr.contains("--locale de-DE does not match 'loc/fr-FR.yaml': a locale file's name must be its tag"), "\(wrongTag.stderr)")
         try folder.write("notes.txt", "not a locale file")
-        let notLocale = try Executable.run(
-            "jump-forms", ["locales", "import", "some.strings", "--locale", "fr-FR", "--out", "notes.txt"], in: folder.path)
+        let notLocale = try await InProcess.run(["locales", "import", "some.strings", "--locale", "fr-FR", "--out", "notes.txt"], in: folder.path)
         #expect(notLocale.status == 2)
         #expect(try String(contentsOfFile: folder.path + "/notes.txt", encoding: .utf8) == "not a locale file")
         #expect(try snapshot() == before)
         // With --replace: the import's messages, its notes, the old notes of keys still there,
         // and the sameAsSource list.
-        let replaced = try Executable.run(
-            "jump-forms", ["locales", "import", "some.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml", "--replace"],
+        let replaced = try await InProcess.run(
+            ["locales", "import", "some.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml", "--replace"],
             in: folder.path)
         #expect(replaced.status == 0, "\(replaced.stderr)")
         var project = LoadedProject()
@@ -670,13 +664,13 @@ import TestSupport
             back.sameAsSource.map(\.value)
                 == ProjectLoader().loadLocale(at: Repository.path("locales/fr-FR.yaml"), into: &project)!.sameAsSource.map(\.value))
         // An import that holds every key of the file replaces it without --replace, keeping notes.
-        let full = try Executable.run(
-            "jump-forms", ["locales", "export", "--format", "strings", "--locale", "fr-FR", "--locales", "loc", "--out", "full.strings"],
+        let full = try await InProcess.run(
+            ["locales", "export", "--format", "strings", "--locale", "fr-FR", "--locales", "loc", "--out", "full.strings"],
             in: folder.path)
         #expect(full.status == 0)
         try folder.write("some.strings", "\"fields.emailAddress.label\" = \"Courriel\";\n\"extra\" = \"x\";\n")
-        let superset = try Executable.run(
-            "jump-forms", ["locales", "import", "some.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml"], in: folder.path)
+        let superset = try await InProcess.run(
+            ["locales", "import", "some.strings", "--locale", "fr-FR", "--locales", "loc", "--out", "loc/fr-FR.yaml"], in: folder.path)
         #expect(superset.status == 0, "\(superset.stderr)")
         var project2 = LoadedProject()
         let kept = try #require(ProjectLoader().loadLocale(at: folder.path + "/loc/fr-FR.yaml", into: &project2))
@@ -684,45 +678,42 @@ import TestSupport
         #expect(kept.notes == ["fields.emailAddress.label": "new note"])
     }
 
-    @Test func emptyFoldersMissingFoldersAndNestedClashesAreSaid() throws {
+    @Test func emptyFoldersMissingFoldersAndNestedClashesAreSaid() async throws {
         let (folder, _) = try Self.localesCopy("jump-folders")
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path + "/none", withIntermediateDirectories: true)
-        let empty = try Executable.run("jump-forms", ["locales", "export", "--format", "strings", "--locales", "none"], in: folder.path)
+        let empty = try await InProcess.run(["locales", "export", "--format", "strings", "--locales", "none"], in: folder.path)
         #expect(empty.status == 2)
         #expect(empty.stderr.contains("the locales folder 'none' has no locale files"), "\(empty.stderr)")
-        let created = try Executable.run(
-            "jump-forms", ["locales", "export", "--format", "strings", "--locales", "loc", "--out", "ex/all"], in: folder.path)
+        let created = try await InProcess.run(["locales", "export", "--format", "strings", "--locales", "loc", "--out", "ex/all"], in: folder.path)
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stderr.contains("created the folder ex/all"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path + "/ex/all").sorted()
                 == ["de-DE", "en-US", "es-ES", "fr-FR", "ja-JP", "pl-PL"].map { $0 + ".strings" })
-        let pseudo = try Executable.run(
-            "jump-forms", ["locales", "pseudo", "--locale", "en-XA", "--locale", "ar-XB", "--locales", "loc", "--out", "ps"], in: folder.path)
+        let pseudo = try await InProcess.run(
+            ["locales", "pseudo", "--locale", "en-XA", "--locale", "ar-XB", "--locales", "loc", "--out", "ps"], in: folder.path)
         #expect(pseudo.status == 0, "\(pseudo.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/ps/ar-XB.yaml"))
         try folder.write("n.strings", "\"a\" = \"A\";\n\"a.b\" = \"B\";\n")
-        let nested = try Executable.run("jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--nested"], in: folder.path)
+        let nested = try await InProcess.run(["locales", "import", "n.strings", "--locale", "fr-FR", "--nested"], in: folder.path)
         #expect(nested.status == 0)
         #expect(nested.stderr == "warning: --nested: the keys are written flat (dotted), as 'a' is both a message and the start of 'a.b'\n")
         #expect(nested.stdout.hasSuffix("messages:\n  a: A\n  a.b: B\n"))
         #expect(LocaleFileWriter.nestingProblem(["x.y", "a..b"]) == "'a..b' has an empty part")
         #expect(LocaleFileWriter.nestingProblem(["a.b", "a.c.d"]) == nil)
         // One file into a folder that is not there: said, not created.
-        let missing = try Executable.run(
-            "jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "new/fr-FR.yaml"], in: folder.path)
+        let missing = try await InProcess.run(["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "new/fr-FR.yaml"], in: folder.path)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("cannot write 'new/fr-FR.yaml': the folder 'new' does not exist"), "\(missing.stderr)")
         // A path the system refuses (a folder of that name): its reason is said, nothing is left.
         try FileManager.default.createDirectory(atPath: folder.path + "/translations.yaml", withIntermediateDirectories: false)
-        let refused = try Executable.run(
-            "jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "translations.yaml"], in: folder.path)
+        let refused = try await InProcess.run(["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "translations.yaml"], in: folder.path)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("cannot write 'translations.yaml': Is a directory"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") } == [])
         // A name that reads as another tag: the rule and the way out are said.
-        let named = try Executable.run("jump-forms", ["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "out.yaml"], in: folder.path)
+        let named = try await InProcess.run(["locales", "import", "n.strings", "--locale", "fr-FR", "--out", "out.yaml"], in: folder.path)
         #expect(named.status == 64 || named.status == 2)
         #expect(named.stderr.contains("a locale file's name must be its tag, and 'out' reads as the tag out; name it fr-FR.yaml"), "\(named.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.yaml"))

@@ -128,7 +128,7 @@ public enum ReferenceDocs {
         var out = ""
         for phase in DiagnosticCode.Phase.allCases {
             out += "## \(phase.rawValue.prefix(1).uppercased() + phase.rawValue.dropFirst()) phase\n\n"
-            for code in DiagnosticCode.allCases where code.phase == phase {
+            for code in DiagnosticCode.allCases.sorted(by: { $0.rawValue < $1.rawValue }) where code.phase == phase {
                 out += "### \(code.rawValue): \(code.title)\n\n"
                 let rule = code.ruleID.map { " Rule id: `\($0)` (see [locales.md](locales.md#\($0)))." } ?? ""
                 out += "Severity: \(code.defaultSeverity.rawValue).\(rule)\n\n\(code.explanation)\n\n"

@@ -27,7 +27,7 @@ struct FeedCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let path = try LocalServer.existingDatabasePath(project, override: database, command: "feed", console: console)
-        let entries = try await Feed.entries(databasePath: path)
+        let entries = try await Feed.entries(databasePath: WorkingDirectory.path(path))
         switch format {
         case .text:
             if entries.isEmpty { console.out(escaping: "the feed of \(path) is empty\n") }

@@ -54,13 +54,15 @@ struct FlowExportCommand: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        let loader = ProjectLoader(limits: limits.limits, environment: Environment.current)
+        let loader = ProjectLoader(command: limits)
         var paths: [String] = []
         if let flow { paths.append(flow) }
         if let config {
             paths.append(config)
         } else if flow == nil {
-            guard FileExists.file("jump.yaml") else { throw ValidationError("no jump.yaml in this folder: pass --config FILE or --flow FILE") }
+            guard WorkingDirectory.isFile("jump.yaml") else {
+                throw ValidationError("no jump.yaml in this folder: pass --config FILE or --flow FILE")
+            }
             paths.append("jump.yaml")
         }
         let project = loader.load(paths: paths)
@@ -161,7 +163,7 @@ struct FlowImportCommand: ParsableCommand {
 
     func run() throws {
         let console = Console()
-        var loader = ProjectLoader(limits: limits.limits, environment: Environment.current)
+        var loader = ProjectLoader(command: limits)
         loader.flowDocumentName = name
         loader.flowDocumentDefaultLocale = defaultLocale.flatMap(LocaleTag.init)
         let project = loader.load(paths: files)
@@ -210,7 +212,7 @@ struct FlowImportCommand: ParsableCommand {
             outputs.append(("\(out)/locales/\(catalog.tag.value.identifier).yaml", LocaleFileWriter.yaml(content, nested: nested)))
         }
         if !force {
-            let existing = outputs.map(\.path).filter { FileExists.file($0) || FileExists.directory($0) }
+            let existing = outputs.map(\.path).filter { WorkingDirectory.isFile($0) || WorkingDirectory.isDirectory($0) }
             guard existing.isEmpty else {
                 throw ValidationError(
                     "nothing written: \(existing.joined(separator: ", ")) exist\(existing.count == 1 ? "s" : "") already (--force replaces them)")

@@ -52,12 +52,12 @@ struct GenerateModelCommand: ParsableCommand {
         let console = Console()
         var sources = SourceFiles()
         var diagnostics: [Diagnostic] = []
-        let loadedSchema = SchemaLoader.schema(path: schema)
+        let loadedSchema = SchemaLoader.schema(path: schema, directory: WorkingDirectory.override)
         sources.merge(loadedSchema.sources)
         diagnostics += loadedSchema.diagnostics
         var access: AccessSchema?
         if let accessSchema, let entity = loadedSchema.value {
-            let loaded = SchemaLoader.accessSchema(path: accessSchema, schema: entity)
+            let loaded = SchemaLoader.accessSchema(path: accessSchema, schema: entity, directory: WorkingDirectory.override)
             sources.merge(loaded.sources)
             diagnostics += loaded.diagnostics
             access = loaded.value
@@ -69,7 +69,7 @@ struct GenerateModelCommand: ParsableCommand {
         guard let entity = loadedSchema.value, !diagnostics.containsErrors else { throw ExitCode(1) }
         let generator = ModelGenerator(schema: entity, accessSchema: access, typePrefix: typePrefix)
         do {
-            for path in try OutputFolder.write(generator.files(), to: out) {
+            for path in try OutputFolder.write(generator.files(), to: out, from: WorkingDirectory.override) {
                 console.out("wrote \(path)\n")
             }
         } catch {

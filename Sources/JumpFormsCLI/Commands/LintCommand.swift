@@ -38,16 +38,16 @@ struct LintCommand: ParsableCommand {
         let console = Console()
         var targets = paths
         if targets.isEmpty {
-            if FileExists.file("jump.yaml") {
+            if WorkingDirectory.isFile("jump.yaml") {
                 targets = ["jump.yaml"]
             } else {
-                targets = ["flows", "locales"].filter(FileExists.directory)
+                targets = ["flows", "locales"].filter(WorkingDirectory.isDirectory)
             }
             guard !targets.isEmpty else {
                 throw ValidationError("nothing to lint here: no jump.yaml, ./flows or ./locales; name the files or folders to check")
             }
         }
-        let project = ProjectLoader(limits: limits.limits, environment: Environment.current).load(paths: targets)
+        let project = ProjectLoader(command: limits).load(paths: targets)
         var findings = project.lint()
         var schemaSources = SourceFiles()
         if let schema {

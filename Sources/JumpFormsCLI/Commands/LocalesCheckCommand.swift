@@ -173,7 +173,9 @@ struct LocalesCheckCommand: ParsableCommand {
         var paths: [String: String] = [:]
     }
 
+    /// The command's working directory as an absolute path (`WorkingDirectory`).
     static func workingDirectory() -> String {
+        if let folder = WorkingDirectory.override { return folder }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "." }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -61,13 +61,13 @@ struct LocaleSetOptions: ParsableArguments {
     }
 
     func load() throws -> Loaded {
-        var loader = ProjectLoader(limits: limits.limits, environment: Environment.current)
+        var loader = ProjectLoader(command: limits)
         var paths = flows
         var configPath = config
         if flows.isEmpty && locales == nil && config == nil {
-            if FileExists.file("jump.yaml") {
+            if WorkingDirectory.isFile("jump.yaml") {
                 configPath = "jump.yaml"
-            } else if FileExists.directory("flows") {
+            } else if WorkingDirectory.isDirectory("flows") {
                 paths = ["flows"]
             }
         }
@@ -78,8 +78,8 @@ struct LocaleSetOptions: ParsableArguments {
         let guess: String? =
             locales.map(PathText.normalize)
             ?? (paths.isEmpty
-                ? (FileExists.directory("locales") ? "locales" : nil)
-                : paths.lazy.compactMap { path in FileExists.file(path) ? loader.peekLocalesDirectory(path: path) : nil }.first)
+                ? (WorkingDirectory.isDirectory("locales") ? "locales" : nil)
+                : paths.lazy.compactMap { path in WorkingDirectory.isFile(path) ? loader.peekLocalesDirectory(path: path) : nil }.first)
         let flowLoader = loader
         let flowPaths = paths
         let (loadedProject, guessed) = ForkJoin.run(
@@ -88,7 +88,7 @@ struct LocaleSetOptions: ParsableArguments {
             },
             {
                 () -> (catalogs: [LocaleCatalog], project: LoadedProject)? in
-                guard let guess, FileExists.directory(guess) else { return nil }
+                guard let guess, WorkingDirectory.isDirectory(guess) else { return nil }
                 var localeProject = LoadedProject()
                 let catalogs = flowLoader.loadLocales(in: guess, into: &localeProject)
                 return (catalogs, localeProject)
@@ -100,7 +100,7 @@ struct LocaleSetOptions: ParsableArguments {
             directory = locales
         } else if let first = project.flows.first {
             directory = first.localesDirectory
-        } else if FileExists.directory("locales") {
+        } else if WorkingDirectory.isDirectory("locales") {
             directory = "locales"
         } else {
             throw ValidationError("no locale files here: name the folder with --locales, or run where jump.yaml or ./locales is")
@@ -111,9 +111,9 @@ struct LocaleSetOptions: ParsableArguments {
             project.sources.merge(guessed.project.sources)
             project.diagnostics += guessed.project.diagnostics
             project.localeAliases.merge(guessed.project.localeAliases) { first, _ in first }
-        } else if FileExists.directory(directory) {
+        } else if WorkingDirectory.isDirectory(directory) {
             catalogs = loader.loadLocales(in: directory, into: &project)
-        } else if FileExists.file(directory) {
+        } else if WorkingDirectory.isFile(directory) {
             throw ValidationError("'\(directory)' is a file, not a folder: --locales names the folder of locale files")
         } else {
             throw ValidationError("the locales folder '\(directory)' does not exist")
@@ -167,7 +167,8 @@ enum ForkJoin {
     static func run<A: Sendable, B>(_ first: @escaping @Sendable () -> A, _ second: () -> B) -> (A, B) {
         let firstResult = Result<A>()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { firstResult.value = first() }
+        let directory = WorkingDirectory.override
+        DispatchQueue.global().async(group: group) { firstResult.value = WorkingDirectory.$override.withValue(directory) { first() } }
         let secondResult = second()
         group.wait()
         return (firstResult.value!, secondResult)

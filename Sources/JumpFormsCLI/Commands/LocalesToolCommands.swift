@@ -48,7 +48,7 @@ struct InterchangeOptions: ParsableArguments {
     @OptionGroup var limits: LimitOptions
 
     /// The loader of the locale files, with the `--max-file-size` limit.
-    var loader: ProjectLoader { ProjectLoader(limits: limits.limits, environment: Environment.current) }
+    var loader: ProjectLoader { ProjectLoader(command: limits) }
 
     func validate() throws {
         guard LocaleTag(reference) != nil else { throw ValidationError("--reference '\(reference)' is not a BCP 47 locale tag") }
@@ -60,7 +60,7 @@ struct InterchangeOptions: ParsableArguments {
 
     /// The locale files of the folder (nil when there is no folder), or exit 2 on errors.
     func catalogs(console: Console, required: Bool) throws -> (catalogs: [LocaleCatalog], project: LoadedProject)? {
-        guard FileExists.directory(locales) else {
+        guard WorkingDirectory.isDirectory(locales) else {
             if required { throw ValidationError("the locales folder '\(locales)' does not exist") }
             return nil
         }
@@ -146,7 +146,7 @@ struct LocalesImportCommand: ParsableCommand {
         let loaded = try interchange.catalogs(console: console, required: false)
         let reference = loaded?.catalogs.first { $0.tag.value == LocaleTag(interchange.reference) }
         let path = file == "-" ? "<stdin>" : file
-        if let out, file != "-", PathText.canonical(out) == PathText.canonical(file) {
+        if let out, file != "-", WorkingDirectory.canonical(out) == WorkingDirectory.canonical(file) {
             throw ValidationError("--out '\(out)' is the file being imported: nothing written")
         }
         let result: InterchangeReadResult
@@ -173,7 +173,7 @@ struct LocalesImportCommand: ParsableCommand {
         }
         var sameAsSource: [String] = []
         var notes: [String: String] = [:]
-        if let out, FileExists.file(out) {
+        if let out, WorkingDirectory.isFile(out) {
             var project = LoadedProject()
             let existing = interchange.loader.loadLocale(at: out, into: &project)
             if let existing, existing.tag.value == tag, !project.diagnostics.containsErrors {
@@ -260,9 +260,9 @@ struct LocalesExportCommand: ParsableCommand {
         let reference = allCatalogs.first { $0.tag.value == referenceTag }
         var diagnostics: [Diagnostic] = []
         var files: [(path: String, bytes: [UInt8])] = []
-        var toFolder = out.map(FileExists.directory) ?? false
+        var toFolder = out.map(WorkingDirectory.isDirectory) ?? false
         if format != .xcstrings, catalogs.count > 1, !toFolder {
-            guard let out, !FileExists.file(out) else {
+            guard let out, !WorkingDirectory.isFile(out) else {
                 throw ValidationError("\(catalogs.count) locales need a folder: pass --out FOLDER, or one --locale")
             }
             guard LocaleFileIO.createFolder(out) else { throw ValidationError("cannot create the folder '\(out)'") }
@@ -301,9 +301,9 @@ struct LocalesExportCommand: ParsableCommand {
             files.append((out.map { toFolder ? $0 + "/Localizable.xcstrings" : $0 } ?? "-", Array(text.utf8)))
         }
         // Never over a file this export read (a locale file), nor into a locale file at all.
-        let read = Set(allCatalogs.map { PathText.canonical($0.path) })
+        let read = Set(allCatalogs.map { WorkingDirectory.canonical($0.path) })
         for file in files where file.path != "-" {
-            if read.contains(PathText.canonical(file.path)) {
+            if read.contains(WorkingDirectory.canonical(file.path)) {
                 throw ValidationError("refusing to write over '\(file.path)': it is a locale file this export reads; nothing written")
             }
             if file.path.hasSuffix(".yaml") || file.path.hasSuffix(".yml") {
@@ -367,16 +367,16 @@ struct LocalesPseudoCommand: ParsableCommand {
             throw ValidationError("\(referenceTag) has no locale file in \(interchange.locales)")
         }
         let chosen = styles.isEmpty ? [PseudoLocalizer.Style.accented] : styles.compactMap(PseudoLocalizer.Style.init)
-        var toFolder = out.map(FileExists.directory) ?? false
+        var toFolder = out.map(WorkingDirectory.isDirectory) ?? false
         if chosen.count > 1, !toFolder {
-            guard let out, !FileExists.file(out) else { throw ValidationError("two pseudo-locales need a folder: pass --out FOLDER") }
+            guard let out, !WorkingDirectory.isFile(out) else { throw ValidationError("two pseudo-locales need a folder: pass --out FOLDER") }
             guard LocaleFileIO.createFolder(out) else { throw ValidationError("cannot create the folder '\(out)'") }
             console.err("created the folder \(out)\n")
             toFolder = true
         }
         let builtin = noBuiltin ? [] : BuiltinCatalog.catalogs.filter { $0.tag.value.identifier == "en-US" }
         let targets = chosen.map { style in (style, out.map { toFolder ? $0 + "/" + style.rawValue + ".yaml" : $0 } ?? "-") }
-        let read = Dictionary(catalogs.map { (PathText.canonical($0.path), $0.tag.value) }, uniquingKeysWith: { first, _ in first })
+        let read = Dictionary(catalogs.map { (WorkingDirectory.canonical($0.path), $0.tag.value) }, uniquingKeysWith: { first, _ in first })
         for (style, path) in targets where path != "-" {
             try Self.checkTarget(path, for: style.tag, read: read, loader: interchange.loader)
         }
@@ -400,8 +400,8 @@ struct LocalesPseudoCommand: ParsableCommand {
         if let named = LocaleFileIO.namedTag(path), named != tag {
             throw ValidationError("refusing to write \(tag) into '\(path)', the locale file of \(named); nothing written")
         }
-        guard FileExists.file(path), LocaleFileIO.namedTag(path) != tag else { return }
-        var owner = read[PathText.canonical(path)]
+        guard WorkingDirectory.isFile(path), LocaleFileIO.namedTag(path) != tag else { return }
+        var owner = read[WorkingDirectory.canonical(path)]
         if owner == nil {
             var project = LoadedProject()
             owner = loader.loadLocale(at: path, into: &project)?.tag.value

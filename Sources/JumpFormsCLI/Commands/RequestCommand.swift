@@ -659,7 +659,7 @@ struct RequestPreview {
         let after = try Self.readJSON(edited ?? "", option: "--edited")
         var kind: (String) -> AttributeKind? = { _ in nil }
         if let schema {
-            let loaded = SchemaLoader.schema(path: schema)
+            let loaded = SchemaLoader.schema(path: schema, directory: WorkingDirectory.override)
             if !loaded.diagnostics.isEmpty {
                 console.err(DiagnosticRenderer(sources: loaded.sources, useColor: console.colorErr).render(loaded.diagnostics))
             }

@@ -41,7 +41,7 @@ struct ResetCommand: ParsableCommand {
             throw ValidationError("reset needs jump.yaml (the client configuration): pass --config FILE")
         }
         let path = try LocalServer.checkedDatabasePath(config, override: database, environment: environment)
-        let files = [path, path + "-wal", path + "-shm", path + ".key"].filter(FileExists.file)
+        let files = [path, path + "-wal", path + "-shm", path + ".key"].filter(WorkingDirectory.isFile)
         let store = FileSessionStore(config: config, environment: environment)
         let hasSession = (try? store.load()) != nil
         guard !files.isEmpty || hasSession else {
@@ -60,7 +60,7 @@ struct ResetCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        for file in files where unlink(file) != 0 && errno != ENOENT {
+        for file in files where unlink(WorkingDirectory.path(file)) != 0 && errno != ENOENT {
             throw ValidationError("cannot delete \(file): \(String(cString: strerror(errno)))")
         }
         do {

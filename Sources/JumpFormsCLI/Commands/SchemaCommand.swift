@@ -40,7 +40,7 @@ struct SchemaCommand: ParsableCommand {
         do {
             guard LocaleFileIO.createFolder(out) else { throw FileFailure.system(out) }
             for schema in FormatSchema.allCases {
-                try AtomicFile.write(Array(schema.text.utf8), to: PathText.join(out, schema.fileName), mode: 0o644)
+                try AtomicFile.write(Array(schema.text.utf8), to: WorkingDirectory.path(PathText.join(out, schema.fileName)), mode: 0o644)
             }
         } catch {
             console.err(escaping: "Error: \(error)\n")

@@ -218,7 +218,7 @@ struct TLSOptions: ParsableArguments {
         }
         do {
             if let certificate, let key {
-                return (try ServerTLS.load(certificatePath: certificate, keyPath: key), nil)
+                return (try ServerTLS.load(certificatePath: WorkingDirectory.path(certificate), keyPath: WorkingDirectory.path(key)), nil)
             }
             let authority = LocalCertificateAuthority(folder: (dataDirectory ?? "") + "/tls", hosts: hosts)
             return (try authority.prepare().tls, authority)
@@ -257,7 +257,7 @@ struct OutboxCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console()
         let path = try LocalServer.existingDatabasePath(project, override: database, command: "outbox", console: console)
-        let messages = try await Outbox.messages(databasePath: path)
+        let messages = try await Outbox.messages(databasePath: WorkingDirectory.path(path))
         switch format {
         case .text:
             if messages.isEmpty { console.out(escaping: "the outbox of \(path) is empty\n") }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import JumpFiles
 import JumpForms
 import Synchronization
 
@@ -89,7 +90,6 @@ private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ coun
     write(descriptor, buffer, count)
 }
 
-/// The process environment as a dictionary.
 /// What a command run in-process wrote to standard output and error.
 final class ConsoleCapture: Sendable {
     private let written = Mutex<(out: [UInt8], err: [UInt8])>(([], []))
@@ -101,6 +101,33 @@ final class ConsoleCapture: Sendable {
     }
 }
 
+/// The folder a command works in: the one `JumpFormsCommand.run(arguments:environment:in:)`
+/// was given, else the process's working directory. Relative paths of arguments and the files
+/// a command finds by name (`jump.yaml`, `locales/`) are read from it: every path the CLI hands
+/// to the file system or to a library goes through `path(_:)`, or the library is given the
+/// folder (`ProjectLoader.directory`). Nothing changes the process's working directory.
+enum WorkingDirectory {
+    /// The folder given to an in-process run; nil in the binary.
+    @TaskLocal static var override: String?
+
+    /// `path` as the file system must see it: a relative path joined to the in-process run's
+    /// folder; unchanged in the binary (the process's working directory applies).
+    static func path(_ path: String) -> String {
+        guard let override else { return path }
+        return PathText.resolve(path, against: override)
+    }
+
+    /// `FileExists.file` of `path(_:)`.
+    static func isFile(_ path: String) -> Bool { FileExists.file(Self.path(path)) }
+
+    /// `FileExists.directory` of `path(_:)`.
+    static func isDirectory(_ path: String) -> Bool { FileExists.directory(Self.path(path)) }
+
+    /// `PathText.canonical` of `path(_:)`: two spellings of one file compare equal.
+    static func canonical(_ path: String) -> String { PathText.canonical(Self.path(path)) }
+}
+
+/// The process environment as a dictionary.
 enum Environment {
     /// The environment commands see in place of the process's (`Console.capturing`).
     @TaskLocal static var override: [String: String]?

@@ -55,7 +55,7 @@ enum LocalServer {
         let workspace = try project.load(console: console)
         guard let config = workspace.project.config else { throw ValidationError("\(command) needs jump.yaml: pass --config FILE") }
         let path = try checkedDatabasePath(config, override: override, environment: environment)
-        guard FileExists.file(path) else {
+        guard WorkingDirectory.isFile(path) else {
             throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
         }
         return path
@@ -87,9 +87,9 @@ enum LocalServer {
         var identities: [TestIdentity] = []
         let identitiesPath: String? =
             config.server.identities.map { relative($0.value, to: config.path) }
-            ?? [relative("identities.yaml", to: config.path)].first(where: FileExists.file)
+            ?? [relative("identities.yaml", to: config.path)].first(where: WorkingDirectory.isFile)
         if let identitiesPath {
-            let loaded = IdentitiesLoader.load(path: identitiesPath)
+            let loaded = IdentitiesLoader.load(path: identitiesPath, directory: WorkingDirectory.override)
             if loaded.diagnostics.containsErrors {
                 console.err(DiagnosticRenderer(sources: loaded.sources, useColor: console.colorErr).render(loaded.diagnostics))
                 throw ExitCode(2)
@@ -99,7 +99,8 @@ enum LocalServer {
         let schema = try self.schema(config, override: schemaOverride, sources: workspace.project.sources, console: console)
         return CaptureServerSetup(
             config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
-            databasePath: try checkedDatabasePath(config, override: databaseOverride, environment: environment), schema: schema)
+            databasePath: WorkingDirectory.path(try checkedDatabasePath(config, override: databaseOverride, environment: environment)),
+            schema: schema)
     }
 
     /// The entity-type schema the server's records follow: `--schema`, else `server.schema`
@@ -109,7 +110,7 @@ enum LocalServer {
     static func schema(_ config: ClientConfig, override: String?, sources: SourceFiles, console: Console) throws -> EntitySchema? {
         let named = config.server.schema
         guard let path = override ?? named.map({ relative($0.value, to: config.path) }) else { return nil }
-        let loaded = SchemaLoader.schema(path: path)
+        let loaded = SchemaLoader.schema(path: path, directory: WorkingDirectory.override)
         if loaded.diagnostics.containsErrors {
             var diagnostics = loaded.diagnostics
             var all = sources

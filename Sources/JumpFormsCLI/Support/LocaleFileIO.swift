@@ -20,7 +20,7 @@ enum LocaleFileIO {
 
     /// The bytes of a file (or of standard input for `-`), refusing more than `limit` bytes.
     static func read(_ path: String, limit: Int) -> Result<[UInt8], FileReader.Failure> {
-        path == "-" ? FileReader.readStandardInput(limit: limit) : FileReader.read(path, limit: limit)
+        path == "-" ? FileReader.readStandardInput(limit: limit) : FileReader.read(WorkingDirectory.path(path), limit: limit)
     }
 
     /// Writes `bytes` to `path` (standard output for `-`), whole or not at all; the error names
@@ -31,7 +31,7 @@ enum LocaleFileIO {
             return
         }
         do {
-            try AtomicFile.write(bytes, to: path, mode: 0o666)
+            try AtomicFile.write(bytes, to: WorkingDirectory.path(path), mode: 0o666)
         } catch {
             throw cannotWrite(path, reason: error.reason)
         }
@@ -48,10 +48,10 @@ enum LocaleFileIO {
     /// created for one file) or cannot be written to, else the system's `reason`.
     private static func cannotWrite(_ path: String, reason: String) -> ValidationError {
         let folder = PathText.folder(of: path)
-        if !FileExists.directory(folder) {
+        if !WorkingDirectory.isDirectory(folder) {
             return ValidationError("cannot write '\(path)': the folder '\(folder)' does not exist (create it first)")
         }
-        if access(folder, W_OK) != 0 {
+        if access(WorkingDirectory.path(folder), W_OK) != 0 {
             return ValidationError("cannot write '\(path)': the folder '\(folder)' is not writable")
         }
         return ValidationError("cannot write '\(path)': \(reason)")
@@ -62,9 +62,9 @@ enum LocaleFileIO {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             prefix += part
-            if !FileExists.directory(prefix), mkdir(prefix, 0o755) != 0, errno != EEXIST { return false }
+            if !WorkingDirectory.isDirectory(prefix), mkdir(WorkingDirectory.path(prefix), 0o755) != 0, errno != EEXIST { return false }
             prefix += "/"
         }
-        return FileExists.directory(path)
+        return WorkingDirectory.isDirectory(path)
     }
 }

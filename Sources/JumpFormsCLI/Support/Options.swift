@@ -26,13 +26,13 @@ struct ProjectOptions: ParsableArguments {
 
     /// Loads what the options name: `--flow`, else `--config`, else `./jump.yaml`.
     func load(console: Console) throws -> Workspace {
-        let loader = ProjectLoader(limits: limits.limits, environment: Environment.current)
+        let loader = ProjectLoader(command: limits)
         var paths: [String] = []
         if let flow { paths.append(flow) }
         if let config {
             paths.append(config)
         } else if flow == nil {
-            guard FileExists.file("jump.yaml") else {
+            guard WorkingDirectory.isFile("jump.yaml") else {
                 throw ValidationError("no jump.yaml in this folder: pass --config FILE or --flow FILE")
             }
             paths.append("jump.yaml")
@@ -64,6 +64,14 @@ struct ProjectOptions: ParsableArguments {
                     ["requested": .string(tag.identifier), "used": .string(used.identifier)]) + "\n")
         }
         return workspace
+    }
+}
+
+extension ProjectLoader {
+    /// The loader of a command: its limits, the environment it sees and its working directory
+    /// (`WorkingDirectory`), which relative paths are read from.
+    init(command limits: LimitOptions) {
+        self.init(limits: limits.limits, environment: Environment.current, directory: WorkingDirectory.override)
     }
 }
 

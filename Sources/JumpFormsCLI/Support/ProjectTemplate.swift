@@ -112,12 +112,12 @@ enum ProjectTemplate {
     static func write(_ files: [File], into folder: String) throws -> [String] {
         let paths = files.map { PathText.join(folder, $0.path) }
         var info = stat()
-        let existing = paths.filter { lstat($0, &info) == 0 }
+        let existing = paths.filter { lstat(WorkingDirectory.path($0), &info) == 0 }
         guard existing.isEmpty else { throw InitRefusal(existing: existing) }
         for (file, path) in zip(files, paths) {
             let folder = PathText.folder(of: path)
             guard LocaleFileIO.createFolder(folder) else { throw FileFailure.system(folder) }
-            try AtomicFile.write(file.bytes, to: path, mode: 0o644)
+            try AtomicFile.write(file.bytes, to: WorkingDirectory.path(path), mode: 0o644)
         }
         return paths
     }

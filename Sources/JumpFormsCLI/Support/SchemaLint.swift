@@ -7,7 +7,7 @@ extension LoadedProject {
     /// against it (the primary flow with `jump.yaml`'s form names), with the schema's text for
     /// rendering.
     func schemaFindings(schemaPath: String) -> (findings: [Diagnostic], sources: SourceFiles) {
-        let loaded = SchemaLoader.schema(path: schemaPath)
+        let loaded = SchemaLoader.schema(path: schemaPath, directory: WorkingDirectory.override)
         var findings = loaded.diagnostics
         if let schema = loaded.value {
             for (index, flow) in flows.enumerated() where flow.isComplete {

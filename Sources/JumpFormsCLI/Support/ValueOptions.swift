@@ -46,7 +46,7 @@ struct ValueOptions: ParsableArguments {
         }
         let names = form.fields.map(\.name)
         if let answers {
-            let loaded = AnswersLoader.load(path: answers)
+            let loaded = AnswersLoader.load(path: answers, directory: WorkingDirectory.override)
             var problems = loaded.diagnostics
             for (field, value) in loaded.answers {
                 if form.field(named: field.value) == nil, !Self.isSubValue(field.value, of: form) {

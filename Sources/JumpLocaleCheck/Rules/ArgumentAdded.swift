@@ -1,9 +1,16 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `argument-added`: a message uses a provided argument the reference's text does not use.
-    static let argumentAdded = LocaleRuleDefinition(
-        rule: .argumentAdded,
+    public static let argumentAdded = LocaleRule(
+        "argument-added", code: .localeArgumentAdded, group: .syntax, severity: .warning,
+        title: "message adds an argument the reference does not use",
+        explanation: """
+            The translation uses an argument that its call site provides but the reference message does not use, so the translated text shows \
+            something the reference does not (a field name, the rule's value). Usually a copy from another message; when it is on purpose, keep \
+            it in the baseline.
+            """,
+        example: "en-US: \"{label} is required.\", de-DE: \"{label} ({field}) ist erforderlich.\"",
         triggeringExamples: [
             LocaleRuleExample.requiredMessage(locale: "de-DE", label: "E-Mail", text: "{label} ({field}) ist erforderlich.")
         ],

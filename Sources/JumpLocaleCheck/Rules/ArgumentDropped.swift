@@ -1,9 +1,13 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `argument-dropped`: a message leaves out an argument the reference's text uses.
-    static let argumentDropped = LocaleRuleDefinition(
-        rule: .argumentDropped,
+    public static let argumentDropped = LocaleRule(
+        "argument-dropped", code: .localeArgumentDropped, group: .syntax, severity: .warning,
+        title: "message drops an argument of the reference",
+        explanation:
+            "The reference message uses the argument and the translation does not, so a name or number the user needs is missing from the text.",
+        example: "en-US: \"{label} is required.\", fr-FR: \"Obligatoire.\"",
         triggeringExamples: [
             .pair(
                 """

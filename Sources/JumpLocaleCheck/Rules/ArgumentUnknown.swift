@@ -1,9 +1,17 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `argument-unknown`: a message uses an argument its call sites (or the reference) do not provide.
-    static let argumentUnknown = LocaleRuleDefinition(
-        rule: .argumentUnknown,
+    public static let argumentUnknown = LocaleRule(
+        "argument-unknown", code: .localeArgumentUnknown, group: .syntax, severity: .error,
+        title: "message uses an argument nobody provides",
+        explanation: """
+            The message uses an argument its call site does not provide: validation messages get `label`, `field` and `value` (`value` only when \
+            the rule has one); labels, placeholders, tips, option labels and provider names get none; jump-forms' own messages get what the \
+            built-in en-US text uses. For keys no flow uses, the reference message's arguments are what is provided. The hint names the closest \
+            provided argument.
+            """,
+        example: "validation.required: \"{lable} est obligatoire.\"",
         triggeringExamples: [
             LocaleRuleExample.requiredMessage(locale: "de-DE", label: "E-Mail", text: "{lable} ist erforderlich ({min} Zeichen).")
         ],

@@ -1,9 +1,12 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `double-space`: two spaces in a row where the reference has none.
-    static let doubleSpace = LocaleRuleDefinition(
-        rule: .doubleSpace,
+    public static let doubleSpace = LocaleRule(
+        "double-space", code: .doubleSpace, group: .text, severity: .warning,
+        title: "two spaces in a row",
+        explanation: "The text has two consecutive spaces where the reference has none (usually a removed word or a bad join).",
+        example: "\"Adresse  e-mail\"",
         triggeringExamples: [
             .pair(
                 """

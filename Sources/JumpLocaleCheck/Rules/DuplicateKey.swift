@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `duplicate-key`: a message key written twice in one file.
-    static let duplicateKey = LocaleRuleDefinition(
-        rule: .duplicateKey,
+    public static let duplicateKey = LocaleRule(
+        "duplicate-key", code: .localeDuplicateKey, group: .yaml, severity: .error,
+        title: "message key written twice",
+        explanation: """
+            The same key appears twice in a locale file (in one mapping, or once flat and once nested). jump-forms keeps the first; most other \
+            tools silently keep the last. Both lines are named.
+            """,
+        example: "validation.required: a\\nvalidation.required: b",
         triggeringExamples: [
             .pair(
                 """

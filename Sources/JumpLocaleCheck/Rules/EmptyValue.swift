@@ -1,9 +1,13 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `empty-value`: a message with no text, or only whitespace.
-    static let emptyValue = LocaleRuleDefinition(
-        rule: .emptyValue,
+    public static let emptyValue = LocaleRule(
+        "empty-value", code: .localeEmptyValue, group: .files, severity: .error,
+        title: "message is empty",
+        explanation:
+            "The value is empty or only whitespace, so the form would show nothing. An empty key (`label:`) is YAML's null, not a translation.",
+        example: "fields.email.label: \"\"",
         triggeringExamples: [
             .pair(
                 """

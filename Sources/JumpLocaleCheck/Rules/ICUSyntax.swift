@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `icu-syntax`: a message that is not valid ICU MessageFormat.
-    static let icuSyntax = LocaleRuleDefinition(
-        rule: .icuSyntax,
+    public static let icuSyntax = LocaleRule(
+        "icu-syntax", code: .localeICUSyntax, group: .syntax, severity: .error,
+        title: "ICU message syntax error",
+        explanation: """
+            The message is not valid ICU MessageFormat; the place points inside the value in the locale file, even in quoted, escaped or \
+            multi-line values.
+            """,
+        example: "\"{count, plural, one {# item}\"",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,17 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `invisible-character`: an invisible character (a control, a zero-width or format character) written as itself.
-    static let invisibleCharacter = LocaleRuleDefinition(
-        rule: .invisibleCharacter,
+    public static let invisibleCharacter = LocaleRule(
+        "invisible-character", code: .invisibleCharacter, group: .characters, severity: .warning,
+        title: "invisible character",
+        explanation: """
+            The text holds a character that shows nothing: a zero-width space (allowed in Thai, Lao, Khmer and Burmese, which use it to mark \
+            word breaks), word joiner, soft hyphen, byte-order mark, or a control character other than newline and tab. They come from copy and \
+            paste and break search and comparison. One written as an escape in double quotes (`\"E-Mail\\u200B-Adresse\"`) is there on purpose \
+            and is not reported.
+            """,
+        example: "E-Mail<U+200B>-Adresse",
         triggeringExamples: [
             .pair(
                 """

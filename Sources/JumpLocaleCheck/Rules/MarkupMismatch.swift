@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `markup-mismatch`: markup tags differ from the reference's.
-    static let markupMismatch = LocaleRuleDefinition(
-        rule: .markupMismatch,
+    public static let markupMismatch = LocaleRule(
+        "markup-mismatch", code: .markupMismatch, group: .text, severity: .error,
+        title: "markup tags differ from the reference",
+        explanation: """
+            The set of tags (`<b>`, `</b>`, `<a>`, `<br/>`) in the translation differs from the reference's: a tag was dropped, added, renamed \
+            or left unclosed.
+            """,
+        example: "en-US: \"<b>Note</b>: ...\", de-DE: \"<b>Hinweis: ...\"",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,18 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `missing-key`: a key of the reference, the flows or jump-forms' own texts has no message in a locale.
-    static let missingKey = LocaleRuleDefinition(
-        rule: .missingKey,
+    public static let missingKey = LocaleRule(
+        "missing-key", code: .localeMissingKey, group: .files, severity: .error,
+        title: "message key missing from a locale",
+        explanation: """
+            A key that the reference locale has, that a flow uses, or that jump-forms itself uses (`jumpForms.*`) is missing from the locale \
+            (and from the more general files of its language, such as `fr.yaml` for `fr-CA`). Its users would see the reference text. \
+            jump-forms' own keys count as present where its built-in catalog translates them for the locale (negotiated as the forms do: fr-FR \
+            serves fr-CA), so only the locales it lacks need them; and only where the files serve jump-forms (a flow or a jump.yaml in scope, or \
+            `--builtin-texts`): an app's own translations need not translate jump-forms' texts.
+            """,
+        example: "en-US.yaml has fields.email.label, fr-FR.yaml does not",
         triggeringExamples: [
             .pair(
                 """

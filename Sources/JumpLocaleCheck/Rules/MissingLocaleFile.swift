@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `missing-locale-file`: a locale the flows, jump.yaml or the options require has no file.
-    static let missingLocaleFile = LocaleRuleDefinition(
-        rule: .missingLocaleFile,
+    public static let missingLocaleFile = LocaleRule(
+        "missing-locale-file", code: .missingLocaleFile, group: .files, severity: .error,
+        title: "locale has no file",
+        explanation: """
+            A locale named on the command line (`--reference`, `--locale`), by `captureLocale` in jump.yaml or by a flow's `defaultLocale` has \
+            no `<tag>.yaml` in the locales folder. It is reported, never skipped: a typo in a tag must not turn a check into a silent pass.
+            """,
+        example: "jump-forms locales check --locale pl-PK",
         triggeringExamples: [
             LocaleRuleExample(
                 files: [

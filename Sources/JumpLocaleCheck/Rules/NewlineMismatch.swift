@@ -1,9 +1,12 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `newline-mismatch`: a message has another number of line breaks than the reference's.
-    static let newlineMismatch = LocaleRuleDefinition(
-        rule: .newlineMismatch,
+    public static let newlineMismatch = LocaleRule(
+        "newline-mismatch", code: .newlineMismatch, group: .text, severity: .warning,
+        title: "different number of line breaks",
+        explanation: "The translation has more or fewer line breaks than the reference, which changes the layout of tips and multi-line texts.",
+        example: "en-US: \"Line one\\nLine two\", de-DE: \"Zeile eins Zeile zwei\"",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,17 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `number-mismatch`: numbers differ from the reference's.
-    static let numberMismatch = LocaleRuleDefinition(
-        rule: .numberMismatch,
+    public static let numberMismatch = LocaleRule(
+        "number-mismatch", code: .numberMismatch, group: .text, severity: .warning,
+        title: "numbers differ from the reference",
+        explanation: """
+            The translation's text has different numbers than the reference's. Group separators do not count (`1,000` equals `1 000` and \
+            `1.000`): a `.`, `,`, space or apostrophe between digits groups them only when exactly three digits follow; otherwise a `.` or `,` \
+            is a decimal mark, so `1.5` equals `1,5` and differs from `15`. Digits of any script are read. International phone numbers (`+48 512 \
+            345 678`) are localized examples and are not compared; neither are numbers inside arguments and URLs.
+            """,
+        example: "en-US: \"3 to 40 characters\", es-ES: \"De 3 a 4 caracteres\"",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `obsolete-key`: a message under a key no flow (or, without flows, the reference) uses.
-    static let obsoleteKey = LocaleRuleDefinition(
-        rule: .obsoleteKey,
+    public static let obsoleteKey = LocaleRule(
+        "obsolete-key", code: .localeObsoleteKey, group: .files, severity: .warning,
+        title: "message key nobody uses",
+        explanation: """
+            The key is neither in the reference locale nor used by a flow or by jump-forms' own catalog (`jumpForms.*`). Usually a key that was \
+            renamed: the hint names the closest key in use.
+            """,
+        example: "fields.emailAdress.label: Adresse e-mail",
         triggeringExamples: [
             .pair(
                 """

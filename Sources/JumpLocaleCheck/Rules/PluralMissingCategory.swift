@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `plural-missing-category`: a plural or selectordinal lacks a category the locale's language uses.
-    static let pluralMissingCategory = LocaleRuleDefinition(
-        rule: .pluralMissingCategory,
+    public static let pluralMissingCategory = LocaleRule(
+        "plural-missing-category", code: .pluralMissingCategory, group: .plurals, severity: .error,
+        title: "plural lacks a category the locale needs",
+        explanation: """
+            CLDR's plural rules for the locale's language use the category, and the `plural` argument has no case for it (nor `=N` cases \
+            covering all its numbers), so those numbers show the `other` text. The message names numbers that prove it, from CLDR's samples.
+            """,
+        example: "pl-PL: \"{n, plural, one {# plik} other {# plików}}\" (no 'few': 2, 3, 4, 22...)",
         triggeringExamples: [
             .pair(
                 """

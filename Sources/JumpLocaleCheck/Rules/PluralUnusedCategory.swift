@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `plural-unused-category`: a plural or selectordinal case of a category the locale's language never uses.
-    static let pluralUnusedCategory = LocaleRuleDefinition(
-        rule: .pluralUnusedCategory,
+    public static let pluralUnusedCategory = LocaleRule(
+        "plural-unused-category", code: .pluralUnusedCategory, group: .plurals, severity: .warning,
+        title: "plural case the locale never uses",
+        explanation: """
+            The language's CLDR rules never choose the category, so the case is dead text (a `few` copied into English, `one` in Japanese). For \
+            exactly zero, use `=0`.
+            """,
+        example: "en-US: \"{n, plural, zero {none} one {# file} other {# files}}\"",
         triggeringExamples: [
             .pair(
                 """

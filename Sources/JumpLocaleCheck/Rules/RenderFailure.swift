@@ -1,9 +1,16 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `render-failure`: a message that fails to format with the values its call sites give.
-    static let renderFailure = LocaleRuleDefinition(
-        rule: .renderFailure,
+    public static let renderFailure = LocaleRule(
+        "render-failure", code: .renderFailure, group: .rendering, severity: .error,
+        title: "message cannot be rendered",
+        explanation: """
+            Formatting the message for its locale failed with the arguments its call site provides, using CLDR's sample numbers for every plural \
+            category of the locale and a sample string mixing left-to-right and right-to-left text for text arguments. Typically a `plural` or \
+            `number` over an argument that is a string.
+            """,
+        example: "validation.email: \"{value, plural, one {...} other {...}}\" (value is the format name)",
         triggeringExamples: [
             LocaleRuleExample.requiredMessage(locale: "fr-FR", label: "E-mail", text: "{label, number} est obligatoire.")
         ],

@@ -1,9 +1,17 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `same-as-source`: a translation that is the reference's text, in another language.
-    static let sameAsSource = LocaleRuleDefinition(
-        rule: .sameAsSource,
+    public static let sameAsSource = LocaleRule(
+        "same-as-source", code: .localeSameAsSource, group: .files, severity: .warning,
+        title: "message is the reference text",
+        explanation: """
+            The translation is identical to the reference locale's text and has letters to translate, so it was probably never translated. \
+            Arguments (`{n}`, `%@`, `%1$d`), numbers, links, e-mail addresses and unit symbols (`h`, `min`, `km/h`, `MB`) have none: `%@h` and \
+            `{n} min` are the same in every language. Names that stay the same (brands, `Canada` in French) go in the locale file's \
+            `sameAsSource` list (keys or `*` patterns). Locales of the reference's language (`en-GB` for `en-US`) are not checked.
+            """,
+        example: "fr-FR.yaml: fields.email.label: Email address",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `select-without-other`: a select without the `other` case used when no other case matches.
-    static let selectWithoutOther = LocaleRuleDefinition(
-        rule: .selectWithoutOther,
+    public static let selectWithoutOther = LocaleRule(
+        "select-without-other", code: .selectWithoutOther, group: .plurals, severity: .error,
+        title: "select or plural without `other`",
+        explanation: """
+            Every `select`, `plural` and `selectordinal` argument needs an `other` case, chosen when no other case matches; without it the \
+            message cannot be formatted.
+            """,
+        example: "\"{gender, select, female {elle} male {il}}\"",
         triggeringExamples: [
             .pair(
                 """

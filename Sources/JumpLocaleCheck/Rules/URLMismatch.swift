@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `url-mismatch`: links differ from the reference's.
-    static let urlMismatch = LocaleRuleDefinition(
-        rule: .urlMismatch,
+    public static let urlMismatch = LocaleRule(
+        "url-mismatch", code: .urlMismatch, group: .text, severity: .warning,
+        title: "URLs differ from the reference",
+        explanation: """
+            The translation links to different addresses (`https://...`, `www....`, `mailto:...`) than the reference. Localized pages are fine \
+            to keep in the baseline; typos are not.
+            """,
+        example: "en-US: \"See https://example.com/help\", fr-FR: \"Voir https://exmaple.com/help\"",
         triggeringExamples: [
             .pair(
                 """

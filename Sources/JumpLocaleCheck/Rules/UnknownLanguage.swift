@@ -1,9 +1,16 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `unknown-language`: a locale whose language CLDR does not know (no plural rules).
-    static let unknownLanguage = LocaleRuleDefinition(
-        rule: .unknownLanguage,
+    public static let unknownLanguage = LocaleRule(
+        "unknown-language", code: .unknownLanguage, group: .files, severity: .error,
+        title: "language CLDR does not know",
+        explanation: """
+            CLDR has no plural rules for the locale's language, so it is almost always a typo in the tag (`pk-PL` for `pl-PL`), and the file \
+            would never be chosen for its users; plural checks fall back to the root rules (only `other`). The hint names the main language of \
+            the tag's region and the known languages one letter away.
+            """,
+        example: "locales/pk-PL.yaml",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `whitespace-edge`: a message starts or ends with whitespace unlike the reference's.
-    static let whitespaceEdge = LocaleRuleDefinition(
-        rule: .whitespaceEdge,
+    public static let whitespaceEdge = LocaleRule(
+        "whitespace-edge", code: .whitespaceEdge, group: .text, severity: .warning,
+        title: "leading or trailing whitespace",
+        explanation: """
+            The message starts or ends with whitespace (a space, or the newline that a `|` block keeps) where the reference's does not, or lacks \
+            it where the reference has it. In the reference itself, any edge whitespace is reported.
+            """,
+        example: "\"Nom complet \"",
         triggeringExamples: [
             .pair(
                 """

@@ -1,9 +1,15 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `yaml-alias`: a YAML alias (or an anchor no alias uses): translation tools flatten them.
-    static let yamlAlias = LocaleRuleDefinition(
-        rule: .yamlAlias,
+    public static let yamlAlias = LocaleRule(
+        "yaml-alias", code: .yamlAlias, group: .yaml, severity: .warning,
+        title: "anchor or alias in a locale file",
+        explanation: """
+            An anchor (`&name`) or alias (`*name`) shares one text between keys. Translation tools flatten them, and a translator editing the \
+            anchored text silently changes every alias. Write each text out.
+            """,
+        example: "cancel: &cancel Annuler\\nclose: *cancel",
         triggeringExamples: [
             .pair(
                 """

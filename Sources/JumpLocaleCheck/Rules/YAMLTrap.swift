@@ -1,9 +1,17 @@
 import JumpForms
 
-extension LocaleRuleDefinition {
+extension LocaleRule {
     /// `yaml-trap`: an unquoted key or value that YAML 1.1 tools read as a boolean, number, date or null.
-    static let yamlTrap = LocaleRuleDefinition(
-        rule: .yamlTrap,
+    public static let yamlTrap = LocaleRule(
+        "yaml-trap", code: .yamlTrap, group: .yaml, severity: .error,
+        title: "unquoted value other YAML tools retype",
+        explanation: """
+            jump-forms reads the value as the text written, but a YAML 1.1 tool (PyYAML, most translation tools) reads an unquoted `no`, `on`, \
+            `yes`, `off` as a boolean, `1.0` or `0x1F` as a number, `2024-01-01` as a date, and `~` or `null` as nothing. Keys too: `NO:` \
+            (Norway) under `options.country` becomes the key `false`. Quote the value or key; the hint shows how. The message's other checks \
+            wait until the value is quoted (the text other tools read is not the one written).
+            """,
+        example: "jumpForms.prompt.no: no",
         triggeringExamples: [
             .pair(
                 """
