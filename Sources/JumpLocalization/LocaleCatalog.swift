@@ -51,7 +51,8 @@ public struct LocaleCatalog: Sendable {
         self.index = index
     }
 
-    private func message(at position: Int) -> LocaleMessage { LocaleMessage(store: store, position: position) }
+    /// The message at `position` in file order.
+    package func message(at position: Int) -> LocaleMessage { LocaleMessage(store: store, position: position) }
 
     public subscript(key: String) -> LocaleMessage? { index.position(of: MessageKey(key)).map(message(at:)) }
 

@@ -569,25 +569,24 @@ public struct FlowLinter: Sendable {
             }
             var found: [Diagnostic] = []
             // The uses are read in place: copying them out would retain their strings, which
-            // both cores share (atomic reference counts on one cache line slow both down).
-            catalog.withMessages { messages in
-                uses.withUnsafeBufferPointer { uses in
-                    for index in uses.indices {
-                        guard let own = catalog.position(of: uses[index].hashed) else {
-                            if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
-                                found.append(
-                                    Diagnostic(
-                                        .messageMissingInLocale,
-                                        """
-                                        message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \
-                                        \(defaultTag) text
-                                        """,
-                                        at: uses[index].key.location))
-                            }
-                            continue
+            // both cores share (atomic reference counts on one cache line slow both down). A
+            // message is made only for a key the flow uses (by its position, no array of all).
+            uses.withUnsafeBufferPointer { uses in
+                for index in uses.indices {
+                    guard let own = catalog.position(of: uses[index].hashed) else {
+                        if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
+                            found.append(
+                                Diagnostic(
+                                    .messageMissingInLocale,
+                                    """
+                                    message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \
+                                    \(defaultTag) text
+                                    """,
+                                    at: uses[index].key.location))
                         }
-                        Self.checkArguments(of: messages.baseAddress! + own, use: uses.baseAddress! + index, into: &found)
+                        continue
                     }
+                    Self.checkArguments(of: catalog.message(at: own), use: uses.baseAddress! + index, into: &found)
                 }
             }
             return found
@@ -599,12 +598,20 @@ public struct FlowLinter: Sendable {
         // there); the rest are
         // reported in the default locale only, to report each once.
         let own = Set(uses.map(\.key.value))
-        let known = KnownKeys(own.union(otherUsedKeys).union(builtinMessageKeys))
+        let usedKeys = own.union(otherUsedKeys).union(builtinMessageKeys)
+        let known = KnownKeys(usedKeys)
+        // The used keys hashed once; each catalog's used messages found by position, so only an
+        // unused message's key is made into a string.
+        let hashedUsedKeys = usedKeys.map(MessageKey.init)
         for catalog in catalogs where catalog.isComplete {
             let isDefault = catalog.tag.value == defaultTag
             let others = catalogs.filter { $0.tag.value != catalog.tag.value }
-            catalog.forEachMessage { message in
-                guard !own.contains(message.key), !otherUsedKeys.contains(message.key), !builtinMessageKeys.contains(message.key) else { return }
+            var used = [Bool](repeating: false, count: catalog.count)
+            for key in hashedUsedKeys {
+                if let position = catalog.position(of: key) { used[position] = true }
+            }
+            for position in used.indices where !used[position] {
+                let message = catalog.message(at: position)
                 if let meant = known.meant(by: message.key, missingFrom: catalog),
                     builtinMessageKeys.contains(meant.key) || others.contains(where: { $0.contains(meant.key) })
                 {
@@ -666,11 +673,11 @@ public struct FlowLinter: Sendable {
     /// Arguments, checked statically: each one a message uses must be provided by its call
     /// sites, and plural, selectordinal and number arguments must be numbers. The message is
     /// read in place (most have nothing to report).
-    private static func checkArguments(of message: UnsafePointer<LocaleMessage>, use: UnsafePointer<KeyUse>, into found: inout [Diagnostic]) {
-        guard case .success(let pattern) = message.pointee.pattern, !pattern.argumentUses.isEmpty else { return }
+    private static func checkArguments(of message: LocaleMessage, use: UnsafePointer<KeyUse>, into found: inout [Diagnostic]) {
+        guard case .success(let pattern) = message.pattern, !pattern.argumentUses.isEmpty else { return }
         for arguments in use.pointee.argumentSets {
             for argumentUse in pattern.argumentUses {
-                var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
+                var at: SourceLocation { message.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
                     let hint =
