@@ -25,7 +25,7 @@ enum LocalesBenchmark {
                 file whose language is mistyped, expected.json with the seeded defects per rule).
                 --shape long: users' worst files (default .bench/locales-long): the fields in 10
                 flows (flows/flowNN.yaml), the plural and select messages long (3-6 cases,
-                150-400 characters), plurals on every fourth field's numeric rule
+                150-400 characters), plurals on every eighth field's numeric rule
           load [--out DIR] [--iterations N]
                 ProjectLoader.loadLocales over the corpus's locales folder (for profiling)
           check [--out DIR] [--iterations N]
@@ -192,7 +192,7 @@ struct LocalesCorpusSpec: Sendable {
     /// Flow files the fields are split over (1: flows/bench.yaml; more: flows/flowNN.yaml).
     var flows = 1
     /// Plural and select messages of 3-6 cases and 150-400 characters, the `format` and
-    /// `required` ones a long sentence, and a plural on every fourth field's numeric rule.
+    /// `required` ones a long sentence, and a plural on every eighth field's numeric rule.
     var longMessages = false
 
     /// The shape of users' worst files (issue 37): 10 flows, long ICU messages.
@@ -290,7 +290,7 @@ struct LocalesCorpusGenerator {
                 wanted.append(("tip", tip))
             }
             if field % 8 == 4 { wanted.append(("hint", .tipNumbers)) }
-            if field % (spec.longMessages ? 4 : 16) == 0 { wanted.append(("minLength", .minLength)) }
+            if field % (spec.longMessages ? 8 : 16) == 0 { wanted.append(("minLength", .minLength)) }
             if field % 10 == 0 { wanted.append(("format", .format)) }
             if field % 20 == 13 {
                 wanted += Self.countryOptions.map { ($0, .option) }
@@ -411,7 +411,7 @@ struct LocalesCorpusGenerator {
                 "\($0) {{label} \(words(3, &random, locale)) # \(words(random.int(in: 2...5), &random, locale))\(stop)}"
             }
             return "{value, plural, " + cases.joined(separator: " ") + "}"
-        case .format: return "{label} " + words(spec.longMessages ? 18 : 3, &random, locale) + " {value}" + stop
+        case .format: return "{label} " + words(spec.longMessages ? 8 : 3, &random, locale) + " {value}" + stop
         case .maxLength where spec.longMessages:
             // A select on the field: this field, 1-4 others, `other` (3-6 cases).
             let others = (1...random.int(in: 1...4)).map { "f\(zeroPad(field + $0, 4))" }

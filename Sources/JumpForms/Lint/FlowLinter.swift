@@ -10,6 +10,10 @@ public struct FlowLinter: Sendable {
     public var otherUsedKeys: Set<String>
     /// Whether a file exists (icons), given a path relative to the current directory.
     public var fileExists: @Sendable (String) -> Bool
+    /// The arguments each catalog's messages use, by catalog position, from
+    /// `CatalogLinter.lintKeepingArguments` (each message parsed once); without them (or for a
+    /// catalog they were not made from) the used messages are parsed here.
+    package var argumentTables: [MessageArgumentTable]?
 
     public init(
         flow: Flow,
@@ -560,6 +564,7 @@ public struct FlowLinter: Sendable {
         // the default locale), and the arguments its messages use. Results are merged in
         // catalog order, so the outcome is the same as one loop.
         let all = catalogs
+        let tables = argumentTables
         let perCatalog = ConcurrentMap.map(Array(all.indices)) { position -> [Diagnostic] in
             let catalog = all[position]
             let isDefault = catalog.tag.value == defaultTag
@@ -586,7 +591,9 @@ public struct FlowLinter: Sendable {
                         }
                         continue
                     }
-                    Self.checkArguments(of: catalog.message(at: own), use: uses.baseAddress! + index, into: &found)
+                    Self.checkArguments(
+                        Self.argumentUses(of: catalog, at: own, table: tables.flatMap { position < $0.count ? $0[position] : nil }), of: catalog.message(at: own),
+                        use: uses.baseAddress! + index, into: &found)
                 }
             }
             return found
@@ -599,7 +606,7 @@ public struct FlowLinter: Sendable {
         // reported in the default locale only, to report each once.
         let own = Set(uses.map(\.key.value))
         let usedKeys = own.union(otherUsedKeys).union(builtinMessageKeys)
-        let known = KnownKeys(usedKeys)
+        var known: KnownKeys?
         // The used keys hashed once; each catalog's used messages found by position, so only an
         // unused message's key is made into a string.
         let hashedUsedKeys = usedKeys.map(MessageKey.init)
@@ -612,7 +619,8 @@ public struct FlowLinter: Sendable {
             }
             for position in used.indices where !used[position] {
                 let message = catalog.message(at: position)
-                if let meant = known.meant(by: message.key, missingFrom: catalog),
+                if known == nil { known = KnownKeys(usedKeys) }
+                if let meant = known?.meant(by: message.key, missingFrom: catalog),
                     builtinMessageKeys.contains(meant.key) || others.contains(where: { $0.contains(meant.key) })
                 {
                     // Written nested (`lable:` under `email:`), the segment; written flat, the key.
@@ -631,31 +639,31 @@ public struct FlowLinter: Sendable {
 
     /// The message keys in use, to tell a mistyped key: one that differs from a used key in a
     /// single dot-separated segment, by a typo's distance (`fields.email.lable`,
-    /// `fields.emial.label`).
+    /// `fields.emial.label`). Made only when a message is unused, and searched for the few
+    /// unused keys (a table of every key with each segment left out cost more than all the
+    /// rest of lint: 1.13 G of 10.0 G instructions on the long-message corpus).
     struct KnownKeys {
-        /// A key with one segment left out (`fields.email.*`) -> the segments that complete it.
-        private var completions: [String: [String]] = [:]
+        /// The used keys' segments, by segment count, in key order.
+        private var keysBySegmentCount: [Int: [[Substring]]] = [:]
 
         init(_ keys: Set<String>) {
             for key in keys.sorted() {
-                let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                for index in segments.indices {
-                    completions[Self.pattern(segments, leaving: index), default: []].append(segments[index])
-                }
+                let segments = key.split(separator: ".", omittingEmptySubsequences: false)
+                keysBySegmentCount[segments.count, default: []].append(segments)
             }
-        }
-
-        private static func pattern(_ segments: [String], leaving index: Int) -> String {
-            var copy = segments
-            copy[index] = "*"
-            return copy.joined(separator: ".")
         }
 
         /// The used key `key` is a typo of (and the segment meant), when `catalog` lacks it.
         func meant(by key: String, missingFrom catalog: LocaleCatalog) -> (key: String, segment: String)? {
             let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let sameCount = keysBySegmentCount[segments.count] else { return nil }
             for index in segments.indices {
-                guard let candidates = completions[Self.pattern(segments, leaving: index)] else { continue }
+                // The used keys equal to `key` but in this segment: what they have there.
+                let candidates = sameCount.compactMap { used -> String? in
+                    for other in used.indices where other != index && used[other] != segments[other] { return nil }
+                    return String(used[index])
+                }
+                guard !candidates.isEmpty else { continue }
                 let missing = candidates.filter { candidate in
                     var fixed = segments
                     fixed[index] = candidate
@@ -670,13 +678,28 @@ public struct FlowLinter: Sendable {
         }
     }
 
+    /// The arguments the message at `position` of `catalog` uses: from `table` (lint's one
+    /// parse of each message) when it is the catalog's, else parsed here.
+    private static func argumentUses(
+        of catalog: LocaleCatalog, at position: Int, table: MessageArgumentTable?
+    ) -> ArraySlice<MessageArgumentUse> {
+        if let table, table.belongs(to: catalog) { return table.uses(at: position) }
+        let message = catalog.message(at: position)
+        guard !message.isPlainText, case .success(let pattern) = message.pattern else { return [] }
+        return pattern.argumentUses[...]
+    }
+
     /// Arguments, checked statically: each one a message uses must be provided by its call
-    /// sites, and plural, selectordinal and number arguments must be numbers. The message is
-    /// read in place (most have nothing to report).
-    private static func checkArguments(of message: LocaleMessage, use: UnsafePointer<KeyUse>, into found: inout [Diagnostic]) {
-        guard case .success(let pattern) = message.pattern, !pattern.argumentUses.isEmpty else { return }
+    /// sites, and plural, selectordinal and number arguments must be numbers. Most messages
+    /// use none and have nothing to report.
+    private static func checkArguments(
+        _ argumentUses: ArraySlice<MessageArgumentUse>, of message: @autoclosure () -> LocaleMessage, use: UnsafePointer<KeyUse>,
+        into found: inout [Diagnostic]
+    ) {
+        guard !argumentUses.isEmpty else { return }
+        let message = message()
         for arguments in use.pointee.argumentSets {
-            for argumentUse in pattern.argumentUses {
+            for argumentUse in argumentUses {
                 var at: SourceLocation { message.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
