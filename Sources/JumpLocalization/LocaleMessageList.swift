@@ -84,7 +84,7 @@ public struct LocaleMessageList: Sendable {
         var text = text
         return text.withUTF8 { utf8 in
             if prefix.isEmpty, let offset, offset >= 0, offset + utf8.count <= source.count, offset < Int(Self.inSource),
-                source.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]).elementsEqual(utf8) })
+                source.withUnsafeBufferPointer({ MessageIndex.bytesEqual(UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]), utf8) })
             {
                 return (UInt32(offset) | Self.inSource, UInt32(utf8.count))
             }

@@ -612,7 +612,6 @@ public struct FlowLinter: Sendable {
         let hashedUsedKeys = usedKeys.map(MessageKey.init)
         for catalog in catalogs where catalog.isComplete {
             let isDefault = catalog.tag.value == defaultTag
-            let others = catalogs.filter { $0.tag.value != catalog.tag.value }
             var used = [Bool](repeating: false, count: catalog.count)
             for key in hashedUsedKeys {
                 if let position = catalog.position(of: key) { used[position] = true }
@@ -621,7 +620,8 @@ public struct FlowLinter: Sendable {
                 let message = catalog.message(at: position)
                 if known == nil { known = KnownKeys(usedKeys) }
                 if let meant = known?.meant(by: message.key, missingFrom: catalog),
-                    builtinMessageKeys.contains(meant.key) || others.contains(where: { $0.contains(meant.key) })
+                    builtinMessageKeys.contains(meant.key)
+                        || catalogs.contains(where: { $0.tag.value != catalog.tag.value && $0.contains(meant.key) })
                 {
                     // Written nested (`lable:` under `email:`), the segment; written flat, the key.
                     let written = message.keyLocation.length == message.key.count ? meant.key : meant.segment
@@ -643,12 +643,14 @@ public struct FlowLinter: Sendable {
     /// unused keys (a table of every key with each segment left out cost more than all the
     /// rest of lint: 1.13 G of 10.0 G instructions on the long-message corpus).
     struct KnownKeys {
-        /// The used keys' segments, by segment count, in key order.
-        private var keysBySegmentCount: [Int: [[Substring]]] = [:]
+        /// The used keys' segments, by segment count (strings: short ones compare as two
+        /// words, substrings character by character). Unsorted: the few candidates a search
+        /// finds are sorted instead.
+        private var keysBySegmentCount: [Int: [[String]]] = [:]
 
         init(_ keys: Set<String>) {
-            for key in keys.sorted() {
-                let segments = key.split(separator: ".", omittingEmptySubsequences: false)
+            for key in keys {
+                let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 keysBySegmentCount[segments.count, default: []].append(segments)
             }
         }
@@ -658,10 +660,12 @@ public struct FlowLinter: Sendable {
             let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard let sameCount = keysBySegmentCount[segments.count] else { return nil }
             for index in segments.indices {
-                // The used keys equal to `key` but in this segment: what they have there.
-                let candidates = sameCount.compactMap { used -> String? in
-                    for other in used.indices where other != index && used[other] != segments[other] { return nil }
-                    return String(used[index])
+                // The used keys equal to `key` but in this segment, in key order: what they
+                // have there.
+                let candidates = sameCount.filter { used in
+                    !used.indices.contains { other in other != index && used[other] != segments[other] }
+                }.map { $0.joined(separator: ".") }.sorted().map { key in
+                    String(key.split(separator: ".", omittingEmptySubsequences: false)[index])
                 }
                 guard !candidates.isEmpty else { continue }
                 let missing = candidates.filter { candidate in
