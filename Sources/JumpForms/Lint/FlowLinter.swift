@@ -592,7 +592,8 @@ public struct FlowLinter: Sendable {
                         continue
                     }
                     Self.checkArguments(
-                        Self.argumentUses(of: catalog, at: own, table: tables.flatMap { position < $0.count ? $0[position] : nil }), of: catalog.message(at: own),
+                        Self.argumentUses(of: catalog, at: own, table: tables.flatMap { position < $0.count ? $0[position] : nil }),
+                        of: catalog.message(at: own),
                         use: uses.baseAddress! + index, into: &found)
                 }
             }
