@@ -5,8 +5,10 @@
 #   1. Sources/JumpFormsLoader/BuiltinCatalog+Texts.generated.swift: the YAML texts, for the
 #      loader's decode and for diagnostics that quote `<builtin>/...`;
 #   2. Sources/JumpLocalization/BuiltinCatalog+Table.generated.swift: the table of every message
-#      (locale, key, text, places, sameAsSource, notes) as the loader decodes the texts, rendered
-#      by Tests/JumpFormsLoaderTests/BuiltinCatalogTableTests.swift (RECORD_SNAPSHOTS=1).
+#      (locale, key, text, places, sameAsSource, notes) as the loader decodes the texts, as one
+#      text literal of a line per message, read on first use (a Swift struct literal of the same
+#      table took the compiler past 12 GB), rendered by
+#      Tests/JumpFormsLoaderTests/BuiltinCatalogTableTests.swift (RECORD_SNAPSHOTS=1).
 # Run after editing the catalog; the tests fail while either file is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."

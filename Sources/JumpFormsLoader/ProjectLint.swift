@@ -8,12 +8,16 @@ extension LoadedProject {
     public func lint() -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let builtinKeys = BuiltinCatalog.keys
-        var lintedDirectories = Set<String>()
+        // Each folder's catalogs are linted once, keeping the arguments of every message for
+        // the flows that share them (each message parsed once).
+        var argumentTables: [String: [MessageArgumentTable]] = [:]
         var keysOfFolder: [String: Set<String>] = [:]
         for loaded in flows { keysOfFolder[loaded.localesDirectory, default: []].formUnion(loaded.flow.messageKeyUses.map(\.value)) }
         for loaded in flows {
-            if lintedDirectories.insert(loaded.localesDirectory).inserted {
-                findings += CatalogLinter.lint(loaded.catalogs)
+            if argumentTables[loaded.localesDirectory] == nil {
+                let linted = CatalogLinter.lintKeepingArguments(loaded.catalogs)
+                findings += linted.findings
+                argumentTables[loaded.localesDirectory] = linted.arguments
             }
             guard loaded.isComplete else { continue }
             // Keys that other flows sharing the folder use are not "unused" (the flow's own
@@ -23,11 +27,12 @@ extension LoadedProject {
                 let configFlow = PathText.normalize(PathText.resolve(config.flow.value, against: PathText.folder(of: config.path)))
                 return configFlow == PathText.normalize(loaded.flow.path) ? config : nil
             }
-            let linter = FlowLinter(
+            var linter = FlowLinter(
                 flow: loaded.flow, catalogs: loaded.catalogs, config: configForFlow,
                 builtinMessageKeys: builtinKeys, otherUsedKeys: others,
                 fileExists: { [directory] in FileAccess.kind(of: $0, from: directory) == .file }
             )
+            linter.argumentTables = argumentTables[loaded.localesDirectory]
             findings += linter.lint()
         }
         findings += CatalogLinter.lint(looseCatalogs)

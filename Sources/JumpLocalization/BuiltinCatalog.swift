@@ -3,9 +3,11 @@ import JumpDiagnostics
 /// jump-forms' own words (the form session's prompts, the input checks, the server's
 /// messages), compiled in: no YAML is read to have them. Their source is the locale files in
 /// `Sources/JumpFormsLoader/Catalog`, in the same format as the user's;
-/// `scripts/embed-builtin-catalog.sh` writes them as the table in
-/// `BuiltinCatalog+Table.generated.swift`, with every place the loader gives them, and a test
-/// checks that the table is what the loader decodes from those files. A user's locale file can
+/// `scripts/embed-builtin-catalog.sh` writes them as the text table in
+/// `BuiltinCatalog+Table.generated.swift` (one line per message, read on first use like the
+/// CLDR tables: a Swift literal of the same table took the compiler past 12 GB), with every
+/// place the loader gives them, and a test checks that the table is what the loader decodes
+/// from those files. A user's locale file can
 /// override any key; a `Localizer` consults these after the user's catalogs when given them as
 /// its `fallbackCatalogs`.
 public enum BuiltinCatalog {
@@ -13,7 +15,7 @@ public enum BuiltinCatalog {
     public static let directory = "<builtin>"
 
     /// The catalogs, en-US first (the fallback of the others).
-    public static let catalogs: [LocaleCatalog] = ordered(table.compactMap(\.catalog))
+    public static let catalogs: [LocaleCatalog] = ordered(files(tableText).compactMap(\.catalog))
 
     /// Every key the built-in catalog defines.
     public static var keys: Set<String> {
@@ -27,6 +29,79 @@ public enum BuiltinCatalog {
         }
     }
 
+    /// The files of a text table, one record a line, fields separated by tabs:
+    ///
+    ///     file NAME LOCALE LOCALE-PLACE MESSAGES-PLACE|-
+    ///     same KEY PLACE                                (a `sameAsSource` entry)
+    ///     note KEY TEXT
+    ///     msg KEY TEXT KEY-PLACE VALUE-PLACE START|BREAKPOINTS TRAP|-
+    ///
+    /// A place is `line:column:length`; START `line:column` (a value on one line without
+    /// escapes); BREAKPOINTS `offset,line,column[,e]` joined by `;` (`e`: an escape); texts
+    /// with `\\`, `\t`, `\n`, `\r` and `\u{HEX}` escapes. The table is generated from files the
+    /// loader decodes, so a line it cannot read is a bug of the generator: it traps.
+    static func files(_ table: String) -> [File] {
+        var files: [File] = []
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            switch fields[0] {
+            case "file":
+                files.append(
+                    File(
+                        name: String(fields[1]), locale: String(fields[2]), localePlace: Place(fields[3]),
+                        messagesPlace: fields[4] == "-" ? nil : Place(fields[4]), messages: []))
+            case "same":
+                files[files.count - 1].sameAsSource.append((unescaped(fields[1]), Place(fields[2])))
+            case "note":
+                files[files.count - 1].notes[unescaped(fields[1])] = unescaped(fields[2])
+            case "msg":
+                let key = unescaped(fields[1])
+                let text = unescaped(fields[2])
+                let trap = fields[6] == "-" ? nil : ScalarTrap(rawValue: String(fields[6]))!
+                let numbers = fields[5].split(separator: ";").map { $0.split(separator: ",") }
+                let message =
+                    if numbers.count == 1, numbers[0].count == 1 {
+                        Message(key, text, key: Place(fields[3]), value: Place(fields[4]), start: Place.start(fields[5]), trap: trap)
+                    } else {
+                        Message(
+                            key, text, key: Place(fields[3]), value: Place(fields[4]),
+                            breakpoints: numbers.map {
+                                MessageOffsetMap.Breakpoint(offset: Int($0[0])!, line: Int($0[1])!, column: Int($0[2])!, isEscape: $0.count > 3)
+                            }, trap: trap)
+                    }
+                files[files.count - 1].messages.append(message)
+            default:
+                preconditionFailure("BuiltinCatalog: unreadable table line '\(line)'")
+            }
+        }
+        return files
+    }
+
+    /// `text` with the table's escapes (`\\`, `\t`, `\n`, `\r`, `\u{HEX}`) replaced.
+    static func unescaped(_ text: Substring) -> String {
+        guard text.contains("\\") else { return String(text) }
+        var out = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\\", let escaped = scalars.next() else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch escaped {
+            case "t": out += "\t"
+            case "n": out += "\n"
+            case "r": out += "\r"
+            case "u":
+                _ = scalars.next()  // {
+                var hex = ""
+                while let digit = scalars.next(), digit != "}" { hex.unicodeScalars.append(digit) }
+                out.unicodeScalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
+            default: out.unicodeScalars.append(escaped)
+            }
+        }
+        return out
+    }
+
     /// A place in a catalog file: line, column and length, as the loader gives them.
     struct Place: Sendable {
         var line: Int
@@ -35,6 +110,18 @@ public enum BuiltinCatalog {
 
         init(_ line: Int, _ column: Int, _ length: Int) {
             (self.line, self.column, self.length) = (line, column, length)
+        }
+
+        /// A place written `line:column:length`.
+        init(_ text: Substring) {
+            let numbers = text.split(separator: ":").map { Int($0)! }
+            self.init(numbers[0], numbers[1], numbers[2])
+        }
+
+        /// A start written `line:column`.
+        static func start(_ text: Substring) -> (line: Int, column: Int) {
+            let numbers = text.split(separator: ":").map { Int($0)! }
+            return (numbers[0], numbers[1])
         }
 
         func location(in file: String) -> SourceLocation {

@@ -51,7 +51,8 @@ public struct LocaleCatalog: Sendable {
         self.index = index
     }
 
-    private func message(at position: Int) -> LocaleMessage { LocaleMessage(store: store, position: position) }
+    /// The message at `position` in file order.
+    package func message(at position: Int) -> LocaleMessage { LocaleMessage(store: store, position: position) }
 
     public subscript(key: String) -> LocaleMessage? { index.position(of: MessageKey(key)).map(message(at:)) }
 
@@ -146,13 +147,35 @@ package struct MessageIndex: Sendable {
         while slots[slot] != 0 {
             let entry = slots[slot]
             if entry & 0xFFFF_FFFF_0000_0000 == high,
-                store.list.withKeyBytes(at: Int(entry & 0xFFFF_FFFF) - 1, { $0.elementsEqual(utf8) })
+                store.list.withKeyBytes(at: Int(entry & 0xFFFF_FFFF) - 1, { Self.bytesEqual($0, utf8) })
             {
                 return slot
             }
             slot = (slot + 1) & mask
         }
         return slot
+    }
+
+    /// Whether two byte ranges are equal, compared a word at a time (`elementsEqual` goes
+    /// byte by byte through iterators: ~750 instructions for a 25-byte key, 1.3 G of lint's
+    /// 7.7 G on the long-message corpus).
+    @inline(__always)
+    static func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let left = a.baseAddress, let right = b.baseAddress else { return true }
+        let (left8, right8) = (UnsafeRawPointer(left), UnsafeRawPointer(right))
+        var index = 0
+        while index + 8 <= a.count {
+            if left8.loadUnaligned(fromByteOffset: index, as: UInt64.self) != right8.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index += 8
+        }
+        while index < a.count {
+            if left[index] != right[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     package func position(of key: MessageKey) -> Int? {

@@ -85,6 +85,13 @@ public struct LocaleMessage: Sendable {
         return trap == 0 ? nil : ScalarTrap.allCases[Int(trap) - 1]
     }
 
+    /// Whether the text has no `{`, `}` or `'`: plain text, which parses as itself and uses no
+    /// argument (found from the bytes, without making the text).
+    package var isPlainText: Bool {
+        let record = record
+        return !store.list.withBytes(record.textStart, record.textCount) { MessageParser.containsBraceOrApostrophe($0) }
+    }
+
     /// The parsed message, or the syntax error that stopped the parser (parsed on each use:
     /// most messages are plain text, found as such without building anything).
     public var pattern: Result<MessagePattern, MessageSyntaxError> { MessagePattern.parse(text) }

@@ -84,7 +84,7 @@ public struct LocaleMessageList: Sendable {
         var text = text
         return text.withUTF8 { utf8 in
             if prefix.isEmpty, let offset, offset >= 0, offset + utf8.count <= source.count, offset < Int(Self.inSource),
-                source.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]).elementsEqual(utf8) })
+                source.withUnsafeBufferPointer({ MessageIndex.bytesEqual(UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]), utf8) })
             {
                 return (UInt32(offset) | Self.inSource, UInt32(utf8.count))
             }
@@ -101,10 +101,12 @@ public struct LocaleMessageList: Sendable {
     /// Calls `body` with the bytes of a range of a record.
     @inline(__always)
     func withBytes<Result>(_ start: UInt32, _ count: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let from = Int(start & ~Self.inSource)
-        return (start & Self.inSource != 0 ? source : bytes).withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[from..<(from + Int(count))]))
+        let range = Int(start & ~Self.inSource)..<(Int(start & ~Self.inSource) + Int(count))
+        // Each array read in place: choosing one first (`a ? source : bytes`) copies it.
+        if start & Self.inSource != 0 {
+            return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
         }
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     public var count: Int { records.count }

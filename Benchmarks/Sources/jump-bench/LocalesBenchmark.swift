@@ -19,10 +19,13 @@ enum LocalesBenchmark {
     static let usage = """
         usage: jump-bench locales COMMAND [options]
 
-          generate [--out DIR] [--seed N] [--keys N] [--defects N]
+          generate [--out DIR] [--shape short|long] [--seed N] [--keys N] [--defects N] [--flows N]
                 write the corpus (default .bench/locales, parent folders created: jump.yaml,
                 flows/bench.yaml, 30 locale files x 5,000 keys and jump-forms' own keys, one more
-                file whose language is mistyped, expected.json with the seeded defects per rule)
+                file whose language is mistyped, expected.json with the seeded defects per rule).
+                --shape long: users' worst files (default .bench/locales-long): the fields in 10
+                flows (flows/flowNN.yaml), the plural and select messages long (3-6 cases,
+                150-400 characters), plurals on every eighth field's numeric rule
           load [--out DIR] [--iterations N]
                 ProjectLoader.loadLocales over the corpus's locales folder (for profiling)
           check [--out DIR] [--iterations N]
@@ -49,11 +52,17 @@ enum LocalesBenchmark {
             options[String(arguments[index].dropFirst(2))] = arguments[index + 1]
             index += 2
         }
-        let out = options["out"] ?? ".bench/locales"
+        let long = options["shape"] == "long"
+        if let shape = options["shape"], !["short", "long"].contains(shape) {
+            printError("jump-bench locales: --shape is short or long, not '\(shape)'")
+            exit(2)
+        }
+        let out = options["out"] ?? (long ? ".bench/locales-long" : ".bench/locales")
         setOutputFormat(options["format"], tool: "jump-bench locales")
         switch command {
         case "generate":
-            var spec = LocalesCorpusSpec()
+            var spec = long ? LocalesCorpusSpec.long : LocalesCorpusSpec()
+            if let flows = options["flows"].flatMap({ Int($0) }), flows > 0 { spec.flows = flows }
             if let seed = options["seed"].flatMap({ UInt64($0) }) { spec.seed = seed }
             if let keys = options["keys"].flatMap({ Int($0) }) { spec.keys = keys }
             if let defects = options["defects"].flatMap({ Int($0) }) { spec.defectsPerKind = defects }
@@ -61,8 +70,14 @@ enum LocalesBenchmark {
             do {
                 let summary = try LocalesCorpusGenerator(spec: spec).write(to: out)
                 print(
-                    "wrote \(out): \(summary.locales) locale files x \(grouped(summary.keys)) keys, \(grouped(summary.bytes)) bytes, "
-                        + "\(summary.defects) seeded defects, in \(fixed(nowMilliseconds() - start, 0)) ms")
+                    "wrote \(out): \(summary.flows) flows of \(grouped(summary.fields)) fields, \(summary.locales) locale files x "
+                        + "\(grouped(summary.keys)) keys, \(grouped(summary.bytes)) bytes, \(summary.defects) seeded defects, in "
+                        + "\(fixed(nowMilliseconds() - start, 0)) ms")
+                if spec.longMessages {
+                    print(
+                        "long messages: \(grouped(summary.longMessages)) a locale, \(summary.longLengths.lowerBound)-"
+                            + "\(summary.longLengths.upperBound) characters, \(summary.longCases.lowerBound)-\(summary.longCases.upperBound) cases")
+                }
             } catch {
                 printError("jump-bench locales: \(error)")
                 exit(1)
@@ -91,13 +106,13 @@ enum LocalesBenchmark {
         case "check":
             // LocaleChecker alone, on catalogs loaded once (for profiling the checks).
             let iterations = options["iterations"].flatMap { Int($0) } ?? 10
-            let project = ProjectLoader().load(paths: [out + "/flows/bench.yaml"])
+            let project = ProjectLoader().load(paths: [out + "/flows"])
             guard let loaded = project.primaryFlow else {
-                printError("jump-bench locales check: cannot load \(out)/flows/bench.yaml")
+                printError("jump-bench locales check: cannot load the flows of \(out)/flows")
                 exit(1)
             }
             let input = LocaleCheckInput(
-                catalogs: loaded.catalogs, reference: loaded.flow.defaultLocale.value, flows: [loaded.flow],
+                catalogs: loaded.catalogs, reference: loaded.flow.defaultLocale.value, flows: project.flows.map(\.flow),
                 builtinCatalogs: BuiltinCatalog.catalogs)
             var times: [Double] = []
             var findings: [LocaleFinding] = []
@@ -174,13 +189,27 @@ struct LocalesCorpusSpec: Sendable {
     var seed: UInt64 = 20_260_115
     var keys = 5_000
     var defectsPerKind = 24
+    /// Flow files the fields are split over (1: flows/bench.yaml; more: flows/flowNN.yaml).
+    var flows = 1
+    /// Plural and select messages of 3-6 cases and 150-400 characters, the `format` and
+    /// `required` ones a long sentence, and a plural on every eighth field's numeric rule.
+    var longMessages = false
+
+    /// The shape of users' worst files (issue 37): 10 flows, long ICU messages.
+    static let long = LocalesCorpusSpec(flows: 10, longMessages: true)
 }
 
 struct LocalesCorpusSummary {
+    var flows = 0
+    var fields = 0
     var locales = 0
     var keys = 0
     var bytes = 0
     var defects = 0
+    /// Long messages (plural and select) of the reference, their lengths and case counts.
+    var longMessages = 0
+    var longLengths = 0...0
+    var longCases = 0...0
 }
 
 /// Writes the locale-check corpus. Every message of every locale is correct except the seeded
@@ -261,7 +290,7 @@ struct LocalesCorpusGenerator {
                 wanted.append(("tip", tip))
             }
             if field % 8 == 4 { wanted.append(("hint", .tipNumbers)) }
-            if field % 16 == 0 { wanted.append(("minLength", .minLength)) }
+            if field % (spec.longMessages ? 8 : 16) == 0 { wanted.append(("minLength", .minLength)) }
             if field % 10 == 0 { wanted.append(("format", .format)) }
             if field % 20 == 13 {
                 wanted += Self.countryOptions.map { ($0, .option) }
@@ -283,12 +312,13 @@ struct LocalesCorpusGenerator {
         return (keys + builtin, field)
     }
 
-    func flowText(keys: [Key], fields: Int) -> String {
+    /// The flow `name` of the fields `fields` (and the keys of the fields).
+    func flowText(name flowName: String, keys: [Key], fields: ClosedRange<Int>) -> String {
         var byField: [Int: [Key]] = [:]
         for key in keys where key.field > 0 { byField[key.field, default: []].append(key) }
         var out = "# Generated by jump-bench locales generate (seed \(spec.seed)); do not edit.\n"
-        out += "flow: bench\nversion: \"1\"\ndefaultLocale: en-US\nlocales: ../locales\n\nfields:\n"
-        for field in 1...fields {
+        out += "flow: \(flowName)\nversion: \"1\"\ndefaultLocale: en-US\nlocales: ../locales\n\nfields:\n"
+        for field in fields {
             let name = "f\(zeroPad(field, 4))"
             let own = byField[field] ?? []
             let hasOptions = own.contains { $0.shape == .option }
@@ -314,12 +344,10 @@ struct LocalesCorpusGenerator {
             }
         }
         out += "\nforms:\n"
-        var start = 1
-        var form = 0
-        while start <= fields {
-            form += 1
-            let names = (start...min(fields, start + 9)).map { "f\(zeroPad($0, 4))" }
-            out += "  form\(zeroPad(form, 3)): { fields: [\(names.joined(separator: ", "))] }\n"
+        var start = fields.lowerBound
+        while start <= fields.upperBound {
+            let names = (start...min(fields.upperBound, start + 9)).map { "f\(zeroPad($0, 4))" }
+            out += "  form\(zeroPad((start - 1) / 10 + 1, 3)): { fields: [\(names.joined(separator: ", "))] }\n"
             start += 10
         }
         return out
@@ -369,12 +397,28 @@ struct LocalesCorpusGenerator {
             return words(2, &random, locale) + " \(3 + field % 7) " + words(1, &random, locale) + " \(40 + field % 50) " + words(2, &random, locale)
                 + stop
         case .tipTwoLines: return words(3, &random, locale) + stop + "\n" + words(4, &random, locale) + stop
-        case .required: return "{label} " + words(2, &random, locale) + stop
+        case .required: return "{label} " + words(spec.longMessages ? 12 : 2, &random, locale) + stop
         case .minLength:
             let categories = cases ?? PluralRules.cardinal(for: locale.tag).categories
-            let cases = categories.map { "\($0.rawValue) {{label} \(words(2, &random, locale)) # \(words(1, &random, locale))\(stop)}" }
+            guard spec.longMessages else {
+                let cases = categories.map { "\($0.rawValue) {{label} \(words(2, &random, locale)) # \(words(1, &random, locale))\(stop)}" }
+                return "{value, plural, " + cases.joined(separator: " ") + "}"
+            }
+            // Exact values first (`=0`, `=1`, ...) until there are at least three cases.
+            // (counted on the locale's categories, so a seeded defect changes only the categories).
+            let exact = (0..<max(0, 3 - PluralRules.cardinal(for: locale.tag).categories.count)).map { "=\($0)" }
+            let cases = (exact + categories.map(\.rawValue)).map {
+                "\($0) {{label} \(words(3, &random, locale)) # \(words(random.int(in: 2...5), &random, locale))\(stop)}"
+            }
             return "{value, plural, " + cases.joined(separator: " ") + "}"
-        case .format: return "{label} " + words(3, &random, locale) + " {value}" + stop
+        case .format: return "{label} " + words(spec.longMessages ? 8 : 3, &random, locale) + " {value}" + stop
+        case .maxLength where spec.longMessages:
+            // A select on the field: this field, 1-4 others, `other` (3-6 cases).
+            let others = (1...random.int(in: 1...4)).map { "f\(zeroPad(field + $0, 4))" }
+            let cases = (["f\(zeroPad(field, 4))"] + others).map {
+                "\($0) {{label} \(words(random.int(in: 3...6), &random, locale)) {value}\(stop)}"
+            }
+            return "{field, select, " + cases.joined(separator: " ") + " other {\(words(4, &random, locale)) {value}\(stop)}}"
         case .maxLength:
             return
                 """
@@ -607,9 +651,40 @@ struct LocalesCorpusGenerator {
         for directory in [out, out + "/flows", out + "/locales"] { try makeDirectory(directory) }
         let findings = defects.filter { defect in Self.kinds.contains { $0.kind == defect.kind && $0.rule != nil } }.count
         // The seeded defects and the missing locale file and mistyped language.
-        var summary = LocalesCorpusSummary(locales: locales.count, keys: ordered.count, defects: findings + 2)
-        let flow = flowText(keys: ordered, fields: fields)
-        try writeFile(flow, to: out + "/flows/bench.yaml")
+        var summary = LocalesCorpusSummary(flows: spec.flows, fields: fields, locales: locales.count, keys: ordered.count, defects: findings + 2)
+        // The fields in `spec.flows` files of consecutive fields (whole forms of ten).
+        let perFlow = ((fields + 9) / 10 + spec.flows - 1) / spec.flows * 10
+        var flowNames: [String] = []
+        for flow in 0..<spec.flows {
+            let first = flow * perFlow + 1
+            guard first <= fields else { break }
+            let name = spec.flows == 1 ? "bench" : "flow\(zeroPad(flow + 1, 2))"
+            flowNames.append(name)
+            let text = flowText(name: name, keys: ordered, fields: first...min(fields, first + perFlow - 1))
+            summary.bytes += text.utf8.count
+            try writeFile(text, to: out + "/flows/\(name).yaml")
+        }
+        summary.flows = flowNames.count
+        if spec.longMessages {
+            let long = ordered.filter { $0.shape == .minLength || $0.shape == .maxLength }.map { key -> (Int, Int) in
+                let text = text(key, 0, field: key.field)
+                // Cases: the braces opened one level inside the message's argument.
+                var depth = 0
+                var cases = 0
+                for character in text {
+                    if character == "{" {
+                        if depth == 1 { cases += 1 }
+                        depth += 1
+                    } else if character == "}" {
+                        depth -= 1
+                    }
+                }
+                return (text.count, cases)
+            }
+            summary.longMessages = long.count
+            if let shortest = long.map(\.0).min(), let longest = long.map(\.0).max() { summary.longLengths = shortest...longest }
+            if let fewest = long.map(\.1).min(), let most = long.map(\.1).max() { summary.longCases = fewest...most }
+        }
         try writeFile(
             """
             # Generated by jump-bench locales generate; do not edit. captureLocale names a locale
@@ -617,7 +692,7 @@ struct LocalesCorpusGenerator {
             captureDomain: embedded
             captureClientId: bench0123456789abcdefghijklmnopq
             captureLocale: is-IS
-            flow: flows/bench.yaml
+            flow: flows/\(flowNames[0]).yaml
 
             """, to: out + "/jump.yaml")
         for localeIndex in locales.indices {

@@ -32,16 +32,23 @@ import Testing
         )
     }
 
-    @Test func theBenchmarkCorpusIsFoundExactly() throws {
+    @Test(arguments: ["short", "long"]) func theBenchmarkCorpusIsFoundExactly(shape: String) throws {
         // As scripts/bench-locales.sh runs it on a fresh clone: the corpus folder's parents do
         // not exist yet. A small corpus, every rule seeded, found with exact counts.
         let folder = FileManager.default.temporaryDirectory.path + "/jump-locales-bench-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let out = folder + "/.bench/locales"
-        let generated = try run("jump-bench", ["locales", "generate", "--out", out, "--keys", "400", "--defects", "2"], in: folder)
+        // The long shape (users' worst files): its fields over 3 flows, the check given them all.
+        let shapeArguments = shape == "long" ? ["--shape", "long", "--flows", "3"] : []
+        let generated = try run(
+            "jump-bench", ["locales", "generate", "--out", out, "--keys", "400", "--defects", "2"] + shapeArguments, in: folder)
         #expect(generated.status == 0, "\(generated.stdout)\(generated.stderr)")
-        let check = try run("jump-forms", ["locales", "check", "--config", out + "/jump.yaml", "--format", "json"], in: folder)
+        if shape == "long" {
+            #expect(generated.stdout.contains("3 flows") && generated.stdout.contains("long messages:"), "\(generated.stdout)")
+        }
+        let flows = shape == "long" ? ["--flows", out + "/flows"] : []
+        let check = try run("jump-forms", ["locales", "check", "--config", out + "/jump.yaml", "--format", "json"] + flows, in: folder)
         #expect(check.status == 1, "\(check.stderr)")
         try Data(check.stdout.utf8).write(to: URL(fileURLWithPath: out + "/report.json"))
         let verified = try run("jump-bench", ["locales", "verify", "--out", out, "--report", out + "/report.json"], in: folder)

@@ -10,6 +10,10 @@ public struct FlowLinter: Sendable {
     public var otherUsedKeys: Set<String>
     /// Whether a file exists (icons), given a path relative to the current directory.
     public var fileExists: @Sendable (String) -> Bool
+    /// The arguments each catalog's messages use, by catalog position, from
+    /// `CatalogLinter.lintKeepingArguments` (each message parsed once); without them (or for a
+    /// catalog they were not made from) the used messages are parsed here.
+    package var argumentTables: [MessageArgumentTable]?
 
     public init(
         flow: Flow,
@@ -560,6 +564,7 @@ public struct FlowLinter: Sendable {
         // the default locale), and the arguments its messages use. Results are merged in
         // catalog order, so the outcome is the same as one loop.
         let all = catalogs
+        let tables = argumentTables
         let perCatalog = ConcurrentMap.map(Array(all.indices)) { position -> [Diagnostic] in
             let catalog = all[position]
             let isDefault = catalog.tag.value == defaultTag
@@ -569,25 +574,27 @@ public struct FlowLinter: Sendable {
             }
             var found: [Diagnostic] = []
             // The uses are read in place: copying them out would retain their strings, which
-            // both cores share (atomic reference counts on one cache line slow both down).
-            catalog.withMessages { messages in
-                uses.withUnsafeBufferPointer { uses in
-                    for index in uses.indices {
-                        guard let own = catalog.position(of: uses[index].hashed) else {
-                            if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
-                                found.append(
-                                    Diagnostic(
-                                        .messageMissingInLocale,
-                                        """
-                                        message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \
-                                        \(defaultTag) text
-                                        """,
-                                        at: uses[index].key.location))
-                            }
-                            continue
+            // both cores share (atomic reference counts on one cache line slow both down). A
+            // message is made only for a key the flow uses (by its position, no array of all).
+            uses.withUnsafeBufferPointer { uses in
+                for index in uses.indices {
+                    guard let own = catalog.position(of: uses[index].hashed) else {
+                        if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
+                            found.append(
+                                Diagnostic(
+                                    .messageMissingInLocale,
+                                    """
+                                    message '\(uses[index].key.value)' is missing from \(catalog.tag.value) (\(catalog.path)); its users see the \
+                                    \(defaultTag) text
+                                    """,
+                                    at: uses[index].key.location))
                         }
-                        Self.checkArguments(of: messages.baseAddress! + own, use: uses.baseAddress! + index, into: &found)
+                        continue
                     }
+                    Self.checkArguments(
+                        Self.argumentUses(of: catalog, at: own, table: tables.flatMap { position < $0.count ? $0[position] : nil }),
+                        of: catalog.message(at: own),
+                        use: uses.baseAddress! + index, into: &found)
                 }
             }
             return found
@@ -599,14 +606,23 @@ public struct FlowLinter: Sendable {
         // there); the rest are
         // reported in the default locale only, to report each once.
         let own = Set(uses.map(\.key.value))
-        let known = KnownKeys(own.union(otherUsedKeys).union(builtinMessageKeys))
+        let usedKeys = own.union(otherUsedKeys).union(builtinMessageKeys)
+        var known: KnownKeys?
+        // The used keys hashed once; each catalog's used messages found by position, so only an
+        // unused message's key is made into a string.
+        let hashedUsedKeys = usedKeys.map(MessageKey.init)
         for catalog in catalogs where catalog.isComplete {
             let isDefault = catalog.tag.value == defaultTag
-            let others = catalogs.filter { $0.tag.value != catalog.tag.value }
-            catalog.forEachMessage { message in
-                guard !own.contains(message.key), !otherUsedKeys.contains(message.key), !builtinMessageKeys.contains(message.key) else { return }
-                if let meant = known.meant(by: message.key, missingFrom: catalog),
-                    builtinMessageKeys.contains(meant.key) || others.contains(where: { $0.contains(meant.key) })
+            var used = [Bool](repeating: false, count: catalog.count)
+            for key in hashedUsedKeys {
+                if let position = catalog.position(of: key) { used[position] = true }
+            }
+            for position in used.indices where !used[position] {
+                let message = catalog.message(at: position)
+                if known == nil { known = KnownKeys(usedKeys) }
+                if let meant = known?.meant(by: message.key, missingFrom: catalog),
+                    builtinMessageKeys.contains(meant.key)
+                        || catalogs.contains(where: { $0.tag.value != catalog.tag.value && $0.contains(meant.key) })
                 {
                     // Written nested (`lable:` under `email:`), the segment; written flat, the key.
                     let written = message.keyLocation.length == message.key.count ? meant.key : meant.segment
@@ -624,31 +640,35 @@ public struct FlowLinter: Sendable {
 
     /// The message keys in use, to tell a mistyped key: one that differs from a used key in a
     /// single dot-separated segment, by a typo's distance (`fields.email.lable`,
-    /// `fields.emial.label`).
+    /// `fields.emial.label`). Made only when a message is unused, and searched for the few
+    /// unused keys (a table of every key with each segment left out cost more than all the
+    /// rest of lint: 1.13 G of 10.0 G instructions on the long-message corpus).
     struct KnownKeys {
-        /// A key with one segment left out (`fields.email.*`) -> the segments that complete it.
-        private var completions: [String: [String]] = [:]
+        /// The used keys' segments, by segment count (strings: short ones compare as two
+        /// words, substrings character by character). Unsorted: the few candidates a search
+        /// finds are sorted instead.
+        private var keysBySegmentCount: [Int: [[String]]] = [:]
 
         init(_ keys: Set<String>) {
-            for key in keys.sorted() {
+            for key in keys {
                 let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                for index in segments.indices {
-                    completions[Self.pattern(segments, leaving: index), default: []].append(segments[index])
-                }
+                keysBySegmentCount[segments.count, default: []].append(segments)
             }
-        }
-
-        private static func pattern(_ segments: [String], leaving index: Int) -> String {
-            var copy = segments
-            copy[index] = "*"
-            return copy.joined(separator: ".")
         }
 
         /// The used key `key` is a typo of (and the segment meant), when `catalog` lacks it.
         func meant(by key: String, missingFrom catalog: LocaleCatalog) -> (key: String, segment: String)? {
             let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let sameCount = keysBySegmentCount[segments.count] else { return nil }
             for index in segments.indices {
-                guard let candidates = completions[Self.pattern(segments, leaving: index)] else { continue }
+                // The used keys equal to `key` but in this segment, in key order: what they
+                // have there.
+                let candidates = sameCount.filter { used in
+                    !used.indices.contains { other in other != index && used[other] != segments[other] }
+                }.map { $0.joined(separator: ".") }.sorted().map { key in
+                    String(key.split(separator: ".", omittingEmptySubsequences: false)[index])
+                }
+                guard !candidates.isEmpty else { continue }
                 let missing = candidates.filter { candidate in
                     var fixed = segments
                     fixed[index] = candidate
@@ -663,14 +683,29 @@ public struct FlowLinter: Sendable {
         }
     }
 
+    /// The arguments the message at `position` of `catalog` uses: from `table` (lint's one
+    /// parse of each message) when it is the catalog's, else parsed here.
+    private static func argumentUses(
+        of catalog: LocaleCatalog, at position: Int, table: MessageArgumentTable?
+    ) -> ArraySlice<MessageArgumentUse> {
+        if let table, table.belongs(to: catalog) { return table.uses(at: position) }
+        let message = catalog.message(at: position)
+        guard !message.isPlainText, case .success(let pattern) = message.pattern else { return [] }
+        return pattern.argumentUses[...]
+    }
+
     /// Arguments, checked statically: each one a message uses must be provided by its call
-    /// sites, and plural, selectordinal and number arguments must be numbers. The message is
-    /// read in place (most have nothing to report).
-    private static func checkArguments(of message: UnsafePointer<LocaleMessage>, use: UnsafePointer<KeyUse>, into found: inout [Diagnostic]) {
-        guard case .success(let pattern) = message.pointee.pattern, !pattern.argumentUses.isEmpty else { return }
+    /// sites, and plural, selectordinal and number arguments must be numbers. Most messages
+    /// use none and have nothing to report.
+    private static func checkArguments(
+        _ argumentUses: ArraySlice<MessageArgumentUse>, of message: @autoclosure () -> LocaleMessage, use: UnsafePointer<KeyUse>,
+        into found: inout [Diagnostic]
+    ) {
+        guard !argumentUses.isEmpty else { return }
+        let message = message()
         for arguments in use.pointee.argumentSets {
-            for argumentUse in pattern.argumentUses {
-                var at: SourceLocation { message.pointee.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
+            for argumentUse in argumentUses {
+                var at: SourceLocation { message.location(ofOffset: argumentUse.offset, length: argumentUse.name.count + 1) }
                 guard let argument = arguments[argumentUse.name] else {
                     let provided = arguments.names
                     let hint =
