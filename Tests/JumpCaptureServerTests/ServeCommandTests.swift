@@ -156,7 +156,12 @@ import TestSupport
         let body = "client_id=x"
         let head = "POST /oauth/forgot_password_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
         RawHTTP.send(fd, Array((head + "Content-Length: \(body.utf8.count)\r\n\r\nclient").utf8))
-        #expect(try await waitFor("the slow request in flight") { try await RawHTTP.requestsInFlight(port: port) == 2 })
+        var seen: Double?
+        #expect(
+            try await waitFor("the slow request in flight") {
+                seen = try await RawHTTP.requestsInFlight(port: port)
+                return seen == 2
+            }, "requests in flight: \(seen.map(String.init(describing:)) ?? "unreadable") \(serve.stderr)")
         serve.signal(SIGTERM)
         // Shutdown has begun once the server takes no new connection.
         #expect(
