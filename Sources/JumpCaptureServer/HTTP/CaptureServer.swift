@@ -134,6 +134,12 @@ public final class CaptureServer: Sendable {
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 
+    /// Readies the database (migrations, unless `CaptureServerSetup.migrate` is false): what
+    /// `serve` does before it listens, so that a database it cannot use stops it at once.
+    public func prepare() async throws {
+        try await service.store.prepareForServing()
+    }
+
     /// The messages of the outbox, oldest first.
     public func outbox() async throws -> [OutboxMessage] {
         try await service.store.outbox()
@@ -168,15 +174,15 @@ public enum CaptureServerError: Error, CustomStringConvertible {
 
 /// Reads the outbox of a server's database without starting the server.
 public enum Outbox {
-    public static func messages(databasePath: String) async throws -> [OutboxMessage] {
-        try await CaptureStore(path: databasePath).outbox()
+    public static func messages(databasePath: String, database: DatabaseLocation? = nil) async throws -> [OutboxMessage] {
+        try await CaptureStore.reader(databasePath: databasePath, database: database).outbox()
     }
 }
 
 /// Reads the Engage double's feed of a server's database without starting the server.
 public enum Feed {
-    public static func entries(databasePath: String) async throws -> [FeedEntry] {
-        try await CaptureStore(path: databasePath).feed()
+    public static func entries(databasePath: String, database: DatabaseLocation? = nil) async throws -> [FeedEntry] {
+        try await CaptureStore.reader(databasePath: databasePath, database: database).feed()
     }
 }
 
@@ -204,6 +210,7 @@ public final class EmbeddedCaptureServer: Sendable {
         logger: Logger = Logger(label: "jump-forms.embedded")
     ) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
+        try await server.prepare()
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let application = server.application(host: host, port: port, idleTimeout: idleTimeout, requestTimeout: requestTimeout, tls: tls) { url in
             continuation.yield(url)
@@ -491,6 +498,9 @@ struct CaptureDispatcher: RouterMiddleware {
             }
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy
+        } catch let error as StoreUnavailable {
+            logger.warning("\(request.method.rawValue) \(path): \(error)")
+            return CaptureService.storeUnavailable
         } catch {
             logger.error("\(request.method.rawValue) \(path) failed: \(error)")
             return .error(500, "internal_error", "the server could not complete the request", status: .internalServerError)

@@ -26,7 +26,7 @@ struct OperationsMiddleware: RouterMiddleware {
         switch path {
         case "/ready":
             route = "ready"
-            response = Self.methodNotAllowed(request) ?? ready(request)
+            if let refused = Self.methodNotAllowed(request) { response = refused } else { response = await ready(request) }
         case "/metrics":
             route = "metrics"
             response = Self.methodNotAllowed(request) ?? scrape(request, client: context.remoteAddress?.ipAddress)
@@ -58,8 +58,8 @@ struct OperationsMiddleware: RouterMiddleware {
     }
 
     /// 200 `{"stat":"ok"}` when the store can serve, else 503 saying what is wrong.
-    func ready(_ request: Request) -> Response {
-        let readiness = service.store.readiness()
+    func ready(_ request: Request) async -> Response {
+        let readiness = await service.store.readiness()
         metrics.databaseReady.record(readiness.isReady ? 1 : 0)
         guard readiness.isReady else {
             let problem = readiness.reachable ? "the database's migrations are not current" : "the database cannot be reached"
