@@ -50,8 +50,10 @@ import TestSupport
         defer { folder.remove() }
         let store = try CaptureStore(path: folder.path + "/capture.sqlite", recordModel: Self.flowModel)
         try await store.prepare()
-        let plan = try await store.texts("EXPLAIN QUERY PLAN SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0", column: "detail")
-            .compactMap { $0 }.joined(separator: "; ")
+        let plan = try await store.texts(
+            "EXPLAIN QUERY PLAN SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0", column: "detail"
+        )
+        .compactMap { $0 }.joined(separator: "; ")
         #expect(plan.contains("USING INDEX users_narrow_element_ids"), "\(plan)")
     }
 

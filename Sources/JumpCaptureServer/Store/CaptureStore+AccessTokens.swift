@@ -70,8 +70,10 @@ extension CaptureStore {
         let hash = Self.hash(token)
         guard
             let row = try await read({ db in
-                try await db.raw("SELECT \(unsafeRaw: Self.tokenColumns), access_tokens.refresh_secret FROM access_tokens WHERE token_hash = \(bind: hash)")
-                    .first()
+                try await db.raw(
+                    "SELECT \(unsafeRaw: Self.tokenColumns), access_tokens.refresh_secret FROM access_tokens WHERE token_hash = \(bind: hash)"
+                )
+                .first()
             })
         else { return nil }
         let sealed = try row.decodeNil(column: "refresh_secret") ? nil : try row.decode(column: "refresh_secret", as: Data.self)
@@ -105,7 +107,9 @@ extension CaptureStore {
         for row in rows {
             guard let provider = try row.optionalString("provider") else { continue }
             identities.append(
-                StoredIdentity(provider: provider, identifier: try row.optionalString("identifier") ?? "", verifiedEmail: try row.optionalString("verified_email")))
+                StoredIdentity(
+                    provider: provider, identifier: try row.optionalString("identifier") ?? "",
+                    verifiedEmail: try row.optionalString("verified_email")))
         }
         return (stored, try Self.user(from: first), withIdentities ? identities : nil)
     }

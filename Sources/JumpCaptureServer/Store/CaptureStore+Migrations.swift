@@ -43,35 +43,35 @@ extension CaptureStore {
                 "CREATE TABLE identities (id ID_PRIMARY_KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, provider TEXT NOT NULL, identifier TEXT NOT NULL, verified_email TEXT, UNIQUE(provider, identifier))",
                 "CREATE INDEX identities_user ON identities(user_id)",
                 "CREATE TABLE access_tokens (token_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, refresh_secret BLOB, expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL)",
-                "CREATE INDEX access_tokens_user ON access_tokens(user_id)",
+                "CREATE INDEX access_tokens_user ON access_tokens(user_id)"
             ]),
         Migration(
             "2-engage-outbox",
             [
                 "CREATE TABLE engage_tokens (token_hash TEXT PRIMARY KEY, provider TEXT NOT NULL, identifier TEXT NOT NULL, profile TEXT NOT NULL, expires_at INTEGER NOT NULL)",
-                "CREATE TABLE outbox (id ID_PRIMARY_KEY, kind TEXT NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL)",
+                "CREATE TABLE outbox (id ID_PRIMARY_KEY, kind TEXT NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL)"
             ]),
         Migration(
             "3-codes",
             [
-                "CREATE TABLE codes (code_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, kind TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+                "CREATE TABLE codes (code_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, kind TEXT NOT NULL, expires_at INTEGER NOT NULL)"
             ]),
         Migration(
             "4-expiry-indexes",
             [
                 "CREATE INDEX access_tokens_expiry ON access_tokens(expires_at)",
                 "CREATE INDEX engage_tokens_expiry ON engage_tokens(expires_at)",
-                "CREATE INDEX codes_expiry ON codes(expires_at)",
+                "CREATE INDEX codes_expiry ON codes(expires_at)"
             ]),
         Migration(
             "5-merge-account",
             [
-                "ALTER TABLE engage_tokens ADD COLUMN merge_user_id INTEGER",
+                "ALTER TABLE engage_tokens ADD COLUMN merge_user_id INTEGER"
             ]),
         Migration(
             "6-code-locale",
             [
-                "ALTER TABLE codes ADD COLUMN locale TEXT",
+                "ALTER TABLE codes ADD COLUMN locale TEXT"
             ]),
         // `/oauth/token`: the authorization codes of `response_type=code_and_token` (single use,
         // bound to the redirect URI of the call that made them) and the refresh tokens it hands
@@ -82,12 +82,12 @@ extension CaptureStore {
                 "CREATE TABLE authorization_codes (code_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, redirect_uri TEXT, expires_at INTEGER NOT NULL)",
                 "CREATE INDEX authorization_codes_expiry ON authorization_codes(expires_at)",
                 "CREATE TABLE refresh_tokens (token_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, expires_at INTEGER NOT NULL)",
-                "CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at)",
+                "CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at)"
             ]),
         Migration(
             "8-element-ids",
             [
-                "ALTER TABLE users ADD COLUMN next_element_id INTEGER NOT NULL DEFAULT 1",
+                "ALTER TABLE users ADD COLUMN next_element_id INTEGER NOT NULL DEFAULT 1"
             ]),
         // Sessions: when each refresh chain started (its sign-in), which refreshes keep and
         // `refreshLifetime` counts from; the `/oauth/token` grant (`chain`) an access token and
@@ -105,7 +105,7 @@ extension CaptureStore {
                 "UPDATE refresh_tokens SET signed_in_at = expires_at - \(refreshWindow), chain = token_hash",
                 "CREATE INDEX refresh_tokens_chain ON refresh_tokens(chain)",
                 "CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id)",
-                "CREATE INDEX codes_user ON codes(user_id, kind)",
+                "CREATE INDEX codes_user ON codes(user_id, kind)"
             ]),
         // Look-alikes: the email's key (`LookAlike.folded`) under a unique index, and the keys
         // of the flow's other `unique` values (filled at start-up for the flow's paths).
@@ -116,7 +116,7 @@ extension CaptureStore {
                 "CREATE TABLE unique_values (user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE, path TEXT NOT NULL, value_key TEXT NOT NULL)",
                 "CREATE INDEX unique_values_key ON unique_values(path, value_key)",
                 "CREATE INDEX unique_values_user ON unique_values(user_id)",
-                "CREATE TABLE unique_paths (path TEXT PRIMARY KEY, comparison TEXT NOT NULL)",
+                "CREATE TABLE unique_paths (path TEXT PRIMARY KEY, comparison TEXT NOT NULL)"
             ], then: { db, _ in try await CaptureStore.refillEmailKeys(db) }),
         // Engage sharing: the device tokens the device sign-in issues (hashed, as every token),
         // what was posted with them (the feed), and the short URLs of `/openid/get_urls`.
@@ -126,7 +126,7 @@ extension CaptureStore {
                 "CREATE TABLE device_tokens (token_hash TEXT PRIMARY KEY, provider TEXT NOT NULL, identifier TEXT NOT NULL, expires_at INTEGER NOT NULL, created_at INTEGER NOT NULL)",
                 "CREATE TABLE feed (id ID_PRIMARY_KEY, kind TEXT NOT NULL, provider TEXT NOT NULL, identifier TEXT NOT NULL, posted TEXT NOT NULL, text TEXT NOT NULL, short_url TEXT, device TEXT, app_name TEXT, created_at INTEGER NOT NULL)",
                 "CREATE INDEX feed_identity ON feed(provider, identifier, id)",
-                "CREATE TABLE short_urls (code TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)",
+                "CREATE TABLE short_urls (code TEXT PRIMARY KEY, url TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL)"
             ]),
         // Plural element ids from 2^31 on (`ElementIDs.first`: JUMP Android reads them as
         // `Long`). Which lists are plurals is the record model's (the schema, or the flow), which
@@ -137,7 +137,7 @@ extension CaptureStore {
             [
                 "ALTER TABLE users ADD COLUMN element_ids_wide INTEGER NOT NULL DEFAULT 1",
                 "UPDATE users SET element_ids_wide = 0",
-                "CREATE INDEX users_narrow_element_ids ON users(id) WHERE element_ids_wide = 0",
+                "CREATE INDEX users_narrow_element_ids ON users(id) WHERE element_ids_wide = 0"
             ]),
         // Replays (RFC 6749 section 4.1.2, OAuth 2.0 Security BCP section 4.14): a redeemed
         // authorization code is kept (until it would have expired, plus `expiredCodeMemory`)
@@ -148,8 +148,8 @@ extension CaptureStore {
             [
                 "ALTER TABLE authorization_codes ADD COLUMN redeemed_chain TEXT",
                 "ALTER TABLE refresh_tokens ADD COLUMN used_at INTEGER",
-                "CREATE INDEX authorization_codes_user ON authorization_codes(user_id)",
-            ]),
+                "CREATE INDEX authorization_codes_user ON authorization_codes(user_id)"
+            ])
     ]
 
     /// The schema version this server makes (its last migration's number).
@@ -214,7 +214,9 @@ extension CaptureStore {
             if engine == .sqlite,
                 try await db.raw("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'").first() != nil
             {
-                try await db.raw("INSERT INTO schema_migrations (identifier) SELECT identifier FROM grdb_migrations WHERE true ON CONFLICT DO NOTHING").run()
+                try await db.raw(
+                    "INSERT INTO schema_migrations (identifier) SELECT identifier FROM grdb_migrations WHERE true ON CONFLICT DO NOTHING"
+                ).run()
                 try await db.raw("DROP TABLE grdb_migrations").run()
             }
         } else if try await !hasMigrationTable(db, engine) {
@@ -258,8 +260,10 @@ extension CaptureStore {
                 if widened != record || next > 1 {
                     let nextWidened = next < ElementIDs.first ? next + offset : next
                     let nextID = max(nextWidened, model.largestElementID(in: widened) + 1)
-                    try await db.raw("UPDATE users SET record = \(bind: widened.serialized()), next_element_id = \(bind: nextID) WHERE id = \(bind: id)")
-                        .run()
+                    try await db.raw(
+                        "UPDATE users SET record = \(bind: widened.serialized()), next_element_id = \(bind: nextID) WHERE id = \(bind: id)"
+                    )
+                    .run()
                 }
             }
             try await db.raw("UPDATE users SET element_ids_wide = 1 WHERE id = \(bind: id)").run()
@@ -310,7 +314,8 @@ extension CaptureStore {
             let applied: Set<String>
             if let path {
                 guard access(path, F_OK) == 0 else { return StoreReadiness(reachable: false, migrationsCurrent: false) }
-                let connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: SQLiteStoreSource.threads, on: database.eventLoop)
+                let connection = try await SQLiteConnection.open(
+                    storage: .file(path: path), threadPool: SQLiteStoreSource.threads, on: database.eventLoop)
                 defer { let _: EventLoopFuture<Void> = connection.close() }
                 applied = try await Self.appliedMigrations(connection.sql(queryLogLevel: nil), .sqlite, creating: false)
             } else {

@@ -49,10 +49,13 @@ extension CaptureStore {
         let keptHash = kept?.tokenHash
         return try await write { db -> Int in
             func count(_ sql: SQLQueryString) async throws -> Int { try await db.raw(sql).all().count }
-            let codes = try await count("DELETE FROM authorization_codes WHERE user_id = \(bind: userID) AND redeemed_chain IS NULL RETURNING 1 AS gone")
+            let codes = try await count(
+                "DELETE FROM authorization_codes WHERE user_id = \(bind: userID) AND redeemed_chain IS NULL RETURNING 1 AS gone")
             if let chain = keptChain {
-                return try await count("DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND chain IS DISTINCT FROM \(bind: chain) RETURNING 1 AS gone")
-                    + count("DELETE FROM refresh_tokens WHERE user_id = \(bind: userID) AND chain IS DISTINCT FROM \(bind: chain) RETURNING 1 AS gone")
+                return try await count(
+                    "DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND chain IS DISTINCT FROM \(bind: chain) RETURNING 1 AS gone")
+                    + count(
+                        "DELETE FROM refresh_tokens WHERE user_id = \(bind: userID) AND chain IS DISTINCT FROM \(bind: chain) RETURNING 1 AS gone")
                     + codes
             }
             return try await count(

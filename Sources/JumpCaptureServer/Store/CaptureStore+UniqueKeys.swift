@@ -77,7 +77,9 @@ extension CaptureStore {
     /// forgets those of paths the flow no longer keeps unique. Runs at start-up.
     static func refreshUniqueKeys(_ paths: [String: LookAlike.Comparison], _ db: any SQLDatabase) async throws {
         var stored: [String: String] = [:]
-        for row in try await db.raw("SELECT path, comparison FROM unique_paths").all() { stored[try row.string("path")] = try row.string("comparison") }
+        for row in try await db.raw("SELECT path, comparison FROM unique_paths").all() {
+            stored[try row.string("path")] = try row.string("comparison")
+        }
         if stored["email"] != keyTag(.folded) { try await refillEmailKeys(db) }
         for path in stored.keys where path != "email" && paths[path] == nil {
             try await db.raw("DELETE FROM unique_values WHERE path = \(bind: path)").run()

@@ -46,7 +46,8 @@ extension CaptureStore {
 
     func user(emailNormalized: String) async throws -> StoredUser? {
         try await read { db in
-            try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE email_normalized = \(bind: emailNormalized)").first().map(Self.user)
+            try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE email_normalized = \(bind: emailNormalized)").first().map(
+                Self.user)
         }
     }
 
@@ -78,7 +79,8 @@ extension CaptureStore {
 
     static func identities(of userID: Int64, _ db: any SQLDatabase) async throws -> [StoredIdentity] {
         try await db.raw("SELECT provider, identifier, verified_email FROM identities WHERE user_id = \(bind: userID) ORDER BY id").all().map {
-            StoredIdentity(provider: try $0.string("provider"), identifier: try $0.string("identifier"), verifiedEmail: try $0.optionalString("verified_email"))
+            StoredIdentity(
+                provider: try $0.string("provider"), identifier: try $0.string("identifier"), verifiedEmail: try $0.optionalString("verified_email"))
         }
     }
 
@@ -313,7 +315,9 @@ extension CaptureStore {
                 return .notFound
             }
             let hasPassword = try owner.optionalString("password_hash") != nil
-            let identifiers = try await db.raw("SELECT identifier FROM identities WHERE user_id = \(bind: userID)").all().map { try $0.string("identifier") }
+            let identifiers = try await db.raw("SELECT identifier FROM identities WHERE user_id = \(bind: userID)").all().map {
+                try $0.string("identifier")
+            }
             guard identifiers.contains(identifier) else { return .notFound }
             if !hasPassword, Set(identifiers).subtracting([identifier]).isEmpty { return .lastIdentity }
             try await db.raw("DELETE FROM identities WHERE user_id = \(bind: userID) AND identifier = \(bind: identifier)").run()

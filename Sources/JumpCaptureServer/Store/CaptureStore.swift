@@ -114,7 +114,8 @@ final class CaptureStore: Sendable {
         } catch let error as StoreUnavailable {
             switch database.location {
             case .postgres(let postgres):
-                throw DatabaseUnusable(description: "cannot reach the database at \(postgres.address) (PostgreSQL \(postgres.database)): \(error.reason)")
+                throw DatabaseUnusable(
+                    description: "cannot reach the database at \(postgres.address) (PostgreSQL \(postgres.database)): \(error.reason)")
             case .sqlite(let path):
                 throw DatabaseUnusable(description: "cannot open the database \(path): \(error.reason)")
             }

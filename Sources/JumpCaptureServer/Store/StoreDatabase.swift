@@ -168,7 +168,10 @@ final class StoreDatabase: Sendable {
                 // 57P: the server is shutting down or restarting; 08: connection exceptions.
                 let state = error.serverInfo?[.sqlState] ?? ""
                 if state.hasPrefix("57P") || state.hasPrefix("08") { return StoreUnavailable(reason: "\(state)") }
-                return error
+                if state == "23505" { return error }
+                // PSQLError says nothing in its description (by design): the server's message
+                // and state, which name no bound value.
+                return StoreQueryError(description: "PostgreSQL \(state): \(error.serverInfo?[.message] ?? "")")
             default:
                 // The underlying failure (connection refused, a TLS failure) says more than the code.
                 return StoreUnavailable(reason: error.underlying.map { String(describing: $0) } ?? String(describing: error.code))
@@ -202,6 +205,11 @@ final class StoreDatabase: Sendable {
 /// (a PostgreSQL server by host and port; never a password).
 public struct DatabaseUnusable: Error, Sendable, CustomStringConvertible {
     public var description: String
+}
+
+/// A statement PostgreSQL refused, in words.
+struct StoreQueryError: Error, Sendable, CustomStringConvertible {
+    var description: String
 }
 
 /// The database cannot be reached (a PostgreSQL server down or restarting, the network gone):

@@ -56,7 +56,9 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var databaseURL: String?
 
-    @Flag(name: .customLong("no-migrate"), help: "Do not apply the database's missing migrations on start (jump-forms db migrate does); refuse a schema that is not current.")
+    @Flag(
+        name: .customLong("no-migrate"),
+        help: "Do not apply the database's missing migrations on start (jump-forms db migrate does); refuse a schema that is not current.")
     var noMigrate = false
 
     @OptionGroup var tls: TLSOptions
