@@ -77,7 +77,9 @@ public final class PostgresCluster: Sendable {
         folder = NSTemporaryDirectory() + "jump-postgres-" + UUID().uuidString
         guard mkdir(folder, 0o700) == 0 else { throw Failure(description: "cannot create \(folder)") }
         if asPostgres {
-            guard let user = getpwnam("postgres") else { throw Failure(description: "running as root, and there is no postgres user to run PostgreSQL as") }
+            guard let user = getpwnam("postgres") else {
+                throw Failure(description: "running as root, and there is no postgres user to run PostgreSQL as")
+            }
             chown(folder, user.pointee.pw_uid, user.pointee.pw_gid)
         }
         port = try Self.freePort()

@@ -104,7 +104,7 @@ final class StoreDatabase: Sendable {
             pool = .postgres(
                 EventLoopGroupConnectionPool(
                     source: PostgresConnectionSource(sqlConfiguration: SQLPostgresConfiguration(coreConfiguration: core)),
-                    maxConnectionsPerEventLoop: Self.connectionsPerLoop, requestTimeout: .seconds(10), logger: poolLogger,
+                    maxConnectionsPerEventLoop: Self.connectionsPerLoop, requestTimeout: .seconds(60), logger: poolLogger,
                     on: MultiThreadedEventLoopGroup.singleton))
         }
     }
