@@ -30,7 +30,7 @@ struct Migration: Sendable {
 }
 
 /// The schema, as numbered migrations, one list for both engines: a database of any earlier
-/// version is brought up to date when the store opens it (or by `jump-forms db migrate`).
+/// version is brought up to date when the store opens it (or by one `serve` started before the others).
 /// Which ones ran is kept in `schema_migrations`; a SQLite file made by the versions that used
 /// GRDB keeps its list in `grdb_migrations`, carried over (and dropped) on the first opening.
 extension CaptureStore {
@@ -231,7 +231,7 @@ extension CaptureStore {
             let names = try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('schema_migrations', 'grdb_migrations')")
                 .all().map { try $0.string("name") }
             if names.contains("grdb_migrations") && !names.contains("schema_migrations") {
-                throw StoreSchemaError.notMigrated(missing: ["schema_migrations (run jump-forms db migrate)"])
+                throw StoreSchemaError.notMigrated(missing: ["schema_migrations (start jump-forms serve once without --no-migrate)"])
             }
             return !names.isEmpty
         case .postgres:
@@ -283,7 +283,7 @@ enum StoreSchemaError: Error, Sendable, CustomStringConvertible {
         case let .newer(database, server, unknown):
             "the database's schema (version \(database): \(unknown.joined(separator: ", "))) is newer than this server's (version \(server)); run the newer jump-forms"
         case let .notMigrated(missing):
-            "the database's schema is not current (missing \(missing.joined(separator: ", "))); run jump-forms db migrate"
+            "the database's schema is not current (missing \(missing.joined(separator: ", "))); start jump-forms serve once without --no-migrate"
         }
     }
 }

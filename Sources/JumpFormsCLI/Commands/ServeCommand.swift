@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("no-migrate"),
-        help: "Do not apply the database's missing migrations on start (jump-forms db migrate does); refuse a schema that is not current.")
+        help: "Do not apply the database's missing migrations on start (one serve without it does); refuse a schema that is not current.")
     var noMigrate = false
 
     @OptionGroup var tls: TLSOptions
