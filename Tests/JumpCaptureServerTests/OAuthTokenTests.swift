@@ -1,7 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import GRDB
 import JumpCapture
-@testable import JumpCaptureServer
+import JumpCaptureServer
 import JumpForms
 import NIOCore
 import NIOHTTP1
@@ -56,10 +57,10 @@ import TestSupport
             let again = try await Self.token(server, Self.codeGrant(code), authorization: Self.basic(client, Self.secret))
             #expect(again.json["code"] == 200, "\(again.json)")
             // The code is stored hashed: its text is nowhere in the database.
-            let store = server.server.service.store
-            let stored =
-                try await store.texts("SELECT code_hash FROM authorization_codes").compactMap { $0 }
-                + store.texts("SELECT token_hash FROM refresh_tokens").compactMap { $0 }
+            let stored = try await DatabaseQueue(path: server.databasePath).read { db in
+                try String.fetchAll(db, sql: "SELECT code_hash FROM authorization_codes")
+                    + String.fetchAll(db, sql: "SELECT token_hash FROM refresh_tokens")
+            }
             #expect(!stored.contains(code))
             #expect(!stored.contains(answer.json["refresh_token"]?.stringValue ?? ""))
             // The client's id and secret may come as parameters instead.

@@ -1,6 +1,7 @@
 import Foundation
+import GRDB
 import JumpCapture
-@testable import JumpCaptureServer
+import JumpCaptureServer
 import JumpForms
 import Testing
 import TestSupport
@@ -19,8 +20,7 @@ import TestSupport
         return result
     }
 
-    // Deletes the SQLite file: on PostgreSQL there is none to delete.
-    @Test(.enabled(if: !PostgresCluster.testsUsePostgres)) func readyUntilTheDatabaseFileIsGone() async throws {
+    @Test func readyUntilTheDatabaseFileIsGone() async throws {
         try await withServer { server in
             let ready = try await server.raw(.GET, "/ready")
             #expect(ready.status == 200 && ready.body == #"{"stat":"ok"}"#, "\(ready)")
@@ -43,15 +43,19 @@ import TestSupport
             #expect(try await server.raw(.GET, "/ready").status == 200)
             // Another process rolled the schema back (or a newer server's database was restored):
             // the file opens, its migrations are not this server's.
-            let store = server.server.service.store
-            let last = try #require(try await store.texts("SELECT MAX(identifier) FROM schema_migrations").first ?? nil)
-            try await store.execute("DELETE FROM schema_migrations WHERE identifier = ?", [last])
+            let queue = try DatabaseQueue(path: server.databasePath)
+            defer { try? queue.close() }
+            let last = try await queue.write { db in
+                let last = try String.fetchOne(db, sql: "SELECT MAX(identifier) FROM grdb_migrations")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [last])
+                return last
+            }
             let stale = try await server.raw(.GET, "/ready")
             #expect(stale.status == 503 && stale.body.contains("migrations are not current"), "\(stale)")
-            try await store.execute("INSERT INTO schema_migrations (identifier) VALUES (?)", [last])
+            try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [last]) }
             #expect(try await server.raw(.GET, "/ready").status == 200)
             // A migration this server does not know of: a newer server's database.
-            try await store.execute("INSERT INTO schema_migrations (identifier) VALUES ('999-from-the-future')")
+            try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('999-from-the-future')") }
             #expect(try await server.raw(.GET, "/ready").status == 503)
         }
     }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import GRDB
 import JumpCapture
 @testable import JumpCaptureServer
 import JumpForms
