@@ -136,7 +136,12 @@ import TestSupport
         defer { close(fd) }
         RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc".utf8))
         // In flight: the stalled request and the scrape that counts it.
-        #expect(try await waitFor("the stalled request in flight") { try await RawHTTP.requestsInFlight(port: port) == 2 })
+        var seen: Double?
+        #expect(
+            try await waitFor("the stalled request in flight") {
+                seen = try await RawHTTP.requestsInFlight(port: port)
+                return seen == 2
+            }, "requests in flight: \(seen.map(String.init(describing:)) ?? "unreadable") \(serve.stderr)")
         serve.signal(SIGTERM)
         let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM with a stalled client")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
