@@ -131,24 +131,13 @@ import Testing
     /// the wrong-password answer, and the log names the type (never the hash).
     @Test func unknownTypeSignsInAsAWrongPassword() async throws {
         let lines = RecordedLog()
-        let folder = try TemporaryFolder("jump-imported-hash-log")
-        defer { folder.remove() }
-        let clock = TestClock(ServerFixtures.start)
-        let config = ServerFixtures.config
-        let setup = CaptureServerSetup(
-            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-            databasePath: folder.path + "/capture.sqlite", clock: { clock.now })
         var logger = Logger(label: "jump-forms.test") { _ in lines }
         logger.logLevel = .info
-        let embedded = try await EmbeddedCaptureServer.start(setup, logger: logger)
-        let server = TestServer(
-            embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
-            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
-            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
+        let server = try await TestServer.start(logger: logger)
         do {
             try await server.register()
             let wrong = try await server.signIn("ana.ruiz@example.com", "correct horse battery!")
-            let store = embedded.server.service.store
+            let store = server.server.service.store
             let user = try #require(try await store.user(emailNormalized: "ana.ruiz@example.com"))
             let unknown = ImportedPasswordHash(type: "password-netforum", value: "c2VjcmV0LWhhc2g=")
             _ = try await store.updateUser(id: user.id, unique: [], now: 0, passwordHash: .some(unknown.storedText)) { $0 }
@@ -157,10 +146,10 @@ import Testing
             #expect(String(describing: refused.error) == String(describing: wrong.error))
             #expect(try await store.user(emailNormalized: "ana.ruiz@example.com")?.passwordHash == unknown.storedText)
         } catch {
-            await embedded.stop()
+            await server.stop()
             throw error
         }
-        await embedded.stop()
+        await server.stop()
         let text = lines.text
         #expect(
             text.contains(#"warning: a password check was refused as wrong: the account holds an imported password of type "password-netforum""#),

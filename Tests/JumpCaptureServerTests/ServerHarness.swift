@@ -144,11 +144,12 @@ struct TestServer: Sendable {
     static func start(
         configure: (inout ClientConfig) -> Void = { _ in }, identities: [TestIdentity] = ServerFixtures.identities,
         idleTimeout: Duration = CaptureServer.defaultIdleTimeout,
-        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil
+        requestTimeout: Duration = CaptureServer.defaultRequestTimeout, schema: EntitySchema? = nil,
+        logger: Logger = ServerFixtures.quietLogger
     ) async throws -> TestServer {
         let (setup, folder, clock, config) = try Self.setup(configure: configure, identities: identities, schema: schema)
         let embedded = try await EmbeddedCaptureServer.start(
-            setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: ServerFixtures.quietLogger)
+            setup, idleTimeout: idleTimeout, requestTimeout: requestTimeout, logger: logger)
         return TestServer(
             server: embedded.server, embedded: embedded, router: nil, folder: folder, clock: clock, config: config,
             url: ServerURL(embedded.url)!, transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),

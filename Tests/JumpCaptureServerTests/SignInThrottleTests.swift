@@ -242,24 +242,17 @@ import TestSupport
     /// the password; so are refused ones.
     @Test func failedSignInsAreLoggedWithoutThePassword() async throws {
         let lines = RecordedLog()
-        let folder = try TemporaryFolder("jump-throttle-log")
-        defer { folder.remove() }
-        let clock = TestClock(ServerFixtures.start)
-        var config = ServerFixtures.config
-        config.server.signInFailureLimit = 2
-        let setup = CaptureServerSetup(
-            config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
-            databasePath: folder.path + "/capture.sqlite", clock: { clock.now })
         var logger = Logger(label: "jump-forms.test") { _ in lines }
         logger.logLevel = .info
-        let embedded = try await EmbeddedCaptureServer.start(setup, logger: logger)
-        let server = TestServer(
-            embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
-            transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
-            decoder: ResponseDecoder(flow: ServerFixtures.flow, config: config))
+        let server = try await TestServer.start(configure: { $0.server.signInFailureLimit = 2 }, logger: logger)
         let secret = "Secret-Guess-\u{1B}[31m-42"
-        for _ in 1...3 { _ = try await Self.signIn(server, "mallory@example.com", secret) }
-        await embedded.stop()
+        do {
+            for _ in 1...3 { _ = try await Self.signIn(server, "mallory@example.com", secret) }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
         let text = lines.text
         #expect(text.contains(#"info: failed sign-in for "mallory@example.com" from 127.0.0.1 (1 in a row for this account)"#), "\(text)")
         #expect(text.contains(#"info: failed sign-in for "mallory@example.com" from 127.0.0.1 (2 in a row for this account)"#), "\(text)")
