@@ -70,7 +70,6 @@ public struct LocaleRule: Sendable, Hashable, Codable, CustomStringConvertible {
         .whitespaceEdge,
         .doubleSpace,
         .newlineMismatch,
-        .endingPunctuation,
         .invisibleCharacter,
         .bidiControl,
         .yamlTrap,
