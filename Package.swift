@@ -47,7 +47,12 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The server's store: one query layer (SQLKit) over SQLite (the embedded default) and
+        // PostgreSQL (many instances behind a load balancer).
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/async-kit", from: "1.22.0"),
         // `serve --tls`: the local CA and its leaf certificate (X509, P256 keys from swift-crypto),
         // served through Hummingbird's TLS support (swift-nio-ssl).
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
@@ -143,7 +148,7 @@ let package = Package(
             name: "JumpWebPages",
             dependencies: ["JumpForms", "JumpLocalization", .product(name: "Mustache", package: "swift-mustache")]
         ),
-        // A local Capture-compatible server and Engage double (Hummingbird 2, GRDB/SQLite).
+        // A local Capture-compatible server and Engage double (Hummingbird 2; SQLKit over SQLite or PostgreSQL).
         .target(
             name: "JumpCaptureServer",
             dependencies: [
@@ -163,8 +168,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "AsyncKit", package: "async-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -254,14 +261,14 @@ let package = Package(
             dependencies: [
                 "JumpForms", "JumpFormsLoader", "JumpFormsCLI", "JumpCapture", "TestSupport", "CLITestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 // The preview tests read the gallery over HTTP.
                 "JumpCaptureServer", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200
-        // concurrent registrations, kill -9), the serve/outbox commands, and the SQLite file
-        // itself (opened with GRDB).
+        // concurrent registrations, kill -9), the serve/outbox commands, and the database itself
+        // (through the store's own statements), on SQLite or PostgreSQL (JUMP_TEST_DATABASE).
         .testTarget(
             name: "JumpCaptureServerTests",
             dependencies: [
@@ -272,8 +279,6 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

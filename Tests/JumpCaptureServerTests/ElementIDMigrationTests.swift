@@ -1,4 +1,4 @@
-import GRDB
+import Logging
 @testable import JumpCaptureServer
 import JumpForms
 import Testing
@@ -25,27 +25,22 @@ import TestSupport
         defer { folder.remove() }
         let path = folder.path + "/capture.sqlite"
         do {
-            let pool = try DatabasePool(path: path)
-            try CaptureStore.migrator.migrate(pool, upTo: "11-engage-sharing")
-            try await pool.write { db in
-                for (index, record) in records.enumerated() {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO users (id, uuid, record, created, last_updated, next_element_id) VALUES (?, ?, ?, 'x', 'x', ?)
-                            """, arguments: [index + 1, "uuid-\(index + 1)", record.text, record.next])
-                }
+            let old = try StoreDatabase(.sqlite(path: path), logger: Logger(label: "test"))
+            try await CaptureStore.migrate(old, upTo: "11-engage-sharing")
+            for (index, record) in records.enumerated() {
+                try await old.execute(
+                    "INSERT INTO users (id, uuid, record, created, last_updated, next_element_id) VALUES (?, ?, ?, 'x', 'x', ?)",
+                    [index + 1, "uuid-\(index + 1)", record.text, record.next])
             }
         }
         // A store without a model (the outbox's reader) migrates but moves nothing.
         let reader = try CaptureStore(path: path)
-        let untouched = try await reader.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT record FROM users ORDER BY id").map { $0["record"] as String }
-        }
+        let untouched = try await reader.texts("SELECT record FROM users ORDER BY id")
         #expect(untouched == records.map(\.text))
         let store = try CaptureStore(path: path, recordModel: model)
-        return try await store.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT record, next_element_id FROM users ORDER BY id").map { ($0["record"], $0["next_element_id"]) }
-        }
+        let texts = try await store.texts("SELECT record FROM users ORDER BY id")
+        let nexts = try await store.integers("SELECT next_element_id FROM users ORDER BY id")
+        return zip(texts, nexts).map { ($0 ?? "", $1 ?? 0) }
     }
 
     /// The records still to move are found through a partial index, so a start-up on a large
@@ -54,10 +49,11 @@ import TestSupport
         let folder = try TemporaryFolder("jump-element-ids")
         defer { folder.remove() }
         let store = try CaptureStore(path: folder.path + "/capture.sqlite", recordModel: Self.flowModel)
-        let plan = try await store.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0")
-                .map { $0["detail"] as String }.joined(separator: "; ")
-        }
+        try await store.prepare()
+        let plan = try await store.texts(
+            "EXPLAIN QUERY PLAN SELECT id, record, next_element_id FROM users WHERE element_ids_wide = 0", column: "detail"
+        )
+        .compactMap { $0 }.joined(separator: "; ")
         #expect(plan.contains("USING INDEX users_narrow_element_ids"), "\(plan)")
     }
 

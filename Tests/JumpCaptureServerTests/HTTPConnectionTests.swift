@@ -202,7 +202,7 @@ import TestSupport
             }
             let store = server.server.service.store
             func engageTokens() async throws -> Int {
-                try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM engage_tokens") ?? 0 }
+                try await store.integers("SELECT count(*) FROM engage_tokens").first?.flatMap { $0 } ?? 0
             }
             let start = "/google/start?token_url=https://example.com/x&identity=ana.ruiz@example.com"
             let head = try await server.raw(.HEAD, start)

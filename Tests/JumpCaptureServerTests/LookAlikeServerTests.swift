@@ -1,4 +1,4 @@
-import GRDB
+import Logging
 import JumpCapture
 import JumpCaptureNIO
 @testable import JumpCaptureServer
@@ -73,17 +73,14 @@ import TestSupport
         defer { folder.remove() }
         let path = folder.path + "/capture.sqlite"
         do {
-            let pool = try DatabasePool(path: path)
-            try CaptureStore.migrator.migrate(pool, upTo: "7-authorization-codes")
+            let old = try StoreDatabase(.sqlite(path: path), logger: Logger(label: "test"))
+            try await CaptureStore.migrate(old, upTo: "7-authorization-codes")
             let hash = PasswordHash.make(ServerFixtures.password, cost: 4)
-            try await pool.write { db in
-                for (id, email, name) in [(1, "ana.ruiz@example.com", "ana_r"), (2, "ａna.ruiz@example.com", "bo_lind")] {
-                    let record: JSONValue = ["email": .string(email), "displayName": .string(name), "uuid": .string("uuid-\(id)"), "id": .integer(id)]
-                    try db.execute(
-                        sql: """
-                            INSERT INTO users (id, uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, 'x', 'x')
-                            """, arguments: [id, "uuid-\(id)", normalizeEmail(email), hash, record.serialized()])
-                }
+            for (id, email, name) in [(1, "ana.ruiz@example.com", "ana_r"), (2, "ａna.ruiz@example.com", "bo_lind")] {
+                let record: JSONValue = ["email": .string(email), "displayName": .string(name), "uuid": .string("uuid-\(id)"), "id": .integer(id)]
+                try await old.execute(
+                    "INSERT INTO users (id, uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, 'x', 'x')",
+                    [id, "uuid-\(id)", normalizeEmail(email), hash, record.serialized()])
             }
         }
         let clock = TestClock(ServerFixtures.start)
@@ -102,10 +99,10 @@ import TestSupport
             // Both stored accounts sign in; the older holds the key.
             #expect(try await server.signIn("ana.ruiz@example.com").signedIn?.record["id"] == 1)
             #expect(try await server.signIn("ａna.ruiz@example.com").signedIn?.record["id"] == 2)
-            let keys = try await embedded.server.service.store.pool.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, email_key FROM users ORDER BY id").map { ($0["id"] as Int64, $0["email_key"] as String?) }
-            }
-            #expect(keys.map(\.0) == [1, 2] && keys.map(\.1) == ["ana.ruiz@example.com", nil])
+            let store = embedded.server.service.store
+            let ids = try await store.integers("SELECT id FROM users ORDER BY id")
+            let keys = try await store.texts("SELECT email_key FROM users ORDER BY id")
+            #expect(ids == [1, 2] && keys == ["ana.ruiz@example.com", nil])
         } catch {
             await embedded.stop()
             throw error

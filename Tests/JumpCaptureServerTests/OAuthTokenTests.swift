@@ -1,8 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import GRDB
 import JumpCapture
-import JumpCaptureServer
+@testable import JumpCaptureServer
 import JumpForms
 import NIOCore
 import NIOHTTP1
@@ -57,10 +56,10 @@ import TestSupport
             let again = try await Self.token(server, Self.codeGrant(code), authorization: Self.basic(client, Self.secret))
             #expect(again.json["code"] == 200, "\(again.json)")
             // The code is stored hashed: its text is nowhere in the database.
-            let stored = try await DatabaseQueue(path: server.databasePath).read { db in
-                try String.fetchAll(db, sql: "SELECT code_hash FROM authorization_codes")
-                    + String.fetchAll(db, sql: "SELECT token_hash FROM refresh_tokens")
-            }
+            let store = server.server.service.store
+            let stored =
+                try await store.texts("SELECT code_hash FROM authorization_codes").compactMap { $0 }
+                + store.texts("SELECT token_hash FROM refresh_tokens").compactMap { $0 }
             #expect(!stored.contains(code))
             #expect(!stored.contains(answer.json["refresh_token"]?.stringValue ?? ""))
             // The client's id and secret may come as parameters instead.

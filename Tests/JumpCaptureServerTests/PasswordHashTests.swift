@@ -1,4 +1,3 @@
-import GRDB
 import HummingbirdBcrypt
 import JumpCapture
 @testable import JumpCaptureServer
@@ -36,9 +35,7 @@ import Testing
             #expect(try await server.signIn("eve@example.com", Self.sameStart).code == 210)
             #expect(try await server.signIn("eve@example.com", Self.long).signedIn != nil)
             // Stored in the versioned format, never in clear.
-            let hashes = try await server.server.service.store.pool.read { db in
-                try String.fetchAll(db, sql: "SELECT password_hash FROM users")
-            }
+            let hashes = try await server.server.service.store.texts("SELECT password_hash FROM users").compactMap { $0 }
             #expect(hashes.count == 3)
             for hash in hashes {
                 #expect(hash.hasPrefix("bcrypt-sha256$1$$2b$04$"), "\(hash)")
@@ -52,9 +49,7 @@ import Testing
         try await withServer { server in
             try await server.register()
             let legacy = Bcrypt.hash(ServerFixtures.password, cost: 4)
-            try await server.server.service.store.pool.write { db in
-                try db.execute(sql: "UPDATE users SET password_hash = ?", arguments: [legacy])
-            }
+            try await server.server.service.store.execute("UPDATE users SET password_hash = ?", [legacy])
             #expect(try await server.signIn("ana.ruiz@example.com").signedIn != nil)
             #expect(try await server.signIn("ana.ruiz@example.com", "correct horse battery!").code == 210)
         }
@@ -70,10 +65,10 @@ import Testing
             try await server.register()
             let store = server.server.service.store
             func stored() async throws -> String {
-                try await store.pool.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") ?? "" }
+                try await store.texts("SELECT password_hash FROM users").first?.flatMap { $0 } ?? ""
             }
             func save(_ hash: String) async throws {
-                try await store.pool.write { db in try db.execute(sql: "UPDATE users SET password_hash = ?", arguments: [hash]) }
+                try await store.execute("UPDATE users SET password_hash = ?", [hash])
             }
             for old in [
                 Bcrypt.hash(ServerFixtures.password, cost: 4), Bcrypt.hash(ServerFixtures.password, cost: 5),

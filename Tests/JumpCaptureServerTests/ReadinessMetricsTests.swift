@@ -1,7 +1,6 @@
 import Foundation
-import GRDB
 import JumpCapture
-import JumpCaptureServer
+@testable import JumpCaptureServer
 import JumpForms
 import Testing
 import TestSupport
@@ -20,7 +19,8 @@ import TestSupport
         return result
     }
 
-    @Test func readyUntilTheDatabaseFileIsGone() async throws {
+    // Deletes the SQLite file: on PostgreSQL there is none to delete.
+    @Test(.enabled(if: !PostgresCluster.testsUsePostgres)) func readyUntilTheDatabaseFileIsGone() async throws {
         try await withServer { server in
             let ready = try await server.raw(.GET, "/ready")
             #expect(ready.status == 200 && ready.body == #"{"stat":"ok"}"#, "\(ready)")
@@ -43,19 +43,15 @@ import TestSupport
             #expect(try await server.raw(.GET, "/ready").status == 200)
             // Another process rolled the schema back (or a newer server's database was restored):
             // the file opens, its migrations are not this server's.
-            let queue = try DatabaseQueue(path: server.databasePath)
-            defer { try? queue.close() }
-            let last = try await queue.write { db in
-                let last = try String.fetchOne(db, sql: "SELECT MAX(identifier) FROM grdb_migrations")
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [last])
-                return last
-            }
+            let store = server.server.service.store
+            let last = try #require(try await store.texts("SELECT MAX(identifier) FROM schema_migrations").first ?? nil)
+            try await store.execute("DELETE FROM schema_migrations WHERE identifier = ?", [last])
             let stale = try await server.raw(.GET, "/ready")
             #expect(stale.status == 503 && stale.body.contains("migrations are not current"), "\(stale)")
-            try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [last]) }
+            try await store.execute("INSERT INTO schema_migrations (identifier) VALUES (?)", [last])
             #expect(try await server.raw(.GET, "/ready").status == 200)
             // A migration this server does not know of: a newer server's database.
-            try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('999-from-the-future')") }
+            try await store.execute("INSERT INTO schema_migrations (identifier) VALUES ('999-from-the-future')")
             #expect(try await server.raw(.GET, "/ready").status == 503)
         }
     }

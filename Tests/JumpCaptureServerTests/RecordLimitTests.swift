@@ -1,4 +1,3 @@
-import GRDB
 import JumpCapture
 @testable import JumpCaptureServer
 import JumpForms
@@ -73,12 +72,12 @@ import TestSupport
     @Test func aRecordThatDoesNotDecodeIsNeverReplaced() async throws {
         try await withServer(configure: { $0.server.writeWithToken = Self.writable }) { server in
             let token = try await server.register().result.accessToken
-            let queue = try DatabaseQueue(path: server.databasePath)
+            let store = server.server.service.store
             let uuid = try #require(try await server.record(token)["uuid"]?.stringValue)
             let broken =
                 #"{"email":"ana.ruiz@example.com","uuid":""# + uuid + #"","id":1,"notes":"# + String(repeating: "[", count: 600)
                 + String(repeating: "]", count: 600) + "}"
-            try await queue.write { db in try db.execute(sql: "UPDATE users SET record = ? WHERE id = 1", arguments: [broken]) }
+            try await store.execute("UPDATE users SET record = ? WHERE id = 1", [broken])
             let update = try await Self.update(server, token, json: #"{"aboutMe":"harmless"}"#)
             #expect(update["code"] == .integer(500), "\(update)")
             #expect(update["error_description"]?.stringValue?.contains("cannot be read") == true, "\(update)")
@@ -87,10 +86,9 @@ import TestSupport
                 accessToken: token, today: server.today)
             let answer = try await server.send(profile)
             #expect(answer.code == 500, "\(answer)")
-            #expect(try await queue.read { db in try String.fetchOne(db, sql: "SELECT record FROM users WHERE id = 1") } == broken)
+            #expect(try await store.texts("SELECT record FROM users WHERE id = 1") == [broken])
 
             // A reset's password alone is written; the record stays.
-            let store = server.server.service.store
             _ = try await store.updateUser(
                 id: 1, unique: [], now: server.clock.now, passwordHash: .some(PasswordHash.make("a new passphrase", cost: 4))
             ) { $0 }
@@ -99,7 +97,7 @@ import TestSupport
             await #expect(throws: StoreConflict.self) {
                 _ = try await store.updateUser(id: 1, unique: [], now: server.clock.now) { $0.setting("emailVerified", "now") }
             }
-            #expect(try await queue.read { db in try String.fetchOne(db, sql: "SELECT record FROM users WHERE id = 1") } == broken)
+            #expect(try await store.texts("SELECT record FROM users WHERE id = 1") == [broken])
         }
     }
 }

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
-import GRDB
 import JumpCapture
 import JumpCaptureNIO
 @testable import JumpCaptureServer
@@ -174,9 +173,7 @@ import TestSupport
             #expect(try await server.server.feed().isEmpty)
 
             // A target stored before the check (an older database) does not redirect.
-            try await DatabaseQueue(path: server.databasePath).write { db in
-                try db.execute(sql: "INSERT INTO short_urls (code, url, created_at) VALUES ('old1', 'javascript:alert(1)', 0)")
-            }
+            try await server.server.service.store.execute("INSERT INTO short_urls (code, url, created_at) VALUES ('old1', 'javascript:alert(1)', 0)")
             let old = try await server.raw(.GET, "/s/old1")
             #expect(old.status == 404 && old.headers.first(name: "Location") == nil)
         }

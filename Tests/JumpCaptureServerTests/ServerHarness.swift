@@ -91,6 +91,13 @@ enum ServerFixtures {
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)),
             connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
 
+    /// The database of a test server: nil (the SQLite file in its folder), or with
+    /// `JUMP_TEST_DATABASE=postgres` a fresh database of the test process's PostgreSQL cluster.
+    static func testDatabase() throws -> DatabaseLocation? {
+        guard PostgresCluster.testsUsePostgres else { return nil }
+        return try DatabaseLocation(parsing: try PostgresCluster.shared().makeDatabase())
+    }
+
     static var quietLogger: Logger {
         var logger = Logger(label: "jump-forms.test-server")
         logger.logLevel = .error
@@ -134,10 +141,11 @@ struct TestServer: Sendable {
         var config = ServerFixtures.config
         configure(&config)
         let clock = TestClock(ServerFixtures.start)
-        let setup = CaptureServerSetup(
+        var setup = CaptureServerSetup(
             config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
             identities: identities, databasePath: folder.path + "/capture.sqlite",
             clock: { clock.now }, schema: schema)
+        setup.database = try ServerFixtures.testDatabase()
         return (setup, folder, clock, config)
     }
 

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import GRDB
 import JumpCapture
 @testable import JumpCaptureServer
 import JumpForms

@@ -1,51 +1,47 @@
 import Foundation
-import GRDB
 import JumpCapture
 @testable import JumpCaptureServer
 import JumpForms
 import Testing
 import TestSupport
 
-/// The server's SQLite file itself, opened beside the running server with GRDB: WAL mode, the
+/// The server's SQLite file itself, read through the running server's store: WAL mode, the
 /// unique indexes, no secret in clear in any of its files, the bcrypt cost, the files' modes.
 @Suite(.timeLimit(.minutes(5))) struct StoreFileTests {
     static func files(_ database: String) -> [String] {
         [database, database + "-wal", database + "-shm"]
     }
 
-    @Test func theFileIsInWALModeWithUniqueEmailAndIdentityIndexes() async throws {
+    // The SQLite file itself: nothing to look at when the tests run on PostgreSQL.
+    @Test(.enabled(if: !PostgresCluster.testsUsePostgres)) func theFileIsInWALModeWithUniqueEmailAndIdentityIndexes() async throws {
         try await withServer(.socket) { server in
             try await server.register()
             #expect(try await server.socialSignIn(try await server.engageToken("google", identity: "marta.keller@example.com")).signedIn != nil)
-            let queue = try DatabaseQueue(path: server.databasePath)
-            try await queue.write { db in
-                #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
-                func uniqueIndexes(_ table: String) throws -> [[String]] {
-                    try Row.fetchAll(db, sql: "SELECT name, \"unique\" FROM pragma_index_list(?)", arguments: [table])
-                        .filter { ($0["unique"] as Int) == 1 }
-                        .map {
-                            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [$0["name"] as String])
-                        }
+            let store = server.server.service.store
+            #expect(try await store.texts("PRAGMA journal_mode") == ["wal"])
+            func uniqueIndexes(_ table: String) async throws -> [[String]] {
+                var found: [[String]] = []
+                for name in try await store.texts("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 1", [table]).compactMap({ $0 }) {
+                    found.append(try await store.texts("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [name]).compactMap { $0 })
                 }
-                #expect(try uniqueIndexes("users").contains(["email_normalized"]))
-                #expect(try uniqueIndexes("identities").contains(["provider", "identifier"]))
-                // They hold, whatever writes the file: the same normalized address, the same identity.
-                let userID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email_normalized = 'ana.ruiz@example.com'"))
-                for (sql, arguments) in [
-                    (
-                        """
-                        INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')
-                        """,
-                        StatementArguments()
-                    ),
-                    ("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'google', 'https://www.google.com/profiles/1001')", [userID])
-                ] {
-                    do {
-                        try db.execute(sql: sql, arguments: arguments)
-                        Issue.record("not refused: \(sql)")
-                    } catch let error as DatabaseError {
-                        #expect(error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE, "\(error)")
-                    }
+                return found
+            }
+            #expect(try await uniqueIndexes("users").contains(["email_normalized"]))
+            #expect(try await uniqueIndexes("identities").contains(["provider", "identifier"]))
+            // They hold, whatever writes the file: the same normalized address, the same identity.
+            let userID = try #require(try await store.integers("SELECT id FROM users WHERE email_normalized = 'ana.ruiz@example.com'").first ?? nil)
+            for (sql, arguments) in [
+                (
+                    "INSERT INTO users (uuid, email_normalized, record, created, last_updated) VALUES ('x', 'ana.ruiz@example.com', '{}', '', '')",
+                    [any Encodable & Sendable]()
+                ),
+                ("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'google', 'https://www.google.com/profiles/1001')", [userID])
+            ] {
+                do {
+                    try await store.execute(sql, arguments)
+                    Issue.record("not refused: \(sql)")
+                } catch {
+                    #expect(StoreDatabase.isUniqueViolation(error), "\(error)")
                 }
             }
             #expect(try await server.server.accountCount() == 2)
@@ -54,7 +50,8 @@ import TestSupport
 
     /// Access tokens, Engage tokens, refresh secrets and passwords appear nowhere in the
     /// database, its WAL or its shared-memory file, as text or as bytes.
-    @Test func noSecretIsStoredInClear() async throws {
+    // The SQLite file itself: nothing to look at when the tests run on PostgreSQL.
+    @Test(.enabled(if: !PostgresCluster.testsUsePostgres)) func noSecretIsStoredInClear() async throws {
         try await withServer(.socket) { server in
             let (registered, secret) = try await server.register()
             let signInSecret = RefreshSecret.generate()
@@ -104,15 +101,15 @@ import TestSupport
         #expect(ServerSettings().bcryptCost == 10)
         try await withServer(configure: { $0.server.bcryptCost = cost }) { server in
             try await server.register()
-            let queue = try DatabaseQueue(path: server.databasePath)
-            let hash = try await queue.read { db in try String.fetchOne(db, sql: "SELECT password_hash FROM users") }
+            let hash = try await server.server.service.store.texts("SELECT password_hash FROM users").first ?? nil
             #expect(hash?.hasPrefix(PasswordHash.prefix + "$2b$" + (cost < 10 ? "0" : "") + "\(cost)$") == true, "\(hash ?? "nil")")
         }
     }
 
     /// The database holds hashes and personal data: it, its WAL and shared-memory files, and
     /// the key file are the owner's only (mode 0600).
-    @Test func theDatabaseFilesAreTheOwnersOnly() async throws {
+    // The SQLite file itself: nothing to look at when the tests run on PostgreSQL.
+    @Test(.enabled(if: !PostgresCluster.testsUsePostgres)) func theDatabaseFilesAreTheOwnersOnly() async throws {
         try await withServer { server in
             try await server.register()
             for path in Self.files(server.databasePath) + [server.databasePath + ".key"] {

@@ -47,7 +47,7 @@ import TestSupport
         try await withServer(.socket) { server in
             let store = server.server.service.store
             func count(_ table: String) async throws -> Int {
-                try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+                try await store.integers("SELECT count(*) FROM \(table)").first?.flatMap { $0 } ?? 0
             }
             let (old, secret) = try await server.register()
             _ = try await server.engageToken("facebook")

@@ -1,4 +1,3 @@
-import GRDB
 import JumpCapture
 @testable import JumpCaptureServer
 import JumpForms
@@ -35,10 +34,8 @@ import TestSupport
         #expect(try await store.session(token, identities: false)?.identities == nil)
 
         // Written, then seen by the next check.
-        try await store.pool.write { db in
-            try db.execute(sql: "INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'facebook', 'fb-9')", arguments: [user.id])
-            try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [#"{"givenName":"Ana María"}"#, user.id])
-        }
+        try await store.execute("INSERT INTO identities (user_id, provider, identifier) VALUES (?, 'facebook', 'fb-9')", [user.id])
+        try await store.execute("UPDATE users SET record = ? WHERE id = ?", [#"{"givenName":"Ana María"}"#, user.id])
         let updated = try #require(try await store.session(token, identities: true))
         let identities = try #require(updated.identities)
         #expect(identities.map(\.identifier) == ["g-1", "fb-9"])
@@ -78,9 +75,7 @@ import TestSupport
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for n in 1...writes {
-                    try await store.pool.write { db in
-                        try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [#"{"n":\#(n)}"#, user.id])
-                    }
+                    try await store.execute("UPDATE users SET record = ? WHERE id = ?", [#"{"n":\#(n)}"#, user.id])
                 }
             }
             for _ in 0..<8 {
@@ -109,7 +104,7 @@ import TestSupport
         let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
         let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
         let row = try #require(try await store.token(token))
-        try await store.pool.write { db in try db.execute(sql: "DELETE FROM access_tokens") }
+        try await store.execute("DELETE FROM access_tokens")
         #expect(try await store.rotate(row, lifetime: 60, now: Self.now) == nil)
         #expect(try await store.token(token) == nil)
     }

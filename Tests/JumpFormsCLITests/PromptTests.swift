@@ -1,6 +1,6 @@
 import CLITestSupport
 import Foundation
-import GRDB
+@testable import JumpCaptureServer
 import Testing
 import TestSupport
 
@@ -37,13 +37,11 @@ import TestSupport
         /// Ends every access token's life now, in the local server's database (the clock the
         /// server reads is the system's; the row's expiry is what it compares): the next request
         /// with one is refused as expired, while its refresh secret still signs a refresh.
-        func expireAccessTokens() throws {
-            let database = try DatabaseQueue(path: path + "/data/capture.sqlite")
-            let changed = try database.write { db in
-                try db.execute(sql: "UPDATE access_tokens SET expires_at = 0")
-                return db.changesCount
-            }
-            #expect(changed > 0, "no access token to expire")
+        func expireAccessTokens() async throws {
+            let store = try CaptureStore(path: path + "/data/capture.sqlite")
+            let live = try await store.integers("SELECT count(*) FROM access_tokens WHERE expires_at > 0").first ?? nil
+            try await store.execute("UPDATE access_tokens SET expires_at = 0")
+            #expect((live ?? 0) > 0, "no access token to expire")
         }
 
         var environment: [String: String] {
@@ -431,17 +429,17 @@ import TestSupport
 
     // MARK: sessions
 
-    @Test func anExpiredAccessTokenIsRefreshedAndTheFormSentAgainOnce() throws {
+    @Test func anExpiredAccessTokenIsRefreshedAndTheFormSentAgainOnce() async throws {
         let project = try Project()
         defer { project.folder.remove() }
         try project.registerAna()
-        try project.expireAccessTokens()
+        try await project.expireAccessTokens()
         let edit = try project.run(["edit-profile", "--non-interactive", "--set", "aboutMe=Fresh token"])
         #expect(edit.status == 0, "\(edit.stdout)\(edit.stderr)")
         #expect(edit.stderr.contains("Your profile is saved."))
 
         try project.signInAna()
-        try project.expireAccessTokens()
+        try await project.expireAccessTokens()
         let change = try project.run([
             "change-password", "--non-interactive", "--set", "currentPassword=correct horse battery",
             "--set", "newPassword=a new horse battery", "--set", "newPasswordConfirm=a new horse battery"

@@ -7,7 +7,8 @@ import Synchronization
 /// The one place errors become answers, all Capture-shaped JSON: a path no route has (404
 /// `not_found`), a method its route does not take (405 `method_not_allowed`, with `Allow`),
 /// a request refused before its handler (`RefusedRequest`: 413 and the others), a password
-/// check the server has no room for (`PasswordWork.Busy`: 510 with `retry_after`), and any
+/// check the server has no room for (`PasswordWork.Busy`: 510 with `retry_after`), a database
+/// that cannot be reached (`StoreUnavailable`: 503 with `Retry-After`), and any
 /// other failure (500 `internal_error`, without internals; the cause is logged).
 ///
 /// Hummingbird's router answers a known path with an unknown method as it answers an unknown
@@ -37,6 +38,9 @@ struct CaptureErrors: RouterMiddleware {
             return refused.reply.response
         } catch is PasswordWork.Busy {
             return CaptureService.passwordWorkBusy.response
+        } catch let error as StoreUnavailable {
+            logger.warning("\(request.method.rawValue) \(request.uri.path): \(error)")
+            return CaptureService.storeUnavailable.response
         } catch {
             logger.error("\(request.method.rawValue) \(request.uri.path) failed: \(error)")
             return ServerReply.error(500, "internal_error", "the server could not complete the request", status: .internalServerError).response

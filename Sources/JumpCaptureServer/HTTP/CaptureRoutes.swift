@@ -41,7 +41,7 @@ extension CaptureServer {
     /// `GET /metrics`.
     private func addOperations(_ routes: Routes<Router<CaptureRequestContext>>) {
         let operations = OperationsMiddleware(service: service, logger: logger)
-        routes.add("/ready", [.get]) { [self] _ in operations.ready(shuttingDown: isShuttingDown) }
+        routes.add("/ready", [.get]) { [self] _ in await operations.ready(shuttingDown: isShuttingDown) }
         routes.add("/metrics", [.get]) { request in operations.scrape(client: request.client) }
     }
 

@@ -151,6 +151,12 @@ public final class CaptureServer: Sendable {
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 
+    /// Readies the database (migrations, unless `CaptureServerSetup.migrate` is false): what
+    /// `serve` does before it listens, so that a database it cannot use stops it at once.
+    public func prepare() async throws {
+        try await service.store.prepareForServing()
+    }
+
     /// The messages of the outbox, oldest first.
     public func outbox() async throws -> [OutboxMessage] {
         try await service.store.outbox()
@@ -185,15 +191,15 @@ public enum CaptureServerError: Error, CustomStringConvertible {
 
 /// Reads the outbox of a server's database without starting the server.
 public enum Outbox {
-    public static func messages(databasePath: String) async throws -> [OutboxMessage] {
-        try await CaptureStore(path: databasePath).outbox()
+    public static func messages(databasePath: String, database: DatabaseLocation? = nil) async throws -> [OutboxMessage] {
+        try await CaptureStore.reader(databasePath: databasePath, database: database).outbox()
     }
 }
 
 /// Reads the Engage double's feed of a server's database without starting the server.
 public enum Feed {
-    public static func entries(databasePath: String) async throws -> [FeedEntry] {
-        try await CaptureStore(path: databasePath).feed()
+    public static func entries(databasePath: String, database: DatabaseLocation? = nil) async throws -> [FeedEntry] {
+        try await CaptureStore.reader(databasePath: databasePath, database: database).feed()
     }
 }
 
@@ -221,6 +227,7 @@ public final class EmbeddedCaptureServer: Sendable {
         logger: Logger = Logger(label: "jump-forms.embedded")
     ) async throws -> EmbeddedCaptureServer {
         let server = try CaptureServer(setup: setup, logger: logger)
+        try await server.prepare()
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let application = server.application(host: host, port: port, idleTimeout: idleTimeout, requestTimeout: requestTimeout, tls: tls) { url in
             continuation.yield(url)

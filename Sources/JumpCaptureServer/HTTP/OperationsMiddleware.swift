@@ -57,12 +57,12 @@ struct OperationsMiddleware: RouterMiddleware {
     /// 200 `{"stat":"ok"}` when the store can serve, else 503 saying what is wrong; 503 as
     /// well once the server is shutting down (`shuttingDown`), so that a load balancer sends
     /// its requests elsewhere while those in flight finish.
-    func ready(shuttingDown: Bool) -> ServerReply {
+    func ready(shuttingDown: Bool) async -> ServerReply {
         let problem: String?
         if shuttingDown {
             problem = "the server is shutting down"
         } else {
-            let readiness = service.store.readiness()
+            let readiness = await service.store.readiness()
             metrics.databaseReady.record(readiness.isReady ? 1 : 0)
             problem =
                 readiness.isReady

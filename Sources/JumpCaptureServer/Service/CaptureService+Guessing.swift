@@ -102,6 +102,16 @@ extension CaptureService {
 
     /// 510 `api_limit_error` when the password-hash queue is full (`PasswordWork.Busy`): HTTP
     /// 503 with `Retry-After: 1`.
+    /// The answer while the database cannot be reached (a PostgreSQL server restarting):
+    /// nothing was done, try again.
+    static let storeUnavailable: ServerReply = {
+        var reply = ServerReply.error(
+            503, "database_unavailable", "the server cannot reach its database: try again in a moment",
+            extra: [("retry_after", .integer(5))], status: .serviceUnavailable)
+        reply.headers[.retryAfter] = "5"
+        return reply
+    }()
+
     static let passwordWorkBusy: ServerReply = {
         var reply = ServerReply.error(
             510, "api_limit_error", "the server is busy checking passwords: try again in a moment",

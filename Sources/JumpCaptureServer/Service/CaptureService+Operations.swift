@@ -259,7 +259,7 @@ extension CaptureService {
             }
         }
         let values = Self.values(of: form, parameters)
-        let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: nil)
+        let (refused, unique) = try await checkWithUnique(values, form: form, locale: locale, excluding: nil)
         if let refused { return refused }
         var (record, password) = Self.apply(values, form: form, to: [:])
         if let grant, record["email"] == nil, let email = grant.profile["email"] {
@@ -350,7 +350,7 @@ extension CaptureService {
         case .success(let value): (user, session) = (value.0, value.1)
         }
         let values = Self.values(of: form, parameters)
-        let (refused, unique) = try checkWithUnique(values, form: form, locale: locale, excluding: user.id)
+        let (refused, unique) = try await checkWithUnique(values, form: form, locale: locale, excluding: user.id)
         if let refused { return refused }
         // The current password: a password field stored nowhere and matched by no other field.
         let matched = Set(

@@ -168,7 +168,7 @@ extension CaptureService {
             if !path.steps.contains(where: { $0.element != nil }) {
                 let written = kind == .delete ? JSONValue.null : value
                 let patch = path.isRoot ? written : JSONValue.object([]).setting(path: path.names.joined(separator: "."), written)
-                if let refused = try checkWrite(patch, record: preview.record, locale: locale(parameters), userID: user.id) { return refused }
+                if let refused = try await checkWrite(patch, record: preview.record, locale: locale(parameters), userID: user.id) { return refused }
                 unique = uniqueChecks(patch)
             } else {
                 unique = []
@@ -304,7 +304,7 @@ extension CaptureService {
     /// rules (390), run on the record as the write leaves it (so `match` and `alongWith` see
     /// the other fields). When a rule fails, the 390 lists the `unique` values another record
     /// than `userID`'s holds too, as the forms' does. Nil when the write may go through.
-    func checkWrite(_ patch: JSONValue, record: JSONValue, locale: LocaleTag, userID: Int64) throws -> ServerReply? {
+    func checkWrite(_ patch: JSONValue, record: JSONValue, locale: LocaleTag, userID: Int64) async throws -> ServerReply? {
         let written: [String]
         switch recordAttributes.writtenFields(patch) {
         case .failure(.wrongType(let attribute, let expected, let got)):
@@ -323,7 +323,7 @@ extension CaptureService {
             }
         }
         let context = (try? interpreter.model(fields: written + others, named: "entity", locale: locale)) ?? form
-        return try checkWithUnique(FormValues(record: record, form: context), form: form, locale: locale, excluding: userID).reply
+        return try await checkWithUnique(FormValues(record: record, form: context), form: form, locale: locale, excluding: userID).reply
     }
 
     /// The values of a write that the flow says are `unique` (its fields' schema paths), and

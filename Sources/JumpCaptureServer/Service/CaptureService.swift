@@ -14,8 +14,15 @@ public struct CaptureServerSetup: Sendable {
     /// Localizes the server's messages by the request's `locale`.
     public var localizer: Localizer
     public var identities: [TestIdentity]
-    /// The SQLite file.
+    /// The SQLite file (when `database` is nil), and beside it the key refresh secrets are
+    /// sealed with (`<databasePath>.key`), whatever the database.
     public var databasePath: String
+    /// The database when it is not the SQLite file at `databasePath` (`serve --database`):
+    /// a PostgreSQL database, which any number of servers can share.
+    public var database: DatabaseLocation?
+    /// Whether the server applies the migrations the database lacks when it starts
+    /// (`serve --no-migrate`: no; the schema must then be current).
+    public var migrate = true
     /// Seconds since 1970; tests move it.
     public var clock: @Sendable () -> Int
     /// The entity-type schema records follow (`server.schema`, `serve --schema`): the entity
@@ -88,9 +95,10 @@ final class CaptureService: Sendable {
         self.recordAttributes = recordAttributes
         self.recordModel = recordModel
         self.store = try CaptureStore(
-            path: setup.databasePath,
+            location: setup.database ?? .sqlite(path: setup.databasePath), keyPath: setup.databasePath + ".key",
             maximumRecordSize: setup.settings.maximumRecordSize,
-            refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow), recordModel: recordModel)
+            refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow), recordModel: recordModel,
+            migrate: setup.migrate, logger: logger)
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
@@ -212,11 +220,11 @@ final class CaptureService: Sendable {
     func checkWithUnique(
         _ values: FormValues, form: FormModel, locale: LocaleTag,
         excluding userID: Int64?
-    ) throws -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
+    ) async throws -> (reply: ServerReply?, unique: [CaptureStore.UniqueCheck]) {
         let (report, unique) = validate(values, form: form)
         if report.isValid { return (nil, unique) }
         let failing = Set(report.violations.map(\.field))
-        let taken = try store.taken(unique.filter { !failing.contains($0.field) }, excluding: userID)
+        let taken = try await store.taken(unique.filter { !failing.contains($0.field) }, excluding: userID)
         let messages = setup.localizer.messages(for: report.violations, in: form) + uniqueMessages(taken, form: form, locale: locale)
         let order = Dictionary(form.fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         let sorted = messages.enumerated().sorted {

@@ -1,5 +1,5 @@
 import Crypto
-import GRDB
+import SQLKit
 import JumpCapture
 import JumpForms
 #if canImport(Glibc)
@@ -45,26 +45,41 @@ extension CaptureStore {
     func issueToken(userID: Int64, refreshSecret: RefreshSecret?, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int) {
         let token = Self.randomToken()
         let hash = Self.hash(token)
-        let sealed = try refreshSecret.map(seal)
+        let sealed = try refreshSecret.map(seal).map { Data($0) }
         let expiresAt = now + lifetime
-        try await pool.write { db in
-            try self.purgeIfDue(db, now: now)
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at) VALUES (?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [hash, userID, sealed.map { Data($0) }, expiresAt, now, now])
+        try await write { db in
+            try await self.purgeIfDue(db, now: now)
+            try await db.raw(
+                """
+                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at)
+                VALUES (\(bind: hash), \(bind: userID), \(bind: sealed), \(bind: expiresAt), \(bind: now), \(bind: now))
+                """
+            ).run()
         }
         return (token, expiresAt)
     }
 
+    /// A token row's columns, as `token(_:)` and `session(_:identities:)` read them.
+    private static let tokenColumns = """
+        access_tokens.user_id, access_tokens.expires_at, coalesce(access_tokens.signed_in_at, access_tokens.created_at) AS signed_in_at,
+        access_tokens.chain
+        """
+
     /// An access token's row, with its refresh secret opened (refresh needs it).
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
-        guard let row = try tokens.token(hash: hash) else { return nil }
+        guard
+            let row = try await read({ db in
+                try await db.raw(
+                    "SELECT \(unsafeRaw: Self.tokenColumns), access_tokens.refresh_secret FROM access_tokens WHERE token_hash = \(bind: hash)"
+                )
+                .first()
+            })
+        else { return nil }
+        let sealed = try row.decodeNil(column: "refresh_secret") ? nil : try row.decode(column: "refresh_secret", as: Data.self)
         return StoredToken(
-            tokenHash: hash, userID: row.userID, expiresAt: row.expiresAt, refreshSecret: row.sealedSecret.flatMap { self.open($0) },
-            signedInAt: row.signedInAt, chain: row.chain)
+            tokenHash: hash, userID: try row.int64("user_id"), expiresAt: try row.int("expires_at"),
+            refreshSecret: sealed.flatMap { self.open(Array($0)) }, signedInAt: try row.int("signed_in_at"), chain: try row.optionalString("chain"))
     }
 
     /// An access token's session, its user and, when asked, the user's identities: one SQL
@@ -73,43 +88,54 @@ extension CaptureStore {
         token: StoredToken, user: StoredUser, identities: [StoredIdentity]?
     )? {
         let hash = Self.hash(token)
-        guard let session = try tokens.session(hash: hash) else { return nil }
+        let rows = try await read { db in
+            try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.tokenColumns), users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
+                identities.provider, identities.identifier, identities.verified_email
+                FROM access_tokens JOIN users ON users.id = access_tokens.user_id
+                LEFT JOIN identities ON identities.user_id = users.id
+                WHERE access_tokens.token_hash = \(bind: hash) ORDER BY identities.id
+                """
+            ).all()
+        }
+        guard let first = rows.first else { return nil }
         let stored = StoredToken(
-            tokenHash: hash, userID: session.user.id, expiresAt: session.token.expiresAt, refreshSecret: nil,
-            signedInAt: session.token.signedInAt, chain: session.token.chain)
-        return (stored, session.user, withIdentities ? session.identities : nil)
-    }
-
-    /// A refresh's rotation: the old token's hash, and the new token's.
-    struct Rotation: Sendable {
-        var oldHash: String
-        var newHash: String
-        var expiresAt: Int
-        var now: Int
+            tokenHash: hash, userID: try first.int64("user_id"), expiresAt: try first.int("expires_at"), refreshSecret: nil,
+            signedInAt: try first.int("signed_in_at"), chain: try first.optionalString("chain"))
+        var identities: [StoredIdentity] = []
+        for row in rows {
+            guard let provider = try row.optionalString("provider") else { continue }
+            identities.append(
+                StoredIdentity(
+                    provider: provider, identifier: try row.optionalString("identifier") ?? "",
+                    verifiedEmail: try row.optionalString("verified_email")))
+        }
+        return (stored, try Self.user(from: first), withIdentities ? identities : nil)
     }
 
     /// Replaces a token by a new one with the same (sealed) refresh secret and sign-in, in a
     /// transaction that also checks the old token is still there: of concurrent refreshes of
-    /// one token, one rotates it and the others get nil. Concurrent refreshes share one
-    /// transaction (`GroupCommit`); each is answered once that transaction has committed. The
-    /// new token expires after `lifetime`, or when the session can no longer be refreshed
-    /// (`refreshLifetime` after its sign-in), whichever comes first.
+    /// one token, one rotates it and the others get nil. The new token expires after
+    /// `lifetime`, or when the session can no longer be refreshed (`refreshLifetime` after its
+    /// sign-in), whichever comes first.
     func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int)? {
         let token = Self.randomToken()
         let hash = Self.hash(token)
         let expiresAt = min(now + lifetime, old.signedInAt + refreshLifetime)
-        let rotated = try await rotations.submit(Rotation(oldHash: old.tokenHash, newHash: hash, expiresAt: expiresAt, now: now))
+        let oldHash = old.tokenHash
+        let rotated = try await write { db in
+            try await self.purgeIfDue(db, now: now)
+            // The row takes the new hash in place: its user (and the index on it) and its sealed
+            // secret stay as they are, so no foreign-key check and one row change instead of an
+            // insert and a delete.
+            return try await db.raw(
+                """
+                UPDATE access_tokens SET token_hash = \(bind: hash), expires_at = \(bind: expiresAt), created_at = \(bind: now)
+                WHERE token_hash = \(bind: oldHash) RETURNING 1 AS rotated
+                """
+            ).all().count == 1
+        }
         return rotated ? (token, expiresAt) : nil
-    }
-
-    /// One rotation, inside the caller's transaction: false when the old token is gone.
-    static func rotate(_ rotation: Rotation, purges: PurgeSchedule, refreshLifetime: Int = refreshWindow, _ db: Database) throws -> Bool {
-        try purgeIfDue(db, now: rotation.now, purges, refreshLifetime: refreshLifetime)
-        // The row takes the new hash in place: its user (and the index on it) and its sealed
-        // secret stay as they are, so no foreign-key check and one row change instead of an
-        // insert and a delete.
-        try db.cachedStatement(sql: "UPDATE access_tokens SET token_hash = ?, expires_at = ?, created_at = ? WHERE token_hash = ?")
-            .execute(arguments: [rotation.newHash, rotation.expiresAt, rotation.now, rotation.oldHash])
-        return db.changesCount == 1
     }
 }

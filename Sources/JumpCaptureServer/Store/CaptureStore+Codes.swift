@@ -1,4 +1,4 @@
-import GRDB
+import SQLKit
 import JumpCapture
 import JumpForms
 
@@ -9,29 +9,32 @@ extension CaptureStore {
     /// carries it (the page the link opens speaks it).
     func issueCode(userID: Int64, kind: String, locale: String, lifetime: Int, now: Int) async throws -> String {
         let code = Self.randomToken()
-        try await pool.write { db in
-            try self.purgeIfDue(db, now: now)
+        try await write { db in
+            try await self.purgeIfDue(db, now: now)
             // Only the newest link of a kind works: an older email's link stops working.
-            try db.execute(sql: "DELETE FROM codes WHERE user_id = ? AND kind = ?", arguments: [userID, kind])
-            try db.execute(
-                sql: "INSERT INTO codes (code_hash, user_id, kind, expires_at, locale) VALUES (?, ?, ?, ?, ?)",
-                arguments: [Self.hash(code), userID, kind, now + lifetime, locale])
+            try await db.raw("DELETE FROM codes WHERE user_id = \(bind: userID) AND kind = \(bind: kind)").run()
+            try await db.raw(
+                """
+                INSERT INTO codes (code_hash, user_id, kind, expires_at, locale)
+                VALUES (\(bind: Self.hash(code)), \(bind: userID), \(bind: kind), \(bind: now + lifetime), \(bind: locale))
+                """
+            ).run()
         }
         return code
     }
 
     /// The user a valid code belongs to; the code is used up.
     func consumeCode(_ code: String, kind: String, now: Int) async throws -> Int64? {
-        try await pool.write { db in
-            let hash = Self.hash(code)
+        let hash = Self.hash(code)
+        return try await write { db in
+            // One statement: of two uses of one code, one gets its row.
             guard
-                let row = try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM codes WHERE code_hash = ? AND kind = ?", arguments: [hash, kind])
+                let row = try await db.raw("DELETE FROM codes WHERE code_hash = \(bind: hash) AND kind = \(bind: kind) RETURNING user_id, expires_at")
+                    .first()
             else {
                 return nil
             }
-            try db.execute(sql: "DELETE FROM codes WHERE code_hash = ?", arguments: [hash])
-            let expires: Int = row["expires_at"]
-            return expires > now ? row["user_id"] : nil
+            return try row.int("expires_at") > now ? try row.int64("user_id") : nil
         }
     }
 
@@ -43,11 +46,10 @@ extension CaptureStore {
 
     /// A valid code, without using it up; nil when it is not valid.
     func peekCode(_ code: String, kind: String, now: Int) async throws -> PendingCode? {
-        try quickRead { db in
-            try Row.fetchOne(
-                db, sql: "SELECT locale FROM codes WHERE code_hash = ? AND kind = ? AND expires_at > ?",
-                arguments: [Self.hash(code), kind, now]
-            ).map { PendingCode(locale: $0["locale"]) }
+        let hash = Self.hash(code)
+        return try await read { db in
+            try await db.raw("SELECT locale FROM codes WHERE code_hash = \(bind: hash) AND kind = \(bind: kind) AND expires_at > \(bind: now)")
+                .first().map { PendingCode(locale: try $0.optionalString("locale")) }
         }
     }
 
@@ -57,11 +59,14 @@ extension CaptureStore {
     /// that made it (the one `/oauth/token` compares).
     func issueAuthorizationCode(userID: Int64, redirectURI: String?, lifetime: Int, now: Int) async throws -> String {
         let code = Self.randomToken()
-        try await pool.write { db in
-            try self.purgeIfDue(db, now: now)
-            try db.execute(
-                sql: "INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [Self.hash(code), userID, redirectURI, now + lifetime])
+        try await write { db in
+            try await self.purgeIfDue(db, now: now)
+            try await db.raw(
+                """
+                INSERT INTO authorization_codes (code_hash, user_id, redirect_uri, expires_at)
+                VALUES (\(bind: Self.hash(code)), \(bind: userID), \(bind: redirectURI), \(bind: now + lifetime))
+                """
+            ).run()
         }
         return code
     }
@@ -90,28 +95,31 @@ extension CaptureStore {
         now: Int
     ) async throws -> Redemption {
         let hash = Self.hash(code)
-        return try await pool.write { db in
-            try self.purgeIfDue(db, now: now)
+        let lock = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await write { db in
+            try await self.purgeIfDue(db, now: now)
+            // PostgreSQL: FOR UPDATE makes concurrent redemptions of one code take turns.
             guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT user_id, redirect_uri, expires_at, redeemed_chain FROM authorization_codes WHERE code_hash = ?",
-                    arguments: [hash])
+                let row = try await db.raw(
+                    """
+                    SELECT user_id, redirect_uri, expires_at, redeemed_chain FROM authorization_codes WHERE code_hash = \(bind: hash)\(unsafeRaw: lock)
+                    """
+                ).first()
             else { return .invalid }
-            if let chain: String = row["redeemed_chain"] {
-                try Self.endGrant(chain, db)
+            if let chain = try row.optionalString("redeemed_chain") {
+                try await Self.endGrant(chain, db)
                 return .replayed
             }
-            let expiresAt: Int = row["expires_at"]
-            if expiresAt <= now {
-                try db.execute(sql: "DELETE FROM authorization_codes WHERE code_hash = ?", arguments: [hash])
+            if try row.int("expires_at") <= now {
+                try await db.raw("DELETE FROM authorization_codes WHERE code_hash = \(bind: hash)").run()
                 return .expired
             }
-            if let expected: String = row["redirect_uri"], expected != redirectURI { return .redirectMismatch }
+            if let expected = try row.optionalString("redirect_uri"), expected != redirectURI { return .redirectMismatch }
             // A new grant: its refresh chain starts now and ends `refreshLifetime` later.
             let chain = Self.randomToken()
-            try db.execute(sql: "UPDATE authorization_codes SET redeemed_chain = ? WHERE code_hash = ?", arguments: [chain, hash])
-            return try Self.issueOAuthTokens(
-                userID: row["user_id"], chain: chain, signedInAt: now, accessLifetime: accessLifetime,
+            try await db.raw("UPDATE authorization_codes SET redeemed_chain = \(bind: chain) WHERE code_hash = \(bind: hash)").run()
+            return try await Self.issueOAuthTokens(
+                userID: try row.int64("user_id"), chain: chain, signedInAt: now, accessLifetime: accessLifetime,
                 refreshLifetime: refreshLifetime, now: now, db)
         }
     }
@@ -123,57 +131,63 @@ extension CaptureStore {
     /// redemptions one wins, and the other ends the grant the winner continues.
     func redeemRefreshToken(_ token: String, accessLifetime: Int, refreshLifetime: Int, now: Int) async throws -> Redemption {
         let hash = Self.hash(token)
-        return try await pool.write { db in
-            try self.purgeIfDue(db, now: now)
+        let lock = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await write { db in
+            try await self.purgeIfDue(db, now: now)
             guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT user_id, expires_at, chain, signed_in_at, used_at FROM refresh_tokens WHERE token_hash = ?",
-                    arguments: [hash])
+                let row = try await db.raw(
+                    "SELECT user_id, expires_at, chain, signed_in_at, used_at FROM refresh_tokens WHERE token_hash = \(bind: hash)\(unsafeRaw: lock)"
+                ).first()
             else {
                 return .invalid
             }
-            let chain: String = row["chain"] ?? hash
-            if row["used_at"] as Int? != nil {
-                try Self.endGrant(chain, db)
+            let chain = try row.optionalString("chain") ?? hash
+            if try row.optionalInt("used_at") != nil {
+                try await Self.endGrant(chain, db)
                 return .replayed
             }
-            let expiresAt: Int = row["expires_at"]
-            let signedInAt: Int = row["signed_in_at"] ?? now
+            let expiresAt = try row.int("expires_at")
+            let signedInAt = try row.optionalInt("signed_in_at") ?? now
             if expiresAt <= now || signedInAt + refreshLifetime <= now {
-                try db.execute(sql: "DELETE FROM refresh_tokens WHERE token_hash = ?", arguments: [hash])
+                try await db.raw("DELETE FROM refresh_tokens WHERE token_hash = \(bind: hash)").run()
                 return .expired
             }
-            try db.execute(sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ?", arguments: [now, hash])
-            return try Self.issueOAuthTokens(
-                userID: row["user_id"], chain: chain, signedInAt: signedInAt,
+            try await db.raw("UPDATE refresh_tokens SET used_at = \(bind: now) WHERE token_hash = \(bind: hash)").run()
+            return try await Self.issueOAuthTokens(
+                userID: try row.int64("user_id"), chain: chain, signedInAt: signedInAt,
                 accessLifetime: accessLifetime, refreshLifetime: refreshLifetime, now: now, db)
         }
     }
 
     /// Ends the `/oauth/token` grant `chain`: its access tokens and refresh tokens (used ones
     /// too: the grant is over).
-    private static func endGrant(_ chain: String, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM access_tokens WHERE chain = ?", arguments: [chain])
-        try db.execute(sql: "DELETE FROM refresh_tokens WHERE chain = ?", arguments: [chain])
+    private static func endGrant(_ chain: String, _ db: any SQLDatabase) async throws {
+        try await db.raw("DELETE FROM access_tokens WHERE chain = \(bind: chain)").run()
+        try await db.raw("DELETE FROM refresh_tokens WHERE chain = \(bind: chain)").run()
     }
 
     /// An access token and a refresh token of the grant `chain`, begun at `signedInAt`: the
     /// refresh token lasts until the chain ends, the access token `accessLifetime` (or less).
     private static func issueOAuthTokens(
         userID: Int64, chain: String, signedInAt: Int, accessLifetime: Int, refreshLifetime: Int,
-        now: Int, _ db: Database
-    ) throws -> Redemption {
+        now: Int, _ db: any SQLDatabase
+    ) async throws -> Redemption {
         let access = randomToken()
         let refresh = randomToken()
         let chainEnd = signedInAt + refreshLifetime
         let expiresAt = min(now + accessLifetime, chainEnd)
-        try db.execute(
-            sql: """
-                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at, chain) VALUES (?, ?, NULL, ?, ?, ?, ?)
-                """, arguments: [hash(access), userID, expiresAt, now, signedInAt, chain])
-        try db.execute(
-            sql: "INSERT INTO refresh_tokens (token_hash, user_id, expires_at, signed_in_at, chain) VALUES (?, ?, ?, ?, ?)",
-            arguments: [hash(refresh), userID, chainEnd, signedInAt, chain])
+        try await db.raw(
+            """
+            INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at, chain)
+            VALUES (\(bind: hash(access)), \(bind: userID), NULL, \(bind: expiresAt), \(bind: now), \(bind: signedInAt), \(bind: chain))
+            """
+        ).run()
+        try await db.raw(
+            """
+            INSERT INTO refresh_tokens (token_hash, user_id, expires_at, signed_in_at, chain)
+            VALUES (\(bind: hash(refresh)), \(bind: userID), \(bind: chainEnd), \(bind: signedInAt), \(bind: chain))
+            """
+        ).run()
         return .issued(accessToken: access, refreshToken: refresh, expiresAt: expiresAt)
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+import SQLKit
 
 /// Ending sessions: one token at once (`/oauth/revoke`), or every session of an account but
 /// the caller's (a password change) or all of them (a reset through the email link).
@@ -21,17 +21,17 @@ extension CaptureStore {
     /// `hint` (`access_token` or `refresh_token`) says which table to look in first.
     func revoke(_ token: String, hint: String? = nil) async throws -> Revocation {
         let hash = Self.hash(token)
-        return try await pool.write { db in
+        return try await write { db in
             let refreshFirst = hint == "refresh_token"
             for table in refreshFirst ? ["refresh_tokens", "access_tokens"] : ["access_tokens", "refresh_tokens"] {
-                guard let row = try Row.fetchOne(db, sql: "SELECT chain FROM \(table) WHERE token_hash = ?", arguments: [hash]) else { continue }
+                guard let row = try await db.raw("SELECT chain FROM \(ident: table) WHERE token_hash = \(bind: hash)").first() else { continue }
                 let kind: Revocation = table == "access_tokens" ? .accessToken : .refreshToken
-                guard let chain: String = row["chain"] else {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE token_hash = ?", arguments: [hash])
+                guard let chain = try row.optionalString("chain") else {
+                    try await db.raw("DELETE FROM \(ident: table) WHERE token_hash = \(bind: hash)").run()
                     return kind
                 }
-                try db.execute(sql: "DELETE FROM access_tokens WHERE chain = ?", arguments: [chain])
-                try db.execute(sql: "DELETE FROM refresh_tokens WHERE chain = ?", arguments: [chain])
+                try await db.raw("DELETE FROM access_tokens WHERE chain = \(bind: chain)").run()
+                try await db.raw("DELETE FROM refresh_tokens WHERE chain = \(bind: chain)").run()
                 return kind
             }
             return .unknown
@@ -45,31 +45,32 @@ extension CaptureStore {
     /// it deleted.
     @discardableResult
     func revokeSessions(userID: Int64, keeping kept: StoredToken? = nil) async throws -> Int {
-        return try await pool.write { db -> Int in
-            try db.execute(sql: "DELETE FROM authorization_codes WHERE user_id = ? AND redeemed_chain IS NULL", arguments: [userID])
-            let codes = db.changesCount
-            if let chain = kept?.chain {
-                try db.execute(sql: "DELETE FROM access_tokens WHERE user_id = ? AND chain IS NOT ?", arguments: [userID, chain])
-                var count = db.changesCount
-                try db.execute(sql: "DELETE FROM refresh_tokens WHERE user_id = ? AND chain IS NOT ?", arguments: [userID, chain])
-                count += db.changesCount
-                return count + codes
+        let keptChain = kept?.chain
+        let keptHash = kept?.tokenHash
+        return try await write { db -> Int in
+            func count(_ sql: SQLQueryString) async throws -> Int { try await db.raw(sql).all().count }
+            let codes = try await count(
+                "DELETE FROM authorization_codes WHERE user_id = \(bind: userID) AND redeemed_chain IS NULL RETURNING 1 AS gone")
+            if let chain = keptChain {
+                return try await count(
+                    "DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND chain IS DISTINCT FROM \(bind: chain) RETURNING 1 AS gone")
+                    + count(
+                        "DELETE FROM refresh_tokens WHERE user_id = \(bind: userID) AND chain IS DISTINCT FROM \(bind: chain) RETURNING 1 AS gone")
+                    + codes
             }
-            try db.execute(sql: "DELETE FROM access_tokens WHERE user_id = ? AND token_hash IS NOT ?", arguments: [userID, kept?.tokenHash])
-            var count = db.changesCount
-            try db.execute(sql: "DELETE FROM refresh_tokens WHERE user_id = ?", arguments: [userID])
-            count += db.changesCount
-            return count + codes
+            return try await count(
+                "DELETE FROM access_tokens WHERE user_id = \(bind: userID) AND token_hash IS DISTINCT FROM \(bind: keptHash) RETURNING 1 AS gone")
+                + count("DELETE FROM refresh_tokens WHERE user_id = \(bind: userID) RETURNING 1 AS gone") + codes
         }
     }
 
     /// Deletes the one-time codes of `userID`: of `kinds`, or all of them.
     func revokeCodes(userID: Int64, kinds: [String]? = nil) async throws {
-        try await pool.write { db in
+        try await write { db in
             if let kinds {
-                for kind in kinds { try db.execute(sql: "DELETE FROM codes WHERE user_id = ? AND kind = ?", arguments: [userID, kind]) }
+                for kind in kinds { try await db.raw("DELETE FROM codes WHERE user_id = \(bind: userID) AND kind = \(bind: kind)").run() }
             } else {
-                try db.execute(sql: "DELETE FROM codes WHERE user_id = ?", arguments: [userID])
+                try await db.raw("DELETE FROM codes WHERE user_id = \(bind: userID)").run()
             }
         }
     }

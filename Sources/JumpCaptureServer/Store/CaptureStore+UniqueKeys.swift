@@ -1,4 +1,4 @@
-import GRDB
+import SQLKit
 import JumpForms
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -41,70 +41,88 @@ extension CaptureStore {
 
     /// Writes the keys of a user's record (inside the write that stores the record): its
     /// email's, which the unique index checks, and one per unique path holding text.
-    func storeUniqueKeys(userID: Int64, record: JSONValue, emailNormalized: String?, _ db: Database) throws {
-        try db.execute(sql: "UPDATE users SET email_key = ? WHERE id = ?", arguments: [Self.emailKey(emailNormalized), userID])
+    func storeUniqueKeys(userID: Int64, record: JSONValue, emailNormalized: String?, _ db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE users SET email_key = \(bind: Self.emailKey(emailNormalized)) WHERE id = \(bind: userID)").run()
         guard !uniquePaths.isEmpty else { return }
-        try db.execute(sql: "DELETE FROM unique_values WHERE user_id = ?", arguments: [userID])
+        try await db.raw("DELETE FROM unique_values WHERE user_id = \(bind: userID)").run()
         for (path, comparison) in uniquePaths {
             guard let value = record.value(atPath: path)?.stringValue, !FormValues.isBlank(value) else { continue }
-            try db.execute(
-                sql: "INSERT INTO unique_values (user_id, path, value_key) VALUES (?, ?, ?)",
-                arguments: [userID, path, comparison.key(value)])
+            try await db.raw(
+                "INSERT INTO unique_values (user_id, path, value_key) VALUES (\(bind: userID), \(bind: path), \(bind: comparison.key(value)))"
+            ).run()
         }
     }
 
     /// Whether another user than `userID` holds a value whose key is `value`'s, at `path`.
-    func holds(_ path: String, _ value: String, excluding userID: Int64?, _ db: Database) throws -> Bool? {
+    func holds(_ path: String, _ value: String, excluding userID: Int64?, _ db: any SQLDatabase) async throws -> Bool? {
         if path == "email" {
             let normalized = normalizeEmail(value)
-            return try Row.fetchOne(
-                db, sql: "SELECT 1 FROM users WHERE (email_key = ? OR email_normalized = ?) AND id IS NOT ?",
-                arguments: [Self.emailKey(normalized), normalized, userID]) != nil
+            return try await db.raw(
+                """
+                SELECT 1 AS found FROM users WHERE (email_key = \(bind: Self.emailKey(normalized)) OR email_normalized = \(bind: normalized))
+                AND id IS DISTINCT FROM \(bind: userID)
+                """
+            ).first() != nil
         }
         guard let comparison = uniquePaths[path] else { return nil }
-        return try Row.fetchOne(
-            db, sql: "SELECT 1 FROM unique_values WHERE path = ? AND value_key = ? AND user_id IS NOT ?",
-            arguments: [path, comparison.key(value), userID]) != nil
+        return try await db.raw(
+            """
+            SELECT 1 AS found FROM unique_values WHERE path = \(bind: path) AND value_key = \(bind: comparison.key(value))
+            AND user_id IS DISTINCT FROM \(bind: userID)
+            """
+        ).first() != nil
     }
 
     /// Makes the keys again where they are missing or stale (see the type's comment), and
     /// forgets those of paths the flow no longer keeps unique. Runs at start-up.
-    static func refreshUniqueKeys(_ paths: [String: LookAlike.Comparison], _ db: Database) throws {
+    static func refreshUniqueKeys(_ paths: [String: LookAlike.Comparison], _ db: any SQLDatabase) async throws {
         var stored: [String: String] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT path, comparison FROM unique_paths") { stored[row["path"]] = row["comparison"] }
-        if stored["email"] != keyTag(.folded) { try refillEmailKeys(db) }
+        for row in try await db.raw("SELECT path, comparison FROM unique_paths").all() {
+            stored[try row.string("path")] = try row.string("comparison")
+        }
+        if stored["email"] != keyTag(.folded) { try await refillEmailKeys(db) }
         for path in stored.keys where path != "email" && paths[path] == nil {
-            try db.execute(sql: "DELETE FROM unique_values WHERE path = ?", arguments: [path])
-            try db.execute(sql: "DELETE FROM unique_paths WHERE path = ?", arguments: [path])
+            try await db.raw("DELETE FROM unique_values WHERE path = \(bind: path)").run()
+            try await db.raw("DELETE FROM unique_paths WHERE path = \(bind: path)").run()
         }
         for (path, comparison) in paths.sorted(by: { $0.key < $1.key }) where stored[path] != keyTag(comparison) {
-            try db.execute(sql: "DELETE FROM unique_values WHERE path = ?", arguments: [path])
-            let users = try Row.fetchCursor(db, sql: "SELECT id, record FROM users")
-            while let row = try users.next() {
-                let record = CaptureStore.record(fromText: row["record"])
+            try await db.raw("DELETE FROM unique_values WHERE path = \(bind: path)").run()
+            for row in try await db.raw("SELECT id, record FROM users").all() {
+                let record = CaptureStore.record(fromText: try row.optionalString("record"))
                 guard let value = record.value(atPath: path)?.stringValue, !FormValues.isBlank(value) else { continue }
-                try db.execute(
-                    sql: "INSERT INTO unique_values (user_id, path, value_key) VALUES (?, ?, ?)",
-                    arguments: [row["id"] as Int64, path, comparison.key(value)])
+                let id = try row.int64("id")
+                try await db.raw(
+                    "INSERT INTO unique_values (user_id, path, value_key) VALUES (\(bind: id), \(bind: path), \(bind: comparison.key(value)))"
+                ).run()
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO unique_paths (path, comparison) VALUES (?, ?)", arguments: [path, keyTag(comparison)])
+            try await setKeyTag(path: path, keyTag(comparison), db)
         }
+    }
+
+    private static func setKeyTag(path: String, _ tag: String, _ db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO unique_paths (path, comparison) VALUES (\(bind: path), \(bind: tag))
+            ON CONFLICT (path) DO UPDATE SET comparison = excluded.comparison
+            """
+        ).run()
     }
 
     /// Makes every email key again, oldest account first, and (re)creates their unique index.
     /// Two accounts stored before keys existed may have emails that differ only by look-alikes
     /// (`ana@x` and `ａna@x`): the older keeps the key; the newer keeps its record, its sign-in
     /// and its old unique index (`email_normalized`), without a key. Nothing is lost.
-    static func refillEmailKeys(_ db: Database) throws {
-        try db.execute(sql: "DROP INDEX IF EXISTS users_email_key")
-        try db.execute(sql: "UPDATE users SET email_key = NULL")
-        let rows = try Row.fetchAll(db, sql: "SELECT id, email_normalized FROM users WHERE email_normalized IS NOT NULL ORDER BY id")
+    static func refillEmailKeys(_ db: any SQLDatabase) async throws {
+        try await db.raw("DROP INDEX IF EXISTS users_email_key").run()
+        try await db.raw("UPDATE users SET email_key = NULL").run()
+        let rows = try await db.raw("SELECT id, email_normalized FROM users WHERE email_normalized IS NOT NULL ORDER BY id").all()
         var taken = Set<String>()
         for row in rows {
-            guard let key = emailKey(row["email_normalized"]), taken.insert(key).inserted else { continue }
-            try db.execute(sql: "UPDATE users SET email_key = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
+            guard let key = emailKey(try row.optionalString("email_normalized")), taken.insert(key).inserted else { continue }
+            let id = try row.int64("id")
+            try await db.raw("UPDATE users SET email_key = \(bind: key) WHERE id = \(bind: id)").run()
         }
-        try db.execute(sql: "CREATE UNIQUE INDEX users_email_key ON users(email_key) WHERE email_key IS NOT NULL")
-        try db.execute(sql: "INSERT OR REPLACE INTO unique_paths (path, comparison) VALUES ('email', ?)", arguments: [keyTag(.folded)])
+        try await db.raw("CREATE UNIQUE INDEX users_email_key ON users(email_key) WHERE email_key IS NOT NULL").run()
+        try await setKeyTag(path: "email", keyTag(.folded), db)
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+import SQLKit
 import JumpCapture
 import JumpForms
 #if canImport(FoundationEssentials)
@@ -9,10 +9,12 @@ import JumpForms
 
 /// Users, their records and linked identities.
 extension CaptureStore {
-    static func user(from row: Row) -> StoredUser {
+    static let userColumns = "id, uuid, record, password_hash, email_normalized"
+
+    static func user(from row: any SQLRow) throws -> StoredUser {
         StoredUser(
-            id: row["id"], uuid: row["uuid"], recordText: row["record"] ?? "{}",
-            passwordHash: row["password_hash"], emailNormalized: row["email_normalized"])
+            id: try row.int64("id"), uuid: try row.string("uuid"), recordText: try row.optionalString("record") ?? "{}",
+            passwordHash: try row.optionalString("password_hash"), emailNormalized: try row.optionalString("email_normalized"))
     }
 
     /// A stored record's JSON text as a value (the server wrote it; an empty record if not JSON).
@@ -35,72 +37,76 @@ extension CaptureStore {
     }
 
     func user(id: Int64) async throws -> StoredUser? {
-        try quickRead { db in try Self.user(id: id, db) }
+        try await read { db in try await Self.user(id: id, db) }
     }
 
-    static func user(id: Int64, _ db: Database) throws -> StoredUser? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(Self.user)
+    static func user(id: Int64, _ db: any SQLDatabase) async throws -> StoredUser? {
+        try await db.raw("SELECT \(unsafeRaw: userColumns) FROM users WHERE id = \(bind: id)").first().map(Self.user)
     }
 
     func user(emailNormalized: String) async throws -> StoredUser? {
-        try quickRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE email_normalized = ?"), arguments: [emailNormalized]).map(Self.user)
+        try await read { db in
+            try await db.raw("SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE email_normalized = \(bind: emailNormalized)").first().map(
+                Self.user)
         }
     }
 
     /// The user whose record holds `value` at `path` (case-insensitive), for username sign-in.
     func user(path: String, value: String) async throws -> StoredUser? {
-        try await pool.read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT * FROM users WHERE lower(json_extract(record, ?)) = lower(?)",
-                arguments: ["$." + path, value]
-            ).map(Self.user)
+        let engine = database.engine
+        return try await read { db in
+            try await db.raw(
+                "SELECT \(unsafeRaw: Self.userColumns) FROM users WHERE lower(\(engine.recordText("record", path: path))) = lower(\(bind: value)) ORDER BY id LIMIT 1"
+            ).first().map(Self.user)
         }
     }
 
     func user(provider: String, identifier: String) async throws -> StoredUser? {
-        try quickRead { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT users.* FROM users JOIN identities ON identities.user_id = users.id
-                    WHERE identities.provider = ? AND identities.identifier = ?
-                    """, arguments: [provider, identifier]
-            ).map(Self.user)
+        try await read { db in
+            try await db.raw(
+                """
+                SELECT users.id, users.uuid, users.record, users.password_hash, users.email_normalized
+                FROM users JOIN identities ON identities.user_id = users.id
+                WHERE identities.provider = \(bind: provider) AND identities.identifier = \(bind: identifier)
+                """
+            ).first().map(Self.user)
         }
     }
 
     func identities(of userID: Int64) async throws -> [StoredIdentity] {
-        try quickRead { db in try Self.identities(of: userID, db) }
+        try await read { db in try await Self.identities(of: userID, db) }
     }
 
-    static func identities(of userID: Int64, _ db: Database) throws -> [StoredIdentity] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT provider, identifier, verified_email FROM identities WHERE user_id = ? ORDER BY id"), arguments: [userID]
-        )
-        .map { StoredIdentity(provider: $0["provider"], identifier: $0["identifier"], verifiedEmail: $0["verified_email"]) }
+    static func identities(of userID: Int64, _ db: any SQLDatabase) async throws -> [StoredIdentity] {
+        try await db.raw("SELECT provider, identifier, verified_email FROM identities WHERE user_id = \(bind: userID) ORDER BY id").all().map {
+            StoredIdentity(
+                provider: try $0.string("provider"), identifier: try $0.string("identifier"), verifiedEmail: try $0.optionalString("verified_email"))
+        }
     }
 
     /// Values that must be unique, as (field name, schema path, value), checked inside the write.
     typealias UniqueCheck = (field: String, path: String, value: String)
 
-    func conflicts(_ checks: [UniqueCheck], excluding userID: Int64?, _ db: Database) throws -> [String] {
+    func conflicts(_ checks: [UniqueCheck], excluding userID: Int64?, _ db: any SQLDatabase) async throws -> [String] {
         var taken: [String] = []
         for check in checks {
             let exists: Bool
             // By look-alike keys (CaptureStore+UniqueKeys); a path the flow does not name, as before.
-            if let held = try holds(check.path, check.value, excluding: userID, db) {
+            if let held = try await holds(check.path, check.value, excluding: userID, db) {
                 exists = held
             } else if check.path == "email" {
                 exists =
-                    try Row.fetchOne(
-                        db, sql: "SELECT 1 FROM users WHERE email_normalized = ? AND id IS NOT ?",
-                        arguments: [normalizeEmail(check.value), userID]) != nil
+                    try await db.raw(
+                        "SELECT 1 AS found FROM users WHERE email_normalized = \(bind: normalizeEmail(check.value)) AND id IS DISTINCT FROM \(bind: userID)"
+                    ).first() != nil
             } else {
                 exists =
-                    try Row.fetchOne(
-                        db, sql: "SELECT 1 FROM users WHERE lower(json_extract(record, ?)) = lower(?) AND id IS NOT ?",
-                        arguments: ["$." + check.path, check.value, userID]) != nil
+                    try await db.raw(
+                        """
+                        SELECT 1 AS found FROM users WHERE lower(\(database.engine.recordText("record", path: check.path))) = lower(\(bind: check.value))
+                        AND id IS DISTINCT FROM \(bind: userID)
+                        """
+                    ).first() != nil
             }
             if exists { taken.append(check.field) }
         }
@@ -109,10 +115,28 @@ extension CaptureStore {
 
     /// The fields of `checks` whose values another record (than `userID`) holds: a read, for
     /// the answer that lists every invalid field (the writes check again in their transaction).
-    func taken(_ checks: [UniqueCheck], excluding userID: Int64?) throws -> [String] {
+    func taken(_ checks: [UniqueCheck], excluding userID: Int64?) async throws -> [String] {
         if checks.isEmpty { return [] }
-        return try quickRead { db in try self.conflicts(checks, excluding: userID, db) }
+        let checks = checks.map { UniqueValue(field: $0.field, path: $0.path, value: $0.value) }
+        return try await read { db in try await self.conflicts(checks.map { ($0.field, $0.path, $0.value) }, excluding: userID, db) }
     }
+
+    /// `UniqueCheck` as a value that can cross into a transaction (tuples are not `Sendable`).
+    struct UniqueValue: Sendable {
+        var field: String
+        var path: String
+        var value: String
+    }
+
+    /// PostgreSQL: the writes that check unique values take turns (a transaction-level
+    /// advisory lock), so that two instances cannot both find a value free and both store it
+    /// (the email also has its unique index; the flow's other unique values have none). SQLite
+    /// writes take turns already.
+    func lockRecordWrites(_ db: any SQLDatabase) async throws {
+        if database.engine == .postgres { try await db.raw("SELECT pg_advisory_xact_lock(\(literal: Self.recordWriteLock))").run() }
+    }
+
+    static let recordWriteLock = 0x6A75_7277
 
     /// Creates a user (and its first identity) in one transaction; unique values are checked
     /// in the same transaction, with the unique indexes as the last word.
@@ -126,38 +150,47 @@ extension CaptureStore {
         let timestamp = Timestamps.capture(now)
         let stamped = record.setting("uuid", .string(uuid)).setting("created", .string(timestamp)).setting("lastUpdated", .string(timestamp))
         let email = record["email"]?.stringValue.map(normalizeEmail)
+        let checks = unique.map { UniqueValue(field: $0.field, path: $0.path, value: $0.value) }
         do {
-            return try await pool.write { db in
-                let taken = try self.conflicts(unique, excluding: nil, db)
+            return try await write { db in
+                try await self.lockRecordWrites(db)
+                let taken = try await self.conflicts(checks.map { ($0.field, $0.path, $0.value) }, excluding: nil, db)
                 if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
                 if let identity,
-                    try Row.fetchOne(
-                        db, sql: "SELECT 1 FROM identities WHERE provider = ? AND identifier = ?",
-                        arguments: [identity.provider, identity.identifier]) != nil
+                    try await db.raw(
+                        "SELECT 1 AS found FROM identities WHERE provider = \(bind: identity.provider) AND identifier = \(bind: identity.identifier)"
+                    ).first() != nil
                 {
                     throw StoreConflict.identityTaken
                 }
-                if let engageToken, try !Self.useEngageToken(engageToken, now: now, db) { throw StoreConflict.engageTokenUsed }
-                try db.execute(
-                    sql: "INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [uuid, email, passwordHash, "{}", timestamp, timestamp])
-                let id = db.lastInsertedRowID
+                if let engageToken, try await !Self.useEngageToken(engageToken, now: now, db) { throw StoreConflict.engageTokenUsed }
+                guard
+                    let inserted = try await db.raw(
+                        """
+                        INSERT INTO users (uuid, email_normalized, password_hash, record, created, last_updated)
+                        VALUES (\(bind: uuid), \(bind: email), \(bind: passwordHash), '{}', \(bind: timestamp), \(bind: timestamp)) RETURNING id
+                        """
+                    ).first()
+                else { throw StoreUnavailable(reason: "the new user's id was not returned") }
+                let id = try inserted.int64("id")
                 let value = stamped.setting("id", .integer(Int(id)))
                 let full = value.serialized()
                 // Thrown inside the transaction: the row is not kept.
                 if let problem = self.recordLimits.problem(text: full, record: value) { throw problem }
-                try db.execute(sql: "UPDATE users SET record = ? WHERE id = ?", arguments: [full, id])
-                try self.storeUniqueKeys(userID: id, record: stamped, emailNormalized: email, db)
+                try await db.raw("UPDATE users SET record = \(bind: full) WHERE id = \(bind: id)").run()
+                try await self.storeUniqueKeys(userID: id, record: stamped, emailNormalized: email, db)
                 if let identity {
-                    try db.execute(
-                        sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
-                        arguments: [id, identity.provider, identity.identifier, identity.verifiedEmail])
+                    try await db.raw(
+                        """
+                        INSERT INTO identities (user_id, provider, identifier, verified_email)
+                        VALUES (\(bind: id), \(bind: identity.provider), \(bind: identity.identifier), \(bind: identity.verifiedEmail))
+                        """
+                    ).run()
                 }
                 return StoredUser(id: id, uuid: uuid, recordText: full, passwordHash: passwordHash, emailNormalized: email)
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            // Another writer won between our check and our insert (cannot happen with one pool,
-            // but the index stays the last word).
+        } catch let error where StoreDatabase.isUniqueViolation(error) {
+            // Another writer won between our check and our insert: the index is the last word.
             throw StoreConflict.notUnique(unique.filter { $0.path == "email" }.map(\.field))
         }
     }
@@ -184,7 +217,7 @@ extension CaptureStore {
     ) async throws -> StoredUser {
         do {
             return try await updateUserRow(id: id, unique: unique, now: now, passwordHash: passwordHash, change: change)
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch let error where StoreDatabase.isUniqueViolation(error) {
             // The email index: a change wrote an address another record holds.
             let fields = unique.filter { $0.path == "email" }.map(\.field)
             throw StoreConflict.notUnique(fields.isEmpty ? ["email"] : fields)
@@ -195,11 +228,15 @@ extension CaptureStore {
         id: Int64, unique: [UniqueCheck], now: Int, passwordHash: String??,
         change: @escaping @Sendable (JSONValue, inout ElementIDs) throws -> JSONValue
     ) async throws -> StoredUser {
-        try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else { throw StoreConflict.notUnique([]) }
-            let taken = try self.conflicts(unique, excluding: id, db)
+        let checks = unique.map { UniqueValue(field: $0.field, path: $0.path, value: $0.value) }
+        let newHash = passwordHash
+        return try await write { db in
+            try await self.lockRecordWrites(db)
+            guard let row = try await db.raw("SELECT \(unsafeRaw: Self.userColumns), next_element_id FROM users WHERE id = \(bind: id)").first()
+            else { throw StoreConflict.notUnique([]) }
+            let taken = try await self.conflicts(checks.map { ($0.field, $0.path, $0.value) }, excluding: id, db)
             if !taken.isEmpty { throw StoreConflict.notUnique(taken) }
-            var user = Self.user(from: row)
+            var user = try Self.user(from: row)
             let timestamp = Timestamps.capture(now)
             let stored: JSONValue
             do {
@@ -207,23 +244,27 @@ extension CaptureStore {
             } catch StoreConflict.undecodableRecord(let reason) {
                 // The password alone may change; the record stays as it is.
                 var scratch = ElementIDs(next: ElementIDs.first)
-                guard case .some(let hash) = passwordHash, try change([:], &scratch) == [:] else { throw StoreConflict.undecodableRecord(reason) }
+                guard case .some(let hash) = newHash, try change([:], &scratch) == [:] else { throw StoreConflict.undecodableRecord(reason) }
                 user.passwordHash = hash
-                try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, id])
+                try await db.raw("UPDATE users SET password_hash = \(bind: hash) WHERE id = \(bind: id)").run()
                 return user
             }
-            let next: Int = row["next_element_id"] ?? 1
+            let next = try row.optionalInt("next_element_id") ?? 1
             var ids = ElementIDs(next: max(next, (self.recordModel?.largestElementID(in: stored) ?? 0) + 1))
             let record = try change(stored, &ids).setting("lastUpdated", .string(timestamp))
             let text = record.serialized()
             if let problem = self.recordLimits.problem(text: text, record: record, previousSize: user.recordText.utf8.count) { throw problem }
             user.recordText = text
             user.emailNormalized = record["email"]?.stringValue.map(normalizeEmail)
-            if case .some(let hash) = passwordHash { user.passwordHash = hash }
-            try db.execute(
-                sql: "UPDATE users SET record = ?, email_normalized = ?, password_hash = ?, last_updated = ?, next_element_id = ? WHERE id = ?",
-                arguments: [user.recordText, user.emailNormalized, user.passwordHash, timestamp, ids.next, id])
-            try self.storeUniqueKeys(userID: id, record: record, emailNormalized: user.emailNormalized, db)
+            if case .some(let hash) = newHash { user.passwordHash = hash }
+            try await db.raw(
+                """
+                UPDATE users SET record = \(bind: user.recordText), email_normalized = \(bind: user.emailNormalized),
+                password_hash = \(bind: user.passwordHash), last_updated = \(bind: timestamp), next_element_id = \(bind: ids.next)
+                WHERE id = \(bind: id)
+                """
+            ).run()
+            try await self.storeUniqueKeys(userID: id, record: record, emailNormalized: user.emailNormalized, db)
             return user
         }
     }
@@ -231,8 +272,8 @@ extension CaptureStore {
     /// Replaces a user's password hash while it is still `old` (a password set in the meantime
     /// stays), leaving the record as it is.
     func replacePasswordHash(userID: Int64, old: String, new: String) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?", arguments: [new, userID, old])
+        try await write { db in
+            try await db.raw("UPDATE users SET password_hash = \(bind: new) WHERE id = \(bind: userID) AND password_hash = \(bind: old)").run()
         }
     }
 
@@ -240,13 +281,16 @@ extension CaptureStore {
     /// token, and a social sign-in's own) in the same transaction: all of them or none.
     func link(userID: Int64, identity: StoredIdentity, consuming engageTokens: [String], now: Int) async throws {
         do {
-            try await pool.write { db in
-                try Self.useEngageTokens(engageTokens, now: now, db)
-                try db.execute(
-                    sql: "INSERT INTO identities (user_id, provider, identifier, verified_email) VALUES (?, ?, ?, ?)",
-                    arguments: [userID, identity.provider, identity.identifier, identity.verifiedEmail])
+            try await write { db in
+                try await Self.useEngageTokens(engageTokens, now: now, db)
+                try await db.raw(
+                    """
+                    INSERT INTO identities (user_id, provider, identifier, verified_email)
+                    VALUES (\(bind: userID), \(bind: identity.provider), \(bind: identity.identifier), \(bind: identity.verifiedEmail))
+                    """
+                ).run()
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch let error where StoreDatabase.isUniqueViolation(error) {
             throw StoreConflict.identityTaken
         }
     }
@@ -264,15 +308,19 @@ extension CaptureStore {
     /// The check and the delete are one transaction: of two concurrent unlinks of the two
     /// identities of a password-less account, one removes its identity and the other is refused.
     func unlink(userID: Int64, identifier: String) async throws -> UnlinkOutcome {
-        try await pool.write { db in
-            guard let owner = try Row.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [userID]) else {
+        try await write { db in
+            // PostgreSQL: FOR UPDATE makes concurrent unlinks of one account take turns.
+            let lock = self.database.engine == .postgres ? " FOR UPDATE" : ""
+            guard let owner = try await db.raw("SELECT password_hash FROM users WHERE id = \(bind: userID)\(unsafeRaw: lock)").first() else {
                 return .notFound
             }
-            let hasPassword = (owner["password_hash"] as String?) != nil
-            let identifiers = try String.fetchAll(db, sql: "SELECT identifier FROM identities WHERE user_id = ?", arguments: [userID])
+            let hasPassword = try owner.optionalString("password_hash") != nil
+            let identifiers = try await db.raw("SELECT identifier FROM identities WHERE user_id = \(bind: userID)").all().map {
+                try $0.string("identifier")
+            }
             guard identifiers.contains(identifier) else { return .notFound }
             if !hasPassword, Set(identifiers).subtracting([identifier]).isEmpty { return .lastIdentity }
-            try db.execute(sql: "DELETE FROM identities WHERE user_id = ? AND identifier = ?", arguments: [userID, identifier])
+            try await db.raw("DELETE FROM identities WHERE user_id = \(bind: userID) AND identifier = \(bind: identifier)").run()
             return .removed
         }
     }

@@ -1,94 +1,154 @@
 import Crypto
-import GRDB
+import Logging
+import SQLKit
 import JumpCapture
 import JumpForms
 import Synchronization
 
-/// The server's SQLite file, through GRDB: a `DatabasePool` in WAL mode with
-/// `synchronous=FULL` (an acknowledged write survives a crash of the process or the machine)
-/// and its checkpoints run off the commit path (`WALCheckpointer`),
-/// foreign keys on, and numbered migrations. Unique indexes guard the normalized email and
-/// (provider, identifier). Access tokens are stored as SHA-256 hashes; refresh secrets, which
-/// the refresh signature check needs in full, are sealed with AES-GCM under the server's key
-/// (`<database>.key`, mode 0600). The database file is created with mode 0600 (SQLite gives
-/// its `-wal` and `-shm` files the same). Rows that can no longer be used (expired access
-/// tokens past the refresh window, expired Engage tokens and email codes) are deleted at most
-/// once a minute, inside the writes that issue new ones.
+/// The server's database, SQLite (the embedded default) or PostgreSQL, through one query
+/// layer (`StoreDatabase`, SQLKit): every query is written once. SQLite runs in WAL mode with
+/// `synchronous=FULL` (an acknowledged write survives a crash of the process or the machine),
+/// foreign keys on; its file is created with mode 0600 (SQLite gives its `-wal` and `-shm`
+/// files the same). Numbered migrations, applied under a lock (CaptureStore+Migrations).
+/// Unique indexes guard the normalized email and (provider, identifier). Access tokens are
+/// stored as SHA-256 hashes; refresh secrets, which the refresh signature check needs in
+/// full, are sealed with AES-GCM under the server's key (`keyPath`, mode 0600: every instance
+/// on one PostgreSQL database needs the same file). Rows that can no longer be used (expired
+/// access tokens past the refresh window, expired Engage tokens and email codes) are deleted
+/// at most once a minute, inside the writes that issue new ones.
+///
+/// Opening the store does no I/O: the first call migrates the database (unless
+/// `migrate` is false) and brings the unique keys and element ids up to date (`prepared()`);
+/// `serve` calls `prepare()` before it listens, so that a database it cannot use stops it.
 final class CaptureStore: Sendable {
-    let pool: DatabasePool
-    /// The access token reads, on SQLite statements of their own.
-    let tokens: TokenLookup
-    let path: String
+    let database: StoreDatabase
+    /// The SQLite file (nil on PostgreSQL).
+    let path: String?
     /// The key refresh secrets are sealed with (bytes: `SymmetricKey` is not `Sendable`).
     let secretsKey: [UInt8]
     /// When purges are due.
     let purges = PurgeSchedule()
-    /// Refreshes waiting for the writer, committed together.
-    let rotations: GroupCommit<Rotation, Bool>
-    /// WAL checkpoints, off the commit path.
-    let checkpointer: WALCheckpointer
     /// Seconds a session can be refreshed for after its sign-in (`server.refreshLifetime`).
     let refreshLifetime: Int
     /// The record paths whose values are kept unique, and how they compare (the flow's
     /// `unique` fields): their keys are stored in `unique_values` (CaptureStore+UniqueKeys).
     let uniquePaths: [String: LookAlike.Comparison]
+    /// Whether `uniquePaths` was given: a store that writes no records leaves the keys alone.
+    let refreshesUniqueKeys: Bool
     /// What a write may leave a record as.
     let recordLimits: RecordLimits
     /// Which lists of a record are plurals, whose elements have ids (nil: a store that writes
     /// no records).
     let recordModel: RecordModel?
+    /// Whether opening applies the migrations (`serve --no-migrate`: no, the schema must be current).
+    let migrates: Bool
+    /// The preparation, run once (again after a failure).
+    private let preparation = Mutex<Task<Void, any Error>?>(nil)
 
     /// The default of `refreshLifetime` (30 days): a session can be refreshed for this long
     /// after its sign-in; then its row is deleted. A token without a refresh secret is deleted
     /// when it expires.
     static let refreshWindow = 30 * 86_400
 
-    /// `checkpointPages`: the WAL's size, in pages, past which a checkpoint is asked for;
-    /// `maximumRecordSize`: the largest record a write may leave (`RecordLimits`);
-    /// `refreshLifetime`: how long after its sign-in a session can be refreshed;
-    /// `uniquePaths`: the record paths kept unique, whose keys are brought up to date here (nil:
-    /// a store that writes no records, such as the outbox's reader, leaves them as they are).
-    init(
-        path: String, checkpointPages: Int32 = 1_000,
-        maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
+    /// `path`: a SQLite file (the key beside it, `<path>.key`).
+    convenience init(
+        path: String, maximumRecordSize: Int = ServerSettings().maximumRecordSize, refreshLifetime: Int = refreshWindow,
         uniquePaths: [String: LookAlike.Comparison]? = nil, recordModel: RecordModel? = nil
     ) throws {
-        self.path = path
+        try self.init(
+            location: .sqlite(path: path), keyPath: path + ".key", maximumRecordSize: maximumRecordSize, refreshLifetime: refreshLifetime,
+            uniquePaths: uniquePaths, recordModel: recordModel)
+    }
+
+    /// `location`: the database; `keyPath`: the file of the key refresh secrets are sealed with
+    /// (made when missing); `maximumRecordSize`: the largest record a write may leave
+    /// (`RecordLimits`); `refreshLifetime`: how long after its sign-in a session can be
+    /// refreshed; `uniquePaths`: the record paths kept unique, whose keys are brought up to date
+    /// here (nil: a store that writes no records, such as the outbox's reader, leaves them as
+    /// they are); `migrate`: whether opening applies the migrations.
+    init(
+        location: DatabaseLocation, keyPath: String, maximumRecordSize: Int = ServerSettings().maximumRecordSize,
+        refreshLifetime: Int = refreshWindow, uniquePaths: [String: LookAlike.Comparison]? = nil, recordModel: RecordModel? = nil,
+        migrate: Bool = true, logger: Logger = Logger(label: "jump-forms.store")
+    ) throws {
+        if case .sqlite(let path) = location {
+            self.path = path
+            try PrivateFile.create(path)
+        } else {
+            self.path = nil
+        }
         self.recordModel = recordModel
         self.recordLimits = RecordLimits(maximumSize: maximumRecordSize)
         self.refreshLifetime = refreshLifetime
         self.uniquePaths = uniquePaths ?? [:]
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+        self.refreshesUniqueKeys = uniquePaths != nil
+        self.migrates = migrate
+        secretsKey = try PrivateFile.key(at: keyPath).withUnsafeBytes { Array($0) }
+        database = try StoreDatabase(location, logger: logger)
+    }
+
+    /// Migrates the database (or checks that its schema is current) and brings the derived
+    /// data up to date, once; throws what stops the store (the database cannot be reached, its
+    /// schema is newer than this server's).
+    func prepare() async throws {
+        let task = preparation.withLock { task -> Task<Void, any Error> in
+            if let task { return task }
+            let made = Task { try await self.runPreparation() }
+            task = made
+            return made
         }
-        try PrivateFile.create(path)
-        pool = try DatabasePool(path: path, configuration: configuration)
-        tokens = TokenLookup(path: path)
-        try Self.migrator.migrate(pool)
-        if let uniquePaths { try pool.write { db in try Self.refreshUniqueKeys(uniquePaths, db) } }
-        if let recordModel { try pool.write { db in try Self.widenElementIDs(recordModel, db) } }
-        // What the migrations and the key refill wrote goes into the database file now (a
-        // passive checkpoint: it waits for nobody), so that serving starts from an empty WAL
-        // and the checkpointer's marks count the server's own commits.
-        try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
-        checkpointer = WALCheckpointer(path: path, pages: checkpointPages)
-        pool.writeWithoutTransaction { [checkpointer] db in checkpointer.attach(to: db.sqliteConnection!) }
-        secretsKey = try PrivateFile.key(at: path + ".key").withUnsafeBytes { Array($0) }
-        rotations = GroupCommit(writer: pool) { [purges] db, rotation in
-            try Self.rotate(rotation, purges: purges, refreshLifetime: refreshLifetime, db)
+        do {
+            try await task.value
+        } catch {
+            // Tried again by the next call (a PostgreSQL server that was down may be back).
+            preparation.withLock { if $0 == task { $0 = nil } }
+            throw error
         }
     }
 
-    /// A read of a few indexed rows, run on the calling thread: GRDB's synchronous read runs
-    /// the block on the caller (no hop to the reader's queue and back, which cost more than the
-    /// read itself under load). It never waits long: in WAL mode readers do not wait for the
-    /// writer, and the reader pool (5 connections) is larger than the number of threads that
-    /// run requests (the cooperative pool, one per core). Scans and writes stay asynchronous.
-    func quickRead<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+    /// `prepare()`, its failures said in one line (`DatabaseUnusable`): what `serve` prints
+    /// before it exits.
+    func prepareForServing() async throws {
+        do {
+            try await prepare()
+        } catch let error as StoreUnavailable {
+            switch database.location {
+            case .postgres(let postgres):
+                throw DatabaseUnusable(
+                    description: "cannot reach the database at \(postgres.address) (PostgreSQL \(postgres.database)): \(error.reason)")
+            case .sqlite(let path):
+                throw DatabaseUnusable(description: "cannot open the database \(path): \(error.reason)")
+            }
+        } catch let error as StoreSchemaError {
+            throw DatabaseUnusable(description: "cannot serve \(database.location): \(error)")
+        } catch let error as DatabaseUnusable {
+            throw error
+        } catch {
+            throw DatabaseUnusable(description: "cannot use the database \(database.location): \(error)")
+        }
+    }
+
+    private func runPreparation() async throws {
+        if migrates {
+            try await Self.migrate(database)
+        } else {
+            try await Self.checkSchema(database)
+        }
+        let uniquePaths = uniquePaths
+        if refreshesUniqueKeys { try await database.transaction { db in try await Self.refreshUniqueKeys(uniquePaths, db) } }
+        if let recordModel { try await database.transaction { db in try await Self.widenElementIDs(recordModel, db) } }
+    }
+
+    /// A read outside a transaction, on a prepared database.
+    func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await prepare()
+        return try await database.withConnection(body)
+    }
+
+    /// A write transaction, on a prepared database.
+    func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await prepare()
+        return try await database.transaction(body)
     }
 
     // MARK: purge
@@ -96,25 +156,21 @@ final class CaptureStore: Sendable {
     /// Deletes what can no longer be used, when the last purge is a minute old (or the clock
     /// went back): access tokens expired past the refresh window (at once without a refresh
     /// secret), expired Engage tokens and expired email codes. Runs inside the caller's write.
-    func purgeIfDue(_ db: Database, now: Int) throws {
-        try Self.purgeIfDue(db, now: now, purges, refreshLifetime: refreshLifetime)
+    func purgeIfDue(_ db: any SQLDatabase, now: Int) async throws {
+        if purges.isDue(now: now) { try await Self.purge(db, now: now, refreshLifetime: refreshLifetime) }
     }
 
-    static func purgeIfDue(_ db: Database, now: Int, _ purges: PurgeSchedule, refreshLifetime: Int) throws {
-        if purges.isDue(now: now) { try purge(db, now: now, refreshLifetime: refreshLifetime) }
-    }
-
-    static func purge(_ db: Database, now: Int, refreshLifetime: Int = refreshWindow) throws {
+    static func purge(_ db: any SQLDatabase, now: Int, refreshLifetime: Int = refreshWindow) async throws {
         // An expired token whose session can no longer be refreshed (none without a secret).
-        try db.execute(
-            sql: "DELETE FROM access_tokens WHERE expires_at <= ? AND (refresh_secret IS NULL OR signed_in_at <= ?)",
-            arguments: [now, now - refreshLifetime])
-        try db.execute(sql: "DELETE FROM engage_tokens WHERE expires_at <= ?", arguments: [now])
-        try db.execute(sql: "DELETE FROM codes WHERE expires_at <= ?", arguments: [now])
+        try await db.raw(
+            "DELETE FROM access_tokens WHERE expires_at <= \(bind: now) AND (refresh_secret IS NULL OR signed_in_at <= \(bind: now - refreshLifetime))"
+        ).run()
+        try await db.raw("DELETE FROM engage_tokens WHERE expires_at <= \(bind: now)").run()
+        try await db.raw("DELETE FROM codes WHERE expires_at <= \(bind: now)").run()
         // Expired authorization codes (and OAuth refresh tokens) stay an hour, so that a late
         // redemption hears 415 (expired) rather than "not valid".
-        try db.execute(sql: "DELETE FROM authorization_codes WHERE expires_at <= ?", arguments: [now - expiredCodeMemory])
-        try db.execute(sql: "DELETE FROM refresh_tokens WHERE expires_at <= ?", arguments: [now - expiredCodeMemory])
+        try await db.raw("DELETE FROM authorization_codes WHERE expires_at <= \(bind: now - expiredCodeMemory)").run()
+        try await db.raw("DELETE FROM refresh_tokens WHERE expires_at <= \(bind: now - expiredCodeMemory)").run()
     }
 
     /// How long an expired authorization code or OAuth refresh token is kept (to say it
@@ -135,5 +191,13 @@ final class PurgeSchedule: Sendable {
             last = now
             return true
         }
+    }
+}
+
+extension CaptureStore {
+    /// A store for the commands that read the server's data (`outbox`, `feed`): it migrates
+    /// an older database as the server would, and writes no records.
+    static func reader(databasePath: String, database: DatabaseLocation?) throws -> CaptureStore {
+        try CaptureStore(location: database ?? .sqlite(path: databasePath), keyPath: databasePath + ".key")
     }
 }

@@ -8,7 +8,8 @@ public struct ServerSettings: Sendable, Hashable {
     /// The test identities of the Engage double (`identities`, relative to jump.yaml; default
     /// `identities.yaml` when it exists).
     public var identities: Located<String>?
-    /// The SQLite file (`database`, relative to jump.yaml; default under the XDG data directory).
+    /// The database (`database`): a SQLite file relative to jump.yaml (default under the XDG data
+    /// directory), or a `postgres://` URL.
     public var database: Located<String>?
     /// Record attributes `entity.update`/`entity.replace` may write with an access token
     /// (`writeWithToken`: paths such as `/displayName`, `/primaryAddress`); others get 223.

@@ -21,13 +21,19 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
     var database: String?
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp("The server's database: postgres://user@host:port/db or a SQLite path (env JUMP_DATABASE_URL).", valueName: "url"))
+    var databaseURL: String?
+
     @Option(help: "Output format: text or json.")
     var format: DataFormat = .text
 
     func run() async throws {
         let console = Console()
-        let path = try LocalServer.existingDatabasePath(project, override: database, command: "feed", console: console)
-        let entries = try await Feed.entries(databasePath: WorkingDirectory.path(path))
+        let found = try LocalServer.existingDatabasePath(project, override: database, database: databaseURL, command: "feed", console: console)
+        let path = LocalServer.shown(found)
+        let entries = try await Feed.entries(databasePath: found.path, database: found.location)
         switch format {
         case .text:
             if entries.isEmpty { console.out(escaping: "the feed of \(path) is empty\n") }

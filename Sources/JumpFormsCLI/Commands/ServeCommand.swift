@@ -16,8 +16,11 @@ struct ServeCommand: AsyncParsableCommand {
             URL it listens on, and stops cleanly on Ctrl-C (SIGINT) or SIGTERM: GET /ready answers 503 at once, \
             the server goes on serving for --drain-delay seconds (default 0; time for a load balancer to \
             notice), then stops accepting connections and gives the requests in flight --grace-period \
-            seconds (default 5) to finish, and exits 0. Exit status 2 when it cannot listen, open the database or serve HTTPS. Data lives in a SQLite \
-            file (--db, or server.database in jump.yaml, or the XDG data folder). Log lines go to \
+            seconds (default 5) to finish, and exits 0. Exit status 2 when it cannot listen, open the database or \
+            serve HTTPS; 1 when the database cannot be reached or its schema is newer than this server. Data lives \
+            in a SQLite file (--db, or server.database in jump.yaml, or the XDG data folder) or in PostgreSQL \
+            (--database postgres://user@host:port/db, JUMP_DATABASE_URL, or a URL as server.database), \
+            which many instances can share; the database is migrated on start unless --no-migrate. Log lines go to \
             standard error at the level LOG_LEVEL names (trace ... critical; default warning). \
             --tls serves HTTPS with a certificate for localhost, 127.0.0.1 and ::1 signed by a local CA \
             that it makes once in the data folder (tls/ca.pem: trust it in the simulator or emulator, \
@@ -62,6 +65,18 @@ struct ServeCommand: AsyncParsableCommand {
             "Seconds the requests in flight get to finish once the server stops accepting connections (default 5; env JUMP_GRACE_PERIOD).",
             valueName: "seconds"))
     var gracePeriod: Int?
+
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "The database: postgres://user[:password]@host:port/db[?sslmode=disable|require|verify-full] (password also from PGPASSWORD), or a SQLite path (env JUMP_DATABASE_URL).",
+            valueName: "url"))
+    var databaseURL: String?
+
+    @Flag(
+        name: .customLong("no-migrate"),
+        help: "Do not apply the database's missing migrations on start (one serve without it does); refuse a schema that is not current.")
+    var noMigrate = false
 
     @OptionGroup var tls: TLSOptions
 
@@ -125,15 +140,26 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = Environment.current
         let settings = try resolved(environment)
         let workspace = try project.load(console: console)
-        let setup = try LocalServer.setup(workspace, databaseOverride: database, schemaOverride: schema, environment: environment, console: console)
+        var configured = try LocalServer.setup(
+            workspace, databaseOverride: database, databaseURL: databaseURL, schemaOverride: schema, environment: environment, console: console)
+        configured.migrate = !noMigrate
+        let setup = configured
+        let shownDatabase = setup.database?.description ?? setup.databasePath
         let logger = LocalServer.logger(label: "jump-forms.serve", format: settings.logFormat, environment: environment, console: console)
         let served = try tls.prepare(dataDirectory: LocalServer.dataDirectory(environment), environment: environment, console: console)
         let server: CaptureServer
         do {
             server = try CaptureServer(setup: setup, logger: logger)
         } catch {
-            console.err(escaping: "cannot open the database \(setup.databasePath): \(error)\n")
+            console.err(escaping: "cannot open the database \(shownDatabase): \(error)\n")
             throw ExitCode(2)
+        }
+        do {
+            try await server.prepare()
+        } catch {
+            // One line: an unreachable PostgreSQL server is named by host and port.
+            console.err(escaping: "\(error)\n")
+            throw ExitCode(1)
         }
         do {
             try await server.run(
@@ -141,7 +167,7 @@ struct ServeCommand: AsyncParsableCommand {
                 drainDelay: .seconds(settings.drainDelay), gracePeriod: .seconds(settings.gracePeriod)
             ) { url in
                 console.out(escaping: "jump-forms serving flow \(setup.flow.name.value) at \(url)\n")
-                console.out(escaping: "database: \(setup.databasePath)\n")
+                console.out(escaping: "database: \(shownDatabase)\n")
                 if let authority = served.flatMap({ $0.authority }) { console.out(TLSOptions.trustHint(authority)) }
             }
         } catch let error as CaptureServerError {
@@ -251,13 +277,19 @@ struct OutboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
     var database: String?
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp("The server's database: postgres://user@host:port/db or a SQLite path (env JUMP_DATABASE_URL).", valueName: "url"))
+    var databaseURL: String?
+
     @Option(help: "Output format: text or json.")
     var format: DataFormat = .text
 
     func run() async throws {
         let console = Console()
-        let path = try LocalServer.existingDatabasePath(project, override: database, command: "outbox", console: console)
-        let messages = try await Outbox.messages(databasePath: WorkingDirectory.path(path))
+        let found = try LocalServer.existingDatabasePath(project, override: database, database: databaseURL, command: "outbox", console: console)
+        let path = LocalServer.shown(found)
+        let messages = try await Outbox.messages(databasePath: found.path, database: found.location)
         switch format {
         case .text:
             if messages.isEmpty { console.out(escaping: "the outbox of \(path) is empty\n") }

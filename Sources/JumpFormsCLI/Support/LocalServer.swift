@@ -41,7 +41,7 @@ enum LocalServer {
     /// `checkedDatabasePath` refuses.
     static func databasePath(_ config: ClientConfig, override: String?, environment: [String: String]) -> String {
         if let override { return override }
-        if let database = config.server.database?.value { return relative(database, to: config.path) }
+        if let database = configuredSQLite(config) { return relative(database, to: config.path) }
         let name = String(
             config.captureClientId.value.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
         return (dataDirectory(environment) ?? "$HOME/.local/share/jump-forms") + "/\(name.isEmpty ? "capture" : name).sqlite"
@@ -50,23 +50,63 @@ enum LocalServer {
     /// The database a command that reads the local server's records lists (`outbox`, `feed`):
     /// jump.yaml's (or `--db`), which must exist; usage errors otherwise.
     static func existingDatabasePath(
-        _ project: ProjectOptions, override: String?, command: String, console: Console, environment: [String: String] = Environment.current
-    ) throws -> String {
+        _ project: ProjectOptions, override: String?, database: String? = nil, command: String, console: Console,
+        environment: [String: String] = Environment.current
+    ) throws -> (path: String, location: DatabaseLocation?) {
         let workspace = try project.load(console: console)
         guard let config = workspace.project.config else { throw ValidationError("\(command) needs jump.yaml: pass --config FILE") }
-        let path = try checkedDatabasePath(config, override: override, environment: environment)
-        guard WorkingDirectory.isFile(path) else {
-            throw ValidationError("no database at \(path): start the server (jump-forms serve) or pass --db")
+        let found = try serverDatabase(config, database: database, db: override, environment: environment)
+        guard found.location != nil || WorkingDirectory.isFile(found.path) else {
+            throw ValidationError("no database at \(found.path): start the server (jump-forms serve) or pass --db")
         }
-        return path
+        return found
+    }
+
+    /// What a command says of the database it read: the SQLite path, or the URL without its password.
+    static func shown(_ database: (path: String, location: DatabaseLocation?)) -> String {
+        database.location?.description ?? database.path
     }
 
     /// `databasePath`, or a usage error when it would be in a home folder there is none of.
     static func checkedDatabasePath(_ config: ClientConfig, override: String?, environment: [String: String]) throws -> String {
-        if override == nil, config.server.database == nil, dataDirectory(environment) == nil {
+        if override == nil, configuredSQLite(config) == nil, dataDirectory(environment) == nil {
             throw ValidationError("no folder for the database: \(HomeFolder.unknownReason), or pass --db")
         }
         return databasePath(config, override: override, environment: environment)
+    }
+
+    /// `server.database` when it names a SQLite file (a path, or `sqlite:PATH`), not a URL.
+    static func configuredSQLite(_ config: ClientConfig) -> String? {
+        guard let text = config.server.database?.value, case .sqlite(let path)? = try? DatabaseLocation(parsing: text) else { return nil }
+        return path
+    }
+
+    /// The server's database and the SQLite path beside which its key lives: `--database`
+    /// (a URL or a path), else `--db`, else `JUMP_DATABASE_URL`, else `server.database` (a URL,
+    /// or a path relative to jump.yaml; `JUMP_DATABASE` sets it), else the data folder's
+    /// `<client id>.sqlite`. With PostgreSQL, `path` is where the SQLite file would be, and
+    /// `path.key` the key every instance needs the same copy of. A URL that cannot be read is a
+    /// usage error, its password masked.
+    static func serverDatabase(
+        _ config: ClientConfig, database: String?, db: String?, environment: [String: String]
+    ) throws -> (path: String, location: DatabaseLocation?) {
+        let named = environment["JUMP_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let configured = config.server.database?.value
+        let text = database ?? (db == nil ? named ?? configured.flatMap { configuredSQLite(config) == nil ? $0 : nil } : nil)
+        if let text {
+            let location: DatabaseLocation
+            do {
+                location = try DatabaseLocation(parsing: text, environment: environment)
+            } catch {
+                throw ValidationError("cannot use the database \(error)")
+            }
+            switch location {
+            case .sqlite(let path): return (WorkingDirectory.path(path), nil)
+            case .postgres:
+                return (WorkingDirectory.path(try checkedDatabasePath(config, override: db, environment: environment)), location)
+            }
+        }
+        return (WorkingDirectory.path(try checkedDatabasePath(config, override: db, environment: environment)), nil)
     }
 
     static func relative(_ path: String, to file: String) -> String {
@@ -78,8 +118,8 @@ enum LocalServer {
     /// The setup, or a thrown exit after printing the identities file's or the schema's
     /// problems. `schemaOverride`: `serve --schema`, else `server.schema` (relative to jump.yaml).
     static func setup(
-        _ workspace: Workspace, databaseOverride: String?, schemaOverride: String? = nil, environment: [String: String],
-        console: Console
+        _ workspace: Workspace, databaseOverride: String?, databaseURL: String? = nil, schemaOverride: String? = nil,
+        environment: [String: String], console: Console
     ) throws -> CaptureServerSetup {
         guard let config = workspace.project.config else {
             throw ValidationError("the server needs jump.yaml (the client configuration): pass --config FILE")
@@ -97,10 +137,12 @@ enum LocalServer {
             identities = loaded.identities
         }
         let schema = try self.schema(config, override: schemaOverride, sources: workspace.project.sources, console: console)
-        return CaptureServerSetup(
+        let database = try serverDatabase(config, database: databaseURL, db: databaseOverride, environment: environment)
+        var setup = CaptureServerSetup(
             config: config, flow: workspace.flow, localizer: workspace.localizer, identities: identities,
-            databasePath: WorkingDirectory.path(try checkedDatabasePath(config, override: databaseOverride, environment: environment)),
-            schema: schema)
+            databasePath: database.path, schema: schema)
+        setup.database = database.location
+        return setup
     }
 
     /// The entity-type schema the server's records follow: `--schema`, else `server.schema`

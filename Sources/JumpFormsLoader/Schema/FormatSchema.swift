@@ -366,7 +366,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .accessTokenLifetime: "Seconds an access token lives.",
         .bcryptCost: "The bcrypt cost of stored passwords.",
         .identities: "The Engage double's test identities file, relative to jump.yaml.",
-        .database: "The SQLite file of records, relative to jump.yaml.",
+        .database: "The database: a SQLite file relative to jump.yaml, or postgres://user@host:port/db (PostgreSQL).",
         .writeWithToken: "Record paths an access token may write (entity.update), e.g. /aboutMe.",
         .maximumRequestSize: "The largest request body accepted, in bytes.",
         .apiKey: "The key of the server's admin API (use ${NAME} to keep it out of the file).",
