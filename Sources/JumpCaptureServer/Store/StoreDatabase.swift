@@ -145,7 +145,7 @@ final class StoreDatabase: Sendable {
         if engine == .sqlite { await writer.take() }
         defer { if engine == .sqlite { writer.give() } }
         return try await withConnection { db in
-            try await db.raw("\(unsafeRaw: engine.begin)").run()
+            try await Self.begin(db, engine)
             let result: R
             do {
                 result = try await body(db)
@@ -155,6 +155,31 @@ final class StoreDatabase: Sendable {
             }
             try await db.raw("COMMIT").run()
             return result
+        }
+    }
+
+    /// How long a SQLite write waits for another process's write lock (another `serve`, a
+    /// `users import`, migrations at start) before the store answers "unavailable".
+    static let sqliteWriteLockWait: Duration = .seconds(60)
+
+    /// Starts a transaction. On SQLite another process may hold the write lock: SQLite's busy
+    /// handler waits only briefly (`busy_timeout`, as it holds a thread of the shared pool while
+    /// it waits), then the wait goes on here without a thread, retrying with a growing pause.
+    private static func begin(_ db: any SQLDatabase, _ engine: StoreEngine) async throws {
+        guard engine == .sqlite else { return try await db.raw("\(unsafeRaw: engine.begin)").run() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + sqliteWriteLockWait
+        var pause = Duration.milliseconds(2)
+        while true {
+            do {
+                return try await db.raw("\(unsafeRaw: engine.begin)").run()
+            } catch let error as SQLiteError where error.reason == .busy || error.reason == .busyTimeout {
+                guard clock.now < deadline else {
+                    throw StoreUnavailable(reason: "another process has held the SQLite write lock for \(sqliteWriteLockWait)")
+                }
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+            }
         }
     }
 
@@ -221,20 +246,22 @@ struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
 
 /// SQLite connections for the store's pool, each set up on opening: WAL (readers do not wait
 /// for the writer), `synchronous=FULL` (an acknowledged write survives a crash of the machine),
-/// foreign keys on, and a busy timeout (another process writing: wait, do not fail at once;
-/// it replaces SQLite-NIO's busy handler, which retries without sleeping).
+/// foreign keys on, and a short busy timeout (another process writing: wait a moment; it
+/// replaces SQLite-NIO's busy handler, which retries without sleeping; a longer wait for the
+/// write lock is `StoreDatabase.begin`'s, which holds no thread).
 struct SQLiteStoreSource: ConnectionPoolSource {
     let path: String
 
     /// The threads SQLite's calls run on (shared by the stores of the process): more than the
     /// cores, so that a read is not queued behind a write's fsync.
+    static let threadCount = 8
     static let threads: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 8)
+        let pool = NIOThreadPool(numberOfThreads: threadCount)
         pool.start()
         return pool
     }()
 
-    static let pragmas = ["PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"]
+    static let pragmas = ["PRAGMA busy_timeout = 50", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"]
 
     func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
         SQLiteConnection.open(storage: .file(path: path), threadPool: Self.threads, logger: logger, on: eventLoop).flatMap { connection in
