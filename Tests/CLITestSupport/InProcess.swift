@@ -28,6 +28,6 @@ public enum InProcess {
         _ arguments: [String], in directory: String, environment: [String: String] = [:], input: String?
     ) async throws -> CommandResult {
         if input == nil { return try await run(arguments, in: directory, environment: environment) }
-        return try Executable.run("jump-forms", arguments, in: directory, environment: environment, input: input)
+        return try await Executable.run("jump-forms", arguments, in: directory, environment: environment, input: input)
     }
 }

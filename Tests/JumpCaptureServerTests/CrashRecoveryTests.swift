@@ -21,7 +21,7 @@ import TestSupport
         try project.folder.write("jump.yaml", written + "  passwordHashQueue: 10000\n")
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         let config = ServerFixtures.project.config!
         let builder = RequestBuilder(
             config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
@@ -64,7 +64,7 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(10))
         }
         serve.signal(SIGKILL)
-        let killed = serve.waitForExit()
+        let killed = await serve.waitForExit()
         #expect(killed?.signaled == true)
         await load.value
         let acked = tally.acknowledged.withLock { $0 }
@@ -74,7 +74,7 @@ import TestSupport
         // Restart on the same database: every acknowledged account signs in.
         let again = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { again.stop() }
-        let secondURL = try again.waitForURL()
+        let secondURL = try await again.waitForURL()
         let second = RequestBuilder(
             config: config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
             locale: ServerFixtures.english, capture: ServerURL(secondURL)!)
@@ -98,7 +98,7 @@ import TestSupport
         }
         #expect(missing.isEmpty, "acknowledged but lost: \(missing.sorted())")
         again.signal(SIGTERM)
-        #expect(again.waitForExit()?.status == 0)
+        await #expect(await again.waitForExit()?.status == 0)
 
         // The file itself: no more accounts than attempts, at least as many as acknowledged.
         let setup = CaptureServerSetup(

@@ -30,7 +30,7 @@ import TestSupport
             defer { project.remove() }
             let serve = try ServeProcess(["--port", "0", "--db", project.databasePath] + arguments, project: project)
             defer { serve.stop() }
-            let url = try serve.waitForURL()
+            let url = try await serve.waitForURL()
             let builder = RequestBuilder(
                 config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
                 locale: ServerFixtures.english, capture: ServerURL(url)!)
@@ -46,23 +46,23 @@ import TestSupport
             let about = try await transport.send(builder.updateObject(accessToken: token, attribute: nil, value: ["aboutMe": 5]))
             #expect(try JSONValue.parse(about.body)["code"] == .integer(341))
             serve.signal(SIGTERM)
-            #expect(serve.waitForExit()?.status == 0, "\(serve.stderr)")
+            await #expect(await serve.waitForExit()?.status == 0, "\(serve.stderr)")
         }
     }
 
     /// A schema that cannot be read, or is no schema, stops `serve` (exit 2) with its located
     /// diagnostics, pointing at `server.schema` in jump.yaml.
-    @Test func aBadSchemaStopsTheServer() throws {
+    @Test func aBadSchemaStopsTheServer() async throws {
         let missing = try Self.project()
         defer { missing.remove() }
-        let noFile = try missing.run(["serve", "--port", "0", "--db", missing.databasePath, "--schema", "nowhere.json"])
+        let noFile = try await missing.run(["serve", "--port", "0", "--db", missing.databasePath, "--schema", "nowhere.json"])
         #expect(noFile.status == 2, "\(noFile.stdout)\(noFile.stderr)")
         #expect(noFile.stderr.contains("JF100") && noFile.stderr.contains("nowhere.json"), "\(noFile.stderr)")
 
         let broken = try Self.project(["schema: broken-schema.json"])
         defer { broken.remove() }
         try broken.folder.write("broken-schema.json", #"[{"name": "email", "type": "strin"}]"#)
-        let result = try broken.run(["serve", "--port", "0", "--db", broken.databasePath])
+        let result = try await broken.run(["serve", "--port", "0", "--db", broken.databasePath])
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("broken-schema.json:1:"), "\(result.stderr)")
         #expect(result.stderr.contains("JF404"), "\(result.stderr)")
@@ -71,23 +71,23 @@ import TestSupport
 
         let range = try Self.project(["maximumRecordSize: 100"])
         defer { range.remove() }
-        let refused = try range.run(["serve", "--port", "0", "--db", range.databasePath])
+        let refused = try await range.run(["serve", "--port", "0", "--db", range.databasePath])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("JF217") && refused.stderr.contains("1024...3145728"), "\(refused.stderr)")
     }
 
     /// The account commands (embedded server) say the record limit when a write would pass it;
     /// the record stays as it was and reads back.
-    @Test func theCLISaysTheRecordLimit() throws {
+    @Test func theCLISaysTheRecordLimit() async throws {
         let project = try Self.project(["maximumRecordSize: 1024", "database: data/capture.sqlite"])
         defer { project.remove() }
         let answers = try project.folder.write("ana.yaml", ExampleAnswers.anaRegistration)
-        let register = try project.run(["register", "--non-interactive", "--answers", answers])
+        let register = try await project.run(["register", "--non-interactive", "--answers", answers])
         #expect(register.status == 0, "\(register.stdout)\(register.stderr)")
-        let edit = try project.run(["edit-profile", "--non-interactive", "--set", "aboutMe=" + String(repeating: "é", count: 450)])
+        let edit = try await project.run(["edit-profile", "--non-interactive", "--set", "aboutMe=" + String(repeating: "é", count: 450)])
         #expect(edit.status == 1, "\(edit.stdout)\(edit.stderr)")
         #expect(edit.stderr.contains("limit of 1024 bytes (server.maximumRecordSize)"), "\(edit.stderr)")
-        let whoami = try project.run(["whoami", "--format", "json"])
+        let whoami = try await project.run(["whoami", "--format", "json"])
         #expect(whoami.status == 0, "\(whoami.stderr)")
         let record = try JSONValue.parse(Array(whoami.stdout.utf8))
         #expect(record["email"] == "ana@example.com")

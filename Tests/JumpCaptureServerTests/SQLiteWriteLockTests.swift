@@ -25,10 +25,10 @@ import TestSupport
 
         let held = Task {
             try await holder.transaction { db in
-            try await db.raw("INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', 'holder', 'S', 'B', 1)").run()
-            lockHeldSignal.yield()
-            // The lock stays held until the read below has been answered.
-            for await _ in readDone { break }
+                try await db.raw("INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', 'holder', 'S', 'B', 1)").run()
+                lockHeldSignal.yield()
+                // The lock stays held until the read below has been answered.
+                for await _ in readDone { break }
             }
         }
         for await _ in lockHeld { break }

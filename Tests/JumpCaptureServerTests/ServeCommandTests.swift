@@ -17,7 +17,7 @@ import TestSupport
         defer { project.remove() }
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         let server = try #require(ServerURL(url))
         #expect(server.host == "127.0.0.1")
         #expect((server.port ?? 0) > 0)
@@ -31,7 +31,7 @@ import TestSupport
             #expect(!Self.canConnect(host: other, port: server.port ?? 0), "serve listens on \(other) too")
         }
         serve.signal(SIGINT)
-        let exit = try #require(serve.waitForExit(), "serve did not stop on SIGINT")
+        let exit = try #require(await serve.waitForExit(), "serve did not stop on SIGINT")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 
@@ -40,7 +40,7 @@ import TestSupport
         defer { project.remove() }
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         let builder = RequestBuilder(
             config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
             locale: ServerFixtures.english, capture: ServerURL(url)!)
@@ -50,7 +50,7 @@ import TestSupport
             .register, status: answer.status, body: answer.body)
         #expect(decoded.signedIn?.isNew == true)
         serve.signal(SIGTERM)
-        let exit = try #require(serve.waitForExit(), "serve did not stop on SIGTERM")
+        let exit = try #require(await serve.waitForExit(), "serve did not stop on SIGTERM")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
         #expect(!serve.stderr.contains("stopped:"), "\(serve.stderr)")
     }
@@ -63,10 +63,10 @@ import TestSupport
         defer { project.remove() }
         let quiet = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { quiet.stop() }
-        _ = try quiet.waitForURL()
+        _ = try await quiet.waitForURL()
         let verbose = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project, environment: ["LOG_LEVEL": "TRACE"])
         defer { verbose.stop() }
-        let url = try verbose.waitForURL()
+        let url = try await verbose.waitForURL()
         let port = try #require(ServerURL(url)?.port)
         let secret = RefreshSecret.generate()
         let builder = RequestBuilder(
@@ -77,10 +77,10 @@ import TestSupport
         #expect(answer.status == 200)
         let unknown = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project, environment: ["LOG_LEVEL": "loud"])
         defer { unknown.stop() }
-        _ = try unknown.waitForURL()
+        _ = try await unknown.waitForURL()
         for serve in [quiet, verbose, unknown] {
             serve.signal(SIGTERM)
-            #expect(serve.waitForExit()?.status == 0, "\(serve.stderr)")
+            #expect(await serve.waitForExit()?.status == 0, "\(serve.stderr)")
         }
         #expect(quiet.stderr == "", "\(quiet.stderr)")
         let started = try #require(verbose.stderr.split(separator: "\n").first { $0.contains("Server started") }, "\(verbose.stderr)")
@@ -101,24 +101,24 @@ import TestSupport
         #expect(!unknown.stderr.contains("Server started"))
     }
 
-    @Test func refusesABadPort() throws {
+    @Test func refusesABadPort() async throws {
         let project = try ServeProject()
         defer { project.remove() }
         for port in ["70000", "-1"] {
-            let bad = try project.run(["serve", "--port", port])
+            let bad = try await project.run(["serve", "--port", port])
             #expect(bad.status != 0)
             #expect(bad.stderr.contains("--port must be 0...65535, got \(port)"), "\(bad.stderr)")
         }
     }
 
     /// A port in use: said plainly, exit status 2.
-    @Test func saysWhenThePortIsTaken() throws {
+    @Test func saysWhenThePortIsTaken() async throws {
         let project = try ServeProject()
         defer { project.remove() }
         let first = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { first.stop() }
-        let port = try #require(ServerURL(try first.waitForURL())?.port)
-        let second = try project.run(["serve", "--port", String(port), "--db", project.databasePath])
+        let port = try #require(ServerURL(try await first.waitForURL())?.port)
+        let second = try await project.run(["serve", "--port", String(port), "--db", project.databasePath])
         #expect(second.status == 2)
         #expect(second.stderr == "cannot listen on 127.0.0.1:\(port): address already in use\n", "\(second.stderr)")
         #expect(second.stdout == "")
@@ -131,7 +131,7 @@ import TestSupport
         defer { project.remove() }
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
-        let port = try #require(ServerURL(try serve.waitForURL())?.port)
+        let port = try #require(ServerURL(try await serve.waitForURL())?.port)
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
         RawHTTP.send(fd, Array("POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nabc".utf8))
@@ -143,7 +143,7 @@ import TestSupport
                 return seen == 2
             }, "requests in flight: \(seen.map(String.init(describing:)) ?? "unreadable") \(serve.stderr)")
         serve.signal(SIGTERM)
-        let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM with a stalled client")
+        let exit = try #require(await serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM with a stalled client")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 
@@ -155,7 +155,7 @@ import TestSupport
         defer { project.remove() }
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath, "--grace-period", "60"], project: project)
         defer { serve.stop() }
-        let port = try #require(ServerURL(try serve.waitForURL())?.port)
+        let port = try #require(ServerURL(try await serve.waitForURL())?.port)
         let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
         let body = "client_id=x"
@@ -179,7 +179,7 @@ import TestSupport
         let answer = RawHTTP.answer(try await ConnectionHardeningTests.blocking { RawHTTP.receiveAll(fd) })
         #expect(answer.status == 200, "\(answer)")
         #expect(answer.body.hasPrefix(#"{"stat":"#), "\(answer.body)")
-        let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM")
+        let exit = try #require(await serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 
@@ -190,7 +190,7 @@ import TestSupport
         defer { project.remove() }
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project, environment: ["JUMP_DRAIN_DELAY": "10"])
         defer { serve.stop() }
-        let port = try #require(ServerURL(try serve.waitForURL())?.port)
+        let port = try #require(ServerURL(try await serve.waitForURL())?.port)
         let ready = Array("GET /ready HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         #expect(try await RawHTTP.exchange(port: port, ready).status == 200)
         serve.signal(SIGTERM)
@@ -204,7 +204,7 @@ import TestSupport
         // Still serving while it drains (10 s, time enough on a loaded machine).
         let health = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         #expect(health.status == 200)
-        let exit = try #require(serve.waitForExit(timeout: 30), "serve did not stop after its drain delay")
+        let exit = try #require(await serve.waitForExit(timeout: 30), "serve did not stop after its drain delay")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 
@@ -212,12 +212,12 @@ import TestSupport
         let project = try ServeProject()
         defer { project.remove() }
         // An empty (not yet created) database is an error that says what to do.
-        let missing = try project.run(["outbox", "--db", project.databasePath])
+        let missing = try await project.run(["outbox", "--db", project.databasePath])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("no database at"))
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         let builder = RequestBuilder(
             config: ServerFixtures.project.config!, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer,
             locale: ServerFixtures.english, capture: ServerURL(url)!)
@@ -225,13 +225,13 @@ import TestSupport
         _ = try await transport.send(try builder.register(ServerFixtures.registration(), refreshSecret: .generate(), today: ServerFixtures.today))
         _ = try await transport.send(try builder.forgotPassword(["signInEmailAddress": "ana.ruiz@example.com"], today: ServerFixtures.today))
         // The outbox reads the database while the server runs (WAL).
-        let text = try project.run(["outbox", "--db", project.databasePath])
+        let text = try await project.run(["outbox", "--db", project.databasePath])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("#1 verify_email to ana.ruiz@example.com at "))
         #expect(text.stdout.contains("Subject: Confirm your email address"))
         #expect(text.stdout.contains("#2 forgot_password to ana.ruiz@example.com at "))
         #expect(text.stdout.contains(url + "/password/reset?code="))
-        let json = try project.run(["outbox", "--db", project.databasePath, "--format", "json"])
+        let json = try await project.run(["outbox", "--db", project.databasePath, "--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")
         let messages = try JSONValue.parse(Array(json.stdout.utf8)).arrayValue ?? []
         #expect(messages.compactMap { $0["kind"]?.stringValue } == ["verify_email", "forgot_password"])
@@ -239,7 +239,7 @@ import TestSupport
         #expect(messages.last?["subject"] == "Reset your password")
         #expect(messages.allSatisfy { $0["id"]?.intValue != nil && $0["createdAt"]?.intValue != nil && $0["body"]?.stringValue != nil })
         serve.signal(SIGTERM)
-        #expect(serve.waitForExit()?.status == 0)
+        #expect(await serve.waitForExit()?.status == 0)
     }
 
     // MARK: addresses

@@ -30,7 +30,7 @@ import TestSupport
                 "JUMP_LOG_LEVEL": "info"
             ])
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         #expect(serve.stdout.contains("database: \(project.databasePath)\n"), "JUMP_DATABASE names the database")
         let transport = AsyncHTTPTransport(timeoutSeconds: 20, client: ServerFixtures.client)
         let secret = RefreshSecret.generate()
@@ -45,7 +45,7 @@ import TestSupport
         let token = "token-in-a-query-string-0123456789"
         _ = try await ServerFixtures.client.get(url + "/entity?access_token=\(token)")
         serve.signal(SIGTERM)
-        #expect(serve.waitForExit()?.status == 0, "\(serve.stderr)")
+        await #expect(await serve.waitForExit()?.status == 0, "\(serve.stderr)")
 
         let lines = serve.stderr.split(separator: "\n")
         #expect(!lines.isEmpty)
@@ -77,10 +77,10 @@ import TestSupport
             ["--port", "0", "--db", project.databasePath, "--log-format", "text"], project: project,
             environment: ["JUMP_PORT": "1", "JUMP_LOG_FORMAT": "json", "JUMP_LOG_LEVEL": "info"])
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         #expect(ServerURL(url)?.port != 1)
         serve.signal(SIGTERM)
-        #expect(serve.waitForExit()?.status == 0)
+        await #expect(await serve.waitForExit()?.status == 0)
         #expect(serve.stderr.contains(" info jump-forms.serve: [HummingbirdCore] Server started"), "\(serve.stderr)")
 
         for (name, value, message) in [
@@ -89,13 +89,13 @@ import TestSupport
             ("JUMP_DRAIN_DELAY", "soon", "JUMP_DRAIN_DELAY must be 0...3600 seconds, got soon"),
             ("JUMP_GRACE_PERIOD", "-1", "JUMP_GRACE_PERIOD must be 0...3600 seconds, got -1")
         ] {
-            let result = try Executable.run(
+            let result = try await Executable.run(
                 "jump-forms", ["serve", "--db", project.databasePath], in: project.path,
                 environment: project.environment.merging([name: value]) { $1 }, timeout: 30)
             #expect(result.status == 2, "\(result.stderr)")
             #expect(result.stderr.contains(message), "\(result.stderr)")
         }
-        let badRange = try Executable.run(
+        let badRange = try await Executable.run(
             "jump-forms", ["serve", "--port", "0", "--db", project.databasePath], in: project.path,
             environment: project.environment.merging(["JUMP_METRICS_ALLOW": "10.0.0.0/99"]) { $1 }, timeout: 30)
         #expect(badRange.status != 0)
@@ -111,7 +111,7 @@ import TestSupport
         let serve = try ServeProcess(
             ["--port", "0", "--db", project.databasePath], project: project, environment: ["JUMP_BCRYPT_COST": "13"])
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         // A registration is sent, and /metrics polled until its hash is seen running; one that
         // ends first (a busy machine delayed the polls) is followed by another, at most 10.
         var registration: Task<HTTPAnswer, any Error>?
@@ -143,7 +143,7 @@ import TestSupport
         let decoded = ResponseDecoder(flow: ServerFixtures.flow, config: ServerFixtures.config).decode(
             .register, status: answer.status, body: answer.body)
         #expect(decoded.signedIn?.isNew == true, "\(decoded)")
-        let exit = try #require(serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM")
+        let exit = try #require(await serve.waitForExit(timeout: 15), "serve did not stop on SIGTERM")
         #expect(exit.status == 0 && !exit.signaled, "\(exit) \(serve.stderr)")
     }
 }

@@ -26,8 +26,8 @@ struct ServeProject {
         ["HOME": path, "XDG_DATA_HOME": path + "/share", "XDG_STATE_HOME": path + "/state", "NO_COLOR": "1"]
     }
 
-    func run(_ arguments: [String]) throws -> CommandResult {
-        try Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: 30)
+    func run(_ arguments: [String]) async throws -> CommandResult {
+        try await Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: 30)
     }
 
     func remove() { folder.remove() }
@@ -51,7 +51,7 @@ final class ServeProcess: Sendable {
     var pid: Int32 { child.pid }
 
     /// The URL the server printed, once it did.
-    func waitForURL(timeout: Double = 20) throws -> String {
+    func waitForURL(timeout: Double = 20) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let text = stdout
@@ -59,7 +59,7 @@ final class ServeProcess: Sendable {
                 return "http://" + text[range.upperBound..<end]
             }
             if !child.isRunning { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.unexpected("serve printed no URL; stdout: \(stdout) stderr: \(stderr)")
     }
@@ -70,8 +70,8 @@ final class ServeProcess: Sendable {
 
     /// The exit status (or the signal that ended it), waiting at most `timeout` seconds; nil if
     /// it was still running (it is then killed).
-    func waitForExit(timeout: Double = 15) -> (status: Int32, signaled: Bool)? {
-        guard let ended = child.wait(timeout: timeout) else {
+    func waitForExit(timeout: Double = 15) async -> (status: Int32, signaled: Bool)? {
+        guard let ended = await child.wait(timeout: timeout) else {
             child.kill9()
             return nil
         }

@@ -221,21 +221,21 @@ import TestSupport
         try project.folder.write("jump.yaml", config + "  signInFailureLimit: 1\n  signInWait: 600\n")
         let serve = try ServeProcess(["--port", "0", "--db", project.databasePath], project: project)
         defer { serve.stop() }
-        let url = try serve.waitForURL()
+        let url = try await serve.waitForURL()
         try project.folder.write("client.yaml", config.replacingOccurrences(of: "captureDomain: embedded", with: "captureDomain: \(url)"))
         let signIn = [
             "signin", "--config", "client.yaml", "--non-interactive", "--set", "signInEmailAddress=nobody@example.com",
             "--set", "currentPassword=a wrong guess"
         ]
-        let first = try project.run(signIn + ["--locale", "fr-FR"])
+        let first = try await project.run(signIn + ["--locale", "fr-FR"])
         #expect(first.status == 1, "\(first.stdout)\(first.stderr)")
-        let french = try project.run(signIn + ["--locale", "fr-FR"])
+        let french = try await project.run(signIn + ["--locale", "fr-FR"])
         #expect(french.status == 1)
         #expect(french.stderr == "Trop de tentatives\u{A0}: le serveur demande d’attendre 10 minutes avant de réessayer.\n", "\(french.stderr)")
-        let polish = try project.run(signIn + ["--locale", "pl-PL"])
+        let polish = try await project.run(signIn + ["--locale", "pl-PL"])
         #expect(polish.stderr == "Zbyt wiele prób: serwer prosi, aby spróbować ponownie za 10 minut.\n", "\(polish.stderr)")
         serve.signal(SIGTERM)
-        #expect(serve.waitForExit()?.status == 0)
+        #expect(await serve.waitForExit()?.status == 0)
     }
 
     /// Failed sign-ins are logged at info with the identifier and the client address, never

@@ -286,7 +286,7 @@ import X509
         for round in 0..<2 {
             let serve = try ServeProcess(["--port", "0", "--db", project.databasePath, "--tls"], project: project)
             defer { serve.stop() }
-            let (url, printedCA) = try Self.waitForTLSLines(serve)
+            let (url, printedCA) = try await Self.waitForTLSLines(serve)
             #expect(printedCA == caPath)
             #expect(serve.stdout.contains("xcrun simctl keychain booted add-root-cert \(caPath)"))
             #expect(Self.mode(project.path + "/share/jump-forms/tls/ca-key.pem") == 0o600)
@@ -295,11 +295,11 @@ import X509
             #expect(health.status == 200 && health.body == #"{"stat":"ok"}"#)
             if round == 0 { firstCA = try Self.bytes(caPath) } else { #expect(try Self.bytes(caPath) == firstCA) }
             serve.signal(SIGTERM)
-            #expect(serve.waitForExit()?.status == 0, "\(serve.stderr)")
+            await #expect(await serve.waitForExit()?.status == 0, "\(serve.stderr)")
         }
         let authority = LocalCertificateAuthority(folder: project.path + "/share/jump-forms/tls")
         chmod(authority.serverKeyPath, 0o644)
-        let refused = try project.run([
+        let refused = try await project.run([
             "serve", "--port", "0", "--db", project.databasePath,
             "--tls-cert", authority.serverCertificatePath, "--tls-key", authority.serverKeyPath
         ])
@@ -313,13 +313,13 @@ import X509
                 "--tls-key", authority.serverKeyPath
             ], project: project)
         defer { own.stop() }
-        let url = try Self.waitForHTTPSURL(own)
+        let url = try await Self.waitForHTTPSURL(own)
         let health = try await Self.get(url + "/health", Self.client(trusting: try NIOSSLCertificate.fromPEMFile(caPath), minimum: .tlsv13))
         #expect(health.status == 200)
         #expect(!own.stdout.contains("CA certificate:"))
         own.signal(SIGTERM)
-        #expect(own.waitForExit()?.status == 0, "\(own.stderr)")
-        let alone = try project.run(["serve", "--tls-cert", authority.serverCertificatePath])
+        await #expect(await own.waitForExit()?.status == 0, "\(own.stderr)")
+        let alone = try await project.run(["serve", "--tls-cert", authority.serverCertificatePath])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--tls-cert and --tls-key go together"), "\(alone.stderr)")
         // --tls-host: a DNS name, with --tls.
@@ -328,7 +328,7 @@ import X509
             (["--tls", "--tls-host", "Dev.Example"], "--tls-host takes a DNS name"),
             (["--tls-host", "dev.example.test"], "it goes with --tls")
         ] {
-            let refused = try project.run(["serve"] + arguments)
+            let refused = try await project.run(["serve"] + arguments)
             #expect(refused.status == 2, "\(arguments)")
             #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }
@@ -374,7 +374,7 @@ import X509
     }
 
     /// The https URL `serve` printed.
-    static func waitForHTTPSURL(_ serve: ServeProcess, timeout: Double = 20) throws -> String {
+    static func waitForHTTPSURL(_ serve: ServeProcess, timeout: Double = 20) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let text = serve.stdout
@@ -382,13 +382,13 @@ import X509
                 return "https://" + text[at.upperBound..<end]
             }
             if !serve.child.isRunning { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.unexpected("serve printed no https URL; stdout: \(serve.stdout) stderr: \(serve.stderr)")
     }
 
     /// The https URL and the CA path `serve --tls` printed.
-    static func waitForTLSLines(_ serve: ServeProcess, timeout: Double = 20) throws -> (url: String, ca: String) {
+    static func waitForTLSLines(_ serve: ServeProcess, timeout: Double = 20) async throws -> (url: String, ca: String) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let text = serve.stdout
@@ -398,7 +398,7 @@ import X509
                 return ("https://" + text[at.upperBound..<end], String(text[ca.upperBound..<caEnd]))
             }
             if !serve.child.isRunning { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.unexpected("serve --tls printed no URL and CA; stdout: \(serve.stdout) stderr: \(serve.stderr)")
     }

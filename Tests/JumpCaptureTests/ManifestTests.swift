@@ -65,8 +65,8 @@ import TestSupport
         return problems
     }
 
-    @Test func everyTargetDeclaresExactlyWhatItImports() throws {
-        let description = try DescribedPackage.current()
+    @Test func everyTargetDeclaresExactlyWhatItImports() async throws {
+        let description = try await DescribedPackage.current()
         #expect(try Self.problems(in: description, root: Repository.root) == [])
     }
 
@@ -106,9 +106,9 @@ import TestSupport
 /// `swift package describe --type json` of the repository, read once for the suites that check
 /// the manifest.
 enum DescribedPackage {
-    private static let described: Result<JSONValue, any Error> = Result {
+    private static let described = Task<JSONValue, any Error> {
         let child = try ChildProcess("/usr/bin/env", ["swift", "package", "--ignore-lock", "describe", "--type", "json"], in: Repository.root)
-        let termination = try child.finish(timeout: 240)
+        let termination = try await child.finish(timeout: 240)
         guard termination.code == 0 else { throw DescribeFailed(message: child.stderr) }
         let output = child.stdout
         // The JSON starts at the first line that opens an object (warnings may come before).
@@ -123,5 +123,5 @@ enum DescribedPackage {
         var description: String { "swift package describe failed: \(message)" }
     }
 
-    static func current() throws -> JSONValue { try described.get() }
+    static func current() async throws -> JSONValue { try await described.value }
 }

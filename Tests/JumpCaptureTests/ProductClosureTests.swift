@@ -50,8 +50,8 @@ import TestSupport
         return problems
     }
 
-    @Test func theAppProductsUseNeitherLibYAMLNorSwiftNIO() throws {
-        let description = try DescribedPackage.current()
+    @Test func theAppProductsUseNeitherLibYAMLNorSwiftNIO() async throws {
+        let description = try await DescribedPackage.current()
         let (targets, products) = Self.closure(of: Self.appProducts, in: description)
         #expect(targets.isSuperset(of: ["JumpForms", "JumpCapture", "JumpLocalization", "JumpDiagnostics", "JumpFiles"]))
         #expect(products.contains("Crypto") && products.contains("HTTPTypes"))

@@ -49,7 +49,7 @@ import TestSupport
     /// The binary itself, once: what `main` adds to the in-process run (exit statuses, help).
     @Test func theBinaryExitsAsTheInProcessRunReturns() async throws {
         for arguments in [["--help"], ["lint", "--fromat", "json"], ["show", "registrationFrom"], ["lint"], ["regster"]] {
-            let binary = try Executable.run("jump-forms", arguments, in: Repository.root, environment: InProcess.environment)
+            let binary = try await Executable.run("jump-forms", arguments, in: Repository.root, environment: InProcess.environment)
             let inProcess = try await InProcess.run(arguments)
             #expect(binary.status == inProcess.status, "\(arguments)")
             #expect(binary.stdout == inProcess.stdout, "\(arguments)")

@@ -36,8 +36,8 @@ import TestSupport
 
         /// The built `jump-forms` in the project's folder (`serve`, which runs until stopped
         /// when it starts).
-        func runBinary(_ arguments: [String], timeout: Double) throws -> CommandResult {
-            try Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: timeout)
+        func runBinary(_ arguments: [String], timeout: Double) async throws -> CommandResult {
+            try await Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: timeout)
         }
     }
 
@@ -107,7 +107,7 @@ import TestSupport
     // MARK: HOME and private folders
 
     /// With HOME unset the folders are under the password database's home folder, never /tmp.
-    @Test func withoutHOMETheHomeComesFromThePasswordDatabase() throws {
+    @Test func withoutHOMETheHomeComesFromThePasswordDatabase() async throws {
         let project = try Project()
         defer { project.folder.remove() }
         let home = try #require(Self.passwordDatabaseHome())
@@ -116,7 +116,7 @@ import TestSupport
         let child = try ChildProcess(
             Executable.productsFolder + "/jump-forms", ["outbox"], in: project.path,
             environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "JUMP_CLIENT_ID": client])
-        let ended = try child.finish(timeout: 60)
+        let ended = try await child.finish(timeout: 60)
         #expect(ended.code == 2, "\(child.stderr)")
         let expected = home + "/.local/share/jump-forms/\(client).sqlite"
         #expect(child.stderr.contains("no database at \(expected)"), "\(child.stderr)")
@@ -154,13 +154,13 @@ import TestSupport
     }
 
     /// `serve --db` in a folder others can write, or with a key others can read, does not start.
-    @Test func serveRefusesADatabaseFolderOrKeyOthersCanUse() throws {
+    @Test func serveRefusesADatabaseFolderOrKeyOthersCanUse() async throws {
         let project = try Project()
         defer { project.folder.remove() }
         let data = project.path + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         try Self.chmod(data, 0o777)
-        let folder = try project.runBinary(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
+        let folder = try await project.runBinary(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
         #expect(folder.status == 2, "\(folder.stdout)\(folder.stderr)")
         #expect(folder.stderr.contains("can be written by others") && folder.stderr.contains("chmod 700 'data'"), "\(folder.stderr)")
         #expect(!FileManager.default.fileExists(atPath: data + "/capture.sqlite"))
@@ -168,7 +168,7 @@ import TestSupport
         try Self.chmod(data, 0o700)
         try project.folder.write("data/capture.sqlite.key", Data(repeating: 3, count: 32))
         try Self.chmod(data + "/capture.sqlite.key", 0o644)
-        let key = try project.runBinary(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
+        let key = try await project.runBinary(["serve", "--port", "0", "--db", "data/capture.sqlite"], timeout: 30)
         #expect(key.status == 2, "\(key.stdout)\(key.stderr)")
         #expect(key.stderr.contains("chmod 600 'data/capture.sqlite.key'"), "\(key.stderr)")
     }

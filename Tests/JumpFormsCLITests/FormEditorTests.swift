@@ -126,7 +126,7 @@ import TestSupport
         #expect(refused.field(named: "gender")?.messages == ["Choisissez l’une des options proposées pour «\u{00A0}Genre\u{00A0}»."])
     }
 
-    @Test func oneAtATimeSendsWhatTheCLISendsForTheSameAnswers() throws {
+    @Test func oneAtATimeSendsWhatTheCLISendsForTheSameAnswers() async throws {
         let answers = [
             "ana.example.com", "ana@example.com", "ana_r", "Ana", "Ruiz", "correct horse battery", "correct horse battery", "01/04/1990",
             "oui", ""
@@ -156,7 +156,7 @@ import TestSupport
             try FileManager.default.copyItem(atPath: Repository.path(item), toPath: folder.path + "/" + item)
         }
         try folder.write("jump.yaml", try String(contentsOfFile: Repository.path("jump.yaml"), encoding: .utf8))
-        let result = try Executable.run(
+        let result = try await Executable.run(
             "jump-forms", ["register", "--dry-run", "--show-secrets", "--locale", "fr-FR", "--today", "2025-06-15"], in: folder.path,
             environment: [
                 "HOME": folder.path, "XDG_STATE_HOME": folder.path + "/state", "XDG_CONFIG_HOME": folder.path + "/config",

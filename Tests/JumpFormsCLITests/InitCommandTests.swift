@@ -145,7 +145,7 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: database))
 
         // Without a terminal and without --yes, nothing is deleted.
-        let refused = try Executable.run("jump-forms", ["reset"], in: project, environment: environment, input: "")
+        let refused = try await Executable.run("jump-forms", ["reset"], in: project, environment: environment, input: "")
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("pass --yes"), "\(refused.stderr)")
         #expect(FileManager.default.fileExists(atPath: database))

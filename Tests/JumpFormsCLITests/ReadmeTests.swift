@@ -72,7 +72,7 @@ import TestSupport
         return blocks
     }
 
-    @Test func everyShellBlockRunsAsWrittenInOrder() throws {
+    @Test func everyShellBlockRunsAsWrittenInOrder() async throws {
         let home = try TemporaryFolder("jump-forms-readme")
         defer { home.remove() }
         let clone = home.path + "/clone"
@@ -103,7 +103,7 @@ import TestSupport
             let child = try ChildProcess(
                 "/bin/bash", ["--noprofile", "--norc", "-e", "-c", ". \"$HOME/.profile\"\n" + Self.prelude + block], in: clone,
                 environment: environment, input: input)
-            let ended = try child.finish(timeout: 120)
+            let ended = try await child.finish(timeout: 120)
             #expect(ended.code == expected, "\(block)\n--- stdout\n\(child.stdout)\n--- stderr\n\(child.stderr)")
         }
     }

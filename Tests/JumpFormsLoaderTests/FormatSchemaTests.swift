@@ -93,14 +93,14 @@ import TestSupport
         }
     }
 
-    @Test func schemasAgreeWithTheLoader() throws {
+    @Test func schemasAgreeWithTheLoader() async throws {
         let (fixtureCases, _) = Self.fixtureCases()
         let examples = Self.exampleCases()
         #expect(examples.count >= 4, "the repository's examples were not found")
         let cases = fixtureCases + examples
         let refused = fixtureCases.filter { !$0.mustAccept }
         #expect(refused.count >= 10, "too few fixtures refused for a key or type reason: \(refused.map(\.name))")
-        let results = try SchemaValidator.validate(cases)
+        let results = try await SchemaValidator.validate(cases)
         for (index, entry) in cases.enumerated() {
             let errors = results[index]
             if entry.mustAccept {
@@ -117,7 +117,7 @@ import TestSupport
 
     /// Strict scalars: `yes` is a string (a boolean key refuses it), `3` is text where text is
     /// expected, a quoted "5" is not an integer.
-    @Test func strictScalarsAsTheLoaderReadsThem() throws {
+    @Test func strictScalarsAsTheLoaderReadsThem() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         func flow(_ option: String, _ rule: String) -> String {
@@ -143,7 +143,7 @@ import TestSupport
         let cases = try [good, yes, quoted].map { path in
             Case(name: path, schema: .flow, instance: try #require(YAMLToJSON.convert(path: path)), mustAccept: path == good)
         }
-        let results = try SchemaValidator.validate(cases)
+        let results = try await SchemaValidator.validate(cases)
         #expect(results[0].isEmpty, "\(results[0].map(\.message))")
         #expect(!results[1].isEmpty)
         #expect(!results[2].isEmpty)
@@ -221,7 +221,7 @@ enum SchemaValidator {
     }
 
     /// The errors of each case, in order (empty: accepted).
-    static func validate(_ cases: [FormatSchemaTests.Case]) throws -> [[Failure]] {
+    static func validate(_ cases: [FormatSchemaTests.Case]) async throws -> [[Failure]] {
         let folder = try TemporaryFolder("jump-schema-agreement")
         defer { folder.remove() }
         let input = JSONValue.array(cases.map { ["schema": $0.schema.document, "instance": $0.instance] })
@@ -233,7 +233,7 @@ enum SchemaValidator {
         } catch {
             throw Missing(description: "python3 could not be started (\(error)): apt-get install python3 python3-jsonschema")
         }
-        let end = try child.finish(timeout: 120)
+        let end = try await child.finish(timeout: 120)
         guard end.code == 0 else {
             throw Missing(description: "python3 jsonschema failed (\(end)): \(child.stderr)")
         }

@@ -52,7 +52,7 @@ import TestSupport
         let child = try ChildProcess(
             "/usr/bin/taskset", ["-c", "0", Executable.productsFolder + "/jump-forms", "locales", "check"],
             in: Repository.root)
-        let end = try child.finish(timeout: 60)
+        let end = try await child.finish(timeout: 60)
         #expect(end.status == 0, "\(child.stdout)\(child.stderr)")
         #expect(child.stderr == "0 errors, 0 warnings in 6 locale files\n")
     }

@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct CompileTests {
     /// Writes the generated files and `main.swift` into a fresh folder, compiles them into a
     /// program and runs it with `arguments`.
-    static func compileAndRun(_ files: [GeneratedFile], main: String, arguments: [String]) throws -> ProgramRun {
+    static func compileAndRun(_ files: [GeneratedFile], main: String, arguments: [String]) async throws -> ProgramRun {
         let swiftc = try #require(Toolchain.swiftc, "no swiftc: set SWIFT_EXEC or put the toolchain on the PATH")
         let folder = try TemporaryFolder("jump-schema-compile")
         defer { folder.remove() }
@@ -16,7 +16,7 @@ import TestSupport
         for file in files + [GeneratedFile(name: "main.swift", contents: main)] {
             sources.append(try folder.write(file.name, file.contents))
         }
-        let compile = try ProgramRun(
+        let compile = try await ProgramRun(
             swiftc,
             [
                 "-swift-version", "6", "-warnings-as-errors", "-module-name", "Model",
@@ -24,7 +24,7 @@ import TestSupport
             ]
                 + sources + ["-o", folder.path + "/model"], in: folder.path)
         try #require(compile.status == 0, "the generated code does not compile:\n\(compile.stderr)")
-        return try ProgramRun(folder.path + "/model", arguments, in: folder.path)
+        return try await ProgramRun(folder.path + "/model", arguments, in: folder.path)
     }
 
     static let roundTrip = """
@@ -51,7 +51,7 @@ import TestSupport
 
         """
 
-    @Test func theDefaultModelDecodesAndEncodesARecord() throws {
+    @Test func theDefaultModelDecodesAndEncodesARecord() async throws {
         let files = try GeneratorTests.defaultGenerator().files()
         let main =
             Self.roundTrip + """
@@ -67,12 +67,12 @@ import TestSupport
                 print(CaptureDate("2023-02-29") == nil, CaptureDateTime("2024-01-15 10:00:00 +0100")!)
                 print(User.writableAttributePaths.contains("/primaryAddress/city"), User.writableAttributePaths.contains("/email"))
                 """
-        let run = try Self.compileAndRun(files, main: main, arguments: [Fixtures.path("records/default-record.json")])
+        let run = try await Self.compileAndRun(files, main: main, arguments: [Fixtures.path("records/default-record.json")])
         #expect(run.status == 0, "\(run.stderr)")
         Snapshot.check(run.stdout, against: Fixtures.path("golden/default/round-trip.txt"))
     }
 
-    @Test func theHostileModelDecodesAndEncodesARecord() throws {
+    @Test func theHostileModelDecodesAndEncodesARecord() async throws {
         let files = try GeneratorTests.hostileGenerator().files()
         let main =
             Self.roundTrip + """
@@ -86,12 +86,12 @@ import TestSupport
                 print(record.level1!.level2![0].level3!.level4![0].tags!, record.level1!.level2![0].level3!.level4![0].default!.level5![0].id!)
                 print(try show(HUser.StringObject(string: "x")), try show(HUser.Empty()), try show(HUser.EmptyPluralElement()))
                 """
-        let run = try Self.compileAndRun(files, main: main, arguments: [Fixtures.path("records/hostile-record.json")])
+        let run = try await Self.compileAndRun(files, main: main, arguments: [Fixtures.path("records/hostile-record.json")])
         #expect(run.status == 0, "\(run.stderr)")
         Snapshot.check(run.stdout, against: Fixtures.path("golden/hostile/round-trip.txt"))
     }
 
-    @Test func attributesTheServerSetsAreReadOnly() throws {
+    @Test func attributesTheServerSetsAreReadOnly() async throws {
         let swiftc = try #require(Toolchain.swiftc, "no swiftc: set SWIFT_EXEC or put the toolchain on the PATH")
         let folder = try TemporaryFolder("jump-schema-readonly")
         defer { folder.remove() }
@@ -101,7 +101,7 @@ import TestSupport
         }
         // A separate module: `private(set)` is what keeps an app from setting them.
         let cache = ["-module-cache-path", folder.path + "/module-cache"]
-        let compileModel = try ProgramRun(
+        let compileModel = try await ProgramRun(
             swiftc,
             [
                 "-swift-version", "6", "-parse-as-library", "-emit-module", "-module-name", "Model",
@@ -118,7 +118,7 @@ import TestSupport
             user.photos = [User.PhotosElement(type: "large")]
             user.photos![0].id = 1
             """)
-        let typecheck = try ProgramRun(swiftc, ["-swift-version", "6", "-typecheck", "-I", folder.path] + cache + [app], in: folder.path)
+        let typecheck = try await ProgramRun(swiftc, ["-swift-version", "6", "-typecheck", "-I", folder.path] + cache + [app], in: folder.path)
         #expect(typecheck.status != 0)
         #expect(typecheck.stderr.contains("app.swift:4:6: error: cannot assign to property: 'id' setter is inaccessible"), "\(typecheck.stderr)")
         #expect(typecheck.stderr.contains("app.swift:6:17: error: cannot assign to property: 'id' setter is inaccessible"), "\(typecheck.stderr)")

@@ -47,9 +47,9 @@ struct ProgramRun {
     var stdout: String
     var stderr: String
 
-    init(_ executable: String, _ arguments: [String], in directory: String) throws {
+    init(_ executable: String, _ arguments: [String], in directory: String) async throws {
         let child = try ChildProcess(executable, arguments, in: directory)
-        let ended = try child.finish(timeout: 600)
+        let ended = try await child.finish(timeout: 600)
         status = ended.code
         stdout = child.stdout
         stderr = child.stderr

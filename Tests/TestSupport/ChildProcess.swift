@@ -114,14 +114,35 @@ public final class ChildProcess: @unchecked Sendable {
 
     public var isRunning: Bool { termination == nil }
 
-    /// Waits at most `timeout` seconds for it to end; nil if it still runs.
+    /// Waits at most `timeout` seconds for it to end; nil if it still runs. The wait is a
+    /// `Task.sleep` between polls: a test waiting for a child never holds one of the few
+    /// threads Swift's concurrency runs every test's tasks on (two on a 2-core machine), so a
+    /// long child (a compiler run) does not stall the other tests' servers and clients.
     @discardableResult
-    public func wait(timeout: Double) -> Termination? {
+    public func wait(timeout: Double) async -> Termination? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause = 1
+        while true {
+            if let termination { return termination }
+            if Date() >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(pause))
+            pause = min(pause * 2, 20)
+        }
+    }
+
+    /// Waits for the end, blocking the calling thread; kills it after `timeout` seconds and
+    /// throws. Only for commands that end in moments (tmux's, pg_ctl's) where the caller cannot
+    /// be async: anything longer is `finish(timeout:)`.
+    @discardableResult
+    public func finishBlocking(timeout: Double) throws -> Termination {
         let deadline = Date().addingTimeInterval(timeout)
         var pause: UInt32 = 1_000
         while true {
             if let termination { return termination }
-            if Date() >= deadline { return nil }
+            if Date() >= deadline {
+                kill9()
+                throw TimeoutError(command: command)
+            }
             usleep(pause)
             pause = min(pause * 2, 20_000)
         }
@@ -143,8 +164,8 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the end; kills it after `timeout` seconds and throws.
     @discardableResult
-    public func finish(timeout: Double) throws -> Termination {
-        if let ended = wait(timeout: timeout) { return ended }
+    public func finish(timeout: Double) async throws -> Termination {
+        if let ended = await wait(timeout: timeout) { return ended }
         kill9()
         throw TimeoutError(command: command)
     }

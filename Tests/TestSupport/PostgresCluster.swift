@@ -116,7 +116,7 @@ public final class PostgresCluster: Sendable {
         let all = asPostgres ? ["-u", "postgres", "--", bin + "/" + tool] + arguments : arguments
         do {
             let child = try ChildProcess(executable, all, in: "/")
-            let ended = try child.finish(timeout: 120)
+            let ended = try child.finishBlocking(timeout: 120)
             guard ended.code == 0 else {
                 let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
                 throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed (\(ended)): \(child.stdout)\(child.stderr)\(log)")

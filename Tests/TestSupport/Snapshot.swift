@@ -106,11 +106,11 @@ public enum Executable {
     public static func run(
         _ name: String, _ arguments: [String], in directory: String = Repository.root,
         environment: [String: String] = [:], input: String? = nil, timeout: Double = 60
-    ) throws -> CommandResult {
+    ) async throws -> CommandResult {
         var env = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "LANG": "C.UTF-8"]
         env.merge(environment) { _, new in new }
         let child = try ChildProcess(productsFolder + "/" + name, arguments, in: directory, environment: env, input: input)
-        let ended = try child.finish(timeout: timeout)
+        let ended = try await child.finish(timeout: timeout)
         return CommandResult(status: ended.code, stdout: child.stdout, stderr: child.stderr)
     }
 }

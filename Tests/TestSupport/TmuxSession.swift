@@ -21,7 +21,7 @@ public final class TmuxSession: @unchecked Sendable {
     @discardableResult
     static func tmux(_ arguments: [String]) throws -> String {
         let child = try ChildProcess("/usr/bin/env", ["tmux"] + arguments)
-        let ended = try child.finish(timeout: 15)
+        let ended = try child.finishBlocking(timeout: 15)
         guard ended == .init(status: 0, signaled: false) else {
             throw TmuxError(arguments: arguments, termination: ended, stderr: child.stderr)
         }

@@ -144,7 +144,7 @@ final class TLSReplayServer: Sendable {
             ["serve", "--tls", "--port", "0", "--config", project.configPath, "--db", project.databasePath],
             in: path, environment: environment)
         do {
-            let (url, caPath) = try waitForStart(process)
+            let (url, caPath) = try await waitForStart(process)
             return try TLSReplayServer(project: project, process: process, url: url, caPath: caPath, config: config, flow: loaded.flow)
         } catch {
             process.kill9()
@@ -154,7 +154,7 @@ final class TLSReplayServer: Sendable {
     }
 
     /// The `https://127.0.0.1:<port>` URL and the `CA certificate: <path>` line serve prints.
-    static func waitForStart(_ process: ChildProcess, timeout: Double = 20) throws -> (String, String) {
+    static func waitForStart(_ process: ChildProcess, timeout: Double = 20) async throws -> (String, String) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let output = process.stdout + "\n" + process.stderr
@@ -164,7 +164,7 @@ final class TLSReplayServer: Sendable {
                 return (url, ca.trimmingCharacters(in: .whitespaces))
             }
             if !process.isRunning { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw ReplayError(
             "`jump-forms serve --tls` printed no https URL and CA certificate\n  stdout: \(process.stdout)\n  stderr: \(process.stderr)")
@@ -182,7 +182,7 @@ final class TLSReplayServer: Sendable {
         try? await okHttpClient.shutdown()
         try? await iOSClient.shutdown()
         process.signal(SIGTERM)
-        if process.wait(timeout: 10) == nil { process.kill9() }
+        if await process.wait(timeout: 10) == nil { process.kill9() }
         project.folder.remove()
     }
 }

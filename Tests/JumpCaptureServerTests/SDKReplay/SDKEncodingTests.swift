@@ -62,7 +62,7 @@ struct SDKEncodingTests {
     }
 
     @Test("the HTTPS harness reads serve --tls's start lines: the https URL and the CA certificate path")
-    func tlsStartLines() throws {
+    func tlsStartLines() async throws {
         let child = try ChildProcess(
             "/bin/sh",
             [
@@ -71,7 +71,7 @@ struct SDKEncodingTests {
                     + "echo 'CA certificate: /tmp/jump data/ca.pem' >&2; sleep 5"
             ])
         defer { child.kill9() }
-        let (url, ca) = try TLSReplayServer.waitForStart(child, timeout: 5)
+        let (url, ca) = try await TLSReplayServer.waitForStart(child, timeout: 5)
         #expect(url == "https://127.0.0.1:40123" && ca == "/tmp/jump data/ca.pem")
     }
 
