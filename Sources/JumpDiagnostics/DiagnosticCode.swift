@@ -144,6 +144,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case fieldAndFormShareName = "JF608"
 
     // MARK: Added since (in the order they were added; each in its phase by its number)
+    case endingPunctuation = "JF525"
 
     /// The phase that reports the code.
     public enum Phase: String, Sendable, CaseIterable {
