@@ -94,6 +94,11 @@ extension DiagnosticCode {
             title: "different number of line breaks",
             explanation: "The translation has more or fewer line breaks than the reference, which changes the layout of tips and multi-line texts.",
             example: "en-US: \"Line one\\nLine two\", de-DE: \"Zeile eins Zeile zwei\""),
+        "JF525": LocaleEntry(
+            rule: "ending-punctuation", severity: .warning,
+            title: "ends with other punctuation than the reference",
+            explanation: "The message ends with a full stop, a question mark, an exclamation mark, a colon or an ellipsis and the reference's ends with another of them or with none, or the other way round: a question that is no longer one, a sentence that lost its full stop, a label that lost the colon before its value, a \"Loading…\" without its ellipsis. Each script's own marks count as the same (`.`, `。`, `।`, `۔`; `?`, `？`, `؟` and the Greek `;`; `!` and `！`; `:` and `：`; `…` and `...`); spaces before the mark (the French `Adresse :`) and closing quotes, brackets and direction marks after it are skipped. Thai and Lao end sentences without a mark: their messages may leave out a full stop. The pseudo-locales `locales pseudo` writes (`en-XA`, `ar-XB`) are not compared: their padding ends every text.",
+            example: "en-US: \"Forgot your password?\", fr-FR: \"Mot de passe oublié\""),
         "JF517": LocaleEntry(
             rule: "invisible-character", severity: .warning,
             title: "invisible character",

@@ -2,7 +2,9 @@
 /// `docs/diagnostics.md` is generated from this list (see `DiagnosticCode.documentation`), in
 /// the order of the numbers. A new code goes at the end (under "Added since"), whatever its
 /// number: a case in the middle renumbers the cases after it, and a module an incremental build
-/// does not recompile would then name the wrong code.
+/// does not recompile would then name the wrong code. The `JF3xx` codes' severities and
+/// descriptions come from the lint rules' files (`LintRule`, module JumpForms), and the locale
+/// rules' from theirs (`LocaleRule`, module JumpLocaleCheck), through generated tables.
 public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     // MARK: read (bytes -> YAML events)
     case fileUnreadable = "JF100"
@@ -144,6 +146,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     case fieldAndFormShareName = "JF608"
 
     // MARK: Added since (in the order they were added; each in its phase by its number)
+    case endingPunctuation = "JF525"
 
     /// The phase that reports the code.
     public enum Phase: String, Sendable, CaseIterable {
@@ -169,12 +172,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The severity a diagnostic of this code has unless a check says otherwise.
     public var defaultSeverity: Diagnostic.Severity {
+        if let entry = Self.lintCatalog[self] { return entry.severity }
         if let entry = Self.localeCatalog[self] { return entry.severity }
         return switch self {
-        case .backtrackingPattern, .messageMissingInLocale, .unusedField, .unusedMessage,
-            .optionsOnNonChoiceField, .configFlowMismatch, .duplicateRule, .emptyRuleList,
-            .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored,
-            .flowDocumentDropped, .flowDocumentTextMismatch, .fieldNotSent:
+        case .lengthExceedsAttribute, .constraintNotChecked, .accessPathIgnored, .flowDocumentDropped, .flowDocumentTextMismatch:
             .warning
         default:
             .error
@@ -182,19 +183,39 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// One line: what the code means.
-    public var title: String { Self.catalog[self]?.title ?? Self.localeCatalog[self]?.title ?? rawValue }
+    public var title: String { Self.catalog[self]?.title ?? Self.lintCatalog[self]?.title ?? Self.localeCatalog[self]?.title ?? rawValue }
 
     /// What causes it and how to fix it.
-    public var explanation: String { Self.catalog[self]?.explanation ?? Self.localeCatalog[self]?.explanation ?? "" }
+    public var explanation: String {
+        Self.catalog[self]?.explanation ?? Self.lintCatalog[self]?.explanation ?? Self.localeCatalog[self]?.explanation ?? ""
+    }
 
     /// A short example of the input that triggers it.
-    public var example: String { Self.catalog[self]?.example ?? Self.localeCatalog[self]?.example ?? "" }
+    public var example: String { Self.catalog[self]?.example ?? Self.lintCatalog[self]?.example ?? Self.localeCatalog[self]?.example ?? "" }
 
     private struct Entry {
         var title: String
         var explanation: String
         var example: String
     }
+
+    /// A `JF3xx` code's entry: the rules of `jump-forms lint` (`LintRule`, module JumpForms, one
+    /// file each) feed it through DiagnosticCode+LintRules.generated.swift.
+    struct LintEntry {
+        var severity: Diagnostic.Severity
+        var title: String
+        var explanation: String
+        var example: String
+    }
+
+    /// The lint rules' entries, by code.
+    static let lintCatalog: [DiagnosticCode: LintEntry] = {
+        var result: [DiagnosticCode: LintEntry] = [:]
+        for (number, entry) in lintRuleCatalog {
+            if let code = DiagnosticCode(rawValue: number) { result[code] = entry }
+        }
+        return result
+    }()
 
     // swiftlint:disable line_length
     private static let catalog: [DiagnosticCode: Entry] = [
@@ -388,135 +409,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 """,
             example: "services: { web: { image: nginx } }"),
 
-        .undefinedField: Entry(
-            title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.",
-            example: "fields: [emailAdress]"),
-        .fieldRepeatedInForm: Entry(
-            title: "field listed twice in a form", explanation: "A form prompts for each field once.", example: "fields: [email, email]"),
-        .ruleDoesNotFitField: Entry(
-            title: "rule does not fit the field type",
-            explanation:
-                """
-                Some rules need a particular field type: `minYears`/`maxYears` need a `dateselect`, `matchOptions` needs `options` (select or \
-                radio), length and format rules need a text-like field.
-                """,
-            example: "{ rule: minYears, value: 13 } on a text field"),
-        .unknownFieldReference: Entry(
-            title: "rule names an unknown field", explanation: "`match` and `alongWith` name another field of the flow.",
-            example: "{ rule: match, value: newPasword }"),
-        .referenceOutsideForm: Entry(
-            title: "rule names a field the form lacks",
-            explanation: "`match` and `alongWith` compare values of one form: the named field must be in every form that uses this field.",
-            example: "newPasswordConfirm in a form without newPassword"),
-        .unknownFormat: Entry(
-            title: "unknown format", explanation: "`format` takes one of the documented formats (see docs/flow-format.md).",
-            example: "{ rule: format, value: emial }"),
-        .invalidPattern: Entry(
-            title: "pattern does not compile", explanation: "The `pattern` rule's regular expression has a syntax error.",
-            example: "{ rule: pattern, value: \"[a-z\" }"),
-        .backtrackingPattern: Entry(
-            title: "pattern prone to catastrophic backtracking",
-            explanation:
-                """
-                A repeated group (`*`, `+`, `{n,}`, `{n,m}`) whose repetitions may split the same text in more than one way: matching an input that \
-                fails can then take exponential time. Two shapes are reported. A quantifier inside the group, at any depth (`(a+)+`, `(\\w*)*`, \
-                `((a+))+`, `((a+)|b)+`): rewrite so that each character is matched once. Alternatives that can match the same text, alone or several \
-                in a row (`(a|a)*`, `(\\w|\\d)+` where a digit is also a word character, `(a|aa)+`, `(a|b|ab)*`): make them exclusive (`\\w+`, `a+`, \
-                `[ab]*`). The alternative check is exact for alternatives of characters, classes and fixed counts, and skips what it cannot read (`\
-                \\p{L}`, optional parts); possessive quantifiers (`a++`) and atomic groups (`(?>...)`) never backtrack and are not reported.
-                """,
-            example: "{ rule: pattern, value: \"(a+)+$\" }\n{ rule: pattern, value: \"(\\\\w|\\\\d)+$\" }"),
-        .messageMissingInDefaultLocale: Entry(
-            title: "message key missing from the default locale",
-            explanation: "Every message key the flow uses must exist in the default locale's file; that is where every other locale falls back.",
-            example: "label: fields.email.lable"),
-        .messageMissingInLocale: Entry(
-            title: "message key missing from a locale",
-            explanation: "A locale lacks a key the flow uses; users of that locale see the fallback text.",
-            example: "fr-FR.yaml without fields.email.label"),
-        .duplicateOptionValue: Entry(
-            title: "duplicate option value", explanation: "Two options of one field have the same `value`.",
-            example: "options: [{value: a}, {value: a}]"),
-        .duplicateProvider: Entry(
-            title: "duplicate provider", explanation: "A provider id appears twice in `providers`.", example: "providers: [google, google]"),
-        .openIDWithoutIdentifier: Entry(
-            title: "custom OpenID provider without openidIdentifier", explanation: "A provider of `type: openid` needs `openidIdentifier`.",
-            example: "{ id: corp, type: openid }"),
-        .samlWithoutProvider: Entry(
-            title: "custom SAML provider without samlProvider", explanation: "A provider of `type: saml` needs `samlProvider`.",
-            example: "{ id: corp, type: saml }"),
-        .unknownProvider: Entry(
-            title: "unknown built-in provider",
-            explanation:
-                """
-                A provider written as a bare name must be one of the built-in Engage providers (see docs/flow-format.md); custom ones are written as \
-                a mapping with `type`.
-                """,
-            example: "providers: [facebok]"),
-        .missingIcon: Entry(
-            title: "icon file missing", explanation: "The provider's `icon` path (relative to the flow file) does not exist.",
-            example: "icon: icons/missing.png"),
-        .configNamesMissingForm: Entry(
-            title: "jump.yaml names a form the flow lacks", explanation: "A `...FormName` key of `jump.yaml` names a form that is not in the flow.",
-            example: "captureSignInFormName: signinForm"),
-        .signInFormShape: Entry(
-            title: "sign-in form needs one identifier and one password",
-            explanation:
-                """
-                The sign-in form must hold exactly one field of type `password` and exactly one identifier field (`email`, or `text` for username \
-                sign-in).
-                """,
-            example: "signInForm: { fields: [email] }"),
-        .unusedField: Entry(
-            title: "field is never used", explanation: "The field is defined but no form lists it.", example: "fields: { legacyField: {...} }"),
-        .unusedMessage: Entry(
-            title: "message key is never used", explanation: "The default locale defines a key that neither the flow nor the CLI's own catalog uses.",
-            example: "old.label: Old"),
-        .messageSyntax: Entry(
-            title: "ICU message syntax error", explanation: "The message is not valid ICU MessageFormat; the location points inside the locale file.",
-            example: "\"{count, plural, one {# item}\""),
-        .messageArgument: Entry(
-            title: "message uses an argument nobody provides",
-            explanation: "Validation messages get `label`, `field` and `value`; labels, tips, placeholders and option labels get none.",
-            example: "validation.minLength: \"{min} characters\""),
-        .missingLocale: Entry(
-            title: "locale file missing",
-            explanation: "The flow's default locale (or a locale named in `jump.yaml` or on the command line) has no file in the locales folder.",
-            example: "defaultLocale: en-US without locales/en-US.yaml"),
-        .ruleValueRange: Entry(
-            title: "rule value out of range", explanation: "Lengths and ages are non-negative, and a minimum is not above the field's maximum.",
-            example: "{ rule: minLength, value: -1 }"),
-        .choiceWithoutOptions: Entry(
-            title: "select or radio field without options",
-            explanation: "A `select` or `radio` field offers its `options`; it needs at least one enabled option.",
-            example: "gender: { type: select }"),
-        .formWithoutIdentifier: Entry(
-            title: "form has no identifying field",
-            explanation: "The forgot-password and resend-verification forms send their first field of type `email` or `text`; the form has none.",
-            example: "forgotPasswordForm: { fields: [currentPassword] }"),
-        .optionsOnNonChoiceField: Entry(
-            title: "options on a field that shows none", explanation: "Only `select` and `radio` fields show options.",
-            example: "type: text with options"),
-        .configFlowMismatch: Entry(
-            title: "jump.yaml and the flow disagree",
-            explanation: """
-                `captureFlowName` differs from the flow's `flow`, `captureFlowVersion` is neither `HEAD` nor the flow's `version`, or \
-                `captureLocale` has no locale file.
-                """,
-            example: "captureFlowName: other"
-        ),
-        .duplicateRule: Entry(
-            title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.",
-            example: "[required, required]"),
-        .emptyRuleList: Entry(
-            title: "rule with an empty list",
-            explanation:
-                """
-                `whitelist: []` accepts no value at all, and an empty `blacklist` or `emailDomainBlacklist` refuses nothing: the rule is a mistake \
-                either way. List the values, or remove the rule.
-                """,
-            example: "{ rule: whitelist, value: [], message: v.country }"),
-
         .schemaSyntax: Entry(
             title: "schema is not valid JSON",
             explanation:
@@ -671,49 +563,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 `writableAttributePaths` do not count it.
                 """,
             example: "[\"/photos/value\", \"/id\"]"),
-
-        .sharingProviderNotListed: Entry(
-            title: "sharing provider not among the flow's providers",
-            explanation:
-                """
-                Every provider of `sharing` must be listed under `providers`: an activity goes to a provider the person signs in with \
-                (Engage's `social_providers` are a subset of its sign-in providers). Add it to `providers`, or remove it from `sharing`.
-                """,
-            example: "providers: [google]\nsharing: [twitter]"),
-        .mistypedMessageKey: Entry(
-            title: "mistyped message key",
-            explanation:
-                """
-                A locale file has a key that nothing uses, one letter or two away from a key the flow (or jump-forms itself) uses that the \
-                file lacks and another locale file (or jump-forms' own catalog) has: a typo, so its text is never shown. The hint names \
-                the key meant. Where no file has the used key, the typo may be the flow's: JF308 says so at the flow. Other keys nothing \
-                uses are JF319 warnings in the default locale (`locales check` reports them in every locale as `obsolete-key`).
-                """,
-            example: "fields: { email: { lable: Email } }"),
-        .activityNotPostable: Entry(
-            title: "no provider could post the activity",
-            explanation:
-                """
-                The flow has activities, but `sharing` lists no provider that takes activities (facebook, twitter, linkedin, yahoo): \
-                `sharing` is missing or empty, or names only sign-in providers that cannot share. Add a sharing provider to `sharing` \
-                (and `providers`).
-                """,
-            example: "activities: { joined: { action: activities.joined.action } }\nsharing: [google]"),
-        .fieldNotSent: Entry(
-            title: "form field the JUMP SDKs cannot send",
-            explanation:
-                """
-                The JUMP SDKs fill the registration, social registration and edit-profile forms (`captureTraditionalRegistrationFormName`, \
-                `captureSocialRegistrationFormName`, `editProfileFormName`) from the record, field by field, through each field's `schemaId` \
-                (iOS JRCaptureUser+Extras.m:132-171, Android CaptureFlowUtils.java:53-105). A field without `schemaId` is never sent: iOS and \
-                Android release builds leave it out, so a rule on it (`required`, `match`) fails on the server; Android debuggable builds throw \
-                `field defn is missing schemaId` and send nothing. Give the field the `schemaId` of the attribute it writes; a confirmation \
-                field takes the `schemaId` of the field it confirms (`newPasswordConfirm` has `schemaId: password`), so the SDKs send the \
-                value twice and `match` holds. The forgot-password and resend-verification forms send their first field of type \
-                `email` or `text` alone (iOS JRCaptureFlow.m:81-97, Android CaptureFlowUtils.java:212-227): their other fields are \
-                never sent either.
-                """,
-            example: "registrationForm: { fields: [emailAddress, newPassword, newPasswordConfirm] } with newPasswordConfirm lacking schemaId"),
 
         .flowDocumentSyntax: Entry(
             title: "flow document is not valid JSON",

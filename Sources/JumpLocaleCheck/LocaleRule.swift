@@ -70,6 +70,7 @@ public struct LocaleRule: Sendable, Hashable, Codable, CustomStringConvertible {
         .whitespaceEdge,
         .doubleSpace,
         .newlineMismatch,
+        .endingPunctuation,
         .invisibleCharacter,
         .bidiControl,
         .yamlTrap,

@@ -265,7 +265,9 @@ struct LocalesCorpusGenerator {
         ("whitespace-edge", "whitespace-edge"), ("double-space", "double-space"), ("newline-mismatch", "newline-mismatch"),
         ("invisible-character", "invisible-character"), ("bidi-control", "bidi-control"),
         ("yaml-trap", "yaml-trap"), ("yaml-trap-number", "yaml-trap"), ("yaml-trap-date", "yaml-trap"), ("yaml-trap-key", "yaml-trap"),
-        ("duplicate-key", "duplicate-key"), ("yaml-alias", "yaml-alias"), ("render-failure", "render-failure")
+        ("duplicate-key", "duplicate-key"), ("yaml-alias", "yaml-alias"), ("render-failure", "render-failure"),
+        // Last, so the kinds before it keep their places for a seed.
+        ("ending-punctuation", "ending-punctuation")
     ]
 
     /// Option values of some select fields: Norway's code is YAML 1.1's `false` as a bare key.
@@ -384,7 +386,11 @@ struct LocalesCorpusGenerator {
                         let kept =
                             !word.contains(where: \.isLetter) || word.contains(where: \.isNumber) || word.contains("://")
                             || word.contains("<") || word.contains("@")
-                        return kept ? String(word) : words(1, &random, locale)
+                        guard !kept else { return String(word) }
+                        // The word's closing marks stay (`password?`, `Code:`), so the rewrite
+                        // ends as the source does.
+                        let marks = word.reversed().prefix { !$0.isLetter && !$0.isNumber }.reversed()
+                        return words(1, &random, locale) + String(marks)
                     }.joined(separator: " ")
                 }.joined(separator: "\n")
             } ?? source
@@ -466,6 +472,7 @@ struct LocalesCorpusGenerator {
         case "url-mismatch": return key.shape == .tipURL
         case "number-mismatch": return key.shape == .tipNumbers
         case "newline-mismatch": return key.shape == .tipTwoLines
+        case "ending-punctuation": return key.shape == .tip
         default: return false
         }
     }
@@ -542,6 +549,7 @@ struct LocalesCorpusGenerator {
         case "whitespace-edge": return .text(text + " ")
         case "double-space": return .text(text.replacing(" ", with: "  "))
         case "newline-mismatch": return .text(text.replacing("\n", with: " "))
+        case "ending-punctuation": return .text(String(text.dropLast()))  // without its full stop
         case "invisible-character": return .text(String(text.prefix(3)) + "\u{200B}" + String(text.dropFirst(3)))
         case "bidi-control": return .text(text + "\u{202E}")
         case "yaml-trap": return .raw(["no", "off", "on", "yes", "No", "OFF", "~"][key.field % 7])

@@ -1,0 +1,32 @@
+extension LintRule {
+    /// JF331: activities without a sharing provider that takes them.
+    public static let activityNotPostable = LintRule(
+        .activityNotPostable, severity: .error,
+        title: "no provider could post the activity",
+        explanation:
+            """
+            The flow has activities, but `sharing` lists no provider that takes activities (facebook, twitter, linkedin, yahoo): \
+            `sharing` is missing or empty, or names only sign-in providers that cannot share. Add a sharing provider to `sharing` \
+            (and `providers`).
+            """,
+        example: "activities: { joined: { action: activities.joined.action } }\nsharing: [google]",
+        check: { linter, findings in linter.checkActivityNotPostable(&findings) }
+    )
+}
+
+extension FlowLinter {
+    func checkActivityNotPostable(_ findings: inout [Diagnostic]) {
+        guard !flow.sharing.contains(where: { SharingProvider(rawValue: $0.value) != nil }) else { return }
+        let capable = SharingProvider.allCases.map(\.rawValue).joined(separator: ", ")
+        for activity in flow.activities {
+            let why =
+                flow.sharing.isEmpty
+                ? "the flow's 'sharing' lists no provider"
+                : "none of the providers in 'sharing' (\(flow.sharing.map(\.value).joined(separator: ", "))) takes activities"
+            findings.append(
+                Diagnostic(
+                    .activityNotPostable, "no provider could post activity '\(activity.name)': \(why)", at: activity.location,
+                    hint: "providers that take activities: \(capable)"))
+        }
+    }
+}

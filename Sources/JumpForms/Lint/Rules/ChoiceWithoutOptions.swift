@@ -1,0 +1,23 @@
+extension LintRule {
+    /// JF324: a select or radio field without an enabled option.
+    public static let choiceWithoutOptions = LintRule(
+        .choiceWithoutOptions, severity: .error,
+        title: "select or radio field without options",
+        explanation: "A `select` or `radio` field offers its `options`; it needs at least one enabled option.",
+        example: "gender: { type: select }", check: { linter, findings in linter.checkChoiceWithoutOptions(&findings) }
+    )
+}
+
+extension FlowLinter {
+    func checkChoiceWithoutOptions(_ findings: inout [Diagnostic]) {
+        for field in flow.fields {
+            let type = field.type.value
+            if type.offersOptions, !field.options.contains(where: { !$0.disabled }) {
+                findings.append(
+                    Diagnostic(
+                        .choiceWithoutOptions, "\(type.rawValue) field '\(field.name)' has no enabled options",
+                        at: field.optionsLocation ?? field.type.location))
+            }
+        }
+    }
+}
