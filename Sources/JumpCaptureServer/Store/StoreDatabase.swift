@@ -37,6 +37,16 @@ enum StoreEngine: String, Sendable {
         }
     }
 
+    /// What a `SELECT` of a write transaction ends with to lock the rows it reads until the
+    /// commit: PostgreSQL's `FOR UPDATE`; nothing on SQLite, whose write transaction holds the
+    /// database's one write lock already.
+    var lockingRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
     /// The text at the dot path `path` of a record's JSON (`users.record`), or NULL.
     func recordText(_ column: String, path: String) -> SQLQueryString {
         switch self {
