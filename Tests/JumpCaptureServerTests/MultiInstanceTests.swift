@@ -128,6 +128,38 @@ struct MultiInstanceTests {
         }
     }
 
+    /// The reset emails of one address are counted over every instance, and a signed server
+    /// API request accepted at one is refused at the others.
+    @Test func emailCountsAndSignedRequestsAreShared() async throws {
+        try await Instances.with(
+            3,
+            configure: {
+                APIClientAuthenticationTests.configure(&$0); $0.server.emailsPerAddress = 2; $0.server.emailWindow = 3600
+            }
+        ) { instances in
+            try await instances.servers[0].register()
+            let email = "ana.ruiz@example.com"
+            let before = try await instances.servers[0].server.outbox().filter { $0.recipient == email }.count
+            for server in instances.servers {
+                #expect(try await server.send(try server.builder().forgotPassword(["signInEmailAddress": email], today: server.today)).isOK)
+            }
+            #expect(try await instances.servers[2].server.outbox().filter { $0.recipient == email }.count == before + 2)
+
+            let now = instances.servers[0].clock.now
+            let date = APIClientAuthenticationTests.signatureDate(now)
+            let parameters = [("type_name", "user")]
+            let signed = APIClientAuthenticationTests.signature(
+                "reader", APIClientAuthenticationTests.readerSecret, path: "/entity.find", date: date, parameters)
+            let request = APIClientAuthenticationTests.credentials(parameters, authorization: signed, date: date)
+            let first = try await instances.servers[1].server.service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")
+            #expect(APIClientAuthenticationTests.clientID(first) == "reader")
+            for server in [instances.servers[0], instances.servers[2]] {
+                let again = try await server.server.service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")
+                #expect(APIClientAuthenticationTests.code(again) == 402)
+            }
+        }
+    }
+
     /// A hosted page's CSRF cookie from one instance is good at another, and the page session
     /// a sign-in there opens works at a third.
     @Test func pageSessionsAndCSRFCookiesWorkAtEveryInstance() async throws {

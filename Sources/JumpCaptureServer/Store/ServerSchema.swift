@@ -29,4 +29,35 @@ public enum ServerSchema {
             throw CaptureStore.unusable(error, location)
         }
     }
+
+    /// The tables the migrations make, in the order they make them.
+    static var tables: [String] {
+        CaptureStore.migrations.flatMap(\.statements).compactMap { statement -> String? in
+            guard statement.hasPrefix("CREATE TABLE ") else { return nil }
+            return statement.dropFirst("CREATE TABLE ".count).split(separator: " ").first.map(String.init)
+        } + ["schema_migrations"]
+    }
+
+    /// Drops every table of the server's schema in the database at `location` (`jump-forms
+    /// reset` on PostgreSQL: a SQLite file is deleted instead), the last made first, so that no
+    /// table is dropped before one that refers to it. Returns the tables dropped.
+    public static func erase(_ location: DatabaseLocation, logger: Logger) async throws -> [String] {
+        let database: StoreDatabase
+        do {
+            database = try StoreDatabase(location, logger: logger)
+        } catch {
+            throw CaptureStore.unusable(error, location)
+        }
+        do {
+            let dropped = try await database.transaction { db in
+                for table in tables.reversed() { try await db.raw("DROP TABLE IF EXISTS \(ident: table)").run() }
+                return Array(tables.reversed())
+            }
+            await database.shutdown()
+            return dropped
+        } catch {
+            await database.shutdown()
+            throw CaptureStore.unusable(error, location)
+        }
+    }
 }

@@ -70,6 +70,8 @@ final class StoreDatabase: Sendable {
     /// that writers wait here rather than in SQLite's busy handler, which would hold a thread.
     private let writer = WriteTurn()
     private let logger: Logger
+    /// Whether `shutdown()` ran (the pool refuses, with a warning, to be shut down twice).
+    private let shutDown = Atomic<Bool>(false)
 
     /// `@unchecked`: AsyncKit's pool guards its state with a lock (and hands each event
     /// loop's part to that loop) but is not marked `Sendable`.
@@ -123,6 +125,7 @@ final class StoreDatabase: Sendable {
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
 
     deinit {
+        if shutDown.load(ordering: .acquiring) { return }
         switch pool {
         case .sqlite(let pool): pool.shutdownGracefully { _ in }
         case .postgres(let pool): pool.shutdownGracefully { _ in }
@@ -204,6 +207,7 @@ final class StoreDatabase: Sendable {
 
     /// Closes the pool's connections.
     func shutdown() async {
+        guard !shutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         switch pool {
         case .sqlite(let pool): try? await pool.shutdownAsync()
         case .postgres(let pool): try? await pool.shutdownAsync()

@@ -47,7 +47,7 @@ struct MigrateDatabaseCommand: AsyncParsableCommand {
         let console = Console()
         let environment = Environment.current
         let location = try self.location(environment: environment, console: console)
-        let logger = LocalServer.logger(label: "jump-forms.db", environment: environment, console: console)
+        let logger = LocalServer.quietLogger(label: "jump-forms.db", environment: environment, console: console)
         let applied: [String]
         do {
             applied = try await ServerSchema.migrate(location, logger: logger)
