@@ -128,13 +128,15 @@ struct MultiInstanceTests {
         }
     }
 
-    /// The reset emails of one address are counted over every instance, and a signed server
-    /// API request accepted at one is refused at the others.
+    /// The reset emails of one address are counted over every instance (their links name
+    /// `server.publicURL`), and a signed server API request accepted at one is refused at the
+    /// others.
     @Test func emailCountsAndSignedRequestsAreShared() async throws {
         try await Instances.with(
             3,
             configure: {
                 APIClientAuthenticationTests.configure(&$0); $0.server.emailsPerAddress = 2; $0.server.emailWindow = 3600
+                $0.server.publicURL = Located("https://capture.example.com/", at: ServerFixtures.here)
             }
         ) { instances in
             try await instances.servers[0].register()
@@ -143,7 +145,11 @@ struct MultiInstanceTests {
             for server in instances.servers {
                 #expect(try await server.send(try server.builder().forgotPassword(["signInEmailAddress": email], today: server.today)).isOK)
             }
-            #expect(try await instances.servers[2].server.outbox().filter { $0.recipient == email }.count == before + 2)
+            let sent = try await instances.servers[2].server.outbox().filter { $0.recipient == email }
+            #expect(sent.count == before + 2)
+            // The links name the URL behind the load balancer, not the instance's address.
+            #expect(sent.last?.body.contains("https://capture.example.com/") == true, "\(sent.last?.body ?? "")")
+            #expect(sent.last?.body.contains("127.0.0.1") == false)
 
             let now = instances.servers[0].clock.now
             let date = APIClientAuthenticationTests.signatureDate(now)
