@@ -100,7 +100,8 @@ import TestSupport
             }
             // No Date, or one of another form.
             #expect(
-                try await Self.code(service.authenticateAPICall(Self.credentials(parameters, authorization: signed), needs: .directAccess, client: nil)) == 100)
+                try await Self.code(
+                    service.authenticateAPICall(Self.credentials(parameters, authorization: signed), needs: .directAccess, client: nil)) == 100)
             #expect(
                 try await Self.code(
                     service.authenticateAPICall(
@@ -129,16 +130,22 @@ import TestSupport
             #expect(try await Self.code(service.authenticateAPICall(wrong, needs: .directAccess, client: nil)) == 402)
             let unknown = Self.credentials([("client_id", "nobody"), ("client_secret", Self.readerSecret)])
             #expect(try await Self.code(service.authenticateAPICall(unknown, needs: .directAccess, client: nil)) == 402)
-            #expect(try await Self.code(service.authenticateAPICall(Self.credentials([("client_id", "reader")]), needs: .directAccess, client: nil)) == 100)
+            #expect(
+                try await Self.code(service.authenticateAPICall(Self.credentials([("client_id", "reader")]), needs: .directAccess, client: nil))
+                    == 100)
             #expect(try await Self.code(service.authenticateAPICall(Self.credentials([]), needs: .directAccess, client: nil)) == 100)
 
             let basic = "Basic " + Data("reader:\(Self.readerSecret)".utf8).base64EncodedString()
             #expect(
-                try await Self.clientID(service.authenticateAPICall(Self.credentials([], authorization: basic), needs: .directAccess, client: nil)) == "reader")
+                try await Self.clientID(service.authenticateAPICall(Self.credentials([], authorization: basic), needs: .directAccess, client: nil))
+                    == "reader")
             let badBasic = "Basic " + Data("reader:\(Self.ownerSecret)".utf8).base64EncodedString()
-            #expect(try await Self.code(service.authenticateAPICall(Self.credentials([], authorization: badBasic), needs: .directAccess, client: nil)) == 402)
             #expect(
-                try await Self.code(service.authenticateAPICall(Self.credentials([], authorization: "Bearer abc"), needs: .directAccess, client: nil)) == 205)
+                try await Self.code(service.authenticateAPICall(Self.credentials([], authorization: badBasic), needs: .directAccess, client: nil))
+                    == 402)
+            #expect(
+                try await Self.code(service.authenticateAPICall(Self.credentials([], authorization: "Bearer abc"), needs: .directAccess, client: nil))
+                    == 205)
 
             // An end user's token is handed on, for the call to check.
             guard

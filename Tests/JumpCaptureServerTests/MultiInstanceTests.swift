@@ -108,7 +108,12 @@ struct MultiInstanceTests {
     /// Failed sign-ins at one instance lock the account at the others; a token revoked at one
     /// is refused by the others.
     @Test func locksAndRevocationsHoldAtEveryInstance() async throws {
-        try await Instances.with(3, configure: { $0.server.signInFailureLimit = 3; $0.server.clientFailureLimit = 0 }) { instances in
+        try await Instances.with(
+            3,
+            configure: {
+                $0.server.signInFailureLimit = 3; $0.server.clientFailureLimit = 0
+            }
+        ) { instances in
             let (first, second, third) = (instances.servers[0], instances.servers[1], instances.servers[2])
             let (session, _) = try await first.register()
             for _ in 1...3 { #expect(try await first.signIn("ana.ruiz@example.com", "wrong").code == 210) }

@@ -162,12 +162,36 @@ extension CaptureStore {
 
     // MARK: purge, sealing
 
-    /// Deletes the shared state that no longer matters (part of `purge`).
-    static func purgeSharedState(_ db: any SQLDatabase, now: Int) async throws {
-        try await db.raw("DELETE FROM throttle_counts WHERE forget_at <= \(bind: now)").run()
-        try await db.raw("DELETE FROM email_sends WHERE forget_at <= \(bind: now)").run()
-        try await db.raw("DELETE FROM page_sessions WHERE expires_at <= \(bind: now)").run()
-        try await db.raw("DELETE FROM signed_requests WHERE expires_at < \(bind: now)").run()
+    /// Deletes the shared state that no longer matters (part of `purge`). On PostgreSQL a row
+    /// another transaction has locked (a throttle count being changed) is left for the next
+    /// purge rather than waited for: two purges, or a purge and a change of counts, never wait
+    /// for each other.
+    static func purgeSharedState(_ db: any SQLDatabase, now: Int, engine: StoreEngine) async throws {
+        let skip = engine.skippingLockedRows
+        try await db.raw(
+            """
+            DELETE FROM throttle_counts WHERE key_hash IN
+            (SELECT key_hash FROM throttle_counts WHERE forget_at <= \(bind: now)\(unsafeRaw: skip))
+            """
+        ).run()
+        try await db.raw(
+            """
+            DELETE FROM email_sends WHERE address_hash IN
+            (SELECT address_hash FROM email_sends WHERE forget_at <= \(bind: now)\(unsafeRaw: skip))
+            """
+        ).run()
+        try await db.raw(
+            """
+            DELETE FROM page_sessions WHERE cookie_hash IN
+            (SELECT cookie_hash FROM page_sessions WHERE expires_at <= \(bind: now)\(unsafeRaw: skip))
+            """
+        ).run()
+        try await db.raw(
+            """
+            DELETE FROM signed_requests WHERE signature_hash IN
+            (SELECT signature_hash FROM signed_requests WHERE expires_at < \(bind: now)\(unsafeRaw: skip))
+            """
+        ).run()
     }
 
     /// `text` sealed with AES-GCM under the store's key.

@@ -164,10 +164,10 @@ final class CaptureStore: Sendable {
     /// went back): access tokens expired past the refresh window (at once without a refresh
     /// secret), expired Engage tokens and expired email codes. Runs inside the caller's write.
     func purgeIfDue(_ db: any SQLDatabase, now: Int) async throws {
-        if purges.isDue(now: now) { try await Self.purge(db, now: now, refreshLifetime: refreshLifetime) }
+        if purges.isDue(now: now) { try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: database.engine) }
     }
 
-    static func purge(_ db: any SQLDatabase, now: Int, refreshLifetime: Int = refreshWindow) async throws {
+    static func purge(_ db: any SQLDatabase, now: Int, refreshLifetime: Int = refreshWindow, engine: StoreEngine) async throws {
         // An expired token whose session can no longer be refreshed (none without a secret).
         try await db.raw(
             "DELETE FROM access_tokens WHERE expires_at <= \(bind: now) AND (refresh_secret IS NULL OR signed_in_at <= \(bind: now - refreshLifetime))"
@@ -178,7 +178,7 @@ final class CaptureStore: Sendable {
         // redemption hears 415 (expired) rather than "not valid".
         try await db.raw("DELETE FROM authorization_codes WHERE expires_at <= \(bind: now - expiredCodeMemory)").run()
         try await db.raw("DELETE FROM refresh_tokens WHERE expires_at <= \(bind: now - expiredCodeMemory)").run()
-        try await purgeSharedState(db, now: now)
+        try await purgeSharedState(db, now: now, engine: engine)
     }
 
     /// How long an expired authorization code or OAuth refresh token is kept (to say it

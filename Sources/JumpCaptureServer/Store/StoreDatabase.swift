@@ -47,6 +47,16 @@ enum StoreEngine: String, Sendable {
         }
     }
 
+    /// What a `SELECT` of rows to delete ends with so that rows another transaction has locked
+    /// are passed over rather than waited for: PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing
+    /// on SQLite.
+    var skippingLockedRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     /// The text at the dot path `path` of a record's JSON (`users.record`), or NULL.
     func recordText(_ column: String, path: String) -> SQLQueryString {
         switch self {
