@@ -183,6 +183,19 @@ extension CaptureStore {
     /// it) is refused (`StoreSchemaError.newer`), untouched.
     @discardableResult
     static func migrate(_ database: StoreDatabase, upTo last: String? = nil) async throws -> [String] {
+        // SQLite: another process (or store) migrating the same file holds the write lock, and
+        // a slow machine can hold it past the busy timeout (10 s): wait for it, up to a minute.
+        var tries = 1
+        while true {
+            do {
+                return try await migrateOnce(database, upTo: last)
+            } catch let error as SQLiteError where error.reason == .busy && tries < 6 {
+                tries += 1
+            }
+        }
+    }
+
+    private static func migrateOnce(_ database: StoreDatabase, upTo last: String?) async throws -> [String] {
         let engine = database.engine
         return try await database.transaction { db in
             try await lockMigrations(db, engine)
