@@ -15,6 +15,12 @@
 #   BENCH_TRAITS=Mimalloc scripts/bench-server.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
 #   BENCH_HASH_QUEUE= BENCH_BIN=/tmp/old/.build/release scripts/bench-server.sh   # a build without server.passwordHashQueue (default: the connection count)
+#   scripts/bench-server.sh --database postgres   # the server on PostgreSQL: a private cluster (Debian's postgresql) made for the run
+#   scripts/bench-server.sh --database both       # SQLite, then PostgreSQL, one summary after the other (one build)
+#
+# --database sqlite (the default) serves from a SQLite file; postgres from a database of a
+# private PostgreSQL cluster (initdb and pg_ctl in the temporary folder, on a free loopback port,
+# fsync on; as root it runs as the postgres user), stopped at the end.
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -24,6 +30,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+
+engine=sqlite
+while [ $# -gt 0 ]; do
+  case $1 in
+    --database) engine=${2:-}; shift 2 ;;
+    *) echo "usage: scripts/bench-server.sh [--database sqlite|postgres|both]" >&2; exit 2 ;;
+  esac
+done
+case $engine in
+  sqlite | postgres) ;;
+  both)
+    "$0" --database sqlite
+    # The same binary for the second run.
+    BENCH_BIN=${BENCH_BIN:-$(swift build --package-path Benchmarks -c release --static-swift-stdlib --scratch-path "${BENCH_SCRATCH:-.build-bench}" --show-bin-path)} \
+      "$0" --database postgres
+    exit ;;
+  *) echo "--database takes sqlite, postgres or both, not '$engine'" >&2; exit 2 ;;
+esac
 
 scratch=${BENCH_SCRATCH:-.build-bench}
 duration=${BENCH_DURATION:-20s}
@@ -60,11 +84,30 @@ fi
 
 work=$(mktemp -d)
 server_pid=""
+pg_ctl=""
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
   if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "$pg_ctl" ]; then as_postgres "$pg_ctl" -D "$work/pg/data" -m fast -w stop > /dev/null 2>&1 || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+# The database: the SQLite file, or a database of a private PostgreSQL cluster.
+database_args=(--db "$work/bench.sqlite")
+if [ "$engine" = postgres ]; then
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
+  [ -x "$pg_bin/initdb" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; exit 2; }
+  mkdir "$work/pg"
+  if [ "$(id -u)" = 0 ]; then chmod 711 "$work"; chown postgres "$work/pg"; fi
+  pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  as_postgres "$pg_bin/initdb" -D "$work/pg/data" -U postgres --auth=trust -E UTF8 --locale=C > /dev/null
+  as_postgres "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
+    -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start > /dev/null
+  pg_ctl="$pg_bin/pg_ctl"
+  as_postgres "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres bench
+  database_args=(--database "postgres://postgres@127.0.0.1:$pg_port/bench?sslmode=disable")
+fi
 
 # A copy of the example project with the bcrypt cost of the run.
 source=${BENCH_PROJECT:-.}   # where jump.yaml, flows/ and locales/ come from (another checkout's, with BENCH_BIN)
@@ -78,7 +121,7 @@ cp identities.yaml "$work/"
   [ -z "$hash_queue" ] || printf '  passwordHashQueue: %s\n' "$hash_queue"; } > "$work/jump.yaml"
 client_id=localdev0123456789abcdefghijklmn
 
-"$bin/jump-forms" serve --config "$work/jump.yaml" --port 0 --db "$work/bench.sqlite" > "$work/serve.out" 2> "$work/serve.err" &
+"$bin/jump-forms" serve --config "$work/jump.yaml" --port 0 "${database_args[@]}" --db "$work/bench.sqlite" > "$work/serve.out" 2> "$work/serve.err" &
 server_pid=$!
 url=""
 for _ in $(seq 1 200); do
@@ -116,7 +159,11 @@ echo "kernel:   $(uname -sr)"
 echo "swift:    $(swift --version 2>&1 | head -1)"
 echo "wrk:      $(wrk -v 2>&1 | head -1)"
 echo "binary:   $build"
-echo "server:   $url, database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
+if [ "$engine" = postgres ]; then
+  echo "server:   $url, PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port (data on $(df -T "$work" | awk 'NR==2 {print $2}'), fsync on), bcrypt cost $cost"
+else
+  echo "server:   $url, SQLite database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
+fi
 echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other, $rounds round(s); $sessions refresh sessions"
 echo
 
@@ -156,7 +203,7 @@ done
 run_endpoint signin 1
 
 echo
-echo "== summary (accepted requests per second; latency of all requests; medians of $rounds round(s))"
+echo "== summary ($engine; accepted requests per second; latency of all requests; medians of $rounds round(s))"
 printf '%-8s %10s %9s %9s %9s %8s %10s %12s %10s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req"
 # The share of /health is taken round by round (each endpoint against the health run just
 # before it), then the median of the rounds; the other columns are medians of the rounds.

@@ -376,11 +376,20 @@ public enum PrivateFile {
         return SymmetricKey(data: bytes)
     }
 
-    /// The 256-bit key kept in its own 0600 file, made on first use.
+    /// The 256-bit key kept in its own 0600 file, made on first use. Made beside it, then
+    /// linked into place: of processes making it at once (server instances starting together),
+    /// the first one's stays and the others read it, so that all of them use one key.
     public static func key(at path: String) throws(PrivateFileError) -> SymmetricKey {
         if let key = try existingKey(at: path) { return key }
         let key = SymmetricKey(size: .bits256)
-        try write(key.withUnsafeBytes { Array($0) }, to: path)
+        let made = path + ".\(getpid())-\(UInt32.random(in: 0...UInt32.max)).new"
+        try write(key.withUnsafeBytes { Array($0) }, to: made)
+        defer { unlink(made) }
+        guard link(made, path) == 0 else {
+            guard errno == EEXIST else { throw failure(path) }
+            guard let existing = try existingKey(at: path) else { throw PrivateFileError(path: path, reason: "the key file vanished") }
+            return existing
+        }
         return key
     }
 }

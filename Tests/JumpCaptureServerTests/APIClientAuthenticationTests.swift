@@ -75,34 +75,35 @@ import TestSupport
             let parameters = [("type_name", "user"), ("filter", "id > 10"), ("attributes", #"["email","familyName"]"#)]
             let signed = Self.signature("reader", Self.readerSecret, path: "/entity.find", date: date, parameters)
             let request = Self.credentials(parameters, authorization: signed, date: date)
-            #expect(Self.clientID(service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")) == "reader")
+            #expect(try await Self.clientID(service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")) == "reader")
             // Never twice.
-            #expect(Self.code(service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")) == 402)
+            #expect(try await Self.code(service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")) == 402)
             // Another parameter value, or another path: not the signed request.
             let changed = Self.credentials([("type_name", "user"), ("filter", "id > 11"), parameters[2]], authorization: signed, date: date)
-            #expect(Self.code(service.authenticateAPICall(changed, needs: .directAccess, client: "10.0.0.1")) == 402)
+            #expect(try await Self.code(service.authenticateAPICall(changed, needs: .directAccess, client: "10.0.0.1")) == 402)
             let elsewhere = Self.credentials(parameters, path: "/entity.count", authorization: signed, date: date)
-            #expect(Self.code(service.authenticateAPICall(elsewhere, needs: .directAccess, client: "10.0.0.1")) == 402)
+            #expect(try await Self.code(service.authenticateAPICall(elsewhere, needs: .directAccess, client: "10.0.0.1")) == 402)
             // The wrong secret.
             let wrong = Self.signature("reader", Self.ownerSecret, path: "/entity.find", date: date, parameters)
             #expect(
-                Self.code(
+                try await Self.code(
                     service.authenticateAPICall(
                         Self.credentials(parameters, authorization: wrong, date: date), needs: .directAccess, client: "10.0.0.1")) == 402)
             // Within five minutes either way, not beyond.
             for (offset, accepted) in [(-300, true), (299, true), (-301, false), (301, false)] {
                 let when = Self.signatureDate(server.clock.now + offset)
                 let header = Self.signature("reader", Self.readerSecret, path: "/entity.find", date: when, parameters)
-                let result = service.authenticateAPICall(
+                let result = try await service.authenticateAPICall(
                     Self.credentials(parameters, authorization: header, date: when), needs: .directAccess, client: "10.0.0.2")
                 #expect((Self.clientID(result) == "reader") == accepted, "\(offset) s")
                 if !accepted { #expect(Self.code(result) == 402) }
             }
             // No Date, or one of another form.
             #expect(
-                Self.code(service.authenticateAPICall(Self.credentials(parameters, authorization: signed), needs: .directAccess, client: nil)) == 100)
+                try await Self.code(
+                    service.authenticateAPICall(Self.credentials(parameters, authorization: signed), needs: .directAccess, client: nil)) == 100)
             #expect(
-                Self.code(
+                try await Self.code(
                     service.authenticateAPICall(
                         Self.credentials(parameters, authorization: signed, date: "Sun, 15 Jun 2025 10:30:00 GMT"), needs: .directAccess, client: nil)
                 )
@@ -113,10 +114,10 @@ import TestSupport
                 authorization: Self.signature(
                     "reader", Self.readerSecret, path: "/entity.find", date: Self.signatureDate(server.clock.now + 1), parameters),
                 date: Self.signatureDate(server.clock.now + 1))
-            #expect(Self.clientID(service.authenticateAPICall(withID, needs: .directAccess, client: nil)) == "reader")
+            #expect(try await Self.clientID(service.authenticateAPICall(withID, needs: .directAccess, client: nil)) == "reader")
             // Once the skew has passed, the signature is forgotten (and refused for its Date).
             server.clock.advance(301)
-            #expect(Self.code(service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")) == 402)
+            #expect(try await Self.code(service.authenticateAPICall(request, needs: .directAccess, client: "10.0.0.1")) == 402)
         }
     }
 
@@ -124,25 +125,31 @@ import TestSupport
         try await withServer(configure: Self.configure) { server in
             let service = server.server.service
             let good = Self.credentials([("client_id", "owner-client"), ("client_secret", Self.ownerSecret), ("type_name", "user")])
-            #expect(Self.clientID(service.authenticateAPICall(good, needs: .directAccess, client: nil)) == "owner-client")
+            #expect(try await Self.clientID(service.authenticateAPICall(good, needs: .directAccess, client: nil)) == "owner-client")
             let wrong = Self.credentials([("client_id", "owner-client"), ("client_secret", Self.readerSecret)])
-            #expect(Self.code(service.authenticateAPICall(wrong, needs: .directAccess, client: nil)) == 402)
+            #expect(try await Self.code(service.authenticateAPICall(wrong, needs: .directAccess, client: nil)) == 402)
             let unknown = Self.credentials([("client_id", "nobody"), ("client_secret", Self.readerSecret)])
-            #expect(Self.code(service.authenticateAPICall(unknown, needs: .directAccess, client: nil)) == 402)
-            #expect(Self.code(service.authenticateAPICall(Self.credentials([("client_id", "reader")]), needs: .directAccess, client: nil)) == 100)
-            #expect(Self.code(service.authenticateAPICall(Self.credentials([]), needs: .directAccess, client: nil)) == 100)
+            #expect(try await Self.code(service.authenticateAPICall(unknown, needs: .directAccess, client: nil)) == 402)
+            #expect(
+                try await Self.code(service.authenticateAPICall(Self.credentials([("client_id", "reader")]), needs: .directAccess, client: nil))
+                    == 100)
+            #expect(try await Self.code(service.authenticateAPICall(Self.credentials([]), needs: .directAccess, client: nil)) == 100)
 
             let basic = "Basic " + Data("reader:\(Self.readerSecret)".utf8).base64EncodedString()
             #expect(
-                Self.clientID(service.authenticateAPICall(Self.credentials([], authorization: basic), needs: .directAccess, client: nil)) == "reader")
+                try await Self.clientID(service.authenticateAPICall(Self.credentials([], authorization: basic), needs: .directAccess, client: nil))
+                    == "reader")
             let badBasic = "Basic " + Data("reader:\(Self.ownerSecret)".utf8).base64EncodedString()
-            #expect(Self.code(service.authenticateAPICall(Self.credentials([], authorization: badBasic), needs: .directAccess, client: nil)) == 402)
             #expect(
-                Self.code(service.authenticateAPICall(Self.credentials([], authorization: "Bearer abc"), needs: .directAccess, client: nil)) == 205)
+                try await Self.code(service.authenticateAPICall(Self.credentials([], authorization: badBasic), needs: .directAccess, client: nil))
+                    == 402)
+            #expect(
+                try await Self.code(service.authenticateAPICall(Self.credentials([], authorization: "Bearer abc"), needs: .directAccess, client: nil))
+                    == 205)
 
             // An end user's token is handed on, for the call to check.
             guard
-                case .accepted(.endUser(let token)) = service.authenticateAPICall(
+                case .accepted(.endUser(let token)) = try await service.authenticateAPICall(
                     Self.credentials([], authorization: "OAuth tok123"), needs: .directAccess, client: nil)
             else {
                 Issue.record("OAuth was not read as an end user's token")
@@ -158,7 +165,7 @@ import TestSupport
         try await withServer(configure: Self.configure) { server in
             let service = server.server.service
             let reader = Self.credentials([("client_id", "reader"), ("client_secret", Self.readerSecret)])
-            let result = service.authenticateAPICall(reader, needs: .accessIssuer, client: nil)
+            let result = try await service.authenticateAPICall(reader, needs: .accessIssuer, client: nil)
             #expect(Self.code(result) == 403)
             if case .refused(let reply) = result {
                 let answer = try JSONValue.parse(reply.body)
@@ -167,7 +174,7 @@ import TestSupport
             }
             let owner = Self.credentials([("client_id", "owner-client"), ("client_secret", Self.ownerSecret)])
             for feature in APIClient.Feature.allCases {
-                #expect(Self.clientID(service.authenticateAPICall(owner, needs: feature, client: nil)) == "owner-client")
+                #expect(try await Self.clientID(service.authenticateAPICall(owner, needs: feature, client: nil)) == "owner-client")
             }
         }
     }
@@ -177,13 +184,13 @@ import TestSupport
     @Test func wrongSecretsAreThrottled() async throws {
         try await withServer(configure: {
             Self.configure(&$0); $0.server.clientFailureLimit = 2
-        }) { server in
+        }) { server async throws in
             let service = server.server.service
             let wrong = Self.credentials([("client_id", "reader"), ("client_secret", "guess")])
-            for _ in 1...2 { #expect(Self.code(service.authenticateAPICall(wrong, needs: .directAccess, client: "10.9.9.9")) == 402) }
+            for _ in 1...2 { #expect(try await Self.code(service.authenticateAPICall(wrong, needs: .directAccess, client: "10.9.9.9")) == 402) }
             let right = Self.credentials([("client_id", "reader"), ("client_secret", Self.readerSecret)])
-            #expect(Self.code(service.authenticateAPICall(right, needs: .directAccess, client: "10.9.9.9")) == 510)
-            #expect(Self.clientID(service.authenticateAPICall(right, needs: .directAccess, client: "10.9.9.8")) == "reader")
+            #expect(try await Self.code(service.authenticateAPICall(right, needs: .directAccess, client: "10.9.9.9")) == 510)
+            #expect(try await Self.clientID(service.authenticateAPICall(right, needs: .directAccess, client: "10.9.9.8")) == "reader")
         }
     }
 

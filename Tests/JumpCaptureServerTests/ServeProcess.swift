@@ -26,8 +26,8 @@ struct ServeProject {
         ["HOME": path, "XDG_DATA_HOME": path + "/share", "XDG_STATE_HOME": path + "/state", "NO_COLOR": "1"]
     }
 
-    func run(_ arguments: [String]) async throws -> CommandResult {
-        try await Executable.run("jump-forms", arguments, in: path, environment: environment, timeout: 30)
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> CommandResult {
+        try await Executable.run("jump-forms", arguments, in: path, environment: environment.merging(extra) { $1 }, timeout: 30)
     }
 
     func remove() { folder.remove() }

@@ -22,7 +22,7 @@ import TestSupport
             "server:\n  bcryptCost: 4\n  database: file.sqlite\n  metricsAllow: [127.0.0.1]\n",
             environment: [
                 "JUMP_BCRYPT_COST": "6", "JUMP_DATABASE": "/data/env.sqlite", "JUMP_METRICS_ALLOW": "10.0.0.0/8, fd00::/8",
-                "JUMP_PASSWORD_HASH_QUEUE": "3"
+                "JUMP_PASSWORD_HASH_QUEUE": "3", "JUMP_PUBLIC_URL": "https://capture.example.com"
             ])
         defer { folder.remove() }
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
@@ -30,6 +30,7 @@ import TestSupport
         #expect(server.bcryptCost == 6)
         #expect(server.database?.value == "/data/env.sqlite")
         #expect(server.passwordHashQueue == 3)
+        #expect(server.publicURL?.value == "https://capture.example.com")
         #expect(server.metricsAllow.map(\.description) == ["10.0.0.0/8", "fd00:0:0:0:0:0:0:0/8"])
 
         let (bare, other) = try Self.project("", environment: ["JUMP_MAXIMUM_CONNECTIONS": "64"])

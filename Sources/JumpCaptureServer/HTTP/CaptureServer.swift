@@ -96,7 +96,10 @@ public final class CaptureServer: Sendable {
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 let url = "\(tls == nil ? "http" : "https")://\(Self.shown(host)):\(bound)"
-                service.baseURL.withLock { $0 = url }
+                // Behind a load balancer the links the server writes (emails, Engage's
+                // `baseurl`, short URLs) name the URL clients reach, not this instance's address.
+                let base = service.setup.settings.publicURL.map { $0.value.hasSuffix("/") ? String($0.value.dropLast()) : $0.value } ?? url
+                service.baseURL.withLock { $0 = base }
                 await onStart(url)
             },
             logger: logger

@@ -38,17 +38,14 @@ enum APICaller: Sendable {
 /// The signatures of signed requests seen within the clock skew allowed, so that none is
 /// accepted twice: each is kept until its `Date` is too old to be accepted anyway.
 final class SignedRequestLog: Sendable {
-    private let seen = Mutex<[String: Int]>([:])
+    let store: CaptureStore
 
-    /// Whether `signature` is new, noting it until `expiry` (seconds); expired ones are
-    /// forgotten.
-    func firstUse(_ signature: String, expiry: Int, now: Int) -> Bool {
-        seen.withLock { seen in
-            if seen.count > 64 { seen = seen.filter { $0.value >= now } }
-            if let kept = seen[signature], kept >= now { return false }
-            seen[signature] = expiry
-            return true
-        }
+    init(store: CaptureStore) { self.store = store }
+
+    /// Whether `signature` is new, noting it (its SHA-256, in the database: every instance on
+    /// one database sees it) until `expiry` (seconds); expired ones are forgotten.
+    func firstUse(_ signature: String, expiry: Int, now: Int) async throws -> Bool {
+        try await store.firstUse(ofSignature: CaptureStore.hash(signature), expiresAt: expiry, now: now)
     }
 }
 
@@ -87,7 +84,7 @@ extension CaptureService {
     /// Who makes the call, when the credentials hold and (for a client) it has `feature` or is
     /// an owner; else Capture's error. `client`: the connection's address (failures count
     /// against it).
-    func authenticateAPICall(_ credentials: APICredentials, needs feature: APIClient.Feature, client: String?) -> APIAuthentication {
+    func authenticateAPICall(_ credentials: APICredentials, needs feature: APIClient.Feature, client: String?) async throws -> APIAuthentication {
         let parameters = credentials.parameters
         let locale = locale(parameters)
         let authenticated: APIClient
@@ -105,12 +102,12 @@ extension CaptureService {
                 if (parameters["client_id"].map { $0 != basic.id } ?? false) || (parameters["client_secret"].map { $0 != basic.secret } ?? false) {
                     return .refused(.invalid("client_id", "the Authorization header and the parameters name different credentials"))
                 }
-                switch checkClient(basic.id, secret: basic.secret, client: client, locale: locale) {
+                switch try await checkClient(basic.id, secret: basic.secret, client: client, locale: locale) {
                 case .refused(let reply): return .refused(reply)
                 case .client(let value): authenticated = value
                 }
             case "signature":
-                switch checkSignature(credentials, client: client, locale: locale) {
+                switch try await checkSignature(credentials, client: client, locale: locale) {
                 case .refused(let reply): return .refused(reply)
                 case .client(let value): authenticated = value
                 }
@@ -121,7 +118,7 @@ extension CaptureService {
         } else {
             guard let id = parameters["client_id"] else { return .refused(.missing("client_id")) }
             guard let secret = parameters["client_secret"] else { return .refused(.missing("client_secret")) }
-            switch checkClient(id, secret: secret, client: client, locale: locale) {
+            switch try await checkClient(id, secret: secret, client: client, locale: locale) {
             case .refused(let reply): return .refused(reply)
             case .client(let value): authenticated = value
             }
@@ -140,9 +137,9 @@ extension CaptureService {
     }
 
     /// The client `id` names, when `secret` is its secret.
-    private func checkClient(_ id: String, secret: String, client: String?, locale: LocaleTag) -> ClientCheck {
+    private func checkClient(_ id: String, secret: String, client: String?, locale: LocaleTag) async throws -> ClientCheck {
         let known = apiClient(id)
-        switch checkSecret(secret, against: known?.secret.value, what: "client secret of the server API", client: client, locale: locale) {
+        switch try await checkSecret(secret, against: known?.secret.value, what: "client secret of the server API", client: client, locale: locale) {
         case .refused(let reply): return .refused(reply)
         case .wrong: return .refused(.error(402, "invalid_client", "the client id or the client secret is not valid"))
         case .matches: return known.map { .client($0) } ?? .refused(.error(402, "invalid_client", "the client id or the client secret is not valid"))
@@ -151,7 +148,7 @@ extension CaptureService {
 
     /// A signed request's client, when its signature is the client's, its `Date` within
     /// `signatureSkew` of the server's clock, and the signature new.
-    private func checkSignature(_ credentials: APICredentials, client: String?, locale: LocaleTag) -> ClientCheck {
+    private func checkSignature(_ credentials: APICredentials, client: String?, locale: LocaleTag) async throws -> ClientCheck {
         let invalid = ServerReply.error(402, "invalid_client", "the signature is not valid")
         guard let header = credentials.authorization,
             let value = header.split(separator: " ", maxSplits: 1).last.map(String.init),
@@ -171,7 +168,7 @@ extension CaptureService {
         }
         let known = apiClient(id)
         let message = Self.signedText(path: credentials.path, date: date, parameters: credentials.parameters)
-        let check = checkSecret(what: "signature of the server API", client: client, locale: locale) {
+        let check = try await checkSecret(what: "signature of the server API", client: client, locale: locale) {
             guard let known, let code = Data(base64Encoded: signature) else { return false }
             return HMAC<Insecure.SHA1>.isValidAuthenticationCode(
                 code, authenticating: Array(message.utf8), using: SymmetricKey(data: Array(known.secret.value.utf8)))
@@ -181,7 +178,7 @@ extension CaptureService {
         case .wrong: return .refused(invalid)
         case .matches: break
         }
-        guard let known, signedRequests.firstUse(id + ":" + signature, expiry: signed + Self.signatureSkew, now: now) else {
+        guard let known, try await signedRequests.firstUse(id + ":" + signature, expiry: signed + Self.signatureSkew, now: now) else {
             logger.info("signed request of client \(id.debugDescription) refused: its signature was used before")
             return .refused(.error(402, "invalid_client", "a signed request is accepted once"))
         }

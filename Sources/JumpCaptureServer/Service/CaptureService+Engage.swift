@@ -406,7 +406,7 @@ extension CaptureService {
         guard let apiKey = parameters["apiKey"] else { return Self.engageFail(0, "apiKey is missing") }
         // Compared as digests, and counted per client address as wrong passwords are (510 with
         // `retry_after` once the address must wait).
-        switch checkSecret(apiKey, against: configured, what: "API key at auth_info", client: client, locale: locale(parameters)) {
+        switch try await checkSecret(apiKey, against: configured, what: "API key at auth_info", client: client, locale: locale(parameters)) {
         case .refused(let reply): return reply
         case .wrong: return Self.engageFail(3, "the API key is not valid")
         case .matches: break

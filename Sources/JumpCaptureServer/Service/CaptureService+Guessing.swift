@@ -28,7 +28,7 @@ extension CaptureService {
     ) async throws -> PasswordCheck {
         let from = client ?? "an unknown address"
         let attempt: SignInThrottle.Attempt
-        switch throttle.begin(account: account, client: client, now: now) {
+        switch try await throttle.begin(account: account, client: client, now: now) {
         case .wait(let seconds):
             setup.metrics.signInThrottled.increment()
             logger.info("\(purpose) for \(name.debugDescription) from \(from) refused unchecked: too many failed attempts (\(seconds) s to wait)")
@@ -45,10 +45,10 @@ extension CaptureService {
                 matches = false
             }
         } catch {
-            throttle.finish(attempt, .abandoned, now: now)
+            try? await throttle.finish(attempt, .abandoned, now: now)
             throw error
         }
-        let failures = throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
+        let failures = try await throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
         if !matches {
             setup.metrics.signInFailures.increment()
             logger.info("failed \(purpose) for \(name.debugDescription) from \(from) (\(failures) in a row for this account)")
@@ -62,18 +62,18 @@ extension CaptureService {
     /// a wrong secret counts as a failed password check from that address, and an address that
     /// must wait is refused (510 with `retry_after`) before anything is compared. Nil
     /// `configured` (none set) never matches.
-    func checkSecret(_ sent: String, against configured: String?, what: String, client: String?, locale: LocaleTag) -> PasswordCheck {
-        checkSecret(what: what, client: client, locale: locale) {
+    func checkSecret(_ sent: String, against configured: String?, what: String, client: String?, locale: LocaleTag) async throws -> PasswordCheck {
+        try await checkSecret(what: what, client: client, locale: locale) {
             configured.map { !$0.isEmpty && CaptureStore.hash(sent) == CaptureStore.hash($0) } ?? false
         }
     }
 
     /// `checkSecret` with the comparison given (`compare`, run once unless the address must
     /// wait): a signed request's signature, for one.
-    func checkSecret(what: String, client: String?, locale: LocaleTag, matches compare: () -> Bool) -> PasswordCheck {
+    func checkSecret(what: String, client: String?, locale: LocaleTag, matches compare: () -> Bool) async throws -> PasswordCheck {
         let from = client ?? "an unknown address"
         let attempt: SignInThrottle.Attempt
-        switch throttle.begin(account: nil, client: client, now: now) {
+        switch try await throttle.begin(account: nil, client: client, now: now) {
         case .wait(let seconds):
             logger.info("\(what) from \(from) refused unchecked: too many failed attempts (\(seconds) s to wait)")
             return .refused(tooManyAttempts(seconds, locale: locale))
@@ -81,7 +81,7 @@ extension CaptureService {
             attempt = value
         }
         let matches = compare()
-        throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
+        try await throttle.finish(attempt, matches ? .succeeded : .failed, now: now)
         if !matches { logger.info("wrong \(what) from \(from)") }
         return matches ? .matches : .wrong
     }
@@ -122,8 +122,8 @@ extension CaptureService {
 
     /// Whether one more password-reset or verification email may go to `email` (at most
     /// `emailsPerAddress` per `emailWindow`); a refusal is logged at info.
-    func mayEmail(_ email: String, kind: String) -> Bool {
-        if emailLimit.allow(normalizeEmail(email), now: now) { return true }
+    func mayEmail(_ email: String, kind: String) async throws -> Bool {
+        if try await emailLimit.allow(normalizeEmail(email), now: now) { return true }
         logger.info("\(kind) email to \(email.debugDescription) not sent: \(emailLimit.limit) were sent in the last \(emailLimit.window) s")
         return false
     }

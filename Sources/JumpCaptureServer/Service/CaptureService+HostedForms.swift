@@ -7,30 +7,30 @@ import Synchronization
 
 /// The signed-in sessions of the hosted pages: a random cookie value the server maps to the
 /// access token of a hosted sign-in or registration (the page never holds the token). Kept in
-/// memory, at most `limit` of them (the oldest go first), each until its token expires.
+/// the database (`page_sessions`: the cookie's SHA-256, the token sealed with the store's key),
+/// each until its token expires, so that a session opened at one instance works at every other.
 final class PageSessions: Sendable {
-    struct Entry: Sendable {
-        var accessToken: String
-        var expiresAt: Int
-        var openedAt: Int
+    let store: CaptureStore
+    /// The key CSRF tokens are signed with: derived from the store's key, so that every
+    /// instance with the same key file (every instance on one database needs it) accepts the
+    /// tokens the others issued.
+    private let csrfKey: [UInt8]
+
+    init(store: CaptureStore) {
+        self.store = store
+        csrfKey = store.derivedKey("csrf")
     }
 
-    static let limit = 10_000
-    /// Keyed by the digest of the cookie value.
-    private let entries = Mutex<[String: Entry]>([:])
-    /// The key CSRF tokens are signed with (256 random bits, as hex): this server's, for as
-    /// long as it runs.
-    private let csrfKey = Array(CaptureStore.randomToken().utf8)
-
-    /// A new CSRF token: a random nonce (32 hex digits) and its HMAC-SHA256 under this server's
-    /// key (64 hex digits).
+    /// A new CSRF token: a random nonce (32 hex digits) and its HMAC-SHA256 under the CSRF key
+    /// (64 hex digits).
     func newCSRFToken() -> String {
         let nonce = String(CaptureStore.randomToken().prefix(32))
         return nonce + csrfSignature(nonce)
     }
 
-    /// Whether this server issued `token` (its signature is the nonce's, compared as digests):
-    /// a value planted in the cookie and the form by someone else is not one.
+    /// Whether this server (or another instance on its database) issued `token` (its signature
+    /// is the nonce's, compared as digests): a value planted in the cookie and the form by
+    /// someone else is not one.
     func issuedCSRF(_ token: String) -> Bool {
         guard token.utf8.count == 96, token.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return false }
         let nonce = String(token.prefix(32))
@@ -42,31 +42,15 @@ final class PageSessions: Sendable {
     }
 
     /// A new session for `accessToken`: the cookie value.
-    func open(accessToken: String, expiresAt: Int, now: Int) -> String {
+    func open(accessToken: String, expiresAt: Int) async throws -> String {
         let cookie = CaptureStore.randomToken()
-        entries.withLock { entries in
-            if entries.count >= Self.limit {
-                entries = entries.filter { $0.value.expiresAt > now }
-                while entries.count >= Self.limit, let oldest = entries.min(by: { $0.value.openedAt < $1.value.openedAt }) {
-                    entries[oldest.key] = nil
-                }
-            }
-            entries[CaptureStore.hash(cookie)] = Entry(accessToken: accessToken, expiresAt: expiresAt, openedAt: now)
-        }
+        try await store.openPageSession(cookie: cookie, accessToken: accessToken, expiresAt: expiresAt)
         return cookie
     }
 
     /// The access token of a cookie value, while it has not expired.
-    func accessToken(cookie: String, now: Int) -> String? {
-        entries.withLock { entries in
-            let key = CaptureStore.hash(cookie)
-            guard let entry = entries[key] else { return nil }
-            guard entry.expiresAt > now else {
-                entries[key] = nil
-                return nil
-            }
-            return entry.accessToken
-        }
+    func accessToken(cookie: String, now: Int) async throws -> String? {
+        try await store.pageSessionToken(cookie: cookie, now: now)
     }
 }
 
@@ -262,7 +246,7 @@ extension CaptureService {
         var accessToken: String?
         var user: StoredUser?
         if !preview, operation == .updateProfile || operation == .changePassword {
-            if let cookie = cookies[Self.sessionCookie], let token = pageSessions.accessToken(cookie: cookie, now: now),
+            if let cookie = cookies[Self.sessionCookie], let token = try await pageSessions.accessToken(cookie: cookie, now: now),
                 let session = try await store.session(token, identities: false), session.token.expiresAt > now
             {
                 accessToken = token
@@ -391,7 +375,7 @@ extension CaptureService {
         case .signIn, .register, .socialRegister:
             guard let token = json["access_token"]?.stringValue else { break }
             let lifetime = json["expires_in"]?.intValue ?? setup.settings.accessTokenLifetime
-            let session = pageSessions.open(accessToken: token, expiresAt: now + lifetime, now: now)
+            let session = try await pageSessions.open(accessToken: token, expiresAt: now + lifetime)
             cookies.append(cookie(Self.sessionCookie, session, sameSite: "Lax", maxAge: lifetime))
             var reply: ServerReply
             if let redirect = parameters["redirect_uri"] {

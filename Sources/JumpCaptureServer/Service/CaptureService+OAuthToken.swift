@@ -56,7 +56,8 @@ extension CaptureService {
         // or secret is a failed guess, and an address that guessed too often waits (510). The
         // app's client, or a client of `server.clients` with `login_client` (or `owner`).
         let expected = apiClient(clientID)
-        switch checkSecret(secret, against: expected?.secret.value, what: "client secret at /oauth/token", client: client, locale: locale(parameters))
+        switch try await checkSecret(
+            secret, against: expected?.secret.value, what: "client secret at /oauth/token", client: client, locale: locale(parameters))
         {
         case .refused(let reply): return reply
         case .wrong: return .error(402, "invalid_client", "the client id or the client secret is not valid")

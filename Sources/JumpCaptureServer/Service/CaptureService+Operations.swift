@@ -314,7 +314,7 @@ extension CaptureService {
         }
         let identifier = values[field.name] ?? ""
         if let user = try await store.user(emailNormalized: normalizeEmail(identifier)), let email = user.record["email"]?.stringValue,
-            mayEmail(email, kind: kind)
+            try await mayEmail(email, kind: kind)
         {
             try await sendMail(kind: kind, to: email, userID: user.id, locale: locale)
         }

@@ -18,7 +18,7 @@ extension CaptureService {
     func revoke(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         if let refused = validateParameters(.revokeToken, parameters, form: nil) { return refused }
         if let secret = parameters["client_secret"] {
-            switch checkSecret(
+            switch try await checkSecret(
                 secret, against: setup.settings.clientSecret?.value, what: "client secret at /oauth/revoke", client: client,
                 locale: locale(parameters))
             {

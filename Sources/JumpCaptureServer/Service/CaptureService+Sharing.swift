@@ -145,7 +145,8 @@ extension CaptureService {
     func shortenURLs(_ parameters: RequestParameters, client: String? = nil) async throws -> ServerReply {
         if let name = parameters.duplicate { return Self.engageFail(1, "Invalid parameter: \(name) is given more than once") }
         if let apiKey = parameters["apiKey"] {
-            switch checkSecret(apiKey, against: setup.settings.apiKey?.value, what: "API key at get_urls", client: client, locale: locale(parameters))
+            switch try await checkSecret(
+                apiKey, against: setup.settings.apiKey?.value, what: "API key at get_urls", client: client, locale: locale(parameters))
             {
             case .refused(let reply): return reply
             case .wrong: return Self.engageFail(3, "the API key is not valid")

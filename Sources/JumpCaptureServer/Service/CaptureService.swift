@@ -79,9 +79,9 @@ final class CaptureService: Sendable {
     /// What the entity calls check reads and writes against: the schema, else the flow.
     let recordModel: RecordModel
     /// The signed-in sessions of the hosted pages (`/forms/...`), by cookie.
-    let pageSessions = PageSessions()
+    let pageSessions: PageSessions
     /// The signed server API requests seen lately, none accepted twice (`authenticateAPICall`).
-    let signedRequests = SignedRequestLog()
+    let signedRequests: SignedRequestLog
 
     init(setup: CaptureServerSetup, logger: Logger) throws {
         self.setup = setup
@@ -101,9 +101,11 @@ final class CaptureService: Sendable {
             migrate: setup.migrate, logger: logger)
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
-        self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings))
+        self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings), store: store)
         self.passwordWork = PasswordWork(queueLimit: setup.settings.passwordHashQueue)
-        self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow)
+        self.emailLimit = EmailRateLimit(limit: setup.settings.emailsPerAddress, window: setup.settings.emailWindow, store: store)
+        self.pageSessions = PageSessions(store: store)
+        self.signedRequests = SignedRequestLog(store: store)
     }
 
     /// At most this many (form, locale) models are kept.

@@ -1,38 +1,21 @@
-import Synchronization
-
 /// At most `limit` password-reset and verification emails per address in any `window` seconds
 /// (`emailsPerAddress`, `emailWindow`), so that forgot-password and resend-verification cannot
-/// flood someone's mailbox. Kept in memory, by the normalized address of the account the email
-/// goes to (only addresses of accounts get emails, so the table grows with the accounts asked
-/// for, at most `limit` moments each).
+/// flood someone's mailbox. Kept in the database (`email_sends`, by the SHA-256 of the
+/// normalized address of the account the email goes to), so that every instance on one
+/// database counts the same emails.
 final class EmailRateLimit: Sendable {
     let limit: Int
     let window: Int
-    /// Address -> when its recent emails were sent, oldest first.
-    private let sent = Mutex<[String: [Int]]>([:])
+    let store: CaptureStore
 
-    /// Beyond this many addresses, those with no email in the window are dropped.
-    static let purgeThreshold = 10_000
-
-    init(limit: Int, window: Int) {
+    init(limit: Int, window: Int, store: CaptureStore) {
         self.limit = limit
         self.window = window
+        self.store = store
     }
 
-    /// Whether one more email may go to `address` now; if so it is counted.
-    func allow(_ address: String, now: Int) -> Bool {
-        sent.withLock { sent in
-            if sent.count > Self.purgeThreshold {
-                sent = sent.filter { _, moments in moments.last.map { now - $0 < window } ?? false }
-            }
-            var moments = (sent[address] ?? []).filter { now - $0 < window }
-            guard moments.count < limit else {
-                sent[address] = moments
-                return false
-            }
-            moments.append(now)
-            sent[address] = moments
-            return true
-        }
+    /// Whether one more email may go to `address` (normalized) now; if so it is counted.
+    func allow(_ address: String, now: Int) async throws -> Bool {
+        try await store.countEmail(to: CaptureStore.hash(address), limit: limit, window: window, now: now)
     }
 }

@@ -149,6 +149,23 @@ extension CaptureStore {
                 "ALTER TABLE authorization_codes ADD COLUMN redeemed_chain TEXT",
                 "ALTER TABLE refresh_tokens ADD COLUMN used_at INTEGER",
                 "CREATE INDEX authorization_codes_user ON authorization_codes(user_id)"
+            ]),
+        // What the instances on one database share, so that any of them answers any request
+        // (CaptureStore+SharedState): the sign-in throttle's counts and locks, the reset and
+        // verification emails sent per address, the hosted pages' sessions (the access token
+        // sealed) and the signed server API requests seen. Keyed by SHA-256 digests; each row
+        // says when it can go (`forget_at`, `expires_at`), and the purge deletes it then.
+        Migration(
+            "14-shared-state",
+            [
+                "CREATE TABLE throttle_counts (key_hash TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_failure INTEGER NOT NULL, locked_until INTEGER NOT NULL, in_flight INTEGER NOT NULL, in_flight_at INTEGER NOT NULL, forget_at INTEGER NOT NULL)",
+                "CREATE INDEX throttle_counts_forget ON throttle_counts(forget_at)",
+                "CREATE TABLE email_sends (address_hash TEXT PRIMARY KEY, moments TEXT NOT NULL, forget_at INTEGER NOT NULL)",
+                "CREATE INDEX email_sends_forget ON email_sends(forget_at)",
+                "CREATE TABLE page_sessions (cookie_hash TEXT PRIMARY KEY, access_token BLOB NOT NULL, expires_at INTEGER NOT NULL)",
+                "CREATE INDEX page_sessions_expiry ON page_sessions(expires_at)",
+                "CREATE TABLE signed_requests (signature_hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)",
+                "CREATE INDEX signed_requests_expiry ON signed_requests(expires_at)"
             ])
     ]
 
@@ -166,6 +183,19 @@ extension CaptureStore {
     /// it) is refused (`StoreSchemaError.newer`), untouched.
     @discardableResult
     static func migrate(_ database: StoreDatabase, upTo last: String? = nil) async throws -> [String] {
+        // SQLite: another process (or store) migrating the same file holds the write lock, and
+        // a slow machine can hold it past the busy timeout (10 s): wait for it, up to a minute.
+        var tries = 1
+        while true {
+            do {
+                return try await migrateOnce(database, upTo: last)
+            } catch let error as SQLiteError where error.reason == .busy && tries < 6 {
+                tries += 1
+            }
+        }
+    }
+
+    private static func migrateOnce(_ database: StoreDatabase, upTo last: String?) async throws -> [String] {
         let engine = database.engine
         return try await database.transaction { db in
             try await lockMigrations(db, engine)

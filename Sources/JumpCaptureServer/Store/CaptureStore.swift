@@ -111,20 +111,27 @@ final class CaptureStore: Sendable {
     func prepareForServing() async throws {
         do {
             try await prepare()
-        } catch let error as StoreUnavailable {
-            switch database.location {
-            case .postgres(let postgres):
-                throw DatabaseUnusable(
-                    description: "cannot reach the database at \(postgres.address) (PostgreSQL \(postgres.database)): \(error.reason)")
-            case .sqlite(let path):
-                throw DatabaseUnusable(description: "cannot open the database \(path): \(error.reason)")
-            }
-        } catch let error as StoreSchemaError {
-            throw DatabaseUnusable(description: "cannot serve \(database.location): \(error)")
-        } catch let error as DatabaseUnusable {
-            throw error
         } catch {
-            throw DatabaseUnusable(description: "cannot use the database \(database.location): \(error)")
+            throw Self.unusable(error, database.location)
+        }
+    }
+
+    /// What stops a store from using the database at `location`, in one line.
+    static func unusable(_ error: any Error, _ location: DatabaseLocation) -> DatabaseUnusable {
+        switch error {
+        case let error as StoreUnavailable:
+            switch location {
+            case .postgres(let postgres):
+                DatabaseUnusable(description: "cannot reach the database at \(postgres.address) (PostgreSQL \(postgres.database)): \(error.reason)")
+            case .sqlite(let path):
+                DatabaseUnusable(description: "cannot open the database \(path): \(error.reason)")
+            }
+        case let error as StoreSchemaError:
+            DatabaseUnusable(description: "cannot serve \(location): \(error)")
+        case let error as DatabaseUnusable:
+            error
+        default:
+            DatabaseUnusable(description: "cannot use the database \(location): \(error)")
         }
     }
 
@@ -157,10 +164,10 @@ final class CaptureStore: Sendable {
     /// went back): access tokens expired past the refresh window (at once without a refresh
     /// secret), expired Engage tokens and expired email codes. Runs inside the caller's write.
     func purgeIfDue(_ db: any SQLDatabase, now: Int) async throws {
-        if purges.isDue(now: now) { try await Self.purge(db, now: now, refreshLifetime: refreshLifetime) }
+        if purges.isDue(now: now) { try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: database.engine) }
     }
 
-    static func purge(_ db: any SQLDatabase, now: Int, refreshLifetime: Int = refreshWindow) async throws {
+    static func purge(_ db: any SQLDatabase, now: Int, refreshLifetime: Int = refreshWindow, engine: StoreEngine) async throws {
         // An expired token whose session can no longer be refreshed (none without a secret).
         try await db.raw(
             "DELETE FROM access_tokens WHERE expires_at <= \(bind: now) AND (refresh_secret IS NULL OR signed_in_at <= \(bind: now - refreshLifetime))"
@@ -171,6 +178,7 @@ final class CaptureStore: Sendable {
         // redemption hears 415 (expired) rather than "not valid".
         try await db.raw("DELETE FROM authorization_codes WHERE expires_at <= \(bind: now - expiredCodeMemory)").run()
         try await db.raw("DELETE FROM refresh_tokens WHERE expires_at <= \(bind: now - expiredCodeMemory)").run()
+        try await purgeSharedState(db, now: now, engine: engine)
     }
 
     /// How long an expired authorization code or OAuth refresh token is kept (to say it

@@ -37,6 +37,26 @@ enum StoreEngine: String, Sendable {
         }
     }
 
+    /// What a `SELECT` of a write transaction ends with to lock the rows it reads until the
+    /// commit: PostgreSQL's `FOR UPDATE`; nothing on SQLite, whose write transaction holds the
+    /// database's one write lock already.
+    var lockingRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
+    /// What a `SELECT` of rows to delete ends with so that rows another transaction has locked
+    /// are passed over rather than waited for: PostgreSQL's `FOR UPDATE SKIP LOCKED`; nothing
+    /// on SQLite.
+    var skippingLockedRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE SKIP LOCKED"
+        }
+    }
+
     /// The text at the dot path `path` of a record's JSON (`users.record`), or NULL.
     func recordText(_ column: String, path: String) -> SQLQueryString {
         switch self {
@@ -60,6 +80,8 @@ final class StoreDatabase: Sendable {
     /// that writers wait here rather than in SQLite's busy handler, which would hold a thread.
     private let writer = WriteTurn()
     private let logger: Logger
+    /// Whether `shutdown()` ran (the pool refuses, with a warning, to be shut down twice).
+    private let shutDown = Atomic<Bool>(false)
 
     /// `@unchecked`: AsyncKit's pool guards its state with a lock (and hands each event
     /// loop's part to that loop) but is not marked `Sendable`.
@@ -113,6 +135,7 @@ final class StoreDatabase: Sendable {
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
 
     deinit {
+        if shutDown.load(ordering: .acquiring) { return }
         switch pool {
         case .sqlite(let pool): pool.shutdownGracefully { _ in }
         case .postgres(let pool): pool.shutdownGracefully { _ in }
@@ -219,6 +242,7 @@ final class StoreDatabase: Sendable {
 
     /// Closes the pool's connections.
     func shutdown() async {
+        guard !shutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         switch pool {
         case .sqlite(let pool): try? await pool.shutdownAsync()
         case .postgres(let pool): try? await pool.shutdownAsync()

@@ -30,6 +30,15 @@ enum LocalServer {
         return logger
     }
 
+    /// The logger of a command that opens the server's database and says its own failures in
+    /// one line (`db migrate`, `reset`): the pool's lines only at the level `JUMP_LOG_LEVEL` or
+    /// `LOG_LEVEL` asks for, else none.
+    static func quietLogger(label: String, environment: [String: String], console: Console) -> Logger {
+        var logger = logger(label: label, environment: environment, console: console)
+        if (environment["JUMP_LOG_LEVEL"] ?? environment["LOG_LEVEL"] ?? "").isEmpty { logger.logLevel = .critical }
+        return logger
+    }
+
     /// `$XDG_DATA_HOME/jump-forms` or `~/.local/share/jump-forms` (the home folder from HOME,
     /// else from the password database); nil when there is no home folder.
     static func dataDirectory(_ environment: [String: String]) -> String? {

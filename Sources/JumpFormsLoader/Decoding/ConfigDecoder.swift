@@ -25,13 +25,17 @@ struct ConfigDecoder {
 
         /// The environment variable that sets the key, winning over jump.yaml (for
         /// containers): `JUMP_` and the key in upper snake case (`bcryptCost`:
-        /// `JUMP_BCRYPT_COST`). A list takes comma-separated items.
+        /// `JUMP_BCRYPT_COST`; an acronym is one word, `publicURL`: `JUMP_PUBLIC_URL`). A list
+        /// takes comma-separated items.
         var environmentName: String {
-            "JUMP_"
-                + rawValue.reduce(into: "") { name, character in
-                    if character.isUppercase { name += "_" }
-                    name += character.uppercased()
-                }
+            var name = "JUMP_"
+            var previous: Character?
+            for character in rawValue {
+                if character.isUppercase, let previous, !previous.isUppercase { name += "_" }
+                name += character.uppercased()
+                previous = character
+            }
+            return name
         }
     }
 
