@@ -64,7 +64,8 @@ import TestSupport
             let expected = try await Self.expectedLines(server)
             #expect(expected.count == 250)
             #expect(expected.contains { $0.contains(#""password":{"type":"password-md5""#) })
-            #expect(expected.contains { $0.contains(#""photos":[{"id":"#) })
+            let withPhotos = try #require(expected.first { $0.contains(#""photos":[{"#) })
+            #expect(withPhotos.contains(#""id":2147483648"#) || withPhotos.contains(#""id":21474836"#), "\(withPhotos)")
 
             let out = folder.path + "/users.jsonl"
             let first = try Self.export(server, out: out)
@@ -87,9 +88,10 @@ import TestSupport
             #expect(resumed.stderr.contains("exported 150 records"), "\(resumed.stderr)")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
 
-            // A resumed export that is complete asks for nothing more.
-            let done = try Self.export(server, out: out, ["--resume"])
-            #expect(done.status == 0)
+            // A resumed export that is complete asks for nothing more. (Another filter: the
+            // server accepts a signed request once a second, and the run before asked the same.)
+            let done = try Self.export(server, out: out, ["--resume", "--filter", "id > 0"])
+            #expect(done.status == 0, "\(done.stderr)")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
 
             let missing = try Self.export(server, out: folder.path + "/other.jsonl", environment: ["NO_COLOR": "1"])
