@@ -154,8 +154,11 @@ import TestSupport
                         try await loginOnly.call(path, [("type_name", "user"), ("uuid", "x")])
                     } == 403, "\(path)")
             }
-            let wrong = EntityAPIClient(server: server.url, clientID: "reader", clientSecret: "nope", transport: server.transport, clock: { Self.tick(server) })
-            #expect(await Self.code { () async throws(EntityAPIError) -> JSONValue in try await wrong.call("/entity.count", [("type_name", "user")]) } == 402)
+            let wrong = EntityAPIClient(
+                server: server.url, clientID: "reader", clientSecret: "nope", transport: server.transport, clock: { Self.tick(server) })
+            #expect(
+                await Self.code { () async throws(EntityAPIError) -> JSONValue in try await wrong.call("/entity.count", [("type_name", "user")]) }
+                    == 402)
             // Parameters instead of a signature; Basic; an end user's token.
             let plain = try await server.raw(.POST, "/entity.count", form: "type_name=user&client_id=reader&client_secret=\(Self.readerSecret)")
             #expect(plain.body.contains(#""total_count":0"#), "\(plain.body)")
@@ -245,7 +248,8 @@ import TestSupport
             #expect(try await owner.call("/entity.count", [("type_name", "user")])["total_count"]?.description == "0")
 
             let answer = try await owner.call(
-                "/entity.bulkCreate", [("type_name", "user"), ("all_attributes", JSONValue.array(records + bad).serialized()), ("commit_each", "true")])
+                "/entity.bulkCreate",
+                [("type_name", "user"), ("all_attributes", JSONValue.array(records + bad).serialized()), ("commit_each", "true")])
             guard case .array(let results)? = answer["uuid_results"] else { Issue.record("no uuid_results"); return }
             #expect(results.count == records.count + bad.count)
             #expect(results.prefix(records.count).allSatisfy { $0.stringValue != nil })

@@ -19,11 +19,15 @@ import Testing
         ("gender IS NOT NULL", .isNull(path: ["gender"], negated: true)),
         (
             "id > 1 and email = 'a' or id < 0",
-            .or(.and(.comparison(path: ["id"], .greater, .number("1")), .comparison(path: ["email"], .equal, .text("a"))), .comparison(path: ["id"], .less, .number("0")))
+            .or(
+                .and(.comparison(path: ["id"], .greater, .number("1")), .comparison(path: ["email"], .equal, .text("a"))),
+                .comparison(path: ["id"], .less, .number("0")))
         ),
         (
             "id > 1 and (email = 'a' or id < 0)",
-            .and(.comparison(path: ["id"], .greater, .number("1")), .or(.comparison(path: ["email"], .equal, .text("a")), .comparison(path: ["id"], .less, .number("0"))))
+            .and(
+                .comparison(path: ["id"], .greater, .number("1")),
+                .or(.comparison(path: ["email"], .equal, .text("a")), .comparison(path: ["id"], .less, .number("0"))))
         ),
         ("((id = 1))", .comparison(path: ["id"], .equal, .number("1"))),
         ("profiles.identifier = 'https://x'", .comparison(path: ["profiles", "identifier"], .equal, .text("https://x")))

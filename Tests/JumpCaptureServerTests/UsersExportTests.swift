@@ -23,7 +23,9 @@ import TestSupport
                 clock: { server.clock.now })
             var records: [JSONValue] = []
             for index in 0..<count {
-                var entries: [(key: String, value: JSONValue)] = [("email", .string("e\(index)@example.com")), ("displayName", .string("ü\(index) \"q\""))]
+                var entries: [(key: String, value: JSONValue)] = [
+                    ("email", .string("e\(index)@example.com")), ("displayName", .string("ü\(index) \"q\""))
+                ]
                 if index % 3 == 0 {
                     entries.append(("photos", [["type": "avatar", "value": .string("\(index).png")], ["type": "banner", "value": "b.png"]]))
                 }
@@ -38,6 +40,13 @@ import TestSupport
                 offset += 200
                 server.clock.advance(1)
             }
+            // A linked identity: the record's `profiles`.
+            let store = server.server.service.store
+            let first = try #require(try await store.findUsers(EntityQuery(limit: 1)).first)
+            try await store.link(
+                userID: first.id,
+                identity: StoredIdentity(provider: "google", identifier: "https://www.google.com/profiles/1001", verifiedEmail: nil),
+                consuming: [], now: server.clock.now)
             return try await body(server)
         }
     }
@@ -52,8 +61,11 @@ import TestSupport
     static func export(_ server: TestServer, out: String, _ extra: [String] = [], environment: [String: String]? = nil) throws -> CommandResult {
         try Executable.run(
             "jump-forms",
-            ["users", "export", "--from", server.url.description, "--client-id", "owner-client", "--client-secret-env", "OWNER_SECRET", "--out", out,
-             "--page-size", "37"] + extra,
+            [
+                "users", "export", "--from", server.url.description, "--client-id", "owner-client", "--client-secret-env", "OWNER_SECRET", "--out",
+                out,
+                "--page-size", "37"
+            ] + extra,
             environment: environment ?? ["OWNER_SECRET": EntityAPITests.ownerSecret, "NO_COLOR": "1"], timeout: 60)
     }
 
@@ -71,6 +83,10 @@ import TestSupport
             let first = try Self.export(server, out: out)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(!first.stderr.contains(EntityAPITests.ownerSecret) && !first.stdout.contains(EntityAPITests.ownerSecret))
+            // Not a terminal: no progress line, just the summary.
+            #expect(first.stderr == "exported 250 records to \(out)\n")
+            #expect(first.stdout.isEmpty)
+            #expect(expected.first?.contains(#""profiles":[{"identifier":"https://www.google.com/profiles/1001""#) == true)
             let text = try String(contentsOfFile: out, encoding: .utf8)
             #expect(text.split(separator: "\n").map(String.init) == expected)
 
@@ -97,6 +113,25 @@ import TestSupport
             let missing = try Self.export(server, out: folder.path + "/other.jsonl", environment: ["NO_COLOR": "1"])
             #expect(missing.status == 2)
             #expect(missing.stderr.contains("OWNER_SECRET"))
+        }
+    }
+
+    /// On a terminal, a progress line: the bar, the count of the total, the rate; the secret
+    /// nowhere on the screen.
+    @Test func showsProgressOnATerminal() async throws {
+        try await Self.withRecords(120) { server in
+            let folder = try TemporaryFolder("users-export-tty")
+            defer { folder.remove() }
+            let command =
+                "\(Executable.productsFolder)/jump-forms users export --from \(server.url) --client-id owner-client "
+                + "--client-secret-env OWNER_SECRET --out \(folder.path)/u.jsonl --page-size 50; echo EXIT=$?"
+            let terminal = try TmuxSession(command, in: folder.path, environment: ["OWNER_SECRET": EntityAPITests.ownerSecret, "NO_COLOR": "1"])
+            defer { terminal.close() }
+            let screen = try terminal.waitFor("EXIT=0")
+            #expect(screen.contains("[########################] 120 / 120 records, "), "\(screen)")
+            #expect(screen.contains("/s"), "\(screen)")
+            #expect(screen.contains("exported 120 records"), "\(screen)")
+            #expect(!screen.contains(EntityAPITests.ownerSecret))
         }
     }
 

@@ -420,7 +420,9 @@ extension CaptureService {
             guard let imported = ImportedPasswordHash(captureAttribute: object) else { return nil }
             if imported.type == "password-bcrypt", imported.salt == nil, imported.value.hasPrefix(PasswordHash.prefix) { return imported.value }
             if PasswordHashSchemes.scheme(for: imported.type) == nil {
-                logger.warning("a record is stored with a password of type \(String(imported.type.prefix(80)).debugDescription), which the server does not read: its sign-in fails until the password is set again")
+                logger.warning(
+                    "a record is stored with a password of type \(String(imported.type.prefix(80)).debugDescription), which the server does not read: its sign-in fails until the password is set again"
+                )
             }
             return imported.storedText
         }
@@ -477,7 +479,9 @@ extension CaptureService {
         case .success(let value): user = value
         }
         let path: RecordPath
-        switch recordPath(parameters["attribute_name"].map { $0.hasPrefix("/") || $0.isEmpty ? $0 : "/" + $0.split(separator: ".").joined(separator: "/") }) {
+        switch recordPath(
+            parameters["attribute_name"].map { $0.hasPrefix("/") || $0.isEmpty ? $0 : "/" + $0.split(separator: ".").joined(separator: "/") })
+        {
         case .failure(let refusal): return refusal.reply
         case .success(let value): path = value
         }
@@ -563,7 +567,9 @@ extension CaptureService {
             value = .object(entries.filter { !names.contains($0.key) && !EntitySchema.reservedAttributes.contains($0.key) && $0.key != "profiles" })
         }
         if operation == .updateObject, value.objectValue == nil { return .invalid("value", "entity.update takes an object") }
-        if operation == .replacePlural, path.isRoot, value.objectValue == nil { return .invalid("value", "entity.replace of a record takes an object") }
+        if operation == .replacePlural, path.isRoot, value.objectValue == nil {
+            return .invalid("value", "entity.replace of a record takes an object")
+        }
         let passwordHash: String??
         switch password {
         case .none: passwordHash = .none

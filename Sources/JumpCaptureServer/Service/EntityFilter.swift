@@ -33,7 +33,9 @@ indirect enum EntityFilter: Sendable, Hashable {
     static func parse(_ text: String) throws(EntityFilterError) -> EntityFilter {
         var parser = EntityFilterParser(tokens: try EntityFilterLexer.tokens(text), end: text.count + 1)
         let filter = try parser.or()
-        if let extra = parser.peek { throw EntityFilterError(position: extra.position, message: "unexpected \(extra.kind.described) after a complete filter") }
+        if let extra = parser.peek {
+            throw EntityFilterError(position: extra.position, message: "unexpected \(extra.kind.described) after a complete filter")
+        }
         return filter
     }
 }
@@ -157,7 +159,9 @@ enum EntityFilterLexer {
                 tokens.append(EntityFilterToken(kind: .text(value), position: position))
             } else if isDigit(c) || (c == "-" && index + 1 < characters.count && isDigit(characters[index + 1])) {
                 var end = index + 1
-                while end < characters.count, isDigit(characters[end]) || characters[end] == "." || characters[end] == "-" || isNamePart(characters[end]) {
+                while end < characters.count,
+                    isDigit(characters[end]) || characters[end] == "." || characters[end] == "-" || isNamePart(characters[end])
+                {
                     end += 1
                 }
                 let word = String(characters[index..<end])
@@ -269,7 +273,8 @@ struct EntityFilterParser {
             }
             let null = next()
             guard isKeyword(null, "null") else {
-                throw EntityFilterError(position: null?.position ?? end, message: "expected null after 'is\(negated ? " not" : "")', found \(found(null))")
+                throw EntityFilterError(
+                    position: null?.position ?? end, message: "expected null after 'is\(negated ? " not" : "")', found \(found(null))")
             }
             return .isNull(path: path, negated: negated)
         }
@@ -302,7 +307,8 @@ struct EntityFilterParser {
             let token = next()
             guard case .name(let name)? = token?.kind, !["and", "or", "is", "not", "null"].contains(name.lowercased()) else {
                 throw EntityFilterError(
-                    position: token?.position ?? end, message: "expected an attribute\(names.isEmpty ? " or '('" : " after '.'"), found \(found(token))")
+                    position: token?.position ?? end,
+                    message: "expected an attribute\(names.isEmpty ? " or '('" : " after '.'"), found \(found(token))")
             }
             names.append(name)
             guard peek?.kind == .dot else { break }
