@@ -207,6 +207,14 @@ import TestSupport
                 Issue.record("no attr_defs")
             }
 
+            // An owner sets the password (text: hashed by the server), and the person signs in with it.
+            _ = try await owner.call("/entity.update", [("type_name", "user"), ("uuid", uuid), ("value", #"{"password": "a new password 42"}"#)])
+            #expect(try await server.signIn("ana@example.com", "a new password 42").signedIn != nil)
+            // The client's credentials as parameters work on the record calls too.
+            let plain = try await server.raw(
+                .POST, "/entity",
+                form: "type_name=user&uuid=\(uuid)&client_id=owner-client&client_secret=\(Self.ownerSecret)&attributes=%5B%22email%22%5D")
+            #expect(plain.body.contains(#""email":"ana@example.com""#), "\(plain.body)")
             _ = try await owner.call("/entity.delete", [("type_name", "user"), ("uuid", uuid)])
             #expect(
                 await Self.code { () async throws(EntityAPIError) -> JSONValue in
