@@ -99,6 +99,9 @@ public struct CaptureRequest: Sendable {
     /// `Content-Type` (iOS's token-URL post, JRSessionData.m:1538-1544). A GET always sends
     /// them in its URL.
     public var parametersInURL: Bool
+    /// Header fields sent besides those `head` makes (a signed server API call's `Date` and
+    /// `Authorization`).
+    public var headers: HTTPFields = [:]
 
     public init(
         operation: CaptureOperation, server: ServerURL, method: HTTPRequest.Method = .post, path: String,
@@ -148,6 +151,7 @@ public struct CaptureRequest: Sendable {
             if !sendsParametersInURL { fields[.contentType] = "application/x-www-form-urlencoded; charset=utf-8" }
             fields[.contentLength] = String(body.count)
         }
+        for field in headers { fields[field.name] = field.value }
         return HTTPRequest(method: method, scheme: server.scheme, authority: server.authority, path: target(), headerFields: fields)
     }
 

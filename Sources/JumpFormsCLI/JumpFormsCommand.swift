@@ -27,7 +27,8 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             ServeCommand.self, PreviewCommand.self, OutboxCommand.self, ResetCommand.self, FlowCommand.self,
             FeedCommand.self,
             ShareCommand.self,
-            DatabaseCommand.self
+            DatabaseCommand.self,
+            UsersCommand.self
         ]
     )
 

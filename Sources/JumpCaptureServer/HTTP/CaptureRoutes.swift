@@ -30,6 +30,7 @@ extension CaptureServer {
         router.add(middleware: HostCheck(boundHost: boundHost, publicURL: service.setup.settings.publicURL?.value, names: hostNames))
         routes.add("/health", [.get]) { _ in .ok }
         addCapture(routes)
+        addEntityAPI(routes)
         addEngage(routes.group(""))
         addEmailLinks(routes)
         addHostedForms(routes.group("/forms"))
@@ -52,7 +53,11 @@ extension CaptureServer {
         for operation in CaptureOperation.allCases where !operation.isEngage && operation != .changePassword {
             let client = CaptureService.checksPasswords(operation)
             routes.add(operation.path, operation == .readRecord ? [.post, .get] : [.post]) { request in
-                try await service.handle(operation, request.parameters, client: client ? request.client : nil)
+                // A record call made by a client of `server.clients` (CaptureService+EntityAPI).
+                if operation.isRecordCall, CaptureService.isClientRecordCall(request.apiCredentials) {
+                    return try await service.clientRecordCall(operation, request.apiCredentials, client: request.client)
+                }
+                return try await service.handle(operation, request.parameters, client: client ? request.client : nil)
             }
         }
     }

@@ -63,7 +63,7 @@ enum StoreEngine: String, Sendable {
         case .sqlite:
             "json_extract(\(unsafeRaw: column), \(bind: "$." + path))"
         case .postgres:
-            "(\(unsafeRaw: column)::jsonb #>> \(bind: "{" + path.split(separator: ".").joined(separator: ",") + "}"))"
+            "(\(unsafeRaw: column)::jsonb #>> CAST(\(bind: "{" + path.split(separator: ".").joined(separator: ",") + "}") AS text[]))"
         }
     }
 }
