@@ -26,7 +26,8 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             ProvidersCommand.self,
             ServeCommand.self, PreviewCommand.self, OutboxCommand.self, ResetCommand.self, FlowCommand.self,
             FeedCommand.self,
-            ShareCommand.self
+            ShareCommand.self,
+            UsersCommand.self
         ]
     )
 

@@ -1,0 +1,351 @@
+import JumpForms
+import Logging
+import SQLKit
+import Synchronization
+
+/// How `users import` runs.
+public struct UserImportOptions: Sendable {
+    /// What happens to a record the store holds already (the same `uuid`).
+    public enum OnConflict: String, Sendable, CaseIterable {
+        /// Left as it is (the default): importing a file twice changes nothing.
+        case skip
+        /// Replaced by the file's record and password (an identical one is left as it is).
+        case update
+        /// The import stops there; the records before it stay imported.
+        case fail
+    }
+
+    public var format: ImportFormat
+    /// Checks every record against the store as an import would, and writes nothing.
+    public var dryRun = false
+    public var onConflict: OnConflict = .skip
+    /// Records per transaction.
+    public var batchSize = 1000
+
+    public init(format: ImportFormat, dryRun: Bool = false, onConflict: OnConflict = .skip) {
+        self.format = format
+        self.dryRun = dryRun
+        self.onConflict = onConflict
+    }
+}
+
+/// What became of one record of the file.
+public struct UserImportOutcome: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case imported, updated, skipped, refused, stopped
+    }
+
+    public var line: Int
+    public var kind: Kind
+    /// The record's Capture id and uuid (as stored, or as the file gives them).
+    public var id: Int64?
+    public var uuid: String?
+    /// Why it was refused, skipped or stopped at.
+    public var refusal: ImportRefusal?
+}
+
+/// The counts of an import: records by what became of them, imported passwords by Capture
+/// type (of the records imported or updated; `none` for records without a password).
+public struct UserImportSummary: Sendable, Hashable {
+    public var counts: [UserImportOutcome.Kind: Int] = [:]
+    public var passwordTypes: [String: Int] = [:]
+    /// Imported password types the server does not check (their sign-ins fail until reset).
+    public var unreadPasswordTypes: Set<String> = []
+    /// The line `--on-conflict fail` stopped at.
+    public var stoppedAtLine: Int?
+    public var dryRun = false
+    public var bytesRead: Int64 = 0
+
+    public var records: Int { counts.values.reduce(0, +) }
+    public func count(_ kind: UserImportOutcome.Kind) -> Int { counts[kind] ?? 0 }
+}
+
+/// `jump-forms users import`: records from a JSON Lines or CSV file into the server's store,
+/// with Capture's ids, uuids, timestamps, plural element ids and password hashes. Each record
+/// is checked (`ImportRecordCheck`), then written in a transaction of a batch, every record
+/// all or nothing (a savepoint when it takes more than one statement); the file is read a
+/// chunk at a time. Unique values (email, the flow's unique fields, the schema's) are checked
+/// with the look-alike keys sign-up uses, against the store and the records imported before.
+public final class UserImport: Sendable {
+    let store: CaptureStore
+    let check: ImportRecordCheck
+    let options: UserImportOptions
+
+    public init(setup: CaptureServerSetup, options: UserImportOptions, logger: Logger) throws {
+        let recordModel = setup.schema.map(RecordModel.schema) ?? .flow(
+            RecordAttributes(
+                flow: setup.flow,
+                preferredForms: [setup.config.editProfileFormName.value, setup.config.captureTraditionalRegistrationFormName.value]))
+        let uniquePaths = CaptureStore.uniquePaths(of: setup.flow)
+        store = try CaptureStore(
+            location: setup.database ?? .sqlite(path: setup.databasePath), keyPath: setup.databasePath + ".key",
+            maximumRecordSize: setup.settings.maximumRecordSize, refreshLifetime: setup.settings.refreshLifetime,
+            uniquePaths: uniquePaths, recordModel: recordModel, migrate: setup.migrate, logger: logger)
+        check = ImportRecordCheck(
+            model: recordModel, uniquePaths: uniquePaths, limits: RecordLimits(maximumSize: setup.settings.maximumRecordSize), now: setup.clock())
+        self.options = options
+    }
+
+    /// Imports the records of the open file `descriptor` (closed at the end unless it is
+    /// standard input). `progress` hears the records and bytes done after each batch;
+    /// `outcome` every record's fate, in file order. Throws when the file or the database
+    /// cannot be read or written (what was committed before stays).
+    public func run(
+        descriptor: Int32, progress: @escaping @Sendable (Int, Int64) -> Void = { _, _ in },
+        outcome: @escaping @Sendable (UserImportOutcome) -> Void
+    ) async throws -> UserImportSummary {
+        let check = check
+        let reader = ImportRecordReader(
+            descriptor: descriptor, format: options.format, maximumLineBytes: max(store.recordLimits.maximumSize * 2, 1 << 16),
+            cellValue: { names, text in check.cellValue(names, text) })
+        defer { reader.finish() }
+        try await store.prepare()
+        let tally = ImportTally(dryRun: options.dryRun)
+        let report: @Sendable (UserImportOutcome, ImportedUser?) -> Void = { result, user in
+            tally.add(result, user)
+            outcome(result)
+        }
+        if options.dryRun {
+            // One transaction, rolled back: the checks see the records before, as an import would.
+            do {
+                try await store.database.transaction { db in
+                    try await self.store.lockRecordWrites(db)
+                    while try await self.importBatch(reader, db, report: report) {
+                        progress(tally.records, reader.bytesRead)
+                    }
+                    throw DryRunEnd()
+                }
+            } catch is DryRunEnd {}
+        } else {
+            while true {
+                let lines = try reader.next(options.batchSize)
+                if lines.isEmpty { break }
+                let checked = lines.map { line in (line.line, line.record.flatMap { check.check($0) }) }
+                let more = try await store.database.transaction { db in
+                    try await self.store.lockRecordWrites(db)
+                    let more = try await self.saveBatch(checked, db, report: report)
+                    try await self.advanceIDSequence(db)
+                    return more
+                }
+                progress(tally.records, reader.bytesRead)
+                if !more { break }
+            }
+        }
+        var summary = tally.summary
+        summary.bytesRead = reader.bytesRead
+        return summary
+    }
+
+    private struct DryRunEnd: Error {}
+
+    /// Reads, checks and stores one batch in `db`; false at the end of the file or when the
+    /// import stopped.
+    private func importBatch(
+        _ reader: ImportRecordReader, _ db: any SQLDatabase, report: @escaping @Sendable (UserImportOutcome, ImportedUser?) -> Void
+    ) async throws -> Bool {
+        let lines = try reader.next(options.batchSize)
+        if lines.isEmpty { return false }
+        let checked = lines.map { line in (line.line, line.record.flatMap { check.check($0) }) }
+        return try await saveBatch(checked, db, report: report)
+    }
+
+    /// Stores checked records; false when `--on-conflict fail` stopped the import.
+    private func saveBatch(
+        _ records: [(Int, Result<ImportedUser, ImportRefusal>)], _ db: any SQLDatabase,
+        report: @escaping @Sendable (UserImportOutcome, ImportedUser?) -> Void
+    ) async throws -> Bool {
+        for (line, result) in records {
+            switch result {
+            case .failure(let refusal):
+                report(UserImportOutcome(line: line, kind: .refused, refusal: refusal), nil)
+            case .success(let user):
+                let (kind, refusal, id) = try await save(user, db)
+                report(UserImportOutcome(line: line, kind: kind, id: id ?? user.id, uuid: user.uuid, refusal: refusal), user)
+                if kind == .stopped { return false }
+            }
+        }
+        return true
+    }
+
+    // MARK: one record
+
+    /// Writes one record (or not): what became of it, why, and its id.
+    private func save(_ user: ImportedUser, _ db: any SQLDatabase) async throws -> (UserImportOutcome.Kind, ImportRefusal?, Int64?) {
+        // The record the store holds already: the same uuid (and id, when the file gives one).
+        var existing: (id: Int64, recordText: String, passwordHash: String?)?
+        let rows: [any SQLRow]
+        if let id = user.id {
+            rows = try await db.raw("SELECT id, uuid, record, password_hash FROM users WHERE uuid = \(bind: user.uuid) OR id = \(bind: id)").all()
+        } else {
+            rows = try await db.raw("SELECT id, uuid, record, password_hash FROM users WHERE uuid = \(bind: user.uuid)").all()
+        }
+        for row in rows {
+            let rowID = try row.int64("id")
+            let rowUUID = try row.string("uuid")
+            if rowUUID == user.uuid {
+                if let id = user.id, id != rowID {
+                    return (.refused, ImportRefusal(attribute: "/id", reason: "the store holds this uuid under the id \(rowID), not \(id)"), nil)
+                }
+                existing = (rowID, try row.optionalString("record") ?? "{}", try row.optionalString("password_hash"))
+            } else {
+                return (.refused, ImportRefusal(attribute: "/id", reason: "the store holds another record (uuid \(rowUUID)) with the id \(rowID)"), nil)
+            }
+        }
+        var passwordHash = user.password?.storedText
+        if let existing {
+            // A password of the server's own format was set (or made at a sign-in) since the
+            // export: it is newer than the file's, and stays.
+            if let stored = existing.passwordHash, !stored.hasPrefix("{") { passwordHash = stored }
+            switch options.onConflict {
+            case .skip:
+                return (.skipped, ImportRefusal(attribute: "/uuid", reason: "the store holds this record already (--on-conflict skip)"), existing.id)
+            case .fail:
+                return (.stopped, ImportRefusal(attribute: "/uuid", reason: "the store holds this record already (--on-conflict fail)"), existing.id)
+            case .update:
+                if existing.recordText == user.recordText.replacingID(existing.id, given: user.id), existing.passwordHash == passwordHash {
+                    return (.skipped, ImportRefusal(attribute: "/uuid", reason: "the store holds this record as the file has it"), existing.id)
+                }
+            }
+        }
+        let taken = try await store.conflicts(user.unique.map { ($0.field, $0.path, $0.value) }, excluding: existing?.id, db)
+        if let field = taken.first {
+            return (.refused, ImportRefusal(attribute: field, reason: "another record holds this value (or one that looks the same)"), nil)
+        }
+        for identity in user.identities {
+            if let owner = try await db.raw(
+                "SELECT user_id FROM identities WHERE provider = \(bind: identity.provider) AND identifier = \(bind: identity.identifier)"
+            ).first(), try owner.int64("user_id") != existing?.id {
+                return (.refused, ImportRefusal(attribute: "/profiles", reason: "the identity \(identity.identifier) belongs to another record"), nil)
+            }
+        }
+        // One statement needs no savepoint (SQLite); PostgreSQL ends a transaction at any failed
+        // statement, so there every record has one.
+        let single = existing == nil && user.id != nil && user.identities.isEmpty && !hasUniqueKeys(user)
+        let savepoint = !single || store.database.engine == .postgres
+        if savepoint { try await db.raw("SAVEPOINT import_record").run() }
+        do {
+            let id = try await write(user, passwordHash: passwordHash, existingID: existing?.id, db)
+            if savepoint { try await db.raw("RELEASE SAVEPOINT import_record").run() }
+            return (existing == nil ? .imported : .updated, nil, id)
+        } catch let error where StoreDatabase.isUniqueViolation(error) {
+            if savepoint {
+                try await db.raw("ROLLBACK TO SAVEPOINT import_record").run()
+                try await db.raw("RELEASE SAVEPOINT import_record").run()
+            }
+            return (.refused, ImportRefusal(attribute: "/", reason: "another record holds one of its unique values (the database's index refused it)"), nil)
+        } catch {
+            if savepoint {
+                try? await db.raw("ROLLBACK TO SAVEPOINT import_record").run()
+                try? await db.raw("RELEASE SAVEPOINT import_record").run()
+            }
+            throw error
+        }
+    }
+
+    private func hasUniqueKeys(_ user: ImportedUser) -> Bool {
+        user.unique.contains { $0.path != "email" && store.uniquePaths[$0.path] != nil }
+    }
+
+    /// The statements of one record; its id.
+    private func write(_ user: ImportedUser, passwordHash: String?, existingID: Int64?, _ db: any SQLDatabase) async throws -> Int64 {
+        let emailKey = CaptureStore.emailKey(user.emailNormalized)
+        let id: Int64
+        if let existingID {
+            id = existingID
+            let text = user.recordText.replacingID(existingID, given: user.id)
+            try await db.raw(
+                """
+                UPDATE users SET record = \(bind: text), email_normalized = \(bind: user.emailNormalized), email_key = \(bind: emailKey),
+                password_hash = \(bind: passwordHash), created = \(bind: user.created), last_updated = \(bind: user.lastUpdated),
+                next_element_id = \(bind: user.nextElementID) WHERE id = \(bind: existingID)
+                """
+            ).run()
+            try await db.raw("DELETE FROM unique_values WHERE user_id = \(bind: existingID)").run()
+        } else if let given = user.id {
+            id = given
+            try await db.raw(
+                """
+                INSERT INTO users (id, uuid, email_normalized, email_key, password_hash, record, created, last_updated, next_element_id)
+                VALUES (\(bind: given), \(bind: user.uuid), \(bind: user.emailNormalized), \(bind: emailKey), \(bind: passwordHash),
+                \(bind: user.recordText), \(bind: user.created), \(bind: user.lastUpdated), \(bind: user.nextElementID))
+                """
+            ).run()
+        } else {
+            guard
+                let row = try await db.raw(
+                    """
+                    INSERT INTO users (uuid, email_normalized, email_key, password_hash, record, created, last_updated, next_element_id)
+                    VALUES (\(bind: user.uuid), \(bind: user.emailNormalized), \(bind: emailKey), \(bind: passwordHash), '{}',
+                    \(bind: user.created), \(bind: user.lastUpdated), \(bind: user.nextElementID)) RETURNING id
+                    """
+                ).first()
+            else { throw StoreUnavailable(reason: "the new user's id was not returned") }
+            id = try row.int64("id")
+            let text = user.record.setting("id", .integer(Int(id))).serialized()
+            try await db.raw("UPDATE users SET record = \(bind: text) WHERE id = \(bind: id)").run()
+        }
+        // The keys of the flow's unique values, as `storeUniqueKeys` writes them.
+        for value in user.unique where value.path != "email" {
+            guard let comparison = store.uniquePaths[value.path] else { continue }
+            try await db.raw(
+                "INSERT INTO unique_values (user_id, path, value_key) VALUES (\(bind: id), \(bind: value.path), \(bind: comparison.key(value.value)))"
+            ).run()
+        }
+        for identity in user.identities {
+            try await db.raw(
+                """
+                INSERT INTO identities (user_id, provider, identifier, verified_email)
+                SELECT \(bind: id), \(bind: identity.provider), \(bind: identity.identifier), \(bind: identity.verifiedEmail)
+                WHERE NOT EXISTS (SELECT 1 FROM identities WHERE provider = \(bind: identity.provider) AND identifier = \(bind: identity.identifier))
+                """
+            ).run()
+        }
+        return id
+    }
+
+    /// PostgreSQL: ids given explicitly leave the identity sequence behind; it moves past the
+    /// largest id, so that the next sign-up gets a new one. (SQLite's AUTOINCREMENT does so.)
+    private func advanceIDSequence(_ db: any SQLDatabase) async throws {
+        guard store.database.engine == .postgres else { return }
+        try await db.raw(
+            """
+            SELECT setval(pg_get_serial_sequence('users', 'id'),
+            GREATEST((SELECT COALESCE(max(id), 1) FROM users), COALESCE(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 1)))
+            """
+        ).run()
+    }
+}
+
+/// The counts of a run, kept as outcomes arrive.
+final class ImportTally: Sendable {
+    private let state: Mutex<UserImportSummary>
+
+    init(dryRun: Bool) {
+        var summary = UserImportSummary()
+        summary.dryRun = dryRun
+        state = Mutex(summary)
+    }
+
+    var summary: UserImportSummary { state.withLock { $0 } }
+    var records: Int { state.withLock { $0.records } }
+
+    func add(_ outcome: UserImportOutcome, _ user: ImportedUser?) {
+        state.withLock { summary in
+            summary.counts[outcome.kind, default: 0] += 1
+            if outcome.kind == .stopped { summary.stoppedAtLine = outcome.line }
+            guard outcome.kind == .imported || outcome.kind == .updated, let user else { return }
+            let type = user.password?.type ?? "none"
+            summary.passwordTypes[type, default: 0] += 1
+            if user.password != nil, PasswordHashSchemes.scheme(for: type) == nil { summary.unreadPasswordTypes.insert(type) }
+        }
+    }
+}
+
+extension String {
+    /// A record's text stored under `id` when the file gave none (`given` nil): the text with
+    /// the id set. Otherwise as it is.
+    fileprivate func replacingID(_ id: Int64, given: Int64?) -> String {
+        guard given == nil, let record = try? JSONValue.parse(self) else { return self }
+        return record.setting("id", .integer(Int(id))).serialized()
+    }
+}
