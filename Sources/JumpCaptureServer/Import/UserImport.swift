@@ -218,10 +218,11 @@ public final class UserImport: Sendable {
                 return (.refused, ImportRefusal(attribute: "/profiles", reason: "the identity \(identity.identifier) belongs to another record"), nil)
             }
         }
-        // One statement needs no savepoint (SQLite); PostgreSQL ends a transaction at any failed
-        // statement, so there every record has one.
-        let single = existing == nil && user.id != nil && user.identities.isEmpty && !hasUniqueKeys(user)
-        let savepoint = !single || store.database.engine == .postgres
+        // SQLite: only the record's first statement (the users row) can meet a unique index (the
+        // rows after it have none, or insert only what is not there), and a failed statement
+        // leaves the transaction as it was: no savepoint needed. Any other failure rolls the
+        // batch back. PostgreSQL ends a transaction at any failed statement: a savepoint each.
+        let savepoint = store.database.engine == .postgres
         if savepoint { try await db.raw("SAVEPOINT import_record").run() }
         do {
             let id = try await write(user, passwordHash: passwordHash, existingID: existing?.id, db)
@@ -240,10 +241,6 @@ public final class UserImport: Sendable {
             }
             throw error
         }
-    }
-
-    private func hasUniqueKeys(_ user: ImportedUser) -> Bool {
-        user.unique.contains { $0.path != "email" && store.uniquePaths[$0.path] != nil }
     }
 
     /// The statements of one record; its id.
