@@ -88,7 +88,8 @@ public final class UserImport: Sendable {
 
     /// Imports the records of the open file `descriptor` (closed at the end unless it is
     /// standard input). `progress` hears the records and bytes done after each batch;
-    /// `outcome` every record's fate, in file order. Throws when the file or the database
+    /// `outcome` every record's fate, in file order, once its batch is committed (a dry run:
+    /// as it is checked, possibly on another task). Throws when the file or the database
     /// cannot be read or written (what was committed before stays).
     public func run(
         descriptor: Int32, progress: @escaping @Sendable (Int, Int64) -> Void = { _, _ in },
@@ -121,12 +122,14 @@ public final class UserImport: Sendable {
                 let lines = try reader.next(options.batchSize)
                 if lines.isEmpty { break }
                 let checked = lines.map { line in (line.line, line.record.flatMap { check.check($0) }) }
-                let more = try await store.database.transaction { db in
+                let (outcomes, more) = try await store.database.transaction { db in
                     try await self.store.lockRecordWrites(db)
-                    let more = try await self.saveBatch(checked, db, report: report)
+                    let saved = try await self.saveBatch(checked, db)
                     try await self.advanceIDSequence(db)
-                    return more
+                    return saved
                 }
+                // Said once committed (and outside the database's tasks).
+                for (result, user) in outcomes { report(result, user) }
                 progress(tally.records, reader.bytesRead)
                 if !more { break }
             }
@@ -146,25 +149,28 @@ public final class UserImport: Sendable {
         let lines = try reader.next(options.batchSize)
         if lines.isEmpty { return false }
         let checked = lines.map { line in (line.line, line.record.flatMap { check.check($0) }) }
-        return try await saveBatch(checked, db, report: report)
+        let (outcomes, more) = try await saveBatch(checked, db)
+        for (result, user) in outcomes { report(result, user) }
+        return more
     }
 
-    /// Stores checked records; false when `--on-conflict fail` stopped the import.
+    /// Stores checked records: what became of each, and false when `--on-conflict fail`
+    /// stopped the import.
     private func saveBatch(
-        _ records: [(Int, Result<ImportedUser, ImportRefusal>)], _ db: any SQLDatabase,
-        report: @escaping @Sendable (UserImportOutcome, ImportedUser?) -> Void
-    ) async throws -> Bool {
+        _ records: [(Int, Result<ImportedUser, ImportRefusal>)], _ db: any SQLDatabase
+    ) async throws -> ([(UserImportOutcome, ImportedUser?)], Bool) {
+        var outcomes: [(UserImportOutcome, ImportedUser?)] = []
         for (line, result) in records {
             switch result {
             case .failure(let refusal):
-                report(UserImportOutcome(line: line, kind: .refused, refusal: refusal), nil)
+                outcomes.append((UserImportOutcome(line: line, kind: .refused, refusal: refusal), nil))
             case .success(let user):
                 let (kind, refusal, id) = try await save(user, db)
-                report(UserImportOutcome(line: line, kind: kind, id: id ?? user.id, uuid: user.uuid, refusal: refusal), user)
-                if kind == .stopped { return false }
+                outcomes.append((UserImportOutcome(line: line, kind: kind, id: id ?? user.id, uuid: user.uuid, refusal: refusal), user))
+                if kind == .stopped { return (outcomes, false) }
             }
         }
-        return true
+        return (outcomes, true)
     }
 
     // MARK: one record

@@ -122,6 +122,8 @@ struct UsersImportCommand: AsyncParsableCommand {
         }
         let shownFile = file == "-" ? "<stdin>" : file
         let bar = ProgressLine(enabled: Console.capture == nil && isatty(2) == 1, total: size)
+        // A dry run's outcomes arrive on the database's tasks: they write where this one does.
+        let capture = Console.capture
         let summary: UserImportSummary
         do {
             summary = try await importer.run(
@@ -130,7 +132,9 @@ struct UsersImportCommand: AsyncParsableCommand {
                     reportFile?.write(outcome)
                     if let refusal = outcome.refusal, outcome.kind == .refused || outcome.kind == .stopped {
                         bar.clear()
-                        console.err(escaping: refusal.rendered(file: shownFile, line: outcome.line) + "\n")
+                        Console.$capture.withValue(capture) {
+                            console.err(escaping: refusal.rendered(file: shownFile, line: outcome.line) + "\n")
+                        }
                     }
                 })
         } catch let error as ImportReadError {
@@ -159,8 +163,11 @@ struct UsersImportCommand: AsyncParsableCommand {
         text += " \(summary.count(.imported)), updated \(summary.count(.updated)), skipped \(summary.count(.skipped)), refused \(summary.count(.refused))"
         text += " of \(summary.records) records\n"
         if let line = summary.stoppedAtLine { text += "stopped at line \(line) (--on-conflict fail)\n" }
-        let types = summary.passwordTypes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        if !types.isEmpty { text += "passwords: " + types.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n" }
+        // By count, most first; records without a password last.
+        let types = summary.passwordTypes.filter { $0.key != "none" }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        var parts = types.map { "\($0.key) \($0.value)" }
+        if let none = summary.passwordTypes["none"] { parts.append("no password \(none)") }
+        if !parts.isEmpty { text += "passwords: " + parts.joined(separator: ", ") + "\n" }
         if !summary.unreadPasswordTypes.isEmpty {
             text += "warning: the server does not check passwords of type \(summary.unreadPasswordTypes.sorted().joined(separator: ", ")): "
             text += "those users sign in after a password reset\n"
