@@ -155,22 +155,108 @@ public final class UserImport: Sendable {
     }
 
     /// Stores checked records: what became of each, and false when `--on-conflict fail`
-    /// stopped the import.
+    /// stopped the import. The usual record (new, with its Capture id) is decided against an
+    /// index of what the store holds for the whole batch (`BatchIndex`: a few queries) and
+    /// written with the others in multi-row inserts; the rest (an update, a record without an
+    /// id, a unique attribute the flow does not name) one at a time (`save`), after which the
+    /// index is read again.
     private func saveBatch(
         _ records: [(Int, Result<ImportedUser, ImportRefusal>)], _ db: any SQLDatabase
     ) async throws -> ([(UserImportOutcome, ImportedUser?)], Bool) {
         var outcomes: [(UserImportOutcome, ImportedUser?)] = []
+        let users = records.compactMap { try? $0.1.get() }
+        var index = try await BatchIndex.load(users, store: store, db)
+        var pending: [(slot: Int, user: ImportedUser)] = []
         for (line, result) in records {
+            let user: ImportedUser
             switch result {
             case .failure(let refusal):
                 outcomes.append((UserImportOutcome(line: line, kind: .refused, refusal: refusal), nil))
-            case .success(let user):
+                continue
+            case .success(let checked): user = checked
+            }
+            let fast = index.decide(user, onConflict: options.onConflict, uniquePaths: store.uniquePaths)
+            switch fast {
+            case .refused(let refusal):
+                outcomes.append((UserImportOutcome(line: line, kind: .refused, id: user.id, uuid: user.uuid, refusal: refusal), user))
+            case .existing(let id):
+                let kind: UserImportOutcome.Kind = options.onConflict == .fail ? .stopped : .skipped
+                let refusal = ImportRefusal(attribute: "/uuid", reason: "the store holds this record already (--on-conflict \(options.onConflict.rawValue))")
+                outcomes.append((UserImportOutcome(line: line, kind: kind, id: id, uuid: user.uuid, refusal: refusal), user))
+                if kind == .stopped {
+                    try await flush(&pending, into: &outcomes, db)
+                    return (outcomes, false)
+                }
+            case .insert:
+                index.add(user, id: user.id!, uniquePaths: store.uniquePaths)
+                pending.append((outcomes.count, user))
+                outcomes.append((UserImportOutcome(line: line, kind: .imported, id: user.id, uuid: user.uuid), user))
+                if pending.count >= 250 { try await flush(&pending, into: &outcomes, db) }
+            case .oneByOne:
+                try await flush(&pending, into: &outcomes, db)
                 let (kind, refusal, id) = try await save(user, db)
                 outcomes.append((UserImportOutcome(line: line, kind: kind, id: id ?? user.id, uuid: user.uuid, refusal: refusal), user))
                 if kind == .stopped { return (outcomes, false) }
+                if kind == .imported || kind == .updated { index = try await BatchIndex.load(users, store: store, db) }
             }
         }
+        try await flush(&pending, into: &outcomes, db)
         return (outcomes, true)
+    }
+
+    /// Writes the records decided for insertion: the users rows in one statement, then their
+    /// unique keys and identities. Should the database refuse the rows (another writer got in
+    /// first), each is written on its own instead, its outcome said again.
+    private func flush(_ pending: inout [(slot: Int, user: ImportedUser)], into outcomes: inout [(UserImportOutcome, ImportedUser?)], _ db: any SQLDatabase) async throws {
+        guard !pending.isEmpty else { return }
+        defer { pending.removeAll() }
+        let postgres = store.database.engine == .postgres
+        if postgres { try await db.raw("SAVEPOINT import_batch").run() }
+        do {
+            let users = db.insert(into: "users").columns(
+                "id", "uuid", "email_normalized", "email_key", "password_hash", "record", "created", "last_updated", "next_element_id")
+            for (_, user) in pending {
+                users.values([
+                    user.id!, user.uuid, user.emailNormalized, CaptureStore.emailKey(user.emailNormalized), user.password?.storedText,
+                    user.recordText, user.created, user.lastUpdated, user.nextElementID
+                ] as [any Encodable & Sendable])
+            }
+            try await users.run()
+            if postgres { try await db.raw("RELEASE SAVEPOINT import_batch").run() }
+        } catch let error where StoreDatabase.isUniqueViolation(error) {
+            if postgres {
+                try await db.raw("ROLLBACK TO SAVEPOINT import_batch").run()
+                try await db.raw("RELEASE SAVEPOINT import_batch").run()
+            }
+            for (slot, user) in pending {
+                let (kind, refusal, id) = try await save(user, db)
+                outcomes[slot].0.kind = kind
+                outcomes[slot].0.refusal = refusal
+                outcomes[slot].0.id = id ?? user.id
+            }
+            return
+        }
+        var keys: [[any Encodable & Sendable]] = []
+        var identities: [[any Encodable & Sendable]] = []
+        for (_, user) in pending {
+            for value in user.unique where value.path != "email" {
+                guard let comparison = store.uniquePaths[value.path] else { continue }
+                keys.append([user.id!, value.path, comparison.key(value.value)])
+            }
+            for identity in user.identities {
+                identities.append([user.id!, identity.provider, identity.identifier, identity.verifiedEmail])
+            }
+        }
+        if !keys.isEmpty {
+            let insert = db.insert(into: "unique_values").columns("user_id", "path", "value_key")
+            for row in keys { insert.values(row) }
+            try await insert.run()
+        }
+        if !identities.isEmpty {
+            let insert = db.insert(into: "identities").columns("user_id", "provider", "identifier", "verified_email")
+            for row in identities { insert.values(row) }
+            try await insert.run()
+        }
     }
 
     // MARK: one record
@@ -350,5 +436,116 @@ extension String {
     fileprivate func replacingID(_ id: Int64, given: Int64?) -> String {
         guard given == nil, let record = try? JSONValue.parse(self) else { return self }
         return record.setting("id", .integer(Int(id))).serialized()
+    }
+}
+
+/// What the store holds that a batch's records may meet, read in a few queries: the records
+/// with their uuids or ids, the email keys and unique keys of their values, the identities of
+/// their profiles. Records decided for insertion are added as the batch goes, so that two
+/// records of one batch meet too. The keys are those `CaptureStore.holds` compares.
+struct BatchIndex {
+    var uuids: [String: Int64] = [:]
+    var ids: [Int64: String] = [:]
+    var emailKeys: [String: Int64] = [:]
+    var emails: [String: Int64] = [:]
+    var values: [String: Int64] = [:]
+    var identities: [String: Int64] = [:]
+
+    enum Decision {
+        case insert
+        case refused(ImportRefusal)
+        /// The store holds it (same uuid and id): skipped, or where the import stops.
+        case existing(Int64)
+        /// Decided by `save`, on the database.
+        case oneByOne
+    }
+
+    static func valueKey(_ path: String, _ key: String) -> String { path + "\u{1}" + key }
+    static func identityKey(_ identity: StoredIdentity) -> String { identity.provider + "\u{1}" + identity.identifier }
+
+    static func load(_ users: [ImportedUser], store: CaptureStore, _ db: any SQLDatabase) async throws -> BatchIndex {
+        var index = BatchIndex()
+        if users.isEmpty { return index }
+        let uuids = users.map(\.uuid)
+        let ids = users.compactMap(\.id)
+        for row in try await db.select().columns("id", "uuid").from("users").where("uuid", .in, uuids).orWhere("id", .in, ids.isEmpty ? [0] : ids).all() {
+            let id = try row.int64("id")
+            let uuid = try row.string("uuid")
+            index.uuids[uuid] = id
+            index.ids[id] = uuid
+        }
+        let normalized = users.compactMap(\.emailNormalized)
+        if !normalized.isEmpty {
+            let keys = normalized.compactMap { CaptureStore.emailKey($0) }
+            for row in try await db.select().columns("id", "email_key", "email_normalized").from("users")
+                .where("email_key", .in, keys).orWhere("email_normalized", .in, normalized).all()
+            {
+                let id = try row.int64("id")
+                if let key = try row.optionalString("email_key") { index.emailKeys[key] = id }
+                if let email = try row.optionalString("email_normalized") { index.emails[email] = id }
+            }
+        }
+        var valueKeys: [String] = []
+        for user in users {
+            for value in user.unique where value.path != "email" {
+                if let comparison = store.uniquePaths[value.path] { valueKeys.append(comparison.key(value.value)) }
+            }
+        }
+        if !valueKeys.isEmpty {
+            for row in try await db.select().columns("user_id", "path", "value_key").from("unique_values").where("value_key", .in, valueKeys).all() {
+                index.values[valueKey(try row.string("path"), try row.string("value_key"))] = try row.int64("user_id")
+            }
+        }
+        let identifiers = users.flatMap { $0.identities.map(\.identifier) }
+        if !identifiers.isEmpty {
+            for row in try await db.select().columns("user_id", "provider", "identifier").from("identities").where("identifier", .in, identifiers).all() {
+                index.identities[try row.string("provider") + "\u{1}" + (try row.string("identifier"))] = try row.int64("user_id")
+            }
+        }
+        return index
+    }
+
+    func decide(_ user: ImportedUser, onConflict: UserImportOptions.OnConflict, uniquePaths: [String: LookAlike.Comparison]) -> Decision {
+        if let held = uuids[user.uuid] {
+            if let id = user.id, id != held {
+                return .refused(ImportRefusal(attribute: "/id", reason: "the store holds this uuid under the id \(held), not \(id)"))
+            }
+            return onConflict == .update ? .oneByOne : .existing(held)
+        }
+        guard let id = user.id else { return .oneByOne }
+        if let other = ids[id] {
+            return .refused(ImportRefusal(attribute: "/id", reason: "the store holds another record (uuid \(other)) with the id \(id)"))
+        }
+        for value in user.unique {
+            if value.path == "email" {
+                let normalized = normalizeEmail(value.value)
+                if CaptureStore.emailKey(normalized).flatMap({ emailKeys[$0] }) != nil || emails[normalized] != nil {
+                    return .refused(ImportRefusal(attribute: value.field, reason: "another record holds this value (or one that looks the same)"))
+                }
+            } else if let comparison = uniquePaths[value.path] {
+                if values[Self.valueKey(value.path, comparison.key(value.value))] != nil {
+                    return .refused(ImportRefusal(attribute: value.field, reason: "another record holds this value (or one that looks the same)"))
+                }
+            } else {
+                return .oneByOne
+            }
+        }
+        for identity in user.identities where identities[Self.identityKey(identity)] != nil {
+            return .refused(ImportRefusal(attribute: "/profiles", reason: "the identity \(identity.identifier) belongs to another record"))
+        }
+        return .insert
+    }
+
+    mutating func add(_ user: ImportedUser, id: Int64, uniquePaths: [String: LookAlike.Comparison]) {
+        uuids[user.uuid] = id
+        ids[id] = user.uuid
+        if let email = user.emailNormalized {
+            emails[email] = id
+            if let key = CaptureStore.emailKey(email) { emailKeys[key] = id }
+        }
+        for value in user.unique where value.path != "email" {
+            if let comparison = uniquePaths[value.path] { values[Self.valueKey(value.path, comparison.key(value.value))] = id }
+        }
+        for identity in user.identities { identities[Self.identityKey(identity)] = id }
     }
 }
