@@ -157,6 +157,33 @@ import Testing
         #expect(Self.invalidFixtures.count >= 15)
     }
 
+    /// A record without an id or uuid gets new ones (past the largest imported id), and its
+    /// plural elements without ids get new ids; a duplicate after it in the same batch is
+    /// still refused.
+    @Test func aRecordWithoutIDsGetsNewOnes() async throws {
+        let (setup, folder, _, _) = try Self.setup()
+        defer { folder.remove() }
+        let file = try folder.write(
+            "no-ids.jsonl",
+            [
+                #"{"id": 50, "uuid": "4c5d6e7f-8a9b-4c0d-9e1f-2a3b4c5d6e7f", "email": "first@example.com", "displayName": "first"}"#,
+                #"{"email": "second@example.com", "displayName": "second", "photos": [{"type": "small", "value": "s"}]}"#,
+                #"{"id": 60, "uuid": "5d6e7f8a-9b0c-4d1e-8f2a-3b4c5d6e7f8a", "email": "SECOND@example.com", "displayName": "third"}"#,
+                #"{"id": 61, "uuid": "6e7f8a9b-0c1d-4e2f-9a3b-4c5d6e7f8a9b", "email": "fourth@example.com", "displayName": "Second"}"#
+            ].joined(separator: "\n") + "\n")
+        let run = try await Self.run(file, into: setup)
+        #expect(run.outcomes.map(\.kind) == [.imported, .imported, .refused, .refused])
+        #expect(run.diagnostics.contains("no-ids.jsonl:3: /email: another record holds this value"))
+        #expect(run.diagnostics.contains("no-ids.jsonl:4: /displayName: another record holds this value"), "\(run.diagnostics)")
+        let rows = try await Self.rows(setup)
+        #expect(rows.count == 2 && rows[1].id > 50)
+        let second = try JSONValue.parse(rows[1].record)
+        #expect(second["id"]?.intValue == Int(rows[1].id))
+        #expect(second["photos"]?.arrayValue?.first?["id"]?.intValue == ElementIDs.first)
+        #expect(rows[1].nextElementID == ElementIDs.first + 1)
+        #expect(SchemaValueRules.isUUID(rows[1].uuid))
+    }
+
     // MARK: re-runs and conflicts
 
     /// The same file twice: nothing changes, every record is skipped (or refused again).

@@ -360,6 +360,8 @@ public final class UserImport: Sendable {
                 """
             ).run()
         } else {
+            // PostgreSQL: past the ids given explicitly before, in this batch too.
+            try await advanceIDSequence(db)
             guard
                 let row = try await db.raw(
                     """
