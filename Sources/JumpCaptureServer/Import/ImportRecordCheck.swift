@@ -70,20 +70,15 @@ struct ImportRecordCheck: Sendable {
             written.append(entry)
         }
 
-        // The attributes as an entity.update writes them (element ids left out: the editor gives
-        // new elements ids, an import keeps Capture's).
-        let editor = RecordEditor(model: model, writable: { _ in true })
-        var scratch = ElementIDs(next: ElementIDs.first)
-        let withoutIDs = model.mappingElements(.object(written)) { $0.removing("id") }
-        let edited = try editor.apply(.update, at: .root, value: withoutIDs, to: [:], ids: &scratch)
-
         // Plural element ids: kept (positive whole numbers, none twice); an element without one
-        // gets one past the largest.
+        // gets one past the largest. Read in the pass that leaves them out of what the editor
+        // checks (it gives new elements ids; an import keeps Capture's).
         var seen = Set<Int>()
         var idProblem: String?
-        _ = model.mappingElements(.object(kept)) { element in
+        var missing = false
+        let withoutIDs = model.mappingElements(.object(written)) { element in
             switch element["id"] {
-            case nil, .null?: break
+            case nil, .null?: missing = true
             case .number(let text)?:
                 if let value = Int(text), value > 0, value < 1 << 53 {
                     if !seen.insert(value).inserted, idProblem == nil { idProblem = "two plural elements have the id \(value)" }
@@ -93,14 +88,23 @@ struct ImportRecordCheck: Sendable {
             case let other?:
                 if idProblem == nil { idProblem = "a plural element's id is \(other.kindDescription): ids are positive whole numbers" }
             }
-            return element
+            return element.removing("id")
         }
         if let idProblem { throw ImportRefusal(attribute: "id", reason: idProblem) }
+
+        // The attributes as an entity.update writes them.
+        let editor = RecordEditor(model: model, writable: { _ in true })
+        var scratch = ElementIDs(next: ElementIDs.first)
+        let edited = try editor.apply(.update, at: .root, value: withoutIDs, to: [:], ids: &scratch)
+
         var ids = ElementIDs(next: (seen.max() ?? 0) + 1)
-        var stored = model.mappingElements(.object(kept)) { element in
-            switch element["id"] {
-            case nil, .null?: element.setting("id", .integer(ids.take()))
-            default: element
+        var stored = JSONValue.object(kept)
+        if missing {
+            stored = model.mappingElements(stored) { element in
+                switch element["id"] {
+                case nil, .null?: element.setting("id", .integer(ids.take()))
+                default: element
+                }
             }
         }
         if let id { stored = stored.setting("id", .integer(Int(id))) }

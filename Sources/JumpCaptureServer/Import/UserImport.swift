@@ -1,5 +1,6 @@
 import JumpForms
 import Logging
+import NIOCore
 import SQLKit
 import Synchronization
 
@@ -118,10 +119,11 @@ public final class UserImport: Sendable {
                 }
             } catch is DryRunEnd {}
         } else {
+            // The next batch is read and checked while this one is written.
+            var next = Task { try await self.readAndCheck(reader) }
             while true {
-                let lines = try reader.next(options.batchSize)
-                if lines.isEmpty { break }
-                let checked = lines.map { line in (line.line, line.record.flatMap { check.check($0) }) }
+                guard let checked = try await next.value else { break }
+                next = Task { try await self.readAndCheck(reader) }
                 let (outcomes, more) = try await store.database.transaction { db in
                     try await self.store.lockRecordWrites(db)
                     let saved = try await self.saveBatch(checked, db)
@@ -133,6 +135,7 @@ public final class UserImport: Sendable {
                 progress(tally.records, reader.bytesRead)
                 if !more { break }
             }
+            _ = try? await next.value
         }
         var summary = tally.summary
         summary.bytesRead = reader.bytesRead
@@ -146,12 +149,30 @@ public final class UserImport: Sendable {
     private func importBatch(
         _ reader: ImportRecordReader, _ db: any SQLDatabase, report: @escaping @Sendable (UserImportOutcome, ImportedUser?) -> Void
     ) async throws -> Bool {
-        let lines = try reader.next(options.batchSize)
-        if lines.isEmpty { return false }
-        let checked = lines.map { line in (line.line, line.record.flatMap { check.check($0) }) }
+        guard let checked = try await readAndCheck(reader) else { return false }
         let (outcomes, more) = try await saveBatch(checked, db)
         for (result, user) in outcomes { report(result, user) }
         return more
+    }
+
+    /// The next batch of the file, each record checked (on as many tasks as there are cores);
+    /// nil at the end of the file.
+    private func readAndCheck(_ reader: ImportRecordReader) async throws -> [(Int, Result<ImportedUser, ImportRefusal>)]? {
+        let lines = try reader.next(options.batchSize)
+        if lines.isEmpty { return nil }
+        let check = check
+        let parts = max(1, min(System.coreCount, lines.count / 64))
+        if parts == 1 { return lines.map { line in (line.line, line.record.flatMap { check.check($0) }) } }
+        let size = (lines.count + parts - 1) / parts
+        return await withTaskGroup(of: (Int, [(Int, Result<ImportedUser, ImportRefusal>)]).self) { group in
+            for part in 0..<parts {
+                let slice = Array(lines[min(lines.count, part * size)..<min(lines.count, (part + 1) * size)])
+                group.addTask { (part, slice.map { line in (line.line, line.record.flatMap { check.check($0) }) }) }
+            }
+            var results = Array(repeating: [(Int, Result<ImportedUser, ImportRefusal>)](), count: parts)
+            for await (part, checked) in group { results[part] = checked }
+            return results.flatMap { $0 }
+        }
     }
 
     /// Stores checked records: what became of each, and false when `--on-conflict fail`
