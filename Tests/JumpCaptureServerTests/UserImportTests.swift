@@ -108,7 +108,8 @@ import Testing
         let ana = try #require(rows.first)
         #expect(ana.uuid == "0b5e1d3c-5b2a-4c1e-9a57-3f1e2d4c5b6a")
         #expect(
-            ana.passwordHash == ImportedPasswordHash(type: "password-bcrypt", value: "$2a$04$XvNQlvvIbLIV1TzQluo8LuoAV.FKcV2gzMN.X.eQvOiTnFsOrfQX2").storedText)
+            ana.passwordHash
+                == ImportedPasswordHash(type: "password-bcrypt", value: "$2a$04$XvNQlvvIbLIV1TzQluo8LuoAV.FKcV2gzMN.X.eQvOiTnFsOrfQX2").storedText)
         let record = try JSONValue.parse(ana.record)
         #expect(record["created"] == "2016-05-04 03:02:01.123456 +0000")
         #expect(record["lastUpdated"] == "2024-01-02 03:04:05.000000 +0000")

@@ -43,7 +43,9 @@ import TestSupport
     @Test func readsStandardInput() async throws {
         let folder = try TemporaryFolder("jump-users-import")
         defer { folder.remove() }
-        let input = #"{"id": 7, "uuid": "0b5e1d3c-5b2a-4c1e-9a57-3f1e2d4c5b6a", "email": "ana@example.com", "password": {"type": "password-md5", "value": "2f23fa3579f3f75175793649115c1b25"}}"# + "\n"
+        let input =
+            #"{"id": 7, "uuid": "0b5e1d3c-5b2a-4c1e-9a57-3f1e2d4c5b6a", "email": "ana@example.com", "password": {"type": "password-md5", "value": "2f23fa3579f3f75175793649115c1b25"}}"#
+            + "\n"
         let result = try await InProcess.run(Self.arguments("-", db: folder.path + "/capture.sqlite"), in: Repository.root, input: input)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "imported 1, updated 0, skipped 0, refused 0 of 1 records\npasswords: password-md5 1\n")

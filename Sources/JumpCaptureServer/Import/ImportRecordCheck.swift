@@ -186,7 +186,8 @@ struct ImportRecordCheck: Sendable {
         case .object?:
             guard let hash = ImportedPasswordHash(captureAttribute: value!), !hash.type.isEmpty, !hash.value.isEmpty else {
                 throw ImportRefusal(
-                    attribute: "/password", reason: #"is not Capture's password object {"type": "password-...", "value": "..."} (with "salt" for some types)"#)
+                    attribute: "/password",
+                    reason: #"is not Capture's password object {"type": "password-...", "value": "..."} (with "salt" for some types)"#)
             }
             return hash
         case .string?:
@@ -211,7 +212,8 @@ struct ImportRecordCheck: Sendable {
                 else {
                     throw ImportRefusal(attribute: "/profiles", reason: "profile \(index + 1) has no identifier and domain (strings)")
                 }
-                let identity = StoredIdentity(provider: provider(ofDomain: domain), identifier: identifier, verifiedEmail: profile["verifiedEmail"]?.stringValue)
+                let identity = StoredIdentity(
+                    provider: provider(ofDomain: domain), identifier: identifier, verifiedEmail: profile["verifiedEmail"]?.stringValue)
                 if identities.contains(where: { $0.provider == identity.provider && $0.identifier == identifier }) { continue }
                 identities.append(identity)
             }

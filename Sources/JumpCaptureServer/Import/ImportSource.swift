@@ -185,7 +185,8 @@ final class ImportRecordReader: Sendable {
                 let value = try JSONValue.parse(bytes)
                 guard case .object = value else {
                     return ImportLine(
-                        line: line, record: .failure(ImportRefusal(attribute: "line", reason: "a record is a JSON object, not \(value.kindDescription)")))
+                        line: line,
+                        record: .failure(ImportRefusal(attribute: "line", reason: "a record is a JSON object, not \(value.kindDescription)")))
                 }
                 return ImportLine(line: line, record: .success(value))
             } catch {
@@ -212,7 +213,8 @@ final class ImportRecordReader: Sendable {
             guard let header = state.header else {
                 var columns: [CSVColumn] = []
                 for field in fields {
-                    let text = String(field.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+                    let text = String(
+                        field.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
                     let slashed = text.hasPrefix("/")
                     let names = (slashed ? text.dropFirst() : Substring(text)).split(separator: slashed ? "/" : ".", omittingEmptySubsequences: false)
                         .map(String.init)
@@ -227,7 +229,8 @@ final class ImportRecordReader: Sendable {
             guard fields.count == header.count else {
                 return ImportLine(
                     line: line,
-                    record: .failure(ImportRefusal(attribute: "line", reason: "\(fields.count) cells, but the header names \(header.count) attributes")))
+                    record: .failure(
+                        ImportRefusal(attribute: "line", reason: "\(fields.count) cells, but the header names \(header.count) attributes")))
             }
             var record = JSONValue.object([])
             var refusal: ImportRefusal?

@@ -73,10 +73,12 @@ public final class UserImport: Sendable {
     let options: UserImportOptions
 
     public init(setup: CaptureServerSetup, options: UserImportOptions, logger: Logger) throws {
-        let recordModel = setup.schema.map(RecordModel.schema) ?? .flow(
-            RecordAttributes(
-                flow: setup.flow,
-                preferredForms: [setup.config.editProfileFormName.value, setup.config.captureTraditionalRegistrationFormName.value]))
+        let recordModel =
+            setup.schema.map(RecordModel.schema)
+            ?? .flow(
+                RecordAttributes(
+                    flow: setup.flow,
+                    preferredForms: [setup.config.editProfileFormName.value, setup.config.captureTraditionalRegistrationFormName.value]))
         let uniquePaths = CaptureStore.uniquePaths(of: setup.flow)
         store = try CaptureStore(
             location: setup.database ?? .sqlite(path: setup.databasePath), keyPath: setup.databasePath + ".key",
@@ -202,7 +204,8 @@ public final class UserImport: Sendable {
                 outcomes.append((UserImportOutcome(line: line, kind: .refused, id: user.id, uuid: user.uuid, refusal: refusal), user))
             case .existing(let id):
                 let kind: UserImportOutcome.Kind = options.onConflict == .fail ? .stopped : .skipped
-                let refusal = ImportRefusal(attribute: "/uuid", reason: "the store holds this record already (--on-conflict \(options.onConflict.rawValue))")
+                let refusal = ImportRefusal(
+                    attribute: "/uuid", reason: "the store holds this record already (--on-conflict \(options.onConflict.rawValue))")
                 outcomes.append((UserImportOutcome(line: line, kind: kind, id: id, uuid: user.uuid, refusal: refusal), user))
                 if kind == .stopped {
                     try await flush(&pending, into: &outcomes, db)
@@ -228,7 +231,9 @@ public final class UserImport: Sendable {
     /// Writes the records decided for insertion: the users rows in one statement, then their
     /// unique keys and identities. Should the database refuse the rows (another writer got in
     /// first), each is written on its own instead, its outcome said again.
-    private func flush(_ pending: inout [(slot: Int, user: ImportedUser)], into outcomes: inout [(UserImportOutcome, ImportedUser?)], _ db: any SQLDatabase) async throws {
+    private func flush(
+        _ pending: inout [(slot: Int, user: ImportedUser)], into outcomes: inout [(UserImportOutcome, ImportedUser?)], _ db: any SQLDatabase
+    ) async throws {
         guard !pending.isEmpty else { return }
         defer { pending.removeAll() }
         let postgres = store.database.engine == .postgres
@@ -237,10 +242,11 @@ public final class UserImport: Sendable {
             let users = db.insert(into: "users").columns(
                 "id", "uuid", "email_normalized", "email_key", "password_hash", "record", "created", "last_updated", "next_element_id")
             for (_, user) in pending {
-                users.values([
-                    user.id!, user.uuid, user.emailNormalized, CaptureStore.emailKey(user.emailNormalized), user.password?.storedText,
-                    user.recordText, user.created, user.lastUpdated, user.nextElementID
-                ] as [any Encodable & Sendable])
+                users.values(
+                    [
+                        user.id!, user.uuid, user.emailNormalized, CaptureStore.emailKey(user.emailNormalized), user.password?.storedText,
+                        user.recordText, user.created, user.lastUpdated, user.nextElementID
+                    ] as [any Encodable & Sendable])
             }
             try await users.run()
             if postgres { try await db.raw("RELEASE SAVEPOINT import_batch").run() }
@@ -301,7 +307,9 @@ public final class UserImport: Sendable {
                 }
                 existing = (rowID, try row.optionalString("record") ?? "{}", try row.optionalString("password_hash"))
             } else {
-                return (.refused, ImportRefusal(attribute: "/id", reason: "the store holds another record (uuid \(rowUUID)) with the id \(rowID)"), nil)
+                return (
+                    .refused, ImportRefusal(attribute: "/id", reason: "the store holds another record (uuid \(rowUUID)) with the id \(rowID)"), nil
+                )
             }
         }
         var passwordHash = user.password?.storedText
@@ -346,7 +354,10 @@ public final class UserImport: Sendable {
                 try await db.raw("ROLLBACK TO SAVEPOINT import_record").run()
                 try await db.raw("RELEASE SAVEPOINT import_record").run()
             }
-            return (.refused, ImportRefusal(attribute: "/", reason: "another record holds one of its unique values (the database's index refused it)"), nil)
+            return (
+                .refused, ImportRefusal(attribute: "/", reason: "another record holds one of its unique values (the database's index refused it)"),
+                nil
+            )
         } catch {
             if savepoint {
                 try? await db.raw("ROLLBACK TO SAVEPOINT import_record").run()
@@ -491,7 +502,9 @@ struct BatchIndex {
         if users.isEmpty { return index }
         let uuids = users.map(\.uuid)
         let ids = users.compactMap(\.id)
-        for row in try await db.select().columns("id", "uuid").from("users").where("uuid", .in, uuids).orWhere("id", .in, ids.isEmpty ? [0] : ids).all() {
+        for row in try await db.select().columns("id", "uuid").from("users").where("uuid", .in, uuids).orWhere("id", .in, ids.isEmpty ? [0] : ids)
+            .all()
+        {
             let id = try row.int64("id")
             let uuid = try row.string("uuid")
             index.uuids[uuid] = id
@@ -521,7 +534,9 @@ struct BatchIndex {
         }
         let identifiers = users.flatMap { $0.identities.map(\.identifier) }
         if !identifiers.isEmpty {
-            for row in try await db.select().columns("user_id", "provider", "identifier").from("identities").where("identifier", .in, identifiers).all() {
+            for row in try await db.select().columns("user_id", "provider", "identifier").from("identities").where("identifier", .in, identifiers)
+                .all()
+            {
                 index.identities[try row.string("provider") + "\u{1}" + (try row.string("identifier"))] = try row.int64("user_id")
             }
         }

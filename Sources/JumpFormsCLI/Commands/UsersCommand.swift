@@ -160,7 +160,8 @@ struct UsersImportCommand: AsyncParsableCommand {
     /// The summary, in words: counts by outcome, then imported passwords by type.
     static func text(_ summary: UserImportSummary) -> String {
         var text = summary.dryRun ? "dry run (nothing was written): would import" : "imported"
-        text += " \(summary.count(.imported)), updated \(summary.count(.updated)), skipped \(summary.count(.skipped)), refused \(summary.count(.refused))"
+        text +=
+            " \(summary.count(.imported)), updated \(summary.count(.updated)), skipped \(summary.count(.skipped)), refused \(summary.count(.refused))"
         text += " of \(summary.records) records\n"
         if let line = summary.stoppedAtLine { text += "stopped at line \(line) (--on-conflict fail)\n" }
         // By count, most first; records without a password last.
