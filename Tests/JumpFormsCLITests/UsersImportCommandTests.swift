@@ -50,4 +50,32 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "imported 1, updated 0, skipped 0, refused 0 of 1 records\npasswords: password-md5 1\n")
     }
+
+    /// On a terminal a progress line shows the records done (standard input here: the test
+    /// holds the rest of the file back until the line is there), and is erased before the
+    /// summary.
+    @Test func showsProgressOnATerminal() throws {
+        let folder = try TemporaryFolder("jump-users-import")
+        defer { folder.remove() }
+        let fifo = folder.path + "/records"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let command =
+            Executable.productsFolder + "/jump-forms users import - --config jump.yaml --schema schemas/default-schema.json --db "
+            + folder.path + "/capture.sqlite < " + fifo
+        let terminal = try TmuxSession(command, in: Repository.root, environment: ["TERM": "xterm-256color"])
+        defer { terminal.close() }
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        func records(_ range: ClosedRange<Int>) -> Data {
+            Data(range.map { #"{"id": \#($0), "email": "user\#($0)@example.com", "displayName": "user_\#($0)"}"# + "\n" }.joined().utf8)
+        }
+        writer.write(records(1...1500))
+        let screen = try terminal.waitFor("1,000 records")
+        #expect(screen.contains("/s"), "\(screen)")
+        writer.write(records(1501...2000))
+        try writer.close()
+        let done = try terminal.waitFor("EXIT=")
+        #expect(done.contains("imported 2000, updated 0, skipped 0, refused 0 of 2000 records"), "\(done)")
+        #expect(done.contains("EXIT=0"))
+        #expect(!done.contains("records  "), "the progress line is erased: \(done)")
+    }
 }

@@ -63,7 +63,6 @@ final class ImportRecordReader: Sendable {
         var atEnd = false
         /// The line the next byte is on.
         var line = 1
-        var bytesRead: Int64 = 0
         var header: [CSVColumn]?
     }
 
@@ -92,8 +91,10 @@ final class ImportRecordReader: Sendable {
         state = Mutex(State(descriptor: descriptor))
     }
 
-    /// The bytes read so far (progress).
-    var bytesRead: Int64 { state.withLock { $0.bytesRead } }
+    /// The bytes read so far (progress): apart from the state, which a read waiting for input
+    /// holds.
+    private let bytes = Atomic<Int64>(0)
+    var bytesRead: Int64 { bytes.load(ordering: .relaxed) }
 
     /// Closes the file (not standard input).
     func finish() {
@@ -130,7 +131,7 @@ final class ImportRecordReader: Sendable {
                 state.atEnd = true
                 return false
             }
-            state.bytesRead += Int64(count)
+            bytes.add(Int64(count), ordering: .relaxed)
             state.buffer.append(contentsOf: chunk[0..<count])
             return true
         }
