@@ -214,7 +214,8 @@ struct MultiInstanceTests {
         try project.folder.write("jump.yaml", written + "  passwordHashQueue: 10000\n")
         let serves = try (0..<3).map { _ in try ServeProcess(["--port", "0", "--database", url], project: project) }
         defer { for serve in serves { serve.stop() } }
-        let urls = try serves.map { try $0.waitForURL(timeout: 60) }
+        var urls: [String] = []
+        for serve in serves { urls.append(try await serve.waitForURL(timeout: 60)) }
         for serve in serves { #expect(serve.child.isRunning, "\(serve.stderr)") }
         // Every migration is applied; none is left for `db migrate`.
         #expect(try await ServerSchema.migrate(location, logger: ServerFixtures.quietLogger).isEmpty)
@@ -256,7 +257,7 @@ struct MultiInstanceTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         serves[0].signal(SIGKILL)
-        #expect(serves[0].waitForExit()?.signaled == true)
+        await #expect(serves[0].waitForExit()?.signaled == true)
         await load.value
         let acked = acknowledged.emails.withLock { $0 }
         #expect(acked.count >= 15, "too few registrations acknowledged: \(acked.count)")

@@ -58,8 +58,9 @@ import TestSupport
         return try await service.entityRecords(users, owner: true, attributes: nil).map { $0.serialized() }
     }
 
-    static func export(_ server: TestServer, out: String, _ extra: [String] = [], environment: [String: String]? = nil) throws -> CommandResult {
-        try Executable.run(
+    static func export(_ server: TestServer, out: String, _ extra: [String] = [], environment: [String: String]? = nil) async throws -> CommandResult
+    {
+        try await Executable.run(
             "jump-forms",
             [
                 "users", "export", "--from", server.url.description, "--client-id", "owner-client", "--client-secret-env", "OWNER_SECRET", "--out",
@@ -80,7 +81,7 @@ import TestSupport
             #expect(withPhotos.contains(#""id":2147483648"#) || withPhotos.contains(#""id":21474836"#), "\(withPhotos)")
 
             let out = folder.path + "/users.jsonl"
-            let first = try Self.export(server, out: out)
+            let first = try await Self.export(server, out: out)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(!first.stderr.contains(EntityAPITests.ownerSecret) && !first.stdout.contains(EntityAPITests.ownerSecret))
             // Not a terminal: no progress line, just the summary.
@@ -91,7 +92,7 @@ import TestSupport
             #expect(text.split(separator: "\n").map(String.init) == expected)
 
             // Without --resume an existing file is left alone.
-            let again = try Self.export(server, out: out)
+            let again = try await Self.export(server, out: out)
             #expect(again.status == 2)
             #expect(again.stderr.contains("--resume"), "\(again.stderr)")
 
@@ -99,18 +100,18 @@ import TestSupport
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let cut = lines.prefix(100).joined(separator: "\n") + "\n" + lines[100].prefix(20)
             try cut.write(toFile: out, atomically: false, encoding: .utf8)
-            let resumed = try Self.export(server, out: out, ["--resume"])
+            let resumed = try await Self.export(server, out: out, ["--resume"])
             #expect(resumed.status == 0, "\(resumed.stderr)")
             #expect(resumed.stderr.contains("exported 150 records"), "\(resumed.stderr)")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
 
             // A resumed export that is complete asks for nothing more. (Another filter: the
             // server accepts a signed request once a second, and the run before asked the same.)
-            let done = try Self.export(server, out: out, ["--resume", "--filter", "id > 0"])
+            let done = try await Self.export(server, out: out, ["--resume", "--filter", "id > 0"])
             #expect(done.status == 0, "\(done.stderr)")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
 
-            let missing = try Self.export(server, out: folder.path + "/other.jsonl", environment: ["NO_COLOR": "1"])
+            let missing = try await Self.export(server, out: folder.path + "/other.jsonl", environment: ["NO_COLOR": "1"])
             #expect(missing.status == 2)
             #expect(missing.stderr.contains("OWNER_SECRET"))
         }

@@ -27,8 +27,8 @@ extension CaptureService {
     static let maximumEntityPage = 10_000
 
     /// The client of a server API call, or Capture's error (an end user's token cannot make it).
-    private func entityCaller(_ credentials: APICredentials, client: String?) -> Result<APIClient, ReplyError> {
-        switch authenticateAPICall(credentials, needs: .directAccess, client: client) {
+    private func entityCaller(_ credentials: APICredentials, client: String?) async throws -> Result<APIClient, ReplyError> {
+        switch try await authenticateAPICall(credentials, needs: .directAccess, client: client) {
         case .refused(let reply): return .failure(ReplyError(reply))
         case .accepted(.endUser):
             return .failure(
@@ -43,7 +43,7 @@ extension CaptureService {
     /// Answers one of the Entity API's own calls.
     func entityCall(_ call: EntityCall, _ credentials: APICredentials, client: String?) async throws -> ServerReply {
         let caller: APIClient
-        switch entityCaller(credentials, client: client) {
+        switch try await entityCaller(credentials, client: client) {
         case .failure(let error): return error.reply
         case .success(let value): caller = value
         }
@@ -466,7 +466,7 @@ extension CaptureService {
     /// attribute `attribute_name`), `/entity.delete` deletes it (or clears `attribute_name`).
     func clientRecordCall(_ operation: CaptureOperation, _ credentials: APICredentials, client: String?) async throws -> ServerReply {
         let caller: APIClient
-        switch entityCaller(credentials, client: client) {
+        switch try await entityCaller(credentials, client: client) {
         case .failure(let error): return error.reply
         case .success(let value): caller = value
         }

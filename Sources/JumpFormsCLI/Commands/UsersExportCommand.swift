@@ -74,7 +74,7 @@ struct UsersExportCommand: AsyncParsableCommand {
         let path = WorkingDirectory.path(out)
         let file = try ExportFile(path: path, resume: resume)
         defer { file.close() }
-        var progress = ProgressLine(show: isatty(2) == 1, console: console, already: file.lines)
+        var progress = ExportProgressLine(show: isatty(2) == 1, console: console, already: file.lines)
         if resume, file.lastID != nil {
             progress.total = try await export.total()
         }
@@ -195,7 +195,7 @@ final class ExportFile {
 
 /// The progress line on standard error (a terminal only): records written, of how many, and
 /// the rate; redrawn in place.
-struct ProgressLine {
+struct ExportProgressLine {
     let show: Bool
     let console: Console
     /// Records the file held before this run.
