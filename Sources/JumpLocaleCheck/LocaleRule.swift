@@ -128,24 +128,7 @@ public struct LocaleRule: Sendable, Hashable, Codable, CustomStringConvertible {
     /// (Sources/JumpDiagnostics/DiagnosticCode+LocaleRules.generated.swift): each code's rule
     /// id, severity, title, explanation and example, as the rule files say them.
     public static var generatedCodeTable: String {
-        func literal(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\\": out += "\\\\"
-                case "\"": out += "\\\""
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F {
-                        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
-        }
+        let literal = swiftStringLiteral
         var out = """
             // Generated from the rules of `jump-forms locales check` (Sources/JumpLocaleCheck/Rules/*.swift)
             // by RuleExampleTests (RECORD_SNAPSHOTS=1). Do not edit: edit the rule's file.

@@ -184,7 +184,9 @@ import TestSupport
                     || (line.contains("fopen(") && (line.contains("\"w") || line.contains("\"a") || line.contains("+\"")))
                 let sqliteFile = relative == "JumpCapture/Session.swift" && line.contains("O_CREAT | O_EXCL | O_NOFOLLOW")
                 let streamed = ["JumpFormsCLI/Commands/UsersExportCommand.swift", "JumpFormsCLI/Commands/UsersImportCommand.swift"].contains(relative)
-                if writes && !sqliteFile && !streamed { bypasses.append("Sources/\(relative):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))") }
+                if writes && !sqliteFile && !streamed {
+                    bypasses.append("Sources/\(relative):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
             }
         }
         #expect(bypasses.isEmpty, "\(bypasses.joined(separator: "\n"))")

@@ -32,13 +32,9 @@ struct MigrateDatabaseCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
-    var database: String?
-
-    @Option(
-        name: .customLong("database"),
-        help: ArgumentHelp("The server's database: postgres://user@host:port/db or a SQLite path (env JUMP_DATABASE_URL).", valueName: "url"))
-    var databaseURL: String?
+    @OptionGroup var store: DatabaseOptions
+    var database: String? { store.path }
+    var databaseURL: String? { store.url }
 
     @Option(help: "Output format: text or json.")
     var format: DataFormat = .text

@@ -31,13 +31,9 @@ struct ResetCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The local server's SQLite file to delete.", valueName: "path"))
-    var database: String?
-
-    @Option(
-        name: .customLong("database"),
-        help: ArgumentHelp("The server's database: postgres://user@host:port/db or a SQLite path (env JUMP_DATABASE_URL).", valueName: "url"))
-    var databaseURL: String?
+    @OptionGroup var store: DatabaseOptions
+    var database: String? { store.path }
+    var databaseURL: String? { store.url }
 
     @Flag(help: "Delete without asking.")
     var yes = false

@@ -49,8 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp("Log lines as text or json, one object a line (default text; env JUMP_LOG_FORMAT).", valueName: "format"))
     var logFormat: StandardErrorLogHandler.Format?
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
-    var database: String?
+    @OptionGroup var store: DatabaseOptions
+    var database: String? { store.path }
+    var databaseURL: String? { store.url }
 
     @Option(
         name: .customLong("drain-delay"), parsing: .unconditional,
@@ -65,13 +66,6 @@ struct ServeCommand: AsyncParsableCommand {
             "Seconds the requests in flight get to finish once the server stops accepting connections (default 5; env JUMP_GRACE_PERIOD).",
             valueName: "seconds"))
     var gracePeriod: Int?
-
-    @Option(
-        name: .customLong("database"),
-        help: ArgumentHelp(
-            "The database: postgres://user[:password]@host:port/db[?sslmode=disable|require|verify-full] (password also from PGPASSWORD), or a SQLite path (env JUMP_DATABASE_URL).",
-            valueName: "url"))
-    var databaseURL: String?
 
     @Flag(
         name: .customLong("no-migrate"),
@@ -274,13 +268,9 @@ struct OutboxCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
-    var database: String?
-
-    @Option(
-        name: .customLong("database"),
-        help: ArgumentHelp("The server's database: postgres://user@host:port/db or a SQLite path (env JUMP_DATABASE_URL).", valueName: "url"))
-    var databaseURL: String?
+    @OptionGroup var store: DatabaseOptions
+    var database: String? { store.path }
+    var databaseURL: String? { store.url }
 
     @Option(help: "Output format: text or json.")
     var format: DataFormat = .text

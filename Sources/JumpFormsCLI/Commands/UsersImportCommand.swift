@@ -36,13 +36,9 @@ struct UsersImportCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
-    var database: String?
-
-    @Option(
-        name: .customLong("database"),
-        help: ArgumentHelp("The server's database: postgres://user@host:port/db or a SQLite path (env JUMP_DATABASE_URL).", valueName: "url"))
-    var databaseURL: String?
+    @OptionGroup var store: DatabaseOptions
+    var database: String? { store.path }
+    var databaseURL: String? { store.url }
 
     @Option(help: ArgumentHelp("The Capture entity-type schema (JSON) records follow (default: server.schema in jump.yaml).", valueName: "file"))
     var schema: String?

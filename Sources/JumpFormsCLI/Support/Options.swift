@@ -98,3 +98,18 @@ struct Workspace {
 enum DataFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
 }
+
+/// Where the server's data is, for the commands that read or write it (`serve`, `outbox`,
+/// `feed`, `reset`, `db migrate`, `users import`): `--db PATH` or `--database URL`, else
+/// `JUMP_DATABASE_URL`, `server.database` in jump.yaml, or the default SQLite file.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file.", valueName: "path"))
+    var path: String?
+
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "The database: postgres://user[:password]@host:port/db[?sslmode=disable|require|verify-full] (password also from PGPASSWORD), or a SQLite path (env JUMP_DATABASE_URL).",
+            valueName: "url"))
+    var url: String?
+}
