@@ -120,12 +120,24 @@ extension CaptureService {
         if let reply = check(values, form: form, locale: locale).reply { return reply }
         let identifier = values[identifierField.name] ?? ""
         let password = values[passwordField.name] ?? ""
-        let user: StoredUser?
+        var user: StoredUser?
         let byUsername = identifierField.type == .text
-        if byUsername, case .path(let path)? = identifierField.schemaId {
-            user = try await store.user(path: path.value, value: identifier)
-        } else {
-            user = try await store.user(emailNormalized: normalizeEmail(identifier))
+        func lookUp() async throws -> StoredUser? {
+            if byUsername, case .path(let path)? = identifierField.schemaId {
+                return try await store.user(path: path.value, value: identifier)
+            }
+            return try await store.user(emailNormalized: normalizeEmail(identifier))
+        }
+        user = try await lookUp()
+        // Not here: the legacy Capture's (`server.legacy`), moved when the password matches.
+        if user == nil, setup.settings.legacy != nil, !identifier.isEmpty {
+            var attribute = "email"
+            if byUsername, case .path(let path)? = identifierField.schemaId { attribute = path.value }
+            switch try await moveFromLegacy(attribute: attribute, identifier: identifier, password: password) {
+            case .unavailable(let reply): return reply
+            case .moved: user = try await lookUp()
+            case .notMoved: break
+            }
         }
         // Throttled by account (an unknown one by its identifier, so that the answers do not
         // tell which accounts exist) and by client address; without a hash, the same time is spent.
@@ -159,7 +171,15 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): grant = value
         }
-        if let user = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+        var linked = try await store.user(provider: grant.provider, identifier: grant.identifier)
+        if linked == nil, setup.settings.legacy != nil {
+            switch try await moveFromLegacy(profileIdentifier: grant.identifier) {
+            case .unavailable(let reply): return reply
+            case .moved: linked = try await store.user(provider: grant.provider, identifier: grant.identifier)
+            case .notMoved: break
+            }
+        }
+        if let user = linked {
             // With a merge token, the sign-in's token is used up with the merge: a refused
             // merge leaves both usable.
             if parameters["merge_token"] != nil {
