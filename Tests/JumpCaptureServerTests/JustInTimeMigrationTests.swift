@@ -29,8 +29,13 @@ import TestSupport
         try TestServer.setup(configure: EntityAPITests.configure, identities: ServerFixtures.identities, schema: schema)
     }
 
-    static func prepareNew(legacy url: ServerURL) throws -> Prepared {
-        try TestServer.setup(configure: migrating(from: url.description), identities: ServerFixtures.identities, schema: schema)
+    static func prepareNew(legacy url: ServerURL, configure: @escaping (inout ClientConfig) -> Void = { _ in }) throws -> Prepared {
+        let migrating = migrating(from: url.description)
+        return try TestServer.setup(
+            configure: { config in
+                migrating(&config)
+                configure(&config)
+            }, identities: ServerFixtures.identities, schema: schema)
     }
 
     /// Starts a prepared server (on `port`, 0: any), its clock at least the real time: the
@@ -46,11 +51,13 @@ import TestSupport
     }
 
     /// A legacy and a new server taking users from it, both stopped after `body`.
-    static func withServers<T: Sendable>(_ body: (TestServer, TestServer) async throws -> T) async throws -> T {
+    static func withServers<T: Sendable>(
+        configure: @escaping (inout ClientConfig) -> Void = { _ in }, _ body: (TestServer, TestServer) async throws -> T
+    ) async throws -> T {
         let legacy = try await start(try prepareLegacy())
         let new: TestServer
         do {
-            new = try await start(try prepareNew(legacy: legacy.url))
+            new = try await start(try prepareNew(legacy: legacy.url, configure: configure))
         } catch {
             await legacy.stop()
             throw error
@@ -135,6 +142,22 @@ import TestSupport
             #expect(try await Self.metric(new, "jump_legacy_moves_total") == 1)
             // Someone neither server has: the usual wrong-password answer.
             #expect(try await new.signIn("nobody@example.com", "whatever 123").code == 210)
+        }
+    }
+
+    /// The sign-in throttle comes first: an account locked by wrong passwords does not reach
+    /// the legacy (510, nothing moves) until its wait is over.
+    @Test func aLockedAccountDoesNotAskTheLegacy() async throws {
+        try await Self.withServers(configure: { $0.server.signInFailureLimit = 2 }) { legacy, new in
+            try await Self.bulkCreate(legacy, [Self.record("jun@example.com", password: Self.passwordObject(Self.md5))])
+            #expect(try await new.signIn("jun@example.com", Self.md5.wrong).code == 210)
+            #expect(try await new.signIn("jun@example.com", Self.md5.wrong).code == 210)
+            #expect(try await new.signIn("jun@example.com", Self.md5.password).code == 510)
+            #expect(try await Self.find(new, "jun@example.com") == nil)
+            #expect(try await Self.metric(new, "jump_legacy_moves_total") == 0)
+            new.clock.advance(60)
+            #expect(try await new.signIn("jun@example.com", Self.md5.password).signedIn != nil)
+            #expect(try await Self.metric(new, "jump_legacy_moves_total") == 1)
         }
     }
 
@@ -275,7 +298,8 @@ import TestSupport
             #expect(run.summary.count(.refused) == 2)
             #expect(run.outcomes.filter { $0.kind == .refused }.map(\.line) == [2, 3], "\(run.diagnostics)")
             let diagnostics = run.diagnostics.split(separator: "\n")
-            #expect(diagnostics.count == 2 && diagnostics[0].hasPrefix("bad.jsonl:2:") && diagnostics[1].hasPrefix("bad.jsonl:3:"), "\(run.diagnostics)")
+            #expect(
+                diagnostics.count == 2 && diagnostics[0].hasPrefix("bad.jsonl:2:") && diagnostics[1].hasPrefix("bad.jsonl:3:"), "\(run.diagnostics)")
         }
     }
 }

@@ -13,10 +13,15 @@ enum LegacyMove {
     case unavailable(ServerReply)
 }
 
+/// The legacy Capture could not be asked: its answer.
+struct LegacyUnavailable: Error {
+    var reply: ServerReply
+}
+
 /// Just-in-time migration. A sign-in for an identifier the store does not hold is looked up
 /// on the legacy Capture with its Entity API (`EntityAPIClient`, an owner client, signed
 /// requests): `/entity.find` by the sign-in's email or username (a social sign-in: by
-/// `profiles.identifier`). A traditional sign-in's password is checked here against the
+/// `profiles.identifier`), under the sign-in throttle as a local check is. A traditional sign-in's password is checked here against the
 /// legacy's password object with the server's hash schemes; on success the record moves as
 /// `users import` writes one (`UserImport.move`: ids, uuid, plural element ids, profiles,
 /// timestamps) with the password hashed fresh in the server's own scheme, in one
@@ -73,10 +78,6 @@ extension CaptureService {
             quoted.append(character)
         }
         return quoted + "'"
-    }
-
-    struct LegacyUnavailable: Error {
-        var reply: ServerReply
     }
 
     /// The legacy's records matching `filter` (at most 2), or why it could not be asked. A

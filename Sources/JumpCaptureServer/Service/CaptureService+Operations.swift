@@ -129,23 +129,32 @@ extension CaptureService {
             return try await store.user(emailNormalized: normalizeEmail(identifier))
         }
         user = try await lookUp()
-        // Not here: the legacy Capture's (`server.legacy`), moved when the password matches.
-        if user == nil, setup.settings.legacy != nil, !identifier.isEmpty {
-            var attribute = "email"
-            if byUsername, case .path(let path)? = identifierField.schemaId { attribute = path.value }
-            switch try await moveFromLegacy(attribute: attribute, identifier: identifier, password: password) {
-            case .unavailable(let reply): return reply
-            case .moved: user = try await lookUp()
-            case .notMoved: break
-            }
-        }
         // Throttled by account (an unknown one by its identifier, so that the answers do not
         // tell which accounts exist) and by client address; without a hash, the same time is spent.
         let account = user.map { "user:\($0.id)" } ?? (byUsername ? "username:" + identifier.lowercased() : "email:" + normalizeEmail(identifier))
-        let check = try await checkPassword(
-            password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
-            locale: locale, purpose: "sign-in")
+        // Not here: the legacy Capture's (`server.legacy`), moved when the password matches.
+        var askLegacy: (() async throws -> Bool)?
+        if user == nil, setup.settings.legacy != nil, !identifier.isEmpty {
+            let attribute: String
+            if byUsername, case .path(let path)? = identifierField.schemaId { attribute = path.value } else { attribute = "email" }
+            askLegacy = {
+                switch try await self.moveFromLegacy(attribute: attribute, identifier: identifier, password: password) {
+                case .unavailable(let reply): throw LegacyUnavailable(reply: reply)
+                case .moved: return true
+                case .notMoved: return false
+                }
+            }
+        }
+        let check: PasswordCheck
+        do {
+            check = try await checkPassword(
+                password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
+                locale: locale, purpose: "sign-in", otherwise: askLegacy)
+        } catch let unavailable as LegacyUnavailable {
+            return unavailable.reply
+        }
         if case .refused(let reply) = check { return reply }
+        if user == nil, case .matches = check { user = try await lookUp() }
         guard let user, case .matches = check else {
             let key = byUsername ? "jumpForms.server.badUsernameCredentials" : "jumpForms.server.badCredentials"
             return .error(210, "bad username/password combo", "invalid credentials", message: text(key, locale))
