@@ -3,6 +3,7 @@ import JumpCapture
 import JumpCaptureNIO
 @testable import JumpCaptureServer
 import JumpForms
+import Logging
 import Testing
 import TestSupport
 
@@ -40,10 +41,10 @@ import TestSupport
 
     /// Starts a prepared server (on `port`, 0: any), its clock at least the real time: the
     /// new server's legacy client and the CLI date their signed requests with the real clock.
-    static func start(_ prepared: Prepared, port: Int = 0) async throws -> TestServer {
+    static func start(_ prepared: Prepared, port: Int = 0, logger: Logger = ServerFixtures.quietLogger) async throws -> TestServer {
         let (setup, folder, clock, config) = prepared
         clock.advance(max(0, RefreshSignature.now - clock.now))
-        let embedded = try await EmbeddedCaptureServer.start(setup, port: port, logger: ServerFixtures.quietLogger)
+        let embedded = try await EmbeddedCaptureServer.start(setup, port: port, logger: logger)
         return TestServer(
             embedded: embedded, folder: folder, clock: clock, config: config, url: ServerURL(embedded.url)!,
             transport: AsyncHTTPTransport(timeoutSeconds: 30, client: ServerFixtures.client),
@@ -52,12 +53,13 @@ import TestSupport
 
     /// A legacy and a new server taking users from it, both stopped after `body`.
     static func withServers<T: Sendable>(
-        configure: @escaping (inout ClientConfig) -> Void = { _ in }, _ body: (TestServer, TestServer) async throws -> T
+        configure: @escaping (inout ClientConfig) -> Void = { _ in }, logger: Logger = ServerFixtures.quietLogger,
+        _ body: (TestServer, TestServer) async throws -> T
     ) async throws -> T {
         let legacy = try await start(try prepareLegacy())
         let new: TestServer
         do {
-            new = try await start(try prepareNew(legacy: legacy.url, configure: configure))
+            new = try await start(try prepareNew(legacy: legacy.url, configure: configure), logger: logger)
         } catch {
             await legacy.stop()
             throw error
@@ -119,7 +121,10 @@ import TestSupport
     /// one moves the whole record (ids, uuid, plural element ids, timestamps) with a fresh
     /// hash of the server's own, and signs in; later sign-ins are local.
     @Test func movesARecordAtItsFirstSignIn() async throws {
-        try await Self.withServers { legacy, new in
+        let log = RecordedLog()
+        var logger = Logger(label: "jump-forms.test") { _ in log }
+        logger.logLevel = .info
+        try await Self.withServers(logger: logger) { legacy, new in
             try await Self.bulkCreate(legacy, [Self.record("ana@example.com", password: Self.passwordObject(Self.md5))])
             let before = try #require(try await Self.find(legacy, "ana@example.com"))
 
@@ -142,6 +147,15 @@ import TestSupport
             #expect(try await Self.metric(new, "jump_legacy_moves_total") == 1)
             // Someone neither server has: the usual wrong-password answer.
             #expect(try await new.signIn("nobody@example.com", "whatever 123").code == 210)
+
+            // The move logged once, by id and uuid; no password, hash or secret in the log.
+            let text = log.text
+            let line =
+                "notice: just-in-time migration: record \(before["id"]!) (uuid \(before["uuid"]!.stringValue!)) moved from the legacy Capture at a sign-in"
+            #expect(text.components(separatedBy: line).count == 2, "\(text)")
+            for secret in [Self.md5.password, Self.md5.value, EntityAPITests.ownerSecret, PasswordHash.prefix] {
+                #expect(!text.contains(secret), "\(text)")
+            }
         }
     }
 

@@ -55,6 +55,8 @@ extension CaptureService {
             else { continue }
             return try await move(record, replacingPassword: try await hashPassword(password), at: "a sign-in")
         }
+        // No one there: as long as a check, so that the answer does not tell.
+        if records.isEmpty { _ = try await verify(password, hash: timingHash) }
         return .notMoved
     }
 
