@@ -175,6 +175,21 @@ import TestSupport
         }
     }
 
+    /// The hosted sign-in page takes the same path: the legacy user signs in there and moves.
+    @Test func theHostedSignInPageMovesTheRecord() async throws {
+        try await Self.withServers { legacy, new in
+            try await Self.bulkCreate(legacy, [Self.record("sam@example.com", password: Self.passwordObject(Self.md5))])
+            let browser = PageBrowser(new)
+            let page = try await browser.get("/forms/signInForm?locale=en-US")
+            let signedIn = try await browser.post(
+                "/forms/signInForm?locale=en-US", [("signInEmailAddress", "sam@example.com"), ("currentPassword", Self.md5.password)],
+                csrf: page.csrf)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            #expect(signedIn.body.contains("You are signed in as sam@example.com."), "\(signedIn.body)")
+            #expect(try await Self.find(new, "sam@example.com")?["password"]?["value"]?.stringValue?.hasPrefix(PasswordHash.prefix) == true)
+        }
+    }
+
     /// Two sign-ins at once for the same legacy user: both signed in, the record moved once.
     @Test func twoSignInsAtOnceMoveTheRecordOnce() async throws {
         try await Self.withServers { legacy, new in
