@@ -155,6 +155,7 @@ let package = Package(
                 "JumpForms",
                 "JumpWebPages",
                 "JumpCapture",
+                "JumpCaptureNIO",
                 "JumpSchema",
                 "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -30,6 +30,9 @@ public final class ServerMetrics: Sendable {
     let factory: any MetricsFactory
     let signInFailures: CoreMetrics.Counter
     let signInThrottled: CoreMetrics.Counter
+    /// Records moved from the legacy Capture at a sign-in, and the sign-ins that could not ask it.
+    let legacyMoves: CoreMetrics.Counter
+    let legacyUnavailable: CoreMetrics.Counter
     let passwordHashQueueDepth: CoreMetrics.Gauge
     let passwordHashRunning: CoreMetrics.Gauge
     let databaseReady: CoreMetrics.Gauge
@@ -59,6 +62,8 @@ public final class ServerMetrics: Sendable {
         self.factory = factory
         signInFailures = CoreMetrics.Counter(label: "jump_signin_failures_total", factory: factory)
         signInThrottled = CoreMetrics.Counter(label: "jump_signin_throttled_total", factory: factory)
+        legacyMoves = CoreMetrics.Counter(label: "jump_legacy_moves_total", factory: factory)
+        legacyUnavailable = CoreMetrics.Counter(label: "jump_legacy_unavailable_total", factory: factory)
         passwordHashQueueDepth = CoreMetrics.Gauge(label: "jump_password_hash_queue_depth", factory: factory)
         passwordHashRunning = CoreMetrics.Gauge(label: "jump_password_hash_running", factory: factory)
         databaseReady = CoreMetrics.Gauge(label: "jump_database_ready", factory: factory)

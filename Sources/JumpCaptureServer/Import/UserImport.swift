@@ -89,6 +89,35 @@ public final class UserImport: Sendable {
         self.options = options
     }
 
+    /// The import a running server's just-in-time migration writes with: its store and
+    /// record model, records skipped when the store holds them already.
+    init(store: CaptureStore, model: RecordModel, now: Int) {
+        self.store = store
+        check = ImportRecordCheck(model: model, uniquePaths: store.uniquePaths, limits: store.recordLimits, now: now)
+        options = UserImportOptions(format: .jsonl, onConflict: .skip)
+    }
+
+    /// Just-in-time migration: one record as the legacy Capture's `/entity.find` gives it,
+    /// checked and written as an import writes it (ids, uuid, plural element ids, profiles,
+    /// timestamps), in one transaction, with `replacingPassword` (the server's own hash of the
+    /// password just checked) in place of the imported one when given. A record the store
+    /// holds already (another sign-in moved it first) is skipped.
+    func move(_ record: JSONValue, replacingPassword: String?) async throws -> UserImportOutcome {
+        let user: ImportedUser
+        switch check.check(record) {
+        case .failure(let refusal): return UserImportOutcome(line: 1, kind: .refused, refusal: refusal)
+        case .success(let checked): user = checked
+        }
+        let (kind, refusal, id) = try await store.database.transaction { db in
+            try await self.store.lockRecordWrites(db)
+            let given: String?? = replacingPassword.map { .some($0) } ?? .none
+            let saved = try await self.save(user, passwordHash: given, db)
+            try await self.advanceIDSequence(db)
+            return saved
+        }
+        return UserImportOutcome(line: 1, kind: kind, id: id ?? user.id, uuid: user.uuid, refusal: refusal)
+    }
+
     /// Imports the records of the open file `descriptor` (closed at the end unless it is
     /// standard input). `progress` hears the records and bytes done after each batch;
     /// `outcome` every record's fate, in file order, once its batch is committed (a dry run:
@@ -289,7 +318,9 @@ public final class UserImport: Sendable {
     // MARK: one record
 
     /// Writes one record (or not): what became of it, why, and its id.
-    private func save(_ user: ImportedUser, _ db: any SQLDatabase) async throws -> (UserImportOutcome.Kind, ImportRefusal?, Int64?) {
+    private func save(
+        _ user: ImportedUser, passwordHash given: String?? = nil, _ db: any SQLDatabase
+    ) async throws -> (UserImportOutcome.Kind, ImportRefusal?, Int64?) {
         // The record the store holds already: the same uuid (and id, when the file gives one).
         var existing: (id: Int64, recordText: String, passwordHash: String?)?
         let rows: [any SQLRow]
@@ -312,7 +343,7 @@ public final class UserImport: Sendable {
                 )
             }
         }
-        var passwordHash = user.password?.storedText
+        var passwordHash = given ?? user.password?.storedText
         if let existing {
             // A password of the server's own format was set (or made at a sign-in) since the
             // export: it is newer than the file's, and stays.

@@ -21,10 +21,11 @@ extension CaptureService {
     /// throttle: a locked account (`account`, the throttle's key) or client address is refused
     /// before any bcrypt runs. Failures and refusals are logged at info, with `shownAs` (what
     /// names the account: the identifier sent, escaped) and the client address, never the
-    /// password.
+    /// password. Without a hash, `otherwise` (when given) decides instead of the timing hash:
+    /// the legacy Capture's check of a sign-in (`server.legacy`).
     func checkPassword(
         _ password: String, against hash: String?, account: String, shownAs name: String, client: String?,
-        locale: LocaleTag, purpose: String
+        locale: LocaleTag, purpose: String, otherwise: (() async throws -> Bool)? = nil
     ) async throws -> PasswordCheck {
         let from = client ?? "an unknown address"
         let attempt: SignInThrottle.Attempt
@@ -40,6 +41,8 @@ extension CaptureService {
         do {
             if let hash {
                 matches = try await verify(password, hash: hash)
+            } else if let otherwise {
+                matches = try await otherwise()
             } else {
                 _ = try await verify(password, hash: timingHash)
                 matches = false

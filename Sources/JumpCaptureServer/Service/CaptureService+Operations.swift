@@ -120,20 +120,41 @@ extension CaptureService {
         if let reply = check(values, form: form, locale: locale).reply { return reply }
         let identifier = values[identifierField.name] ?? ""
         let password = values[passwordField.name] ?? ""
-        let user: StoredUser?
+        var user: StoredUser?
         let byUsername = identifierField.type == .text
-        if byUsername, case .path(let path)? = identifierField.schemaId {
-            user = try await store.user(path: path.value, value: identifier)
-        } else {
-            user = try await store.user(emailNormalized: normalizeEmail(identifier))
+        func lookUp() async throws -> StoredUser? {
+            if byUsername, case .path(let path)? = identifierField.schemaId {
+                return try await store.user(path: path.value, value: identifier)
+            }
+            return try await store.user(emailNormalized: normalizeEmail(identifier))
         }
+        user = try await lookUp()
         // Throttled by account (an unknown one by its identifier, so that the answers do not
         // tell which accounts exist) and by client address; without a hash, the same time is spent.
         let account = user.map { "user:\($0.id)" } ?? (byUsername ? "username:" + identifier.lowercased() : "email:" + normalizeEmail(identifier))
-        let check = try await checkPassword(
-            password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
-            locale: locale, purpose: "sign-in")
+        // Not here: the legacy Capture's (`server.legacy`), moved when the password matches.
+        var askLegacy: (() async throws -> Bool)?
+        if user == nil, setup.settings.legacy != nil, !identifier.isEmpty {
+            let attribute: String
+            if byUsername, case .path(let path)? = identifierField.schemaId { attribute = path.value } else { attribute = "email" }
+            askLegacy = {
+                switch try await self.moveFromLegacy(attribute: attribute, identifier: identifier, password: password) {
+                case .unavailable(let reply): throw LegacyUnavailable(reply: reply)
+                case .moved: return true
+                case .notMoved: return false
+                }
+            }
+        }
+        let check: PasswordCheck
+        do {
+            check = try await checkPassword(
+                password, against: user?.passwordHash, account: account, shownAs: identifier, client: client,
+                locale: locale, purpose: "sign-in", otherwise: askLegacy)
+        } catch let unavailable as LegacyUnavailable {
+            return unavailable.reply
+        }
         if case .refused(let reply) = check { return reply }
+        if user == nil, case .matches = check { user = try await lookUp() }
         guard let user, case .matches = check else {
             let key = byUsername ? "jumpForms.server.badUsernameCredentials" : "jumpForms.server.badCredentials"
             return .error(210, "bad username/password combo", "invalid credentials", message: text(key, locale))
@@ -159,7 +180,15 @@ extension CaptureService {
         case .failure(let error): return error.reply
         case .success(let value): grant = value
         }
-        if let user = try await store.user(provider: grant.provider, identifier: grant.identifier) {
+        var linked = try await store.user(provider: grant.provider, identifier: grant.identifier)
+        if linked == nil, setup.settings.legacy != nil {
+            switch try await moveFromLegacy(profileIdentifier: grant.identifier) {
+            case .unavailable(let reply): return reply
+            case .moved: linked = try await store.user(provider: grant.provider, identifier: grant.identifier)
+            case .notMoved: break
+            }
+        }
+        if let user = linked {
             // With a merge token, the sign-in's token is used up with the merge: a refused
             // merge leaves both usable.
             if parameters["merge_token"] != nil {

@@ -82,6 +82,9 @@ public struct ServerSettings: Sendable, Hashable {
     /// authenticate with their id and secret (parameters, HTTP Basic, or Janrain's signed
     /// requests). Empty (the default): none.
     public var clients: [APIClient] = []
+    /// The Capture users move from as they sign in (`legacy`: `{captureDomain, clientId,
+    /// clientSecret}`; just-in-time migration). Nil (the default): none.
+    public var legacy: LegacyCapture?
 
     public init(
         accessTokenLifetime: Int = 3600, bcryptCost: Int = 10, identities: Located<String>? = nil,

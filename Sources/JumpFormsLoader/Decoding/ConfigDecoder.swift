@@ -22,6 +22,7 @@ struct ConfigDecoder {
         case metricsAllow
         case publicURL
         case clients
+        case legacy
 
         /// The environment variable that sets the key, winning over jump.yaml (for
         /// containers): `JUMP_` and the key in upper snake case (`bcryptCost`:
@@ -42,6 +43,11 @@ struct ConfigDecoder {
     /// The keys of an item of `server.clients`.
     enum ClientKey: String, CaseIterable {
         case id, secret, features
+    }
+
+    /// The keys of `server.legacy`.
+    enum LegacyKey: String, CaseIterable {
+        case captureDomain, clientId, clientSecret
     }
 
     /// The values of `responseType`.
@@ -79,7 +85,12 @@ struct ConfigDecoder {
         case .identities, .database, .apiKey, .clientSecret, .schema, .publicURL: .text()
         case .writeWithToken, .metricsAllow: KeySpec(value: .list(.text))
         case .clients: KeySpec(value: .list(.named("client")))
+        case .legacy: KeySpec(value: .named("legacy"))
         }
+    }
+
+    static func spec(_ key: LegacyKey) -> KeySpec {
+        .text(required: true)
     }
 
     static func spec(_ key: ClientKey) -> KeySpec {
@@ -265,7 +276,24 @@ struct ConfigDecoder {
             }
         }
         settings.clients = clients(keyed?[.clients])
+        settings.legacy = legacy(keyed?[.legacy])
         return settings
+    }
+
+    /// `server.legacy`: the Capture users move from as they sign in, with an owner client
+    /// (`clientSecret` `${NAME}` keeps the secret in the environment).
+    mutating func legacy(_ node: YAMLNode?) -> LegacyCapture? {
+        guard let node, let mapping = decoder.mapping(node, "'legacy'") else { return nil }
+        let keyed = decoder.keyed(mapping, LegacyKey.self, context: "'legacy'")
+        let domain = decoder.required(keyed, .captureDomain).flatMap { string($0, "'captureDomain'") }
+        let clientId = decoder.required(keyed, .clientId).flatMap { string($0, "'clientId'") }
+        let secret = decoder.required(keyed, .clientSecret).flatMap { string($0, "'clientSecret'") }
+        guard let domain, url(domain, "'captureDomain'"), let clientId, let secret else { return nil }
+        if secret.value.isEmpty {
+            decoder.errors.append(.wrongNodeKind(secret.location, expected: "a secret", found: "an empty text", context: "'clientSecret'"))
+            return nil
+        }
+        return LegacyCapture(captureDomain: domain, clientId: clientId, clientSecret: secret)
     }
 
     /// `server.clients`: each a mapping of `id`, `secret` (`${NAME}` keeps it in the

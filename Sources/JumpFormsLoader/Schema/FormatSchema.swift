@@ -65,7 +65,8 @@ public enum FormatSchema: String, CaseIterable, Sendable {
                 mapping: Self.mapping(ConfigDecoder.Key.self, ConfigDecoder.spec, Self.configDescriptions),
                 defs: [
                     ("server", Self.mapping(ConfigDecoder.ServerKey.self, ConfigDecoder.spec, Self.serverDescriptions)),
-                    ("client", Self.mapping(ConfigDecoder.ClientKey.self, ConfigDecoder.spec, Self.clientDescriptions))
+                    ("client", Self.mapping(ConfigDecoder.ClientKey.self, ConfigDecoder.spec, Self.clientDescriptions)),
+                    ("legacy", Self.mapping(ConfigDecoder.LegacyKey.self, ConfigDecoder.spec, Self.legacyDescriptions))
                 ])
         case .identities:
             Self.root(
@@ -387,7 +388,14 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes.",
         .metricsAllow: "Client addresses (CIDR ranges, e.g. 10.0.0.0/8, ::1) GET /metrics answers; others get 403 (default: any).",
         .publicURL: "The URL clients reach the server by (its host passes the Host check), e.g. https://capture.example.com.",
-        .clients: "Clients of the server API: each an id, a secret (use ${NAME}) and its features."
+        .clients: "Clients of the server API: each an id, a secret (use ${NAME}) and its features.",
+        .legacy: "The Capture users move from as they sign in (just-in-time migration): its URL and an owner client."
+    ]
+
+    static let legacyDescriptions: [ConfigDecoder.LegacyKey: String] = [
+        .captureDomain: "The legacy Capture's URL.",
+        .clientId: "An API client of the legacy Capture with the owner feature.",
+        .clientSecret: "Its secret (use ${NAME} to keep it out of the file)."
     ]
 
     static let clientDescriptions: [ConfigDecoder.ClientKey: String] = [
