@@ -53,12 +53,14 @@ final class ServeProcess: Sendable {
     /// The URL the server printed, once it did.
     func waitForURL(timeout: Double = 20) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
+            let late = Date() >= deadline
             let text = stdout
             if let range = text.range(of: " at http://"), let end = text[range.upperBound...].firstIndex(of: "\n") {
                 return "http://" + text[range.upperBound..<end]
             }
             if !child.isRunning { break }
+            if late { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.unexpected("serve printed no URL; stdout: \(stdout) stderr: \(stderr)")

@@ -376,12 +376,14 @@ import X509
     /// The https URL `serve` printed.
     static func waitForHTTPSURL(_ serve: ServeProcess, timeout: Double = 20) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
+            let late = Date() >= deadline
             let text = serve.stdout
             if let at = text.range(of: " at https://"), let end = text[at.upperBound...].firstIndex(of: "\n") {
                 return "https://" + text[at.upperBound..<end]
             }
             if !serve.child.isRunning { break }
+            if late { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.unexpected("serve printed no https URL; stdout: \(serve.stdout) stderr: \(serve.stderr)")
@@ -390,7 +392,8 @@ import X509
     /// The https URL and the CA path `serve --tls` printed.
     static func waitForTLSLines(_ serve: ServeProcess, timeout: Double = 20) async throws -> (url: String, ca: String) {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
+            let late = Date() >= deadline
             let text = serve.stdout
             if let at = text.range(of: " at https://"), let end = text[at.upperBound...].firstIndex(of: "\n"),
                 let ca = text.range(of: "CA certificate: "), let caEnd = text[ca.upperBound...].firstIndex(of: "\n")
@@ -398,6 +401,7 @@ import X509
                 return ("https://" + text[at.upperBound..<end], String(text[ca.upperBound..<caEnd]))
             }
             if !serve.child.isRunning { break }
+            if late { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.unexpected("serve --tls printed no URL and CA; stdout: \(serve.stdout) stderr: \(serve.stderr)")

@@ -156,7 +156,8 @@ final class TLSReplayServer: Sendable {
     /// The `https://127.0.0.1:<port>` URL and the `CA certificate: <path>` line serve prints.
     static func waitForStart(_ process: ChildProcess, timeout: Double = 20) async throws -> (String, String) {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
+            let late = Date() >= deadline
             let output = process.stdout + "\n" + process.stderr
             if let url = match(output, after: "https://127.0.0.1:", until: { !$0.isNumber }).map({ "https://127.0.0.1:" + $0 }),
                 let ca = match(output, after: "CA certificate: ", until: { $0.isNewline })
@@ -164,6 +165,7 @@ final class TLSReplayServer: Sendable {
                 return (url, ca.trimmingCharacters(in: .whitespaces))
             }
             if !process.isRunning { break }
+            if late { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw ReplayError(
