@@ -121,39 +121,39 @@ public struct JumpFormsCommand: AsyncParsableCommand {
         return Outcome(status: status, stdout: capture.out, stderr: capture.err)
     }
 
-    /// Runs a synchronous command on a thread of its own, as `runMain` runs it on the main
-    /// thread: it may wait for Dispatch work or a child process, and holding a thread of the
-    /// concurrency pool meanwhile would stall every other task of the process. What it writes
-    /// the environment and the working directory it reads stay the caller's.
-    private static func runOnItsOwnThread(_ command: any ParsableCommand) async throws {
-        let capture = Console.capture
-        let environment = Environment.override
-        let directory = WorkingDirectory.override
-        nonisolated(unsafe) var command = command
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread {
-                Console.$capture.withValue(capture) {
-                    Environment.$override.withValue(environment) {
-                        WorkingDirectory.$override.withValue(directory) {
-                            do {
-                                try command.run()
-                                continuation.resume()
-                            } catch {
-                                continuation.resume(throwing: error)
-                            }
-                        }
-                    }
-                }
-            }.start()
-        }
+    /// What a command line gave on the thread that parsed it: the finished run's status, or an
+    /// async command still to run.
+    private enum ParsedRun: @unchecked Sendable {  // the command is made on that thread and handed over once
+        case finished(Int32)
+        case asyncCommand(any AsyncParsableCommand)
     }
 
     /// `runMain` without the exit: help and version go to standard output; usage errors to
     /// standard error with status 2.
+    ///
+    /// Parsing, and a synchronous command, run on a thread of their own, as `runMain` runs them
+    /// on the main thread. A debug build of ArgumentParser checks the whole command tree by
+    /// reflection at each parse, and a synchronous command may wait for Dispatch work or a child
+    /// process: on the concurrency pool's threads (two on this machine) either would stall every
+    /// other task of the process, the servers' clients in the tests among them.
     private static func run(arguments: [String]) async -> Int32 {
+        switch await onItsOwnThread({ parseAndRunSynchronously(arguments) }) {
+        case .finished(let status):
+            return status
+        case .asyncCommand(var command):
+            do {
+                try await command.run()
+                return 0
+            } catch {
+                return status(after: error)
+            }
+        }
+    }
+
+    private static func parseAndRunSynchronously(_ arguments: [String]) -> ParsedRun {
         if let unknown = UnknownCommand.find(in: arguments) {
             Console.write(TerminalText.escaped(unknown.message, keepingLineBreaks: true), to: 2)
-            return 2
+            return .finished(2)
         }
         var command: any ParsableCommand
         do {
@@ -162,26 +162,45 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             if code == .success {
                 Console.write(fullMessage(for: error) + "\n", to: 1)
-                return 0
+                return .finished(0)
             }
             Console.write(TerminalText.escaped(fullMessage(for: error), keepingLineBreaks: true) + "\n", to: 2)
-            return code == .validationFailure ? 2 : code.rawValue
+            return .finished(code == .validationFailure ? 2 : code.rawValue)
         }
+        if let asyncCommand = command as? any AsyncParsableCommand { return .asyncCommand(asyncCommand) }
         do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try await runOnItsOwnThread(command)
-            }
-            return 0
-        } catch let exit as ExitCode {
-            return exit.rawValue
+            try command.run()
+            return .finished(0)
         } catch {
-            if exitCode(for: error) == .success {
-                Console.write(fullMessage(for: error) + "\n", to: 1)
-                return 0
-            }
-            return report(error)
+            return .finished(status(after: error))
+        }
+    }
+
+    /// The exit status an error ends a run with, after writing what it says.
+    private static func status(after error: any Error) -> Int32 {
+        if let exit = error as? ExitCode { return exit.rawValue }
+        if exitCode(for: error) == .success {
+            Console.write(fullMessage(for: error) + "\n", to: 1)
+            return 0
+        }
+        return report(error)
+    }
+
+    /// Runs `body` on a new thread with the caller's captured output, environment and working
+    /// directory, and resumes the caller with its result.
+    private static func onItsOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        let capture = Console.capture
+        let environment = Environment.override
+        let directory = WorkingDirectory.override
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let result = Console.$capture.withValue(capture) {
+                    Environment.$override.withValue(environment) {
+                        WorkingDirectory.$override.withValue(directory) { body() }
+                    }
+                }
+                continuation.resume(returning: result)
+            }.start()
         }
     }
 }
