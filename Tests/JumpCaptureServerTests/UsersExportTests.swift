@@ -129,7 +129,8 @@ import TestSupport
             let terminal = try TmuxSession(command, in: folder.path, environment: ["OWNER_SECRET": EntityAPITests.ownerSecret, "NO_COLOR": "1"])
             defer { terminal.close() }
             let screen = try terminal.waitFor("EXIT=0")
-            #expect(screen.contains("[########################] 120 / 120 records, "), "\(screen)")
+            #expect(screen.contains("[" + String(repeating: "#", count: 30) + "] 100%"), "\(screen)")
+            #expect(screen.contains("] 100% 120 of 120 records  "), "\(screen)")
             #expect(screen.contains("/s"), "\(screen)")
             #expect(screen.contains("exported 120 records"), "\(screen)")
             #expect(!screen.contains(EntityAPITests.ownerSecret))

@@ -74,20 +74,27 @@ struct UsersExportCommand: AsyncParsableCommand {
         let path = WorkingDirectory.path(out)
         let file = try ExportFile(path: path, resume: resume)
         defer { file.close() }
-        var progress = ExportProgressLine(show: isatty(2) == 1, console: console, already: file.lines)
+        let line = ProgressLine()
+        var progress = ExportProgress(already: file.lines)
         if resume, file.lastID != nil {
             progress.total = try await export.total()
         }
         let final: UserExport.Progress
         do {
             final = try await export.run(
-                after: file.lastID, write: { lines in try file.append(lines) }, progress: { progress.update($0) })
+                after: file.lastID, write: { lines in try file.append(lines) },
+                progress: { update in
+                    if let total = update.total { progress.total = total }
+                    progress.written = update.written
+                    progress.retrying = update.retrying
+                    line.show(progress.text(rate: line.rate(update.written)), urgent: update.retrying != nil)
+                })
         } catch let error as EntityAPIError {
-            progress.finish()
+            line.finish(progress.text(rate: line.rate(progress.written)))
             throw RefusedExport(message: error.description + resumeHint(file))
         }
         try file.sync()
-        progress.finish()
+        line.finish(progress.text(rate: line.rate(progress.written)))
         console.err(
             escaping:
                 "exported \(final.written) record\(final.written == 1 ? "" : "s") to \(out)\(file.lines > 0 ? " (after \(file.lines) already there)" : "")\n"
@@ -193,50 +200,23 @@ final class ExportFile {
     }
 }
 
-/// The progress line on standard error (a terminal only): records written, of how many, and
-/// the rate; redrawn in place.
-struct ExportProgressLine {
-    let show: Bool
-    let console: Console
+/// What the progress line of an export says: the bar when the total is known, records
+/// written of how many, the rate, and a retry under way.
+struct ExportProgress {
     /// Records the file held before this run.
     let already: Int
     var total: Int?
-    let started = ContinuousClock.now
-    var drawn = false
+    var written = 0
+    var retrying: (attempt: Int, reason: String)?
 
-    init(show: Bool, console: Console, already: Int) {
-        self.show = show
-        self.console = console
-        self.already = already
-    }
-
-    mutating func update(_ progress: UserExport.Progress) {
-        if let total = progress.total { self.total = total }
-        guard show else { return }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let rate = seconds > 0 ? Int(Double(progress.written) / seconds) : 0
-        let count = already + progress.written
-        var line = "\r\u{1B}[2K"
-        if let total, total > 0 {
-            let width = 24
-            let filled = min(width, count * width / total)
-            line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-        }
-        line += "\(count)"
-        if let total { line += " / \(total)" }
-        line += " records, \(rate)/s"
-        if let retrying = progress.retrying {
-            // The server's words, without control characters (the line is redrawn in place).
-            let reason = String(String.UnicodeScalarView(retrying.reason.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-            line += " (trying again, try \(retrying.attempt): \(reason))"
-        }
-        console.err(line)
-        drawn = true
-    }
-
-    mutating func finish() {
-        if drawn { console.err("\n") }
-        drawn = false
+    func text(rate: Int) -> String {
+        let count = already + written
+        var text = ""
+        if let total, total > 0 { text += ProgressLine.bar(Double(count) / Double(total)) + " " }
+        text += ProgressLine.grouped(count)
+        if let total { text += " of " + ProgressLine.grouped(total) }
+        text += " records  \(ProgressLine.grouped(rate))/s"
+        if let retrying { text += "  (trying again, try \(retrying.attempt): \(retrying.reason))" }
+        return text
     }
 }

@@ -7,9 +7,10 @@
 #endif
 import Synchronization
 
-/// A progress bar on standard error, for long runs (`users import`): records done, bytes of
-/// the file (and a bar when its size is known), and the rate. Drawn only when standard error
-/// is a terminal (`enabled`), at most ten times a second, on one line that `clear()` erases.
+/// A progress line on standard error for long runs (`users import`, `users export`): drawn
+/// only when standard error is a terminal and nothing captures it, at most ten times a second,
+/// in place; `clear()` erases it, `finish(_:)` leaves a last state on the screen. The commands
+/// say what the line holds; the pieces they build it from are here.
 final class ProgressLine: Sendable {
     private struct State {
         var lastDrawn: ContinuousClock.Instant?
@@ -17,30 +18,29 @@ final class ProgressLine: Sendable {
     }
 
     let enabled: Bool
-    /// The file's size in bytes (nil for standard input).
-    let total: Int64?
     private let start = ContinuousClock.now
     private let state = Mutex(State())
 
-    static let width = 30
-
-    init(enabled: Bool, total: Int64?) {
-        self.enabled = enabled
-        self.total = total
+    /// On standard error when it is a terminal (and not captured by an in-process run).
+    init() {
+        enabled = Console.capture == nil && isatty(2) == 1
     }
 
-    func show(records: Int, bytes: Int64) {
+    /// Draws `text`, unless the line was drawn less than 0.1 s ago (`urgent` draws anyway:
+    /// news such as a retry).
+    func show(_ text: @autoclosure () -> String, urgent: Bool = false) {
         guard enabled else { return }
         let now = ContinuousClock.now
-        let text: String? = state.withLock { state in
-            if let last = state.lastDrawn, now - last < .milliseconds(100) { return nil }
+        let draw = state.withLock { state in
+            if !urgent, let last = state.lastDrawn, now - last < .milliseconds(100) { return false }
             state.lastDrawn = now
             state.shown = true
-            return Self.line(records: records, bytes: bytes, total: total, elapsed: now - start)
+            return true
         }
-        if let text { Console.write("\r" + text + "\u{1B}[K", to: 2) }
+        if draw { Console.write("\r" + Self.printable(text()) + "\u{1B}[K", to: 2) }
     }
 
+    /// Erases the line, if it was drawn.
     func clear() {
         guard enabled else { return }
         let shown = state.withLock { state in
@@ -50,27 +50,40 @@ final class ProgressLine: Sendable {
         if shown { Console.write("\r\u{1B}[K", to: 2) }
     }
 
-    /// `[#########.....................]  31% 12.0 MB of 38.7 MB  40,000 records  8,123/s`
-    static func line(records: Int, bytes: Int64, total: Int64?, elapsed: Duration) -> String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let rate = seconds > 0 ? Int(Double(records) / seconds) : 0
-        var text = ""
-        if let total, total > 0 {
-            let fraction = min(1, Double(bytes) / Double(total))
-            let filled = Int(fraction * Double(width))
-            text += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            text += "\(Int(fraction * 100))% \(megabytes(bytes)) of \(megabytes(total))  "
-        } else {
-            text += "\(megabytes(bytes))  "
+    /// Draws `text` as the line's last state and ends the line, if it was drawn.
+    func finish(_ text: @autoclosure () -> String) {
+        guard enabled else { return }
+        let shown = state.withLock { state in
+            defer { state.shown = false }
+            return state.shown
         }
-        return text + "\(grouped(records)) records  \(grouped(rate))/s"
+        if shown { Console.write("\r" + Self.printable(text()) + "\u{1B}[K\n", to: 2) }
     }
 
+    /// `count` a second since the line was made.
+    func rate(_ count: Int) -> Int {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Int(Double(count) / seconds) : 0
+    }
+
+    static let barWidth = 30
+
+    /// `[#########.....................]  31%` for 0.31.
+    static func bar(_ fraction: Double) -> String {
+        let fraction = min(1, max(0, fraction))
+        let filled = Int(fraction * Double(barWidth))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "] "
+            + "\(Int(fraction * 100))%"
+    }
+
+    /// `12.0 MB`.
     static func megabytes(_ bytes: Int64) -> String {
         let tenths = Int((Double(bytes) / 1_000_000 * 10).rounded())
         return "\(tenths / 10).\(tenths % 10) MB"
     }
 
+    /// `1,234,567`.
     static func grouped(_ number: Int) -> String {
         let digits = Array(String(number))
         var out = ""
@@ -79,5 +92,10 @@ final class ProgressLine: Sendable {
             out.append(digit)
         }
         return out
+    }
+
+    /// The line is redrawn in place: a control character in a server's words would move it.
+    private static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
     }
 }
