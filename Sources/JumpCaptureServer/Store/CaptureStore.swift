@@ -65,11 +65,12 @@ final class CaptureStore: Sendable {
     /// (`RecordLimits`); `refreshLifetime`: how long after its sign-in a session can be
     /// refreshed; `uniquePaths`: the record paths kept unique, whose keys are brought up to date
     /// here (nil: a store that writes no records, such as the outbox's reader, leaves them as
-    /// they are); `migrate`: whether opening applies the migrations.
+    /// they are); `migrate`: whether opening applies the migrations; `metrics`: where the
+    /// pool's waits are measured.
     init(
         location: DatabaseLocation, keyPath: String, maximumRecordSize: Int = ServerSettings().maximumRecordSize,
         refreshLifetime: Int = refreshWindow, uniquePaths: [String: LookAlike.Comparison]? = nil, recordModel: RecordModel? = nil,
-        migrate: Bool = true, logger: Logger = Logger(label: "jump-forms.store")
+        migrate: Bool = true, metrics: ServerMetrics? = nil, logger: Logger = Logger(label: "jump-forms.store")
     ) throws {
         if case .sqlite(let path) = location {
             self.path = path
@@ -84,7 +85,7 @@ final class CaptureStore: Sendable {
         self.refreshesUniqueKeys = uniquePaths != nil
         self.migrates = migrate
         secretsKey = try PrivateFile.key(at: keyPath).withUnsafeBytes { Array($0) }
-        database = try StoreDatabase(location, logger: logger)
+        database = try StoreDatabase(location, metrics: metrics, logger: logger)
     }
 
     /// Migrates the database (or checks that its schema is current) and brings the derived
