@@ -78,7 +78,7 @@ import TestSupport
             let rotate = #"jump_database_queries_total{route="/oauth/refresh_access_token"}"#
             let healthKey = #"jump_database_queries_total{route="/health"}"#
             #expect((read[entity] ?? 0) - (before[entity] ?? 0) == 1, "a record read: its session, user and identities in one statement \(read)")
-            #expect(refresh[rotate] == 4, "a refresh: \(refresh)")
+            #expect(refresh[rotate] == 2, "a refresh: its token, then one UPDATE (no BEGIN, COMMIT) \(refresh)")
             #expect(health[healthKey] == 0, "\(health)")
             #expect(before[#"jump_database_queries_total{route="/oauth/register_native_traditional"}"#] ?? 0 > 0)
         }

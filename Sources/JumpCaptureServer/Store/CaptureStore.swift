@@ -15,7 +15,7 @@ import Synchronization
 /// full, are sealed with AES-GCM under the server's key (`keyPath`, mode 0600: every instance
 /// on one PostgreSQL database needs the same file). Rows that can no longer be used (expired
 /// access tokens past the refresh window, expired Engage tokens and email codes) are deleted
-/// at most once a minute, inside the writes that issue new ones.
+/// at most once a minute, inside (or just before) the writes that issue new ones.
 ///
 /// Opening the store does no I/O: the first call migrates the database (unless
 /// `migrate` is false) and brings the unique keys and element ids up to date (`prepared()`);
@@ -157,6 +157,19 @@ final class CaptureStore: Sendable {
     func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await prepare()
         return try await database.transaction(body)
+    }
+
+    /// One statement that writes, alone (`StoreDatabase.writeStatement`: no `BEGIN` and
+    /// `COMMIT` round trips), on a prepared database; the purge first when one is due, in a
+    /// transaction of its own. Returns the rows of its `RETURNING`.
+    func writeStatement(_ query: SQLQueryString, now: Int) async throws -> [any SQLRow] {
+        try await prepare()
+        if purges.isDue(now: now) {
+            let refreshLifetime = refreshLifetime
+            let engine = database.engine
+            try await database.transaction { db in try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: engine) }
+        }
+        return try await database.writeStatement(query)
     }
 
     // MARK: purge
