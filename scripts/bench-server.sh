@@ -30,8 +30,10 @@
 #
 # Besides throughput and latency, each run reads the servers' /metrics before and after: the
 # database statements (round trips) per request of the endpoint's route and the share of
-# requests whose database lease waited for a connection, and the servers' CPU per request from
-# /proc: what predicts how the load scales on more cores.
+# requests whose database lease waited for a connection (above 100%: a request of two leases
+# that both waited), and the CPU per request from /proc of the servers and of PostgreSQL (its
+# postmaster and backends; 0 on SQLite, which works in the server's threads): what predicts
+# how the load scales on more cores.
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -225,6 +227,13 @@ results="$work/results"
 : > "$results"
 ticks=$(getconf CLK_TCK)
 cpu_ticks() { for pid in "${server_pids[@]}"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ t += $1 } END { print t }'; }   # user + system time of the servers
+# PostgreSQL's CPU (the postmaster and its backends), 0 on SQLite (whose work is in the server's).
+database_ticks() {
+  [ "$engine" = postgres ] || { echo 0; return; }
+  postmaster=$(head -1 "$work/pg/data/postmaster.pid")
+  for pid in "$postmaster" $(pgrep -P "$postmaster"); do cat "/proc/$pid/stat" 2>/dev/null; done |
+    sed 's/^.*) //' | awk '{ t += $12 + $13 } END { print t + 0 }'
+}
 # The route an endpoint's requests count under in /metrics.
 route_of() { case $1 in health) echo /health ;; read) echo /entity ;; refresh) echo /oauth/refresh_access_token ;; signin) echo /oauth/auth_native_traditional ;; esac; }
 # From the servers' /metrics, summed: the route's requests answered, the statements they sent
@@ -244,6 +253,7 @@ run_endpoint() {   # run_endpoint NAME ROUND
   route=$(route_of "$name")
   read -r requests_before statements_before waits_before < <(database_totals "$route")
   before=$(cpu_ticks)
+  database_before=$(database_ticks)
   perf_pid=""
   if [ "${BENCH_PERF:-}" = "$name" ] && [ "$round" = 1 ]; then   # BENCH_PERF=read: a perf profile of the (first) server during that run
     perf record -F 2000 -g -p "${server_pids[0]}" -o "${BENCH_PERF_OUT:-perf-$name.data}" > /dev/null 2>&1 &
@@ -258,6 +268,7 @@ run_endpoint() {   # run_endpoint NAME ROUND
   done
   for pid in "${wrk_pids[@]}"; do wait "$pid"; done
   after=$(cpu_ticks)
+  database_after=$(database_ticks)
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   read -r requests_after statements_after waits_after < <(database_totals "$route")
   for instance in $(seq 1 "$instances"); do
@@ -279,9 +290,9 @@ run_endpoint() {   # run_endpoint NAME ROUND
   # CPU per request: the servers' (from /proc) and wrk's own (it shares the two cores); the
   # database statements per request of the route and the share of leases that waited.
   awk -v name="$name" -v t="$ticks" -v b="$before" -v a="$after" -v r="$requests" -v w="$wrk_cpu" \
-    -v rq=$((requests_after - requests_before)) -v sb="$statements_before" -v sa="$statements_after" -v wq=$((waits_after - waits_before)) \
-    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f db_per_request=%s pool_waits_per_request=%s\n", name,
-      (a - b) / t * 1e6 / r, w * 1e6 / r, (sa < 0 || rq == 0) ? "-1" : sprintf("%.2f", (sa - (sb < 0 ? 0 : sb)) / rq), rq == 0 ? "-1" : sprintf("%.3f", wq / rq) }' |
+    -v db_cpu=$((database_after - database_before)) -v rq=$((requests_after - requests_before)) -v sb="$statements_before" -v sa="$statements_after" -v wq=$((waits_after - waits_before)) \
+    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f postgres_us_per_request=%.1f db_per_request=%s pool_waits_per_request=%s\n", name,
+      (a - b) / t * 1e6 / r, w * 1e6 / r, db_cpu / t * 1e6 / r, (sa < 0 || rq == 0) ? "-1" : sprintf("%.2f", (sa - (sb < 0 ? 0 : sb)) / rq), rq == 0 ? "-1" : sprintf("%.3f", wq / rq) }' |
     tee /dev/stderr | sed "s/\$/ round=$round/" >> "$results"
   sed "s/\$/ round=$round/" "$work/result" >> "$results"
   sleep 1
@@ -294,7 +305,7 @@ run_endpoint signin 1
 echo
 echo "== summary ($engine, $instances instance(s); accepted requests per second; latency of all requests; medians of $rounds round(s))"
 [ "$instances" = 1 ] || echo "(req/s: both instances added; latencies: the worse instance's; server us/req: both servers' CPU)"
-printf '%-8s %10s %9s %9s %9s %8s %10s %13s %10s %7s %9s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req" "db/req" "waited %"
+printf '%-8s %10s %9s %9s %9s %8s %10s %13s %10s %8s %7s %9s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req" "pg us/req" "db/req" "waited %"
 # The share of /health is taken round by round (each endpoint against the health run just
 # before it), then the median of the rounds; the other columns are medians of the rounds.
 awk '
@@ -306,7 +317,7 @@ awk '
   { delete v; for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
   /^CPU/ {
     server[$2] = server[$2] " " v["server_us_per_request"]; client[$2] = client[$2] " " v["wrk_us_per_request"]
-    db[$2] = db[$2] " " v["db_per_request"]; waited[$2] = waited[$2] " " 100 * v["pool_waits_per_request"]
+    db[$2] = db[$2] " " v["db_per_request"]; pg[$2] = pg[$2] " " v["postgres_us_per_request"]; waited[$2] = waited[$2] " " 100 * v["pool_waits_per_request"]
   }
   /^RESULT/ {
     name = $2; if (!(name in seen)) { seen[name] = 1; order[++count] = name }
@@ -320,8 +331,8 @@ awk '
     for (k = 1; k <= count; k++) {
       name = order[k]
       d = median(db[name]); w = median(waited[name])
-      printf "%-8s %10.0f %9.2f %9.2f %9.2f %8d %9.0f%% %13.1f %10.1f %7s %9s\n", name, median(rps[name]), median(p50[name]), median(p99[name]),
-        median(mx[name]), failed[name], median(share[name]), median(server[name]), median(client[name]),
+      printf "%-8s %10.0f %9.2f %9.2f %9.2f %8d %9.0f%% %13.1f %10.1f %8.1f %7s %9s\n", name, median(rps[name]), median(p50[name]), median(p99[name]),
+        median(mx[name]), failed[name], median(share[name]), median(server[name]), median(client[name]), median(pg[name]),
         d < 0 ? "-" : sprintf("%.2f", d), w < 0 ? "-" : sprintf("%.1f", w)
       if (name in p99s) printf "%-8s p99 ms by instance, round by round:%s\n", "", p99s[name]
       if (name != "health" && split(share[name], rounds_of, " ") > 1) {
