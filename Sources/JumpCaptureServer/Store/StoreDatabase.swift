@@ -179,14 +179,18 @@ final class StoreDatabase: Sendable {
             case .sqlite(let pool):
                 return try await pool.withConnection(logger: logger, on: loop) { connection in
                     metrics?.recordPoolWait(ContinuousClock.now - asked)
-                    return connection.eventLoop.makeFutureWithTask { try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally)) }
-                        .always { _ in lease.end() }
+                    return connection.eventLoop.makeFutureWithTask {
+                        try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally))
+                    }
+                    .always { _ in lease.end() }
                 }.get()
             case .postgres(let pool):
                 return try await pool.withConnection(logger: logger, on: loop) { connection in
                     metrics?.recordPoolWait(ContinuousClock.now - asked)
-                    return connection.eventLoop.makeFutureWithTask { try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally)) }
-                        .always { _ in lease.end() }
+                    return connection.eventLoop.makeFutureWithTask {
+                        try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally))
+                    }
+                    .always { _ in lease.end() }
                 }.get()
             }
         } catch {
