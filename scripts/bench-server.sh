@@ -17,10 +17,23 @@
 #   BENCH_HASH_QUEUE= BENCH_BIN=/tmp/old/.build/release scripts/bench-server.sh   # a build without server.passwordHashQueue (default: the connection count)
 #   scripts/bench-server.sh --database postgres   # the server on PostgreSQL: a private cluster (Debian's postgresql) made for the run
 #   scripts/bench-server.sh --database both       # SQLite, then PostgreSQL, one summary after the other (one build)
+#   scripts/bench-server.sh --database postgres --instances both   # one, then two `serve` processes on one database
 #
 # --database sqlite (the default) serves from a SQLite file; postgres from a database of a
 # private PostgreSQL cluster (initdb and pg_ctl in the temporary folder, on a free loopback port,
 # fsync on; as root it runs as the postgres user), stopped at the end.
+#
+# --instances 2 starts two `serve` processes on the one database and splits the load: two wrk
+# processes at once, each with half the connections and threads (at least one) against its own
+# instance. A summary line adds both runs' requests; its latencies are the worse of the two, and
+# a line under it gives each instance's p99. --instances both: one, then two (one build).
+#
+# Besides throughput and latency, each run reads the servers' /metrics before and after: the
+# database statements (round trips) per request of the endpoint's route and the share of
+# requests whose database lease waited for a connection (above 100%: a request of two leases
+# that both waited), and the CPU per request from /proc of the servers and of PostgreSQL (its
+# postmaster and backends; 0 on SQLite, which works in the server's threads): what predicts
+# how the load scales on more cores.
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -32,22 +45,42 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 engine=sqlite
+instances=1
 while [ $# -gt 0 ]; do
   case $1 in
     --database) engine=${2:-}; shift 2 ;;
-    *) echo "usage: scripts/bench-server.sh [--database sqlite|postgres|both]" >&2; exit 2 ;;
+    --instances) instances=${2:-}; shift 2 ;;
+    *) echo "usage: scripts/bench-server.sh [--database sqlite|postgres|both] [--instances 1|2|both]" >&2; exit 2 ;;
   esac
 done
+case $instances in
+  1 | 2) ;;
+  both) ;;
+  *) echo "--instances takes 1, 2 or both, not '$instances'" >&2; exit 2 ;;
+esac
 case $engine in
   sqlite | postgres) ;;
-  both)
-    "$0" --database sqlite
-    # The same binary for the second run.
-    BENCH_BIN=${BENCH_BIN:-$(swift build --package-path Benchmarks -c release --static-swift-stdlib --scratch-path "${BENCH_SCRATCH:-.build-bench}" --show-bin-path)} \
-      "$0" --database postgres
-    exit ;;
+  both) ;;
   *) echo "--database takes sqlite, postgres or both, not '$engine'" >&2; exit 2 ;;
 esac
+if [ "$engine" = both ] || [ "$instances" = both ]; then
+  [ "$engine" = both ] && engines="sqlite postgres" || engines=$engine
+  [ "$instances" = both ] && counts="1 2" || counts=$instances
+  first=1
+  for one_engine in $engines; do
+    for count in $counts; do
+      if [ "$first" = 1 ]; then
+        "$0" --database "$one_engine" --instances "$count"
+        first=0
+      else
+        # The same binary for the later runs.
+        BENCH_BIN=${BENCH_BIN:-$(swift build --package-path Benchmarks -c release --static-swift-stdlib --scratch-path "${BENCH_SCRATCH:-.build-bench}" --show-bin-path)} \
+          "$0" --database "$one_engine" --instances "$count"
+      fi
+    done
+  done
+  exit
+fi
 
 scratch=${BENCH_SCRATCH:-.build-bench}
 duration=${BENCH_DURATION:-20s}
@@ -66,8 +99,12 @@ build_flags=(--package-path Benchmarks -c release --static-swift-stdlib --scratc
 # its next token from its thread's queue. A token is lost when a refresh is refused or when wrk
 # builds a request again (after a write it had to retry): with no token to spare, that
 # connection would starve for the rest of the run. So at least two sessions per connection.
+# With two instances each wrk gets half the connections, half the threads and half the sessions.
+wrk_connections=$((connections / instances))
+wrk_threads=$((threads / instances)); [ "$wrk_threads" -ge 1 ] || wrk_threads=1
 if [ "$sessions" -lt $((2 * connections)) ]; then sessions=$((2 * connections)); fi
-sessions=$(( (sessions + threads - 1) / threads * threads ))
+deal=$((wrk_threads * instances))
+sessions=$(( (sessions + deal - 1) / deal * deal ))
 
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
 command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 2; }
@@ -83,11 +120,11 @@ fi
 [ -x "$bin/jump-forms" ] || { echo "no jump-forms binary in $bin" >&2; exit 2; }
 
 work=$(mktemp -d)
-server_pid=""
+server_pids=()
 pg_ctl=""
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
-  if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  for pid in "${server_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   if [ -n "$pg_ctl" ]; then as_postgres "$pg_ctl" -D "$work/pg/data" -m fast -w stop > /dev/null 2>&1 || true; fi
   rm -rf "$work"
 }
@@ -121,15 +158,23 @@ cp identities.yaml "$work/"
   [ -z "$hash_queue" ] || printf '  passwordHashQueue: %s\n' "$hash_queue"; } > "$work/jump.yaml"
 client_id=localdev0123456789abcdefghijklmn
 
-"$bin/jump-forms" serve --config "$work/jump.yaml" --port 0 "${database_args[@]}" --db "$work/bench.sqlite" > "$work/serve.out" 2> "$work/serve.err" &
-server_pid=$!
-url=""
-for _ in $(seq 1 200); do
-  url=$(sed -n 's/^jump-forms serving flow .* at \(http:[^ ]*\)$/\1/p' "$work/serve.out")
-  [ -n "$url" ] && break
-  sleep 0.05
+# The instances, one after the other (the first migrates the database), on one database and
+# one key file (`--db` names the key's place also on PostgreSQL).
+urls=()
+for instance in $(seq 1 "$instances"); do
+  "$bin/jump-forms" serve --config "$work/jump.yaml" --port 0 "${database_args[@]}" --db "$work/bench.sqlite" \
+    > "$work/serve$instance.out" 2> "$work/serve$instance.err" &
+  server_pids+=($!)
+  url=""
+  for _ in $(seq 1 200); do
+    url=$(sed -n 's/^jump-forms serving flow .* at \(http:[^ ]*\)$/\1/p' "$work/serve$instance.out")
+    [ -n "$url" ] && break
+    sleep 0.05
+  done
+  [ -n "$url" ] || { echo "the server did not start:" >&2; cat "$work/serve$instance.err" >&2; exit 1; }
+  urls+=("$url")
 done
-[ -n "$url" ] || { echo "the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+url=${urls[0]}
 
 secret=0123456789abcdef0123456789abcdef01234567
 common="client_id=$client_id&locale=en-US&flow=standard&flow_version=2024-01-15.1&redirect_uri=https%3A%2F%2Fexample.com%2Fcb&response_type=token"
@@ -149,7 +194,11 @@ sign_in_sessions() {
     curl -sS -X POST --data "$signin_body" "$url/oauth/auth_native_traditional" | token_of >> "$work/tokens"
   done
   got=$(grep -c . "$work/tokens" || true)
-  [ "$got" -eq "$sessions" ] || { echo "sign-ins for the refresh sessions failed ($got of $sessions)" >&2; tail -3 "$work/serve.err" >&2; exit 1; }
+  [ "$got" -eq "$sessions" ] || { echo "sign-ins for the refresh sessions failed ($got of $sessions)" >&2; tail -3 "$work/serve1.err" >&2; exit 1; }
+  # Each instance's wrk gets its own share (two chains never rotate the same token).
+  for instance in $(seq 1 "$instances"); do
+    awk -v n="$instances" -v i="$instance" 'NF && (NR - 1) % n == i - 1' "$work/tokens" > "$work/tokens$instance"
+  done
 }
 
 echo "== machine"
@@ -159,42 +208,93 @@ echo "kernel:   $(uname -sr)"
 echo "swift:    $(swift --version 2>&1 | head -1)"
 echo "wrk:      $(wrk -v 2>&1 | head -1)"
 echo "binary:   $build"
+echo "servers:  $instances instance(s): ${urls[*]}"
 if [ "$engine" = postgres ]; then
   echo "server:   $url, PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port (data on $(df -T "$work" | awk 'NR==2 {print $2}'), fsync on), bcrypt cost $cost"
 else
   echo "server:   $url, SQLite database on $(df -T "$work" | awk 'NR==2 {print $2}'), bcrypt cost $cost"
 fi
-echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other, $rounds round(s); $sessions refresh sessions"
+if [ "$instances" = 1 ]; then
+  echo "run:      wrk -t$threads -c$connections -d$duration --timeout 10s, one endpoint after the other, $rounds round(s); $sessions refresh sessions"
+else
+  echo "run:      $instances x wrk -t$wrk_threads -c$wrk_connections -d$duration --timeout 10s at once (one per instance), one endpoint after the other, $rounds round(s); $sessions refresh sessions"
+fi
 echo
 
 export BENCH_LUA_DIR="$root/scripts/bench-server" BENCH_CLIENT_ID="$client_id" BENCH_ACCESS_TOKEN="$access_token"
-export BENCH_REFRESH_SECRET="$secret" BENCH_TOKENS_FILE="$work/tokens" BENCH_THREADS="$threads" BENCH_SIGNIN_BODY="$signin_body"
+export BENCH_REFRESH_SECRET="$secret" BENCH_THREADS="$wrk_threads" BENCH_SIGNIN_BODY="$signin_body"
 results="$work/results"
 : > "$results"
 ticks=$(getconf CLK_TCK)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # user + system time of a process
+cpu_ticks() { for pid in "${server_pids[@]}"; do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done | awk '{ t += $1 } END { print t }'; }   # user + system time of the servers
+# PostgreSQL's CPU (the postmaster and its backends), 0 on SQLite (whose work is in the server's).
+database_ticks() {
+  [ "$engine" = postgres ] || { echo 0; return; }
+  postmaster=$(head -1 "$work/pg/data/postmaster.pid")
+  for pid in "$postmaster" $(pgrep -P "$postmaster"); do cat "/proc/$pid/stat" 2>/dev/null; done |
+    sed 's/^.*) //' | awk '{ t += $12 + $13 } END { print t + 0 }'
+}
+# The route an endpoint's requests count under in /metrics.
+route_of() { case $1 in health) echo /health ;; read) echo /entity ;; refresh) echo /oauth/refresh_access_token ;; signin) echo /oauth/auth_native_traditional ;; esac; }
+# From the servers' /metrics, summed: the route's requests answered, the statements they sent
+# (-1 when the binary does not count them) and the database leases that waited for a connection.
+database_totals() {
+  for one in "${urls[@]}"; do curl -sS "$one/metrics"; done | awk -v route="$1" '
+    BEGIN { statements = -1 }
+    index($0, "jump_http_requests_total{route=\"" route "\",") == 1 { requests += $NF }
+    index($0, "jump_database_queries_total{route=\"" route "\"}") == 1 { statements += $NF + (statements < 0) }
+    index($0, "jump_database_pool_waits_total ") == 1 { waits += $NF }
+    END { printf "%d %d %d\n", requests, statements, waits }'
+}
 run_endpoint() {   # run_endpoint NAME ROUND
   local name=$1 round=$2
   echo "== $name (round $round)"
   [ "$name" = refresh ] && sign_in_sessions
-  before=$(cpu_ticks "$server_pid")
+  route=$(route_of "$name")
+  read -r requests_before statements_before waits_before < <(database_totals "$route")
+  before=$(cpu_ticks)
+  database_before=$(database_ticks)
   perf_pid=""
-  if [ "${BENCH_PERF:-}" = "$name" ] && [ "$round" = 1 ]; then   # BENCH_PERF=read: a perf profile of the server during that run
-    perf record -F 2000 -g -p "$server_pid" -o "${BENCH_PERF_OUT:-perf-$name.data}" > /dev/null 2>&1 &
+  if [ "${BENCH_PERF:-}" = "$name" ] && [ "$round" = 1 ]; then   # BENCH_PERF=read: a perf profile of the (first) server during that run
+    perf record -F 2000 -g -p "${server_pids[0]}" -o "${BENCH_PERF_OUT:-perf-$name.data}" > /dev/null 2>&1 &
     perf_pid=$!
   fi
-  /usr/bin/time -f "WRKCPU %U %S" -o "$work/wrk-time" \
-    wrk -t"$threads" -c"$connections" -d"$duration" --timeout 10s -s "scripts/bench-server/$name.lua" "$url" > "$work/wrk-out"
-  after=$(cpu_ticks "$server_pid")
+  wrk_pids=()
+  for instance in $(seq 1 "$instances"); do
+    BENCH_TOKENS_FILE="$work/tokens$instance" /usr/bin/time -f "WRKCPU %U %S" -o "$work/wrk-time$instance" \
+      wrk -t"$wrk_threads" -c"$wrk_connections" -d"$duration" --timeout 10s -s "scripts/bench-server/$name.lua" "${urls[$((instance - 1))]}" \
+      > "$work/wrk-out$instance" &
+    wrk_pids+=($!)
+  done
+  for pid in "${wrk_pids[@]}"; do wait "$pid"; done
+  after=$(cpu_ticks)
+  database_after=$(database_ticks)
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
-  grep -E '^(RESULT|FIRST|  Socket)' "$work/wrk-out" || true
-  requests=$(sed -n 's/^RESULT [a-z]* requests=\([0-9]*\).*/\1/p' "$work/wrk-out")
-  read -r _ wrk_user wrk_system < "$work/wrk-time"
-  # CPU per request: the server's (from /proc) and wrk's own (it shares the two cores).
-  awk -v name="$name" -v t="$ticks" -v b="$before" -v a="$after" -v r="$requests" -v wu="$wrk_user" -v ws="$wrk_system" \
-    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f\n", name, (a - b) / t * 1e6 / r, (wu + ws) * 1e6 / r }' |
+  read -r requests_after statements_after waits_after < <(database_totals "$route")
+  for instance in $(seq 1 "$instances"); do
+    [ "$instances" = 1 ] || echo "instance $instance:"
+    grep -E '^(RESULT|FIRST|  Socket)' "$work/wrk-out$instance" || true
+  done
+  # One RESULT line for the run: requests and throughput added, latencies the worse instance's
+  # (and each instance's p99, p99s_ms).
+  cat "$work"/wrk-out[0-9]* | awk '/^RESULT/ {
+      name = $2; for (i = 3; i <= NF; i++) { split($i, kv, "="); k = kv[1]; x = kv[2] + 0
+        if (k ~ /^(requests|ok|failed|socket_errors|ok_per_s)$/) sum[k] += x; else if (!(k in worst) || x > worst[k]) worst[k] = x }
+      p99s = p99s (p99s == "" ? "" : ",") sprintf("%.2f", worst_of_line($0)) }
+    function worst_of_line(line,    m) { match(line, /p99_ms=[0-9.]+/); return substr(line, RSTART + 7, RLENGTH - 7) }
+    END { printf "RESULT %s requests=%d ok=%d failed=%d socket_errors=%d seconds=%.1f ok_per_s=%.0f p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f p99s_ms=%s\n",
+      name, sum["requests"], sum["ok"], sum["failed"], sum["socket_errors"], worst["seconds"], sum["ok_per_s"], worst["p50_ms"], worst["p90_ms"],
+      worst["p99_ms"], worst["max_ms"], p99s }' > "$work/result"
+  requests=$(sed -n 's/^RESULT [a-z]* requests=\([0-9]*\).*/\1/p' "$work/result")
+  wrk_cpu=$(cat "$work"/wrk-time[0-9]* | awk '{ t += $2 + $3 } END { print t }')
+  # CPU per request: the servers' (from /proc) and wrk's own (it shares the two cores); the
+  # database statements per request of the route and the share of leases that waited.
+  awk -v name="$name" -v t="$ticks" -v b="$before" -v a="$after" -v r="$requests" -v w="$wrk_cpu" \
+    -v db_cpu=$((database_after - database_before)) -v rq=$((requests_after - requests_before)) -v sb="$statements_before" -v sa="$statements_after" -v wq=$((waits_after - waits_before)) \
+    'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f postgres_us_per_request=%.1f db_per_request=%s pool_waits_per_request=%s\n", name,
+      (a - b) / t * 1e6 / r, w * 1e6 / r, db_cpu / t * 1e6 / r, (sa < 0 || rq == 0) ? "-1" : sprintf("%.2f", (sa - (sb < 0 ? 0 : sb)) / rq), rq == 0 ? "-1" : sprintf("%.3f", wq / rq) }' |
     tee /dev/stderr | sed "s/\$/ round=$round/" >> "$results"
-  grep '^RESULT' "$work/wrk-out" | sed "s/\$/ round=$round/" >> "$results"
+  sed "s/\$/ round=$round/" "$work/result" >> "$results"
   sleep 1
 }
 for round in $(seq 1 "$rounds"); do
@@ -203,8 +303,9 @@ done
 run_endpoint signin 1
 
 echo
-echo "== summary ($engine; accepted requests per second; latency of all requests; medians of $rounds round(s))"
-printf '%-8s %10s %9s %9s %9s %8s %10s %12s %10s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req"
+echo "== summary ($engine, $instances instance(s); accepted requests per second; latency of all requests; medians of $rounds round(s))"
+[ "$instances" = 1 ] || echo "(req/s: both instances added; latencies: the worse instance's; server us/req: both servers' CPU)"
+printf '%-8s %10s %9s %9s %9s %8s %10s %13s %10s %8s %7s %9s\n' endpoint "req/s" "p50 ms" "p99 ms" "max ms" failed "vs /health" "server us/req" "wrk us/req" "pg us/req" "db/req" "waited %"
 # The share of /health is taken round by round (each endpoint against the health run just
 # before it), then the median of the rounds; the other columns are medians of the rounds.
 awk '
@@ -214,9 +315,13 @@ awk '
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
   { delete v; for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
-  /^CPU/ { server[$2] = server[$2] " " v["server_us_per_request"]; client[$2] = client[$2] " " v["wrk_us_per_request"] }
+  /^CPU/ {
+    server[$2] = server[$2] " " v["server_us_per_request"]; client[$2] = client[$2] " " v["wrk_us_per_request"]
+    db[$2] = db[$2] " " v["db_per_request"]; pg[$2] = pg[$2] " " v["postgres_us_per_request"]; waited[$2] = waited[$2] " " 100 * v["pool_waits_per_request"]
+  }
   /^RESULT/ {
     name = $2; if (!(name in seen)) { seen[name] = 1; order[++count] = name }
+    if (v["p99s_ms"] ~ /,/) p99s[name] = p99s[name] " " v["p99s_ms"]
     rps[name] = rps[name] " " v["ok_per_s"]; p50[name] = p50[name] " " v["p50_ms"]; p99[name] = p99[name] " " v["p99_ms"]
     mx[name] = mx[name] " " v["max_ms"]; failed[name] += v["failed"] + v["socket_errors"]
     if (name == "health") health[v["round"]] = v["ok_per_s"]
@@ -225,8 +330,11 @@ awk '
   END {
     for (k = 1; k <= count; k++) {
       name = order[k]
-      printf "%-8s %10.0f %9.2f %9.2f %9.2f %8d %9.0f%% %12.1f %10.1f\n", name, median(rps[name]), median(p50[name]), median(p99[name]),
-        median(mx[name]), failed[name], median(share[name]), median(server[name]), median(client[name])
+      d = median(db[name]); w = median(waited[name])
+      printf "%-8s %10.0f %9.2f %9.2f %9.2f %8d %9.0f%% %13.1f %10.1f %8.1f %7s %9s\n", name, median(rps[name]), median(p50[name]), median(p99[name]),
+        median(mx[name]), failed[name], median(share[name]), median(server[name]), median(client[name]), median(pg[name]),
+        d < 0 ? "-" : sprintf("%.2f", d), w < 0 ? "-" : sprintf("%.1f", w)
+      if (name in p99s) printf "%-8s p99 ms by instance, round by round:%s\n", "", p99s[name]
       if (name != "health" && split(share[name], rounds_of, " ") > 1) {
         list = ""; for (i = 1; i <= split(share[name], rounds_of, " "); i++) list = list sprintf(" %.0f%%", rounds_of[i])
         printf "%-8s rounds:%s\n", "", list

@@ -5,9 +5,10 @@ import JumpForms
 import Logging
 import NIOCore
 
-/// The operator's side of every request, outermost: its count and duration (`ServerMetrics`,
-/// labelled with its route's template, `/forms/{name}`, never the raw path, so that the labels
-/// stay few; `unknown` when no route matched), the requests in flight, and one log line at
+/// The operator's side of every request, outermost: its count, duration and database
+/// statements (`ServerMetrics`, `StatementTally`; labelled with its route's template,
+/// `/forms/{name}`, never the raw path, so that the labels stay few; `unknown` when no route
+/// matched), the requests in flight, and one log line at
 /// info: request id, method, route, status and duration. Never the path's variable parts, the
 /// query or the body, which carry tokens and passwords. Also the handlers of `GET /ready` and
 /// `GET /metrics` (`CaptureServer.router`).
@@ -22,14 +23,15 @@ struct OperationsMiddleware: RouterMiddleware {
         let started = ContinuousClock.now
         metrics.requestStarted()
         defer { metrics.requestEnded() }
+        let statements = StatementTally()
         let response: Response
         do {
-            response = try await next(request, context)
+            response = try await StatementTally.$current.withValue(statements) { try await next(request, context) }
         } catch {
-            finish(request, context: context, status: 500, since: started)
+            finish(request, context: context, status: 500, since: started, statements: statements.count)
             throw error
         }
-        finish(request, context: context, status: response.status.code, since: started)
+        finish(request, context: context, status: response.status.code, since: started, statements: statements.count)
         return response
     }
 
@@ -39,10 +41,10 @@ struct OperationsMiddleware: RouterMiddleware {
         return path
     }
 
-    private func finish(_ request: Request, context: Context, status: Int, since started: ContinuousClock.Instant) {
+    private func finish(_ request: Request, context: Context, status: Int, since started: ContinuousClock.Instant, statements: Int) {
         let duration = ContinuousClock.now - started
         let route = Self.route(context)
-        metrics.recordRequest(route: route, status: status, duration: duration)
+        metrics.recordRequest(route: route, status: status, duration: duration, statements: statements)
         guard logger.logLevel <= .info else { return }
         let (seconds, attoseconds) = duration.components
         let milliseconds = Double(seconds) * 1000 + Double(attoseconds / 1_000_000_000_000) / 1000

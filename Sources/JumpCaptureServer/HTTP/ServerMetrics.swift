@@ -22,7 +22,14 @@ import Synchronization
 /// - `jump_http_requests_in_flight`: requests begun and not yet answered at the time of the
 ///   scrape, the scrape included;
 /// - `jump_database_ready`: 1 when the last `/ready` found the database reachable and its
-///   migrations current, else 0.
+///   migrations current, else 0;
+/// - `jump_database_pool_wait_seconds`: a histogram of the time from asking the store's
+///   connection pool for a connection to having one (`StoreDatabase.withConnection`);
+/// - `jump_database_pool_waits_total`: the leases that found every connection of the pool in
+///   use, and so waited for one to be given back;
+/// - `jump_database_queries_total{route}`: the statements (round trips) the store sent while
+///   answering the route's requests (`StatementTally`); divided by the route's requests, the
+///   round trips per request.
 public final class ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
@@ -37,11 +44,15 @@ public final class ServerMetrics: Sendable {
     let passwordHashRunning: CoreMetrics.Gauge
     let databaseReady: CoreMetrics.Gauge
     let requestsInFlightGauge: CoreMetrics.Gauge
+    let databasePoolWait: CoreMetrics.Timer
+    let databasePoolWaits: CoreMetrics.Counter
     /// Requests begun and not yet answered (`OperationsMiddleware`).
     private let inFlight = Atomic<Int>(0)
     /// The request counters by route and status, and the latency timers by route, made once
     /// (making one looks it up in the registry under its lock, and allocates).
-    private let requestMetrics = Mutex<(counters: [RequestKey: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer])>(([:], [:]))
+    private let requestMetrics = Mutex<
+        (counters: [RequestKey: CoreMetrics.Counter], timers: [String: CoreMetrics.Timer], statements: [String: CoreMetrics.Counter])
+    >(([:], [:], [:]))
 
     private struct RequestKey: Hashable {
         var route: String
@@ -54,11 +65,18 @@ public final class ServerMetrics: Sendable {
         .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10)
     ]
 
+    /// Pool-wait buckets, in seconds: 100 µs to 60 s (the PostgreSQL pool's request timeout).
+    static let poolWaitBuckets: [Duration] = [
+        .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50),
+        .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5), .seconds(30), .seconds(60)
+    ]
+
     /// Metrics in `registry` (by default a new one, which only this server fills).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.durationBuckets
+        factory.durationHistogramBuckets = ["jump_database_pool_wait_seconds": Self.poolWaitBuckets]
         self.factory = factory
         signInFailures = CoreMetrics.Counter(label: "jump_signin_failures_total", factory: factory)
         signInThrottled = CoreMetrics.Counter(label: "jump_signin_throttled_total", factory: factory)
@@ -68,6 +86,8 @@ public final class ServerMetrics: Sendable {
         passwordHashRunning = CoreMetrics.Gauge(label: "jump_password_hash_running", factory: factory)
         databaseReady = CoreMetrics.Gauge(label: "jump_database_ready", factory: factory)
         requestsInFlightGauge = CoreMetrics.Gauge(label: "jump_http_requests_in_flight", factory: factory)
+        databasePoolWait = CoreMetrics.Timer(label: "jump_database_pool_wait_seconds", factory: factory)
+        databasePoolWaits = CoreMetrics.Counter(label: "jump_database_pool_waits_total", factory: factory)
     }
 
     /// Requests begun and not yet answered.
@@ -77,10 +97,10 @@ public final class ServerMetrics: Sendable {
 
     func requestEnded() { inFlight.subtract(1, ordering: .relaxed) }
 
-    /// Counts one answered request and its duration.
-    func recordRequest(route: String, status: Int, duration: Duration) {
+    /// Counts one answered request, its duration and the statements it sent to the database.
+    func recordRequest(route: String, status: Int, duration: Duration, statements: Int) {
         let factory = factory
-        let (counter, timer) = requestMetrics.withLock { made in
+        let (counter, timer, statementCounter) = requestMetrics.withLock { made in
             let key = RequestKey(route: route, status: status)
             let counter =
                 made.counters[key]
@@ -89,13 +109,27 @@ public final class ServerMetrics: Sendable {
             let timer =
                 made.timers[route]
                 ?? CoreMetrics.Timer(label: "jump_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            let statementCounter =
+                made.statements[route]
+                ?? CoreMetrics.Counter(label: "jump_database_queries_total", dimensions: [("route", route)], factory: factory)
             made.counters[key] = counter
             made.timers[route] = timer
-            return (counter, timer)
+            made.statements[route] = statementCounter
+            return (counter, timer, statementCounter)
         }
         counter.increment()
+        timer.recordNanoseconds(Self.nanoseconds(duration))
+        statementCounter.increment(by: statements)
+    }
+
+    /// One wait for a connection of the store's pool.
+    func recordPoolWait(_ duration: Duration) {
+        databasePoolWait.recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// The registry in the Prometheus text format.

@@ -47,15 +47,11 @@ extension CaptureStore {
         let hash = Self.hash(token)
         let sealed = try refreshSecret.map(seal).map { Data($0) }
         let expiresAt = now + lifetime
-        try await write { db in
-            try await self.purgeIfDue(db, now: now)
-            try await db.raw(
-                """
-                INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at)
-                VALUES (\(bind: hash), \(bind: userID), \(bind: sealed), \(bind: expiresAt), \(bind: now), \(bind: now))
-                """
-            ).run()
-        }
+        _ = try await writeStatement(
+            """
+            INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at)
+            VALUES (\(bind: hash), \(bind: userID), \(bind: sealed), \(bind: expiresAt), \(bind: now), \(bind: now))
+            """, now: now)
         return (token, expiresAt)
     }
 
@@ -114,8 +110,8 @@ extension CaptureStore {
         return (stored, try Self.user(from: first), withIdentities ? identities : nil)
     }
 
-    /// Replaces a token by a new one with the same (sealed) refresh secret and sign-in, in a
-    /// transaction that also checks the old token is still there: of concurrent refreshes of
+    /// Replaces a token by a new one with the same (sealed) refresh secret and sign-in, in one
+    /// statement that also checks the old token is still there: of concurrent refreshes of
     /// one token, one rotates it and the others get nil. The new token expires after
     /// `lifetime`, or when the session can no longer be refreshed (`refreshLifetime` after its
     /// sign-in), whichever comes first.
@@ -124,18 +120,14 @@ extension CaptureStore {
         let hash = Self.hash(token)
         let expiresAt = min(now + lifetime, old.signedInAt + refreshLifetime)
         let oldHash = old.tokenHash
-        let rotated = try await write { db in
-            try await self.purgeIfDue(db, now: now)
-            // The row takes the new hash in place: its user (and the index on it) and its sealed
-            // secret stay as they are, so no foreign-key check and one row change instead of an
-            // insert and a delete.
-            return try await db.raw(
-                """
-                UPDATE access_tokens SET token_hash = \(bind: hash), expires_at = \(bind: expiresAt), created_at = \(bind: now)
-                WHERE token_hash = \(bind: oldHash) RETURNING 1 AS rotated
-                """
-            ).all().count == 1
-        }
-        return rotated ? (token, expiresAt) : nil
+        // The row takes the new hash in place: its user (and the index on it) and its sealed
+        // secret stay as they are, so no foreign-key check and one row change instead of an
+        // insert and a delete.
+        let rotated = try await writeStatement(
+            """
+            UPDATE access_tokens SET token_hash = \(bind: hash), expires_at = \(bind: expiresAt), created_at = \(bind: now)
+            WHERE token_hash = \(bind: oldHash) RETURNING 1 AS rotated
+            """, now: now)
+        return rotated.count == 1 ? (token, expiresAt) : nil
     }
 }

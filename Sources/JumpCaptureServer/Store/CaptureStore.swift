@@ -15,7 +15,7 @@ import Synchronization
 /// full, are sealed with AES-GCM under the server's key (`keyPath`, mode 0600: every instance
 /// on one PostgreSQL database needs the same file). Rows that can no longer be used (expired
 /// access tokens past the refresh window, expired Engage tokens and email codes) are deleted
-/// at most once a minute, inside the writes that issue new ones.
+/// at most once a minute, inside (or just before) the writes that issue new ones.
 ///
 /// Opening the store does no I/O: the first call migrates the database (unless
 /// `migrate` is false) and brings the unique keys and element ids up to date (`prepared()`);
@@ -65,11 +65,12 @@ final class CaptureStore: Sendable {
     /// (`RecordLimits`); `refreshLifetime`: how long after its sign-in a session can be
     /// refreshed; `uniquePaths`: the record paths kept unique, whose keys are brought up to date
     /// here (nil: a store that writes no records, such as the outbox's reader, leaves them as
-    /// they are); `migrate`: whether opening applies the migrations.
+    /// they are); `migrate`: whether opening applies the migrations; `metrics`: where the
+    /// pool's waits are measured.
     init(
         location: DatabaseLocation, keyPath: String, maximumRecordSize: Int = ServerSettings().maximumRecordSize,
         refreshLifetime: Int = refreshWindow, uniquePaths: [String: LookAlike.Comparison]? = nil, recordModel: RecordModel? = nil,
-        migrate: Bool = true, logger: Logger = Logger(label: "jump-forms.store")
+        migrate: Bool = true, metrics: ServerMetrics? = nil, logger: Logger = Logger(label: "jump-forms.store")
     ) throws {
         if case .sqlite(let path) = location {
             self.path = path
@@ -84,7 +85,7 @@ final class CaptureStore: Sendable {
         self.refreshesUniqueKeys = uniquePaths != nil
         self.migrates = migrate
         secretsKey = try PrivateFile.key(at: keyPath).withUnsafeBytes { Array($0) }
-        database = try StoreDatabase(location, logger: logger)
+        database = try StoreDatabase(location, metrics: metrics, logger: logger)
     }
 
     /// Migrates the database (or checks that its schema is current) and brings the derived
@@ -156,6 +157,19 @@ final class CaptureStore: Sendable {
     func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         try await prepare()
         return try await database.transaction(body)
+    }
+
+    /// One statement that writes, alone (`StoreDatabase.writeStatement`: no `BEGIN` and
+    /// `COMMIT` round trips), on a prepared database; the purge first when one is due, in a
+    /// transaction of its own. Returns the rows of its `RETURNING`.
+    func writeStatement(_ query: SQLQueryString, now: Int) async throws -> [any SQLRow] {
+        try await prepare()
+        if purges.isDue(now: now) {
+            let refreshLifetime = refreshLifetime
+            let engine = database.engine
+            try await database.transaction { db in try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: engine) }
+        }
+        return try await database.writeStatement(query)
     }
 
     // MARK: purge

@@ -90,12 +90,33 @@ final class StoreDatabase: Sendable {
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
-    /// Connections per event loop (the process has one loop per core).
-    static let connectionsPerLoop = 4
+    /// The event loops the pool's connections live on, and how many each may open: a lease
+    /// goes to the loop with the fewest leases (`lease()`), so that it waits only when every
+    /// connection of the process is in use.
+    private let loops: [any EventLoop]
+    let connectionsPerLoop: Int
+    /// The leases of each loop's connections, asked for and not yet given back (waiting or
+    /// running), and the loop the next lease looks at first (ties go round).
+    private let leases: Mutex<(inUse: [Int], next: Int)>
+    /// Where pool waits are measured (`jump_database_pool_wait_seconds`, `..._waits_total`).
+    private let metrics: ServerMetrics?
 
-    init(_ location: DatabaseLocation, logger: Logger) throws {
+    /// Connections per event loop by default (the process has one loop per core).
+    static let defaultConnectionsPerLoop = 4
+
+    /// `connections`: how many the pool may open, by default `defaultConnectionsPerLoop` per
+    /// event loop; fewer than the loops use that many loops, one connection each.
+    init(_ location: DatabaseLocation, connections: Int? = nil, metrics: ServerMetrics? = nil, logger: Logger) throws {
         self.location = location
         self.logger = logger
+        self.metrics = metrics
+        let group = MultiThreadedEventLoopGroup.singleton
+        let allLoops = Array(group.makeIterator())
+        let connections = max(1, connections ?? Self.defaultConnectionsPerLoop * allLoops.count)
+        loops = Array(allLoops.prefix(connections))
+        connectionsPerLoop = (connections + loops.count - 1) / loops.count
+        leases = Mutex((Array(repeating: 0, count: loops.count), 0))
+        let connectionsPerLoop = connectionsPerLoop
         // The pool logs through the server's logger as it is (its level is the handler's:
         // setting it here would change the server's own).
         let poolLogger = logger
@@ -104,8 +125,8 @@ final class StoreDatabase: Sendable {
             engine = .sqlite
             pool = .sqlite(
                 EventLoopGroupConnectionPool(
-                    source: SQLiteStoreSource(path: path), maxConnectionsPerEventLoop: Self.connectionsPerLoop,
-                    requestTimeout: .seconds(30), logger: poolLogger, on: MultiThreadedEventLoopGroup.singleton))
+                    source: SQLiteStoreSource(path: path), maxConnectionsPerEventLoop: connectionsPerLoop,
+                    requestTimeout: .seconds(30), logger: poolLogger, on: group))
         case .postgres(let postgres):
             engine = .postgres
             let tls: PostgresConnection.Configuration.TLS
@@ -126,8 +147,8 @@ final class StoreDatabase: Sendable {
             pool = .postgres(
                 EventLoopGroupConnectionPool(
                     source: PostgresConnectionSource(sqlConfiguration: SQLPostgresConfiguration(coreConfiguration: core)),
-                    maxConnectionsPerEventLoop: Self.connectionsPerLoop, requestTimeout: .seconds(60), logger: poolLogger,
-                    on: MultiThreadedEventLoopGroup.singleton))
+                    maxConnectionsPerEventLoop: connectionsPerLoop, requestTimeout: .seconds(60), logger: poolLogger,
+                    on: group))
         }
     }
 
@@ -143,21 +164,79 @@ final class StoreDatabase: Sendable {
     }
 
     /// Runs `body` on one connection of the pool, outside a transaction (each statement reads
-    /// one snapshot).
+    /// one snapshot). The time from asking for the connection to having it is a pool wait
+    /// (`ServerMetrics`); every statement `body` sends counts in the request's `StatementTally`.
     func withConnection<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let lease = lease()
+        let asked = ContinuousClock.now
+        let metrics = metrics
+        // Read here, in the request's task: `body` runs in a task the pool's callback starts.
+        let tally = StatementTally.current
+        if lease.waits { metrics?.databasePoolWaits.increment() }
+        let loop = loops[lease.loop]
         do {
             switch pool {
             case .sqlite(let pool):
-                return try await pool.withConnection { connection in
-                    connection.eventLoop.makeFutureWithTask { try await body(connection.sql(queryLogLevel: nil)) }
+                return try await pool.withConnection(logger: logger, on: loop) { connection in
+                    metrics?.recordPoolWait(ContinuousClock.now - asked)
+                    return connection.eventLoop.makeFutureWithTask {
+                        try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally))
+                    }
+                    .always { _ in lease.end() }
                 }.get()
             case .postgres(let pool):
-                return try await pool.withConnection { connection in
-                    connection.eventLoop.makeFutureWithTask { try await body(connection.sql(queryLogLevel: nil)) }
+                return try await pool.withConnection(logger: logger, on: loop) { connection in
+                    metrics?.recordPoolWait(ContinuousClock.now - asked)
+                    return connection.eventLoop.makeFutureWithTask {
+                        try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally))
+                    }
+                    .always { _ in lease.end() }
                 }.get()
             }
         } catch {
+            // The pool gave no connection (timed out, could not open one): the lease ends here.
+            lease.end()
             throw classified(error)
+        }
+    }
+
+    /// A lease of a connection: on the loop with the fewest leases (the next in turn among
+    /// equals), and whether it waits (every connection of that loop, hence of the process, is
+    /// leased). `end()` gives it back once, when the pool has the connection again or gave none.
+    private func lease() -> Lease {
+        let connectionsPerLoop = connectionsPerLoop
+        let (loop, waits) = leases.withLock { state -> (Int, Bool) in
+            let count = state.inUse.count
+            var chosen = state.next
+            for offset in 1..<max(count, 1) {
+                let index = (state.next + offset) % count
+                if state.inUse[index] < state.inUse[chosen] { chosen = index }
+            }
+            state.next = (state.next + 1) % count
+            state.inUse[chosen] += 1
+            return (chosen, state.inUse[chosen] > connectionsPerLoop)
+        }
+        return Lease(loop: loop, waits: waits, database: self)
+    }
+
+    fileprivate func endLease(_ loop: Int) {
+        leases.withLock { $0.inUse[loop] -= 1 }
+    }
+
+    private final class Lease: Sendable {
+        let loop: Int
+        let waits: Bool
+        let database: StoreDatabase
+        private let ended = Atomic<Bool>(false)
+
+        init(loop: Int, waits: Bool, database: StoreDatabase) {
+            self.loop = loop
+            self.waits = waits
+            self.database = database
+        }
+
+        func end() {
+            if !ended.exchange(true, ordering: .relaxed) { database.endLease(loop) }
         }
     }
 
@@ -181,6 +260,20 @@ final class StoreDatabase: Sendable {
         }
     }
 
+    /// Runs one statement that writes, as a transaction of its own: a single statement is
+    /// atomic on both engines, so no `BEGIN` and `COMMIT`, two round trips fewer than
+    /// `transaction`. SQLite: it takes the process's write turn, and waits for another
+    /// process's write lock as `transaction` does. Returns the rows of its `RETURNING`.
+    func writeStatement(_ query: SQLQueryString) async throws -> [any SQLRow] {
+        let engine = engine
+        if engine == .sqlite { await writer.take() }
+        defer { if engine == .sqlite { writer.give() } }
+        return try await withConnection { db in
+            guard engine == .sqlite else { return try await db.raw(query).all() }
+            return try await Self.waitingForTheWriteLock { try await db.raw(query).all() }
+        }
+    }
+
     /// How long a SQLite write waits for another process's write lock (another `serve`, a
     /// `users import`, migrations at start) before the store answers "unavailable".
     static let sqliteWriteLockWait: Duration = .seconds(60)
@@ -190,12 +283,19 @@ final class StoreDatabase: Sendable {
     /// it waits), then the wait goes on here without a thread, retrying with a growing pause.
     private static func begin(_ db: any SQLDatabase, _ engine: StoreEngine) async throws {
         guard engine == .sqlite else { return try await db.raw("\(unsafeRaw: engine.begin)").run() }
+        try await waitingForTheWriteLock { try await db.raw("\(unsafeRaw: engine.begin)").run() }
+    }
+
+    /// Runs `statement` (SQLite's first of a write: `BEGIN IMMEDIATE`, or a write on its own)
+    /// again, with a growing pause, while another process holds the write lock (SQLite refuses
+    /// it before it changes anything), up to `sqliteWriteLockWait`.
+    private static func waitingForTheWriteLock<R>(_ statement: () async throws -> R) async throws -> R {
         let clock = ContinuousClock()
         let deadline = clock.now + sqliteWriteLockWait
         var pause = Duration.milliseconds(2)
         while true {
             do {
-                return try await db.raw("\(unsafeRaw: engine.begin)").run()
+                return try await statement()
             } catch let error as SQLiteError where error.reason == .busy || error.reason == .busyTimeout {
                 guard clock.now < deadline else {
                     throw StoreUnavailable(reason: "another process has held the SQLite write lock for \(sqliteWriteLockWait)")
@@ -343,4 +443,47 @@ extension SQLRow {
     func optionalString(_ column: String) throws -> String? { try decodeNil(column: column) ? nil : string(column) }
     func optionalInt(_ column: String) throws -> Int? { try decodeNil(column: column) ? nil : int(column) }
     func optionalInt64(_ column: String) throws -> Int64? { try decodeNil(column: column) ? nil : int64(column) }
+}
+
+/// The statements one request sends to the database (its round trips: a statement with its
+/// binds is one), counted by the store's one query path (`CountedDatabase`) for a request whose
+/// task runs with a tally set (`OperationsMiddleware`, which reports them by route as
+/// `jump_database_queries_total`). `BEGIN` and `COMMIT` count: they are round trips too.
+final class StatementTally: Sendable {
+    /// The tally of the running request, if any.
+    @TaskLocal static var current: StatementTally?
+
+    private let statements = Atomic<Int>(0)
+
+    var count: Int { statements.load(ordering: .relaxed) }
+
+    func add() { statements.add(1, ordering: .relaxed) }
+}
+
+/// A connection as the store's queries see it: each statement counts in the `StatementTally`
+/// of the request that leased it, then goes to the connection as it is.
+struct CountedDatabase: SQLDatabase {
+    let connection: any SQLDatabase
+    let tally: StatementTally?
+
+    init(_ connection: any SQLDatabase, tally: StatementTally?) {
+        self.connection = connection
+        self.tally = tally
+    }
+
+    var logger: Logger { connection.logger }
+    var eventLoop: any EventLoop { connection.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { connection.version }
+    var dialect: any SQLDialect { connection.dialect }
+    var queryLogLevel: Logger.Level? { connection.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        tally?.add()
+        return connection.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        tally?.add()
+        try await connection.execute(sql: query, onRow)
+    }
 }
