@@ -1,18 +1,20 @@
+import Synchronization
+
 /// The texts of the files a run read, kept so that diagnostics can quote their lines
 /// without reading the files again. Kept as the bytes read (no copy, no decoding until a
 /// line is quoted).
 public struct SourceFiles: Sendable {
-    private var files: [String: [UInt8]] = [:]
+    private var files: [String: SourceFile] = [:]
 
     public init() {}
 
     public mutating func add(path: String, text: String) {
-        files[path] = Array(text.utf8)
+        files[path] = SourceFile(Array(text.utf8))
     }
 
     /// Adds a file as the UTF-8 bytes read (invalid sequences are shown repaired when quoted).
     public mutating func add(path: String, bytes: [UInt8]) {
-        files[path] = bytes
+        files[path] = SourceFile(bytes)
     }
 
     /// Forgets the files whose path `shouldRemove` accepts (their lines are never quoted).
@@ -24,7 +26,7 @@ public struct SourceFiles: Sendable {
         files.merge(other.files) { _, new in new }
     }
 
-    public func text(of path: String) -> String? { files[path].map { String(decoding: $0, as: UTF8.self) } }
+    public func text(of path: String) -> String? { files[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
 
     /// How many files are held.
     public var count: Int { files.count }
@@ -32,8 +34,9 @@ public struct SourceFiles: Sendable {
     /// The 1-based line `line` of `path`, without its line break (lines break where YAML breaks
     /// them: LF, CR LF, CR, NEL, LS, PS).
     public func line(_ line: Int, of path: String) -> Substring? {
-        guard line >= 1, let bytes = files[path] else { return nil }
-        let starts = LineBreaks.lineStarts(bytes)
+        guard line >= 1, let file = files[path] else { return nil }
+        let bytes = file.bytes
+        let starts = file.lineStarts
         guard line <= starts.count else { return nil }
         let start = starts[line - 1]
         let end = line < starts.count ? lineEnd(bytes, from: start, to: starts[line]) : bytes.count
@@ -48,6 +51,26 @@ public struct SourceFiles: Sendable {
             index += 1
         }
         return next
+    }
+}
+
+/// One file's bytes, and where its lines start: found the first time one of its lines is
+/// quoted (a run may quote a hundred lines of a few large locale files).
+private final class SourceFile: Sendable {
+    let bytes: [UInt8]
+    private let lineStartsCache = Mutex<[Int]?>(nil)
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var lineStarts: [Int] {
+        lineStartsCache.withLock { cached in
+            if let cached { return cached }
+            let starts = LineBreaks.lineStarts(bytes)
+            cached = starts
+            return starts
+        }
     }
 }
 

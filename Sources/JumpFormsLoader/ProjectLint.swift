@@ -12,6 +12,8 @@ extension LoadedProject {
         // the flows that share them (each message parsed once).
         var argumentTables: [String: [MessageArgumentTable]] = [:]
         var keysOfFolder: [String: Set<String>] = [:]
+        // And the messages no flow of the folder uses, found once for them all.
+        var unusedOfFolder: [String: UnusedMessages] = [:]
         for loaded in flows { keysOfFolder[loaded.localesDirectory, default: []].formUnion(loaded.flow.messageKeyUses.map(\.value)) }
         for loaded in flows {
             if argumentTables[loaded.localesDirectory] == nil {
@@ -33,6 +35,11 @@ extension LoadedProject {
                 fileExists: { [directory] in FileAccess.kind(of: $0, from: directory) == .file }
             )
             linter.argumentTables = argumentTables[loaded.localesDirectory]
+            if unusedOfFolder[loaded.localesDirectory] == nil {
+                unusedOfFolder[loaded.localesDirectory] = UnusedMessages(
+                    catalogs: loaded.catalogs, usedKeys: others, builtinMessageKeys: builtinKeys)
+            }
+            linter.unusedMessages = unusedOfFolder[loaded.localesDirectory]
             findings += linter.lint()
         }
         findings += CatalogLinter.lint(looseCatalogs)

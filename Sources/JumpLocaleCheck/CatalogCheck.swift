@@ -16,6 +16,8 @@ struct CatalogCheck {
     let allowZeroWidthSpace: Bool
     let sameLanguageAsReference: Bool
     let allowedSame: [String]
+    /// A pseudo-locale `locales pseudo` writes (`en-XA`, `ar-XB`): its padding ends every text.
+    let isPseudoLocale: Bool
     /// More general files of the same language (`fr` for `fr-CA`): their keys count as present.
     let fallbacks: [LocaleCatalog]
     /// jump-forms' own catalogs along the locale's chain (`fr-CA`, `fr`): the keys they
@@ -47,6 +49,7 @@ struct CatalogCheck {
         allowZeroWidthSpace = TextScan.zeroWidthSpaceLanguages.contains(tag.language)
         sameLanguageAsReference = tag.language == project.reference.language
         allowedSame = catalog.sameAsSource.map(\.value) + project.input.sameAsSourceAllowed
+        isPseudoLocale = PseudoLocalizer.Style(rawValue: tag.identifier) != nil
         let own = catalog.tag.value
         fallbacks = project.catalogMatcher.ranked(own).filter { $0 != own }.compactMap { project.catalogsByTag[$0] }
         builtinChain = project.builtinMatcher.ranked(own).compactMap { project.builtinByTag[$0] }

@@ -73,13 +73,14 @@ struct ProjectFacts: Sendable {
             var referenceMessage: LocaleMessage?
         }
 
-        /// `referenceSource` names the reference's text in messages ("the en-US text").
-        init(_ draft: Draft, referenceSource: String) {
+        /// `referenceSource` names the reference's text in messages ("the en-US text");
+        /// `referenceLanguage` is the reference's language.
+        init(_ draft: Draft, referenceSource: String, referenceLanguage: String) {
             known = draft.known
             sites = draft.sites
             isBuiltin = draft.isBuiltin
             builtinPattern = draft.builtinPattern
-            let reference = draft.referenceMessage.map { ReferenceFacts($0, source: referenceSource) }
+            let reference = draft.referenceMessage.map { ReferenceFacts($0, source: referenceSource, language: referenceLanguage) }
             self.reference = reference
             if let sites = draft.sites {
                 var names = Set(sites[0].arguments.keys)
@@ -123,11 +124,14 @@ struct ProjectFacts: Sendable {
         let trailing: Bool
         let hasDoubleSpace: Bool
         let newlines: Int
+        /// The mark the text ends with (`ending-punctuation` compares every locale's with it).
+        let endingMark: EndingMark
 
-        init(_ message: LocaleMessage, source: String) {
+        init(_ message: LocaleMessage, source: String, language: String) {
             self.message = message
             let text = message.text
             self.text = text
+            endingMark = EndingMark(text, language: language)
             let facts = TextPrescan(text)
             if case .success(let pattern) = MessagePattern.parse(text) {
                 self.pattern = pattern
@@ -229,7 +233,7 @@ struct ProjectFacts: Sendable {
             drafts[message.key, default: KeyInfo.Draft()].referenceMessage = message
         }
         let referenceSource = "the \(input.reference) text"
-        let info = drafts.mapValues { KeyInfo($0, referenceSource: referenceSource) }
+        let info = drafts.mapValues { KeyInfo($0, referenceSource: referenceSource, referenceLanguage: input.reference.language) }
         keyInfo = info
         let orderedKeys = byTag[input.reference]?.keys ?? []
         referenceKeys = orderedKeys

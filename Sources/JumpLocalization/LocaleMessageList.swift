@@ -82,20 +82,25 @@ public struct LocaleMessageList: Sendable {
     /// appended to `bytes` (after `prefix` and a dot, when `prefix` is not empty).
     private mutating func range(of text: String, prefix: UnsafeBufferPointer<UInt8>, sourceOffset offset: Int?) -> (start: UInt32, count: UInt32) {
         var text = text
-        return text.withUTF8 { utf8 in
-            if prefix.isEmpty, let offset, offset >= 0, offset + utf8.count <= source.count, offset < Int(Self.inSource),
-                source.withUnsafeBufferPointer({ MessageIndex.bytesEqual(UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]), utf8) })
-            {
-                return (UInt32(offset) | Self.inSource, UInt32(utf8.count))
-            }
-            let start = bytes.count
-            if !prefix.isEmpty {
-                bytes.append(contentsOf: prefix)
-                bytes.append(UInt8(ascii: "."))
-            }
-            bytes.append(contentsOf: utf8)
-            return (UInt32(start), UInt32(bytes.count - start))
+        return text.withUTF8 { range(ofUTF8: $0, prefix: prefix, sourceOffset: offset) }
+    }
+
+    /// `range(of:prefix:sourceOffset:)` of UTF-8 bytes.
+    private mutating func range(ofUTF8 utf8: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>, sourceOffset offset: Int?) -> (
+        start: UInt32, count: UInt32
+    ) {
+        if prefix.isEmpty, let offset, offset >= 0, offset + utf8.count <= source.count, offset < Int(Self.inSource),
+            source.withUnsafeBufferPointer({ MessageIndex.bytesEqual(UnsafeBufferPointer(rebasing: $0[offset..<(offset + utf8.count)]), utf8) })
+        {
+            return (UInt32(offset) | Self.inSource, UInt32(utf8.count))
         }
+        let start = bytes.count
+        if !prefix.isEmpty {
+            bytes.append(contentsOf: prefix)
+            bytes.append(UInt8(ascii: "."))
+        }
+        bytes.append(contentsOf: utf8)
+        return (UInt32(start), UInt32(bytes.count - start))
     }
 
     /// Calls `body` with the bytes of a range of a record.
@@ -122,8 +127,24 @@ public struct LocaleMessageList: Sendable {
         valueLocation: (line: Int, column: Int, length: Int),
         offsets: Offsets, trap: ScalarTrap?
     ) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(
+                keyPrefix: keyPrefix, keyPart: keyPart, keyOffset: keyOffset, textUTF8: utf8, textOffset: textOffset,
+                keyLocation: keyLocation, valueLocation: valueLocation, offsets: offsets, trap: trap)
+        }
+    }
+
+    /// `append` of a text given as UTF-8 (a reader's bytes: no string made of it).
+    public mutating func append(
+        keyPrefix: UnsafeBufferPointer<UInt8>, keyPart: String, keyOffset: Int? = nil,
+        textUTF8: UnsafeBufferPointer<UInt8>, textOffset: Int? = nil,
+        keyLocation: (line: Int, column: Int, length: Int),
+        valueLocation: (line: Int, column: Int, length: Int),
+        offsets: Offsets, trap: ScalarTrap?
+    ) {
         let key = range(of: keyPart, prefix: keyPrefix, sourceOffset: keyOffset)
-        let value = range(of: text, prefix: UnsafeBufferPointer(start: nil, count: 0), sourceOffset: textOffset)
+        let value = range(ofUTF8: textUTF8, prefix: UnsafeBufferPointer(start: nil, count: 0), sourceOffset: textOffset)
         var record = Record(
             keyStart: key.start, keyCount: key.count, textStart: value.start, textCount: value.count,
             keyLine: UInt32(clamping: keyLocation.line), keyColumn: UInt32(clamping: keyLocation.column),

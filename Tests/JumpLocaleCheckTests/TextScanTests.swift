@@ -13,6 +13,16 @@ import Testing
 
     /// Every character the character checks report, and every digit the number scan reads,
     /// is seen by `TextPrescan` (which decides whether those checks run), at either end of a text.
+    /// The characters `ending-punctuation` skips at a text's end, ASCII told without tables:
+    /// the same as the whitespace, closing marks and direction marks they stand for.
+    @Test func endingMarksSkipWhatTheTablesSay() {
+        let differing = Self.allScalars.filter { scalar in
+            EndingMark.isSkipped(scalar)
+                != (scalar.properties.isWhitespace || EndingMark.closing.contains(scalar) || EndingMark.directionMarks.contains(scalar.value))
+        }
+        #expect(Array(differing.prefix(5)).isEmpty)
+    }
+
     @Test func factsSeeEveryReportedCharacterAndDigit() {
         let special = Self.allScalars.filter { TextScan.isInvisible($0, allowZeroWidthSpace: false) || TextScan.bidiKind($0) != nil }
         for scalar in special {

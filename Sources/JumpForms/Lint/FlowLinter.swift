@@ -14,6 +14,10 @@ public struct FlowLinter: Sendable {
     /// `CatalogLinter.lintKeepingArguments` (each message parsed once); without them (or for a
     /// catalog they were not made from) the used messages are parsed here.
     package var argumentTables: [MessageArgumentTable]?
+    /// The catalogs' unused messages, worked out once for the flows sharing them
+    /// (`LoadedProject.lint`: against the keys all of them use, which `otherUsedKeys` holds);
+    /// without it (or for other catalogs) worked out here.
+    package var unusedMessages: UnusedMessages?
 
     public init(
         flow: Flow,
@@ -212,27 +216,19 @@ public struct FlowLinter: Sendable {
         // Unused keys: in any locale, one a letter or two off a used key that the file lacks
         // and another locale file (or jump-forms' own catalog) has is a typo (an error where it
         // is written; where no file has the used key, the typo may be the flow's: JF308 says so
-        // there); the rest are
-        // reported in the default locale only, to report each once.
-        let own = Set(uses.map(\.key.value))
-        let usedKeys = own.union(otherUsedKeys).union(builtinMessageKeys)
-        var known: KnownKeys?
-        // The used keys hashed once; each catalog's used messages found by position, so only an
-        // unused message's key is made into a string.
-        let hashedUsedKeys = usedKeys.map(MessageKey.init)
-        for catalog in catalogs where catalog.isComplete {
+        // there); the rest are reported in the default locale only, to report each once.
+        let unused: UnusedMessages
+        if let shared = unusedMessages, shared.belongs(to: catalogs) {
+            unused = shared
+        } else {
+            unused = UnusedMessages(
+                catalogs: catalogs, usedKeys: Set(uses.map(\.key.value)).union(otherUsedKeys), builtinMessageKeys: builtinMessageKeys)
+        }
+        for (position, catalog) in catalogs.enumerated() {
             let isDefault = catalog.tag.value == defaultTag
-            var used = [Bool](repeating: false, count: catalog.count)
-            for key in hashedUsedKeys {
-                if let position = catalog.position(of: key) { used[position] = true }
-            }
-            for position in used.indices where !used[position] {
-                let message = catalog.message(at: position)
-                if known == nil { known = KnownKeys(usedKeys) }
-                if let meant = known?.meant(by: message.key, missingFrom: catalog),
-                    builtinMessageKeys.contains(meant.key)
-                        || catalogs.contains(where: { $0.tag.value != catalog.tag.value && $0.contains(meant.key) })
-                {
+            for entry in unused.perCatalog[position] {
+                let message = catalog.message(at: entry.position)
+                if let meant = entry.meant {
                     // Written nested (`lable:` under `email:`), the segment; written flat, the key.
                     let written = message.keyLocation.length == message.key.count ? meant.key : meant.segment
                     findings.append(
@@ -244,51 +240,6 @@ public struct FlowLinter: Sendable {
                     findings.append(Diagnostic(.unusedMessage, "message '\(message.key)' is not used by the flow", at: message.keyLocation))
                 }
             }
-        }
-    }
-
-    /// The message keys in use, to tell a mistyped key: one that differs from a used key in a
-    /// single dot-separated segment, by a typo's distance (`fields.email.lable`,
-    /// `fields.emial.label`). Made only when a message is unused, and searched for the few
-    /// unused keys (a table of every key with each segment left out cost more than all the
-    /// rest of lint: 1.13 G of 10.0 G instructions on the long-message corpus).
-    struct KnownKeys {
-        /// The used keys' segments, by segment count (strings: short ones compare as two
-        /// words, substrings character by character). Unsorted: the few candidates a search
-        /// finds are sorted instead.
-        private var keysBySegmentCount: [Int: [[String]]] = [:]
-
-        init(_ keys: Set<String>) {
-            for key in keys {
-                let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-                keysBySegmentCount[segments.count, default: []].append(segments)
-            }
-        }
-
-        /// The used key `key` is a typo of (and the segment meant), when `catalog` lacks it.
-        func meant(by key: String, missingFrom catalog: LocaleCatalog) -> (key: String, segment: String)? {
-            let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard let sameCount = keysBySegmentCount[segments.count] else { return nil }
-            for index in segments.indices {
-                // The used keys equal to `key` but in this segment, in key order: what they
-                // have there.
-                let candidates = sameCount.filter { used in
-                    !used.indices.contains { other in other != index && used[other] != segments[other] }
-                }.map { $0.joined(separator: ".") }.sorted().map { key in
-                    String(key.split(separator: ".", omittingEmptySubsequences: false)[index])
-                }
-                guard !candidates.isEmpty else { continue }
-                let missing = candidates.filter { candidate in
-                    var fixed = segments
-                    fixed[index] = candidate
-                    return !catalog.contains(fixed.joined(separator: "."))
-                }
-                guard let segment = Suggestion.closest(to: segments[index], among: missing) else { continue }
-                var fixed = segments
-                fixed[index] = segment
-                return (fixed.joined(separator: "."), segment)
-            }
-            return nil
         }
     }
 

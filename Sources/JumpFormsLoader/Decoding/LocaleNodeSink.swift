@@ -36,7 +36,7 @@ struct LocaleNodeSink: YAMLNodeSink {
         return (frame.treeChildren, frame.holdsMessages)
     }
 
-    mutating func scalar(_ scalar: YAMLScalar, at place: YAMLPlace, anchored: Bool) -> YAMLNodeID? {
+    mutating func scalar(_ scalar: YAMLScalarEvent, at place: YAMLPlace, anchored: Bool) -> YAMLNodeID? {
         let (treeChildren, holdsMessages) = parent
         var node: YAMLNodeID?
         if treeChildren || anchored {

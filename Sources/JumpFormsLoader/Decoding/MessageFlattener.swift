@@ -93,8 +93,16 @@ struct MessageFlattener: Sendable {
         }
     }
 
-    /// An entry whose value is a scalar: a message.
+    /// An entry of the tree whose value is a scalar: a message.
     mutating func message(_ value: YAMLScalar, key: YAMLScalar) {
+        var text = value.value
+        text.withUTF8 { utf8 in
+            message(YAMLScalarEvent(value: utf8, style: value.style, tag: value.tag, start: value.start, end: value.end), key: key)
+        }
+    }
+
+    /// An entry whose value is a scalar: a message (its text kept as bytes, never a string).
+    mutating func message(_ value: YAMLScalarEvent, key: YAMLScalar) {
         checkKey(key, at: location(key))
         // A key written both flat and nested is found once the catalog is built.
         let offsets = source.offsets(for: value)
@@ -107,10 +115,10 @@ struct MessageFlattener: Sendable {
         }
         keyPath.withUnsafeBufferPointer { prefix in
             messages.append(
-                keyPrefix: prefix, keyPart: key.value, keyOffset: keyOffset, text: value.value, textOffset: textOffset,
+                keyPrefix: prefix, keyPart: key.value, keyOffset: keyOffset, textUTF8: value.value, textOffset: textOffset,
                 keyLocation: (key.start.line, key.start.column, key.width),
                 valueLocation: (value.start.line, value.start.column, value.width),
-                offsets: offsets, trap: ScalarTrap.of(value))
+                offsets: offsets, trap: value.style == .plain && value.tag == nil ? ScalarTrap.of(plainUTF8: value.value) : nil)
         }
     }
 

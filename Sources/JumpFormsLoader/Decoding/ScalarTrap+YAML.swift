@@ -16,6 +16,13 @@ extension ScalarTrap {
         return text.withUTF8 { of(bytes: $0) }
     }
 
+    /// What a YAML 1.1 loader would type the plain scalar of UTF-8 `value` as.
+    static func of(plainUTF8 value: UnsafeBufferPointer<UInt8>) -> ScalarTrap? {
+        guard let lead = value.first else { return .null }
+        guard mayStartTrap(lead) else { return nil }
+        return of(bytes: value)
+    }
+
     /// Every trap starts with one of these bytes (or is empty).
     private static func mayStartTrap(_ lead: UInt8) -> Bool {
         switch lead {

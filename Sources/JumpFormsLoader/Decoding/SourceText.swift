@@ -40,6 +40,14 @@ final class SourceText: Sendable {
     /// Where each value scalar of `scalar` was written. Values on one line without escapes map
     /// linearly; the others are aligned with the raw text only when a place is asked for.
     func offsets(for scalar: YAMLScalar) -> LocaleMessageList.Offsets {
+        var value = scalar.value
+        return value.withUTF8 { utf8 in
+            offsets(for: YAMLScalarEvent(value: utf8, style: scalar.style, tag: scalar.tag, start: scalar.start, end: scalar.end))
+        }
+    }
+
+    /// `offsets(for:)` of a scalar as read.
+    func offsets(for scalar: YAMLScalarEvent) -> LocaleMessageList.Offsets {
         if scalar.start.line == scalar.end.line {
             switch scalar.style {
             case .plain:
@@ -48,12 +56,9 @@ final class SourceText: Sendable {
                 // Without escapes the value is the raw text between the quotes.
                 let special: UInt8 = scalar.style == .singleQuoted ? UInt8(ascii: "'") : UInt8(ascii: "\\")
                 var (scalars, escaped) = (0, false)
-                var value = scalar.value
-                value.withUTF8 { utf8 in
-                    for byte in utf8 {
-                        if byte & 0xC0 != 0x80 { scalars += 1 }
-                        if byte == special { escaped = true }
-                    }
+                for byte in scalar.value {
+                    if byte & 0xC0 != 0x80 { scalars += 1 }
+                    if byte == special { escaped = true }
                 }
                 if !escaped, scalar.end.column - scalar.start.column - 2 == scalars {
                     return .linear(line: scalar.start.line, column: scalar.start.column + 1)

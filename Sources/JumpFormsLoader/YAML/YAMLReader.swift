@@ -329,6 +329,27 @@ enum YAMLPlace {
     case dropped
 }
 
+/// A scalar as libyaml reports it: its value is libyaml's UTF-8 bytes, valid only while a sink
+/// handles it. A sink that keeps the scalar makes it a `YAMLScalar` (its value a string); the
+/// locale decoder keeps a message's text as bytes (most as a range of the file's).
+struct YAMLScalarEvent {
+    var value: UnsafeBufferPointer<UInt8>
+    var style: YAMLScalarStyle
+    var tag: String?
+    var start: YAMLMark
+    var end: YAMLMark
+
+    /// The scalar, its value made a string.
+    var scalar: YAMLScalar {
+        YAMLScalar(value: String(decoding: value, as: UTF8.self), style: style, tag: tag, start: start, end: end)
+    }
+
+    /// How many columns the scalar spans on its first line (`YAMLScalar.width`).
+    var width: Int {
+        end.line == start.line ? max(1, end.column - start.column) : 1
+    }
+}
+
 /// Receives the nodes the composer accepted, in file order: what the YAML means once bad
 /// keys, duplicate keys and tags are reported and dropped. `YAMLTreeBuilder` keeps them as a
 /// tree; the locale decoder turns `messages` into messages as they arrive.
@@ -337,7 +358,7 @@ protocol YAMLNodeSink {
     associatedtype Anchor
 
     /// A scalar; returns what an anchor on it names when `anchored`.
-    mutating func scalar(_ scalar: YAMLScalar, at place: YAMLPlace, anchored: Bool) -> Anchor?
+    mutating func scalar(_ scalar: YAMLScalarEvent, at place: YAMLPlace, anchored: Bool) -> Anchor?
     mutating func startCollection(isMapping: Bool, start: YAMLMark, at place: YAMLPlace, anchored: Bool)
     /// The end of the innermost collection; returns what an anchor on it names when it had one.
     mutating func endCollection(end: YAMLMark) -> Anchor?
@@ -464,10 +485,7 @@ struct Composer<Sink: YAMLNodeSink> {
             }
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            let value =
-                data.value.map {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self)
-                } ?? ""
+            let value = UnsafeBufferPointer(start: data.value, count: data.value == nil ? 0 : data.length)
             let style: YAMLScalarStyle
             switch data.style {
             case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -484,13 +502,13 @@ struct Composer<Sink: YAMLNodeSink> {
                     composeErrors.append(.unsupportedTag(location(event.start_mark), tag: written.replacingPrefix("tag:yaml.org,2002:", with: "!!")))
                 }
             }
-            let scalar = YAMLScalar(value: value, style: style, tag: tag, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
+            let scalar = YAMLScalarEvent(value: value, style: style, tag: tag, start: yamlMark(event.start_mark), end: yamlMark(event.end_mark))
             let anchor = Self.string(data.anchor)
             if let anchor { anchorMarkers.append(.init(name: anchor, mark: scalar.start)) }
             if awaitingKey {
                 // An anchor on a key names the key's scalar (an alias may use it as a value).
                 if let anchor, let node = sink.scalar(scalar, at: .dropped, anchored: true) { anchors[anchor] = (node, 1) }
-                acceptKey(scalar, at: event.start_mark)
+                acceptKey(scalar.scalar, at: event.start_mark)
                 return
             }
             let place = takePlace(size: 1)
@@ -691,8 +709,8 @@ struct YAMLTreeBuilder: YAMLNodeSink {
         finished().node(id)
     }
 
-    mutating func scalar(_ scalar: YAMLScalar, at place: YAMLPlace, anchored: Bool) -> YAMLNodeID? {
-        scalars.append(scalar)
+    mutating func scalar(_ scalar: YAMLScalarEvent, at place: YAMLPlace, anchored: Bool) -> YAMLNodeID? {
+        scalars.append(scalar.scalar)
         let id = YAMLNodeID.scalar(scalars.count - 1)
         attach(id, at: place)
         return id

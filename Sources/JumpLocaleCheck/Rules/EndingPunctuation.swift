@@ -88,9 +88,9 @@ extension LocaleRule {
 
 extension CatalogCheck {
     func checkEndingPunctuation(_ message: LocaleMessage, _ context: MessageContext) {
-        guard let reference = context.reference, PseudoLocalizer.Style(rawValue: tag.identifier) == nil else { return }
+        guard let reference = context.reference, !isPseudoLocale else { return }
         let mine = EndingMark(context.facts.text, language: tag.language)
-        let theirs = EndingMark(reference.text, language: project.reference.language)
+        let theirs = reference.endingMark
         guard mine != theirs else { return }
         // Thai and Lao end sentences without a mark: a full stop left out is their way.
         if mine == .none, theirs == .fullStop, EndingMark.languagesWithoutFullStop.contains(tag.language) { return }
@@ -110,7 +110,7 @@ enum EndingMark: Equatable {
 
     init(_ text: String, language: String) {
         var scalars = text.unicodeScalars[...]
-        while let last = scalars.last, last.properties.isWhitespace || Self.closing.contains(last) || Self.directionMarks.contains(last.value) {
+        while let last = scalars.last, Self.isSkipped(last) {
             scalars.removeLast()
         }
         switch scalars.last {
@@ -123,6 +123,18 @@ enum EndingMark: Equatable {
         case ".", "。", "｡", "．", "।", "۔", "։", "።", "။", "។": self = .fullStop
         default: self = .none
         }
+    }
+
+    /// Whether `scalar` is skipped at the end: whitespace, a closing quote or bracket, a
+    /// direction mark. ASCII (most texts' last character) is told without a table.
+    static func isSkipped(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            switch scalar {
+            case " ", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\"", "'", ")", "]": return true
+            default: return false
+            }
+        }
+        return scalar.properties.isWhitespace || closing.contains(scalar) || directionMarks.contains(scalar.value)
     }
 
     /// Closing quotes and brackets, skipped at the end.
