@@ -265,7 +265,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The preview tests read the gallery over HTTP.
                 "JumpCaptureServer", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+            ],
+            exclude: ["Golden"]
         ),
         // End-to-end tests of the local server through the real transport, reliability (200
         // concurrent registrations, kill -9), the serve/outbox commands, and the database itself

@@ -61,7 +61,13 @@ import TestSupport
         let (ticks, continuation) = AsyncStream<Void>.makeStream()
         continuation.yield()
         continuation.finish()
-        try await Console.$capture.withValue(ConsoleCapture()) { try await server.watch(ticks) }
+        let capture = ConsoleCapture()
+        do {
+            try await Console.$capture.withValue(capture) { try await server.watch(ticks) }
+        } catch {
+            Issue.record("the reload failed: \(capture.err)")
+            throw error
+        }
     }
 
     /// Usage errors, and a project that does not load (reported as `serve` reports it), end

@@ -237,7 +237,11 @@ public final class EmbeddedCaptureServer: Sendable {
             continuation.finish()
         }
         let group = server.serviceGroup(application, signals: [])
-        let task = Task { try await group.run() }
+        // A server that stops before it listens (its port taken, say) ends the wait for its URL.
+        let task = Task {
+            defer { continuation.finish() }
+            try await group.run()
+        }
         var iterator = stream.makeAsyncIterator()
         guard let url = await iterator.next() else {
             task.cancel()
