@@ -21,4 +21,27 @@ import TestSupport
         }
         await first.stop()
     }
+
+    /// `stop()` closes the server's database connections (the preview starts a server on each
+    /// reload): no descriptor of the process is left on the database file.
+    @Test func stopClosesTheDatabase() async throws {
+        let folder = try TemporaryFolder("embedded-stop")
+        defer { folder.remove() }
+        let path = folder.path + "/capture.sqlite"
+        let setup = CaptureServerSetup(
+            config: ServerFixtures.config, flow: ServerFixtures.flow, localizer: ServerFixtures.localizer, databasePath: path)
+        let server = try await EmbeddedCaptureServer.start(setup, logger: ServerFixtures.quietLogger)
+        _ = try await server.server.outbox()
+        #expect(try Self.descriptors(on: path) > 0)
+        await server.stop()
+        #expect(try Self.descriptors(on: path) == 0)
+    }
+
+    /// The process's open descriptors on `path` (its WAL and shared-memory files included).
+    static func descriptors(on path: String) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd) else { return false }
+            return target.hasPrefix(path)
+        }.count
+    }
 }

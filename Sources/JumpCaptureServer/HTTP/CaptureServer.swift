@@ -252,10 +252,13 @@ public final class EmbeddedCaptureServer: Sendable {
     }
 
     /// Stops accepting connections, finishes the requests in flight (for at most
-    /// `CaptureServer.shutdownGracePeriod`), and returns.
+    /// `CaptureServer.shutdownGracePeriod`), closes the database's connections, and returns.
+    /// (The preview restarts its server on each reload: an open pool would stay behind each
+    /// time, its connections and whatever lock one of them held.)
     public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
+        await server.service.store.database.shutdown()
     }
 }
 
