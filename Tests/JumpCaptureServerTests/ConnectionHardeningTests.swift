@@ -57,9 +57,10 @@ import TestSupport
     }
 
     /// Silence in the middle of a request gets a 408 at the idle timeout; silence between
-    /// requests closes the connection quietly at the idle timeout.
+    /// requests closes the connection quietly at the idle timeout. (The request timeout is far
+    /// from it, 30 s against 1 s, so that a slow test process still tells one from the other.)
     @Test func silenceIsAnswered408MidRequestAndClosedQuietlyBetweenRequests() async throws {
-        try await withServer(.socket, idleTimeout: .seconds(1), requestTimeout: .seconds(10)) { server in
+        try await withServer(.socket, idleTimeout: .seconds(1), requestTimeout: .seconds(30)) { server in
             let port = try #require(server.url.port)
             for (name, partial) in [
                 ("head", "POST /oauth/auth_native HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
@@ -69,13 +70,13 @@ import TestSupport
                 let answer = try await RawHTTP.exchange(port: port, Array(partial.utf8))
                 let seconds = Self.seconds(since: start)
                 expectError(answer, status: 408, code: 408, name)
-                #expect(seconds >= 0.8 && seconds < 4, "\(name): answered after \(seconds) s")
+                #expect(seconds >= 0.8 && seconds < 15, "\(name): answered after \(seconds) s")
             }
             // Nothing sent: closed without an answer.
             let start = ContinuousClock.now
             let silent = try await RawHTTP.exchange(port: port, [])
             #expect(silent.head.isEmpty && silent.body.isEmpty, "\(silent)")
-            #expect(Self.seconds(since: start) < 4)
+            #expect(Self.seconds(since: start) < 15)
             // After an answer: kept open for the idle timeout, then closed quietly.
             let kept = try await RawHTTP.exchange(port: port, Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
             #expect(kept.status == 200)

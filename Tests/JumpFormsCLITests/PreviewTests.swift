@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsyncHTTPClient
 import CLITestSupport
 import Foundation
@@ -25,14 +26,28 @@ import TestSupport
             }
         }
 
+        /// Starts the preview on a port below Linux's ephemeral range (32768-60999): a reload
+        /// restarts the server on its port, and in the moment between, a server another test
+        /// starts on port 0, or a client's connection, could be given a port of that range (it
+        /// happened: "Address already in use"). The first free port of a few, from one that
+        /// depends on the process, so that concurrent runs rarely meet.
         func start(locales: [String] = []) async throws -> PreviewServer {
-            let options = PreviewServer.Options(project: ["--config", folder.path + "/jump.yaml"], locales: locales.compactMap(LocaleTag.init))
-            // What it says on standard error (reloads, problems) is captured, not printed.
-            return try await Console.$capture.withValue(ConsoleCapture()) {
-                try await PreviewServer.start(
-                    options, environment: ["HOME": folder.path], logger: Logger(label: "preview-test"),
-                    console: Console(colorOut: false, colorErr: false))
+            var options = PreviewServer.Options(project: ["--config", folder.path + "/jump.yaml"], locales: locales.compactMap(LocaleTag.init))
+            let first = 20_000 + Int(getpid() % 600) * 20
+            for port in first..<first + 20 {
+                options.port = port
+                // What it says on standard error (reloads, problems) is captured, not printed.
+                do {
+                    return try await Console.$capture.withValue(ConsoleCapture()) {
+                        try await PreviewServer.start(
+                            options, environment: ["HOME": folder.path], logger: Logger(label: "preview-test"),
+                            console: Console(colorOut: false, colorErr: false))
+                    }
+                } catch is ExitCode {
+                    continue  // the port is taken
+                }
             }
+            throw PreviewTestError("no free port in \(first)..<\(first + 20)")
         }
 
         func edit(_ change: (String) -> String) throws {
@@ -192,4 +207,9 @@ import TestSupport
         #expect(!fixed.contains("id=\"problems\""))
         #expect(fixed.contains("data-generation=\"3\""))
     }
+}
+
+struct PreviewTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -251,6 +251,11 @@ public final class EmbeddedCaptureServer: Sendable {
         return EmbeddedCaptureServer(url: url, server: server, group: group, task: task)
     }
 
+    /// Whether `start` failed because its port is in use.
+    public static func portInUse(_ error: any Error) -> Bool {
+        (error as? IOError)?.errnoCode == EADDRINUSE
+    }
+
     /// Stops accepting connections, finishes the requests in flight (for at most
     /// `CaptureServer.shutdownGracePeriod`), closes the database's connections, and returns.
     /// (The preview restarts its server on each reload: an open pool would stay behind each

@@ -122,7 +122,7 @@ actor PreviewServer {
         var setup = loaded.setup
         setup.preview = gallery
         do {
-            server = try await EmbeddedCaptureServer.start(setup, host: options.host, port: port, logger: logger)
+            server = try await Self.restart(setup, host: options.host, port: port, logger: logger)
         } catch {
             console.err(escaping: "cannot listen again on \(options.host):\(port): \(error)\n")
             throw ExitCode(2)
@@ -131,6 +131,21 @@ actor PreviewServer {
         stamps = FileStamp.snapshot(watched)
         gallery.publish(loaded.content)
         console.err("reloaded: generation \(gallery.generation)\n")
+    }
+
+    /// Starts the server again on the port it had. The stopped server's sockets may hold the
+    /// port for a moment after `stop()` returned (seen under load: "Address already in use"):
+    /// while it is in use, tries again every 100 ms for up to 5 s.
+    static func restart(_ setup: CaptureServerSetup, host: String, port: Int, logger: Logger) async throws -> EmbeddedCaptureServer {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while true {
+            do {
+                return try await EmbeddedCaptureServer.start(setup, host: host, port: port, logger: logger)
+            } catch  where EmbeddedCaptureServer.portInUse(error) && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
     private func report(problems: String) {
