@@ -27,10 +27,10 @@ import TestSupport
         }
 
         /// Starts the preview on a port below Linux's ephemeral range (32768-60999): a reload
-        /// restarts the server on its port, and in the moment between, a server another test
-        /// starts on port 0, or a client's connection, could be given a port of that range (it
-        /// happened: "Address already in use"). The first free port of a few, from one that
-        /// depends on the process, so that concurrent runs rarely meet.
+        /// restarts the server on its port, and a port of that range could meanwhile be given to
+        /// a server another test starts on port 0, or to a client's connection, for longer than
+        /// the reload tries again. The first free port of a few, from one that depends on the
+        /// process, so that concurrent runs rarely meet.
         func start(locales: [String] = []) async throws -> PreviewServer {
             var options = PreviewServer.Options(project: ["--config", folder.path + "/jump.yaml"], locales: locales.compactMap(LocaleTag.init))
             let first = 20_000 + Int(getpid() % 600) * 20
