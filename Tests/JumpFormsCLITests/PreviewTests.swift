@@ -37,14 +37,17 @@ import TestSupport
             for port in first..<first + 20 {
                 options.port = port
                 // What it says on standard error (reloads, problems) is captured, not printed.
+                let capture = ConsoleCapture()
                 do {
-                    return try await Console.$capture.withValue(ConsoleCapture()) {
+                    return try await Console.$capture.withValue(capture) {
                         try await PreviewServer.start(
                             options, environment: ["HOME": folder.path], logger: Logger(label: "preview-test"),
                             console: Console(colorOut: false, colorErr: false))
                     }
-                } catch is ExitCode {
+                } catch is ExitCode where capture.err.contains("cannot listen on") {
                     continue  // the port is taken
+                } catch is ExitCode {
+                    throw PreviewTestError("the preview did not start: \(capture.err)")
                 }
             }
             throw PreviewTestError("no free port in \(first)..<\(first + 20)")
