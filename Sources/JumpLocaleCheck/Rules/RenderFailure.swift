@@ -55,6 +55,9 @@ extension CatalogCheck {
             signatures.append(signature)
         }
         for signature in signatures {
+            // Most messages cannot fail with any of the values: formatting them with each
+            // would find nothing (a plural formats its value to choose a case).
+            guard !Self.alwaysFormats(pattern, signature.mapValues(values)) else { continue }
             if let failure = render(pattern, signature) {
                 add(
                     .renderFailure, "message '\(message.key)' cannot be rendered for \(tag) with \(failure.arguments): \(failure.error)",
@@ -87,6 +90,52 @@ extension CatalogCheck {
             }
         }
         return result.isEmpty ? [.int(1)] : result
+    }
+
+    /// Whether formatting `pattern` succeeds whatever value of `values` (per argument) each
+    /// argument takes, so that `render` could find no failure: every argument of every case is
+    /// given, each value is of a kind its argument formats (a number where a number is needed),
+    /// and no argument has a style that may be refused (`date`, `time`, a `number` style other
+    /// than `integer`). False when a failure is possible: `render` then tries the values.
+    static func alwaysFormats(_ pattern: MessagePattern, _ values: [String: [MessageArgument]]) -> Bool {
+        func formats(_ name: String, _ accepts: (MessageArgument) -> Bool) -> Bool {
+            guard let given = values[name], !given.isEmpty else { return false }
+            return given.allSatisfy(accepts)
+        }
+        func isNumber(_ value: MessageArgument) -> Bool {
+            switch value {
+            case .int: true
+            case .decimal(let text), .string(let text): MessageFormatter.readsAsNumber(text)
+            case .date: false
+            }
+        }
+        var formatsAll = true
+        pattern.walk { node in
+            guard formatsAll else { return }
+            switch node {
+            case .text, .pound:
+                break
+            case .argument(let argument):
+                // `{name}` prints a string as it is and formats a number; a date, or a `date`
+                // or `time` argument, is left to `render`.
+                formatsAll =
+                    argument.kind == .simple
+                    && formats(argument.name) {
+                        if case .string = $0 { return true }
+                        return isNumber($0)
+                    }
+            case .number(let argument):
+                switch argument.style {
+                case .plain, .integer: formatsAll = formats(argument.name, isNumber)
+                case .other: formatsAll = false
+                }
+            case .plural(let argument):
+                formatsAll = formats(argument.name, isNumber)
+            case .select(let argument):
+                formatsAll = formats(argument.name) { _ in true }
+            }
+        }
+        return formatsAll
     }
 
     /// Formats with each value of each argument in turn (the others at their first value);
