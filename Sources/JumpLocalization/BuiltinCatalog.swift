@@ -40,10 +40,14 @@ public enum BuiltinCatalog {
     /// escapes); BREAKPOINTS `offset,line,column[,e]` joined by `;` (`e`: an escape); texts
     /// with `\\`, `\t`, `\n`, `\r` and `\u{HEX}` escapes. The table is generated from files the
     /// loader decodes, so a line it cannot read is a bug of the generator: it traps.
+    ///
+    /// Lines and fields are split on UTF-8 bytes (a line break and a tab are each a character
+    /// of their own, so this is where `Character`s would split too, at a fraction of the cost:
+    /// every process that loads a project reads the table).
     static func files(_ table: String) -> [File] {
         var files: [File] = []
-        for line in table.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        for line in table.utf8.split(separator: UInt8(ascii: "\n")).map(Substring.init) {
+            let fields = line.utf8.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map(Substring.init)
             switch fields[0] {
             case "file":
                 files.append(
@@ -58,7 +62,9 @@ public enum BuiltinCatalog {
                 let key = unescaped(fields[1])
                 let text = unescaped(fields[2])
                 let trap = fields[6] == "-" ? nil : ScalarTrap(rawValue: String(fields[6]))!
-                let numbers = fields[5].split(separator: ";").map { $0.split(separator: ",") }
+                let numbers = fields[5].utf8.split(separator: UInt8(ascii: ";")).map {
+                    $0.split(separator: UInt8(ascii: ",")).map(Substring.init)
+                }
                 let message =
                     if numbers.count == 1, numbers[0].count == 1 {
                         Message(key, text, key: Place(fields[3]), value: Place(fields[4]), start: Place.start(fields[5]), trap: trap)
@@ -79,7 +85,7 @@ public enum BuiltinCatalog {
 
     /// `text` with the table's escapes (`\\`, `\t`, `\n`, `\r`, `\u{HEX}`) replaced.
     static func unescaped(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return String(text) }
         var out = ""
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -114,13 +120,13 @@ public enum BuiltinCatalog {
 
         /// A place written `line:column:length`.
         init(_ text: Substring) {
-            let numbers = text.split(separator: ":").map { Int($0)! }
+            let numbers = text.utf8.split(separator: UInt8(ascii: ":")).map { Int(Substring($0))! }
             self.init(numbers[0], numbers[1], numbers[2])
         }
 
         /// A start written `line:column`.
         static func start(_ text: Substring) -> (line: Int, column: Int) {
-            let numbers = text.split(separator: ":").map { Int($0)! }
+            let numbers = text.utf8.split(separator: UInt8(ascii: ":")).map { Int(Substring($0))! }
             return (numbers[0], numbers[1])
         }
 

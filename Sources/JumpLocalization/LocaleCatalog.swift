@@ -67,6 +67,20 @@ public struct LocaleCatalog: Sendable {
         allMessages.withUnsafeBufferPointer(body)
     }
 
+    /// Whether the key of the message at `position` is `key`, as `keys[position] == key` says,
+    /// without making the catalog's key a string: the bytes are compared, and only keys that
+    /// differ in non-ASCII bytes (which may still be canonically equivalent) as strings.
+    package func key(at position: Int, is key: String) -> Bool {
+        var key = key
+        return key.withUTF8 { utf8 in
+            store.list.withKeyBytes(at: position) { own in
+                if MessageIndex.bytesEqual(own, utf8) { return true }
+                if own.allSatisfy({ $0 < 0x80 }) && utf8.allSatisfy({ $0 < 0x80 }) { return false }
+                return String(decoding: own, as: UTF8.self) == String(decoding: utf8, as: UTF8.self)
+            }
+        }
+    }
+
     /// Whether the catalog has a message for `key`.
     public func contains(_ key: String) -> Bool { index.position(of: MessageKey(key)) != nil }
 

@@ -96,6 +96,13 @@ public struct LocaleMessage: Sendable {
     /// most messages are plain text, found as such without building anything).
     public var pattern: Result<MessagePattern, MessageSyntaxError> { MessagePattern.parse(text) }
 
+    /// The arguments the message uses, or its syntax error, parsed from its bytes in place
+    /// without building the tree (`MessagePattern.argumentUses(ofUTF8:)`).
+    package var argumentUses: Result<[MessageArgumentUse], MessageSyntaxError> {
+        let record = record
+        return store.list.withBytes(record.textStart, record.textCount) { MessagePattern.argumentUses(ofUTF8: $0) }
+    }
+
     /// Where the key is (its last part, for a nested key).
     public var keyLocation: SourceLocation { store.list.keyLocation(at: position) }
 

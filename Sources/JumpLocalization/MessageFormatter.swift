@@ -74,6 +74,9 @@ public struct MessageFormatter: Sendable {
     /// The zone dates and times are shown in.
     public let timeZone: MessageTimeZone
     let locale: CLDRLocale
+    /// The locale's number data and decimal format, found once per formatter: a plural formats
+    /// its value to choose a case (locale checks format every plural message many times).
+    let numberData: LocaleNumberData
 
     /// A formatter for `localeTag` (BCP 47: `de-CH`, `en-US-u-cu-eur`), showing times in
     /// `timeZone`.
@@ -84,6 +87,7 @@ public struct MessageFormatter: Sendable {
         self.numberSymbols = NumberSymbols.forLocale(localeTag)
         self.timeZone = timeZone
         self.locale = CLDRLocale.resolve(localeTag)
+        self.numberData = LocaleNumberData.forLocale(locale)
     }
 
     /// Formats `pattern` with `arguments`.
@@ -159,7 +163,7 @@ public struct MessageFormatter: Sendable {
                     output.write(pattern.format(DateTimeValue(date), locale: locale))
                 case (.simple, _):
                     let number = try numericValue(value, argument.name)
-                    output.write(NumberFormat.decimal(locale).format(number, locale: locale).text)
+                    output.write(numberData.decimalFormat.format(number, data: numberData, locale: locale).text)
                 case (.date, _), (.time, _):
                     let moment = try dateValue(value, argument.name)
                     let pattern = try datePattern(argument.style, kind: argument.kind == .date ? .date : .time, argument.name)
@@ -168,7 +172,7 @@ public struct MessageFormatter: Sendable {
             case .number(let argument):
                 let value = try numericValue(try lookUp(argument.name, arguments), argument.name)
                 let format = try numberFormat(argument.style, argument.name)
-                output.write(format.format(value, locale: locale).text)
+                output.write(format.format(value, data: numberData, locale: locale).text)
             case .select(let argument):
                 let key = try lookUp(argument.name, arguments).text
                 let chosen = argument.cases.first { $0.key == key } ?? argument.cases.first { $0.key == "other" }
@@ -176,7 +180,7 @@ public struct MessageFormatter: Sendable {
             case .plural(let argument):
                 let value = try numericValue(try lookUp(argument.name, arguments), argument.name)
                 let shifted = argument.pluralOffset == 0 ? value : value.adding(DecimalNumber(argument.pluralOffset).negated)
-                let formatted = NumberFormat.decimal(locale).format(shifted, locale: locale)
+                let formatted = numberData.decimalFormat.format(shifted, data: numberData, locale: locale)
                 let chosen = pluralCase(argument, value: value, shown: formatted.quantity)
                 try append(chosen.message, arguments, pound: PoundValue(text: formatted.text), to: &output)
             }
@@ -236,7 +240,7 @@ public struct MessageFormatter: Sendable {
 
     private func numberFormat(_ style: MessageNumberStyle, _ name: String) throws(MessageFormatError) -> NumberFormat {
         switch style {
-        case .plain: return NumberFormat.decimal(locale)
+        case .plain: return numberData.decimalFormat
         case .integer: return NumberFormat.integer(locale)
         case .other(let text):
             do {

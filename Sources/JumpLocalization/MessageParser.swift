@@ -15,7 +15,11 @@ struct MessageParser {
 
     private let bytes: UnsafePointer<UInt8>
     private let count: Int
-    private let source: String
+    /// The message as a string; nil when only the argument uses are wanted (`buildsTree` false).
+    private let source: String?
+    /// Whether the parser makes the tree (text nodes, cases) and the selectors; without it,
+    /// it checks the syntax and collects the argument uses only, allocating nothing else.
+    private let buildsTree: Bool
     /// With ASCII only, byte and scalar offsets are the same.
     private let isASCII: Bool
     /// Byte index into `bytes`.
@@ -31,11 +35,14 @@ struct MessageParser {
     private var argumentUses: [MessageArgumentUse] = []
     private var selectors: [MessageSelectorUse] = []
 
-    /// `bytes` must be non-empty and stay valid while the parser runs.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, source: String) {
+    /// `bytes` must be non-empty and stay valid while the parser runs. Without `source` the
+    /// parser builds no tree: `parse` finds the same syntax errors and argument uses, with no
+    /// nodes and no selectors.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, source: String?) {
         self.bytes = bytes.baseAddress!
         self.count = bytes.count
         self.source = source
+        self.buildsTree = source != nil
         self.isASCII = Self.isAllASCII(bytes)
     }
 
@@ -129,7 +136,7 @@ struct MessageParser {
 
     /// The text of bytes `start..<end` (scalar boundaries); the source itself when it is all.
     private func string(_ start: Int, _ end: Int) -> String {
-        if start == 0 && end == count { return source }
+        if start == 0 && end == count, let source { return source }
         return String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
     }
 
@@ -211,7 +218,8 @@ struct MessageParser {
                 }
             case UInt8(ascii: "{"):
                 flushText(run, into: &nodes)
-                Self.append(try parseArgument(depth: depth), to: &nodes, capacity: 4)
+                let argument = try parseArgument(depth: depth)
+                if buildsTree { Self.append(argument, to: &nodes, capacity: 4) }
                 run = index
             case UInt8(ascii: "}"):
                 guard open != nil else {
@@ -222,7 +230,7 @@ struct MessageParser {
                 return nodes
             case UInt8(ascii: "#") where inPlural:
                 flushText(run, into: &nodes)
-                Self.append(.pound(offset: scalarOffset(index)), to: &nodes, capacity: 4)
+                if buildsTree { Self.append(.pound(offset: scalarOffset(index)), to: &nodes, capacity: 4) }
                 index += 1
                 run = index
             default:
@@ -240,11 +248,13 @@ struct MessageParser {
     }
 
     private mutating func appendPiece(_ start: Int, _ end: Int) {
+        guard buildsTree else { return }
         pieces.append(contentsOf: UnsafeBufferPointer(start: bytes + start, count: end - start))
     }
 
     /// Ends the text node made of `pieces` and the bytes `run..<index`, if it is not empty.
     private mutating func flushText(_ run: Int, into nodes: inout [MessageNode]) {
+        guard buildsTree else { return }
         if pieces.isEmpty {
             if index > run { Self.append(.text(string(run, index)), to: &nodes, capacity: 4) }
         } else {
@@ -431,9 +441,13 @@ struct MessageParser {
         // Outer before nested: the uses are recorded before the cases are parsed.
         addUse(MessageArgumentUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset))
         let selector = selectors.count
-        selectors.append(
-            MessageSelectorUse(name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
+        if buildsTree {
+            selectors.append(
+                MessageSelectorUse(
+                    name: name, kind: ordinal ? .selectordinal : .plural, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
+        }
         var cases: [MessagePluralCase] = []
+        var caseCount = 0
         var categories = CategorySet()
         var exactValues = SeenStrings()
         var pluralOffset: Int?
@@ -447,10 +461,12 @@ struct MessageParser {
                     throw error("\(type) argument '\(name)' has no 'other' case", at: keyOffset)
                 }
                 index += 1
-                selectors[selector].pluralOffset = pluralOffset ?? 0
-                selectors[selector].keys = cases.map { item -> MessageSelectorUse.Key in
-                    let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
-                    return .init(text: item.key.description, offset: item.keyOffset, category: category)
+                if buildsTree {
+                    selectors[selector].pluralOffset = pluralOffset ?? 0
+                    selectors[selector].keys = cases.map { item -> MessageSelectorUse.Key in
+                        let category: PluralCategory? = if case .category(let category) = item.key { category } else { nil }
+                        return .init(text: item.key.description, offset: item.keyOffset, category: category)
+                    }
                 }
                 return MessagePluralArgument(
                     name: name, isOrdinal: ordinal, pluralOffset: pluralOffset ?? 0, cases: cases, offset: open, nameOffset: nameOffset)
@@ -459,7 +475,7 @@ struct MessageParser {
                 if pluralOffset != nil {
                     throw error("\(type) argument '\(name)' has more than one 'offset:'", at: keyOffset)
                 }
-                if !cases.isEmpty { throw error("'offset:' must come before the first case", at: keyOffset) }
+                if caseCount > 0 { throw error("'offset:' must come before the first case", at: keyOffset) }
                 index += 7
                 skipWhiteSpace()
                 guard index < count else { throw unmatched(open) }
@@ -492,7 +508,8 @@ struct MessageParser {
                 key = .category(category)
             }
             let message = try parseCaseMessage(key: key.description, open: open, depth: depth, inPlural: true)
-            Self.append(MessagePluralCase(key: key, keyOffset: keyOffset, message: message), to: &cases, capacity: 8)
+            caseCount += 1
+            if buildsTree { Self.append(MessagePluralCase(key: key, keyOffset: keyOffset, message: message), to: &cases, capacity: 8) }
         }
     }
 
@@ -520,7 +537,9 @@ struct MessageParser {
         try expectCasesComma(type: "select", open: open, depth: depth)
         addUse(MessageArgumentUse(name: name, kind: .select, offset: open, nameOffset: nameOffset))
         let selector = selectors.count
-        selectors.append(MessageSelectorUse(name: name, kind: .select, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
+        if buildsTree {
+            selectors.append(MessageSelectorUse(name: name, kind: .select, offset: open, nameOffset: nameOffset, pluralOffset: 0, keys: []))
+        }
         var cases: [MessageSelectCase] = []
         var keys = SeenStrings()
         while true {
@@ -533,7 +552,7 @@ struct MessageParser {
                     throw error("select argument '\(name)' has no 'other' case", at: keyOffset)
                 }
                 index += 1
-                selectors[selector].keys = cases.map { MessageSelectorUse.Key(text: $0.key, offset: $0.keyOffset, category: nil) }
+                if buildsTree { selectors[selector].keys = cases.map { MessageSelectorUse.Key(text: $0.key, offset: $0.keyOffset, category: nil) } }
                 return MessageSelectArgument(name: name, cases: cases, offset: open, nameOffset: nameOffset)
             }
             if c == UInt8(ascii: "=") {
@@ -552,7 +571,7 @@ struct MessageParser {
                 throw error("select argument '\(name)' has the case '\(key)' twice", at: keyOffset)
             }
             let message = try parseCaseMessage(key: key, open: open, depth: depth, inPlural: false)
-            Self.append(MessageSelectCase(key: key, keyOffset: keyOffset, message: message), to: &cases, capacity: 8)
+            if buildsTree { Self.append(MessageSelectCase(key: key, keyOffset: keyOffset, message: message), to: &cases, capacity: 8) }
         }
     }
 

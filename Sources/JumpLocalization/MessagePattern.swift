@@ -344,6 +344,15 @@ public struct MessagePattern: Sendable, Hashable {
         parsed = Parsed(try result.get())
     }
 
+    /// The argument uses (`argumentUses`) of the message whose UTF-8 text is `utf8`, or its
+    /// first syntax error (the same as `parse` finds), without building the tree or a string:
+    /// what lint needs of a message.
+    package static func argumentUses(ofUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Result<[MessageArgumentUse], MessageSyntaxError> {
+        guard MessageParser.containsBraceOrApostrophe(utf8) else { return .success([]) }
+        var parser = MessageParser(utf8, source: nil)
+        return Result { () throws(MessageSyntaxError) in try parser.parse().argumentUses }
+    }
+
     /// Every argument the message uses, one entry per name, in order of first use: the kind
     /// and offsets are those of the first use (`{n, plural, one {# item} other {{n, number}
     /// items}}` gives `n` once, as plural). `argumentUses` lists every occurrence.

@@ -86,8 +86,10 @@ struct NumberFormat: Sendable, Hashable {
     // MARK: The DecimalFormat styles of MessageFormat
 
     /// `{n}`, `{n, number}` and `#`: the locale's decimal pattern (`#,##0.###`).
+    /// Made once per CLDR id (`LocaleNumberData.decimalFormat`): messages format every plural
+    /// value with it.
     static func decimal(_ locale: CLDRLocale) -> NumberFormat {
-        fromPattern(locale.number("p.decimal") ?? "#,##0.###", locale: locale, currencyDigits: false)
+        LocaleNumberData.forLocale(locale).decimalFormat
     }
 
     /// `{n, number, integer}`: the decimal pattern without fraction digits.
@@ -120,7 +122,7 @@ struct NumberFormat: Sendable, Hashable {
         return fromPattern(pattern, currencyDigits: currencyDigits)
     }
 
-    private static func fromPattern(_ pattern: NumberPattern, currencyDigits: Bool) -> NumberFormat {
+    fileprivate static func fromPattern(_ pattern: NumberPattern, currencyDigits: Bool) -> NumberFormat {
         var format = NumberFormat()
         format.pattern = pattern
         format.isDecimalFormat = true
@@ -153,7 +155,12 @@ struct NumberFormat: Sendable, Hashable {
 
     /// Formats `value` (negative zero when `negative` and zero) for `locale`.
     func format(_ value: DecimalNumber, negative: Bool? = nil, locale: CLDRLocale) -> Result {
-        let data = LocaleNumberData.forLocale(locale)
+        format(value, negative: negative, data: LocaleNumberData.forLocale(locale), locale: locale)
+    }
+
+    /// `format(_:negative:locale:)` with the locale's number data at hand (`data` is
+    /// `LocaleNumberData.forLocale(locale)`).
+    func format(_ value: DecimalNumber, negative: Bool? = nil, data: LocaleNumberData, locale: CLDRLocale) -> Result {
         let isNegative = negative ?? value.negative
         var quantity = value.absolute
         if let multiplier { quantity = quantity.multiplied(by: multiplier.absolute) }
@@ -571,6 +578,8 @@ final class LocaleNumberData: Sendable {
     let symbols: [String: String]
     let minimumGrouping: Int
     let pluralRules: PluralRules
+    /// `NumberFormat.decimal`: the locale's decimal pattern (`#,##0.###` when it has none).
+    let decimalFormat: NumberFormat
     private let patterns: [String: NumberPattern]
     private let compactTables: [String: CompactTable]
 
@@ -604,6 +613,8 @@ final class LocaleNumberData: Sendable {
             if let text = locale.number(key), let pattern = try? NumberPattern(parsing: text) { patterns[key] = pattern }
         }
         self.patterns = patterns
+        decimalFormat = NumberFormat.fromPattern(
+            patterns["p.decimal"] ?? (try! NumberPattern(parsing: "#,##0.###")), currencyDigits: false)
         var tables: [String: CompactTable] = [:]
         for prefix in ["cs", "cl", "cc"] {
             var table = CompactTable()

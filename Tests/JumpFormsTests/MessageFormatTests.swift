@@ -373,10 +373,26 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: errors)
     func reportsSyntaxErrors(_ example: MessageSyntaxExample) {
-        #expect(throws: MessageSyntaxError(message: example.message, offset: example.offset, hint: example.hint)) {
+        let error = MessageSyntaxError(message: example.message, offset: example.offset, hint: example.hint)
+        #expect(throws: error) {
             try MessagePattern(parsing: example.source)
         }
+        // Lint's parse, which builds no tree, stops at the same error.
+        #expect(Self.usesOnly(example.source) == .failure(error))
         #expect((0...example.source.unicodeScalars.count).contains(example.offset))
+    }
+
+    /// What lint's parse (`MessagePattern.argumentUses(ofUTF8:)`: no tree, no string) finds.
+    static func usesOnly(_ source: String) -> Result<[MessageArgumentUse], MessageSyntaxError> {
+        var source = source
+        return source.withUTF8 { MessagePattern.argumentUses(ofUTF8: $0) }
+    }
+
+    /// Lint's parse finds the argument uses the full parse collects, for every kind of message.
+    @Test(arguments: simple + plurals + nesting + apostrophes)
+    func parseWithoutTreeFindsTheSameUses(_ example: MessageFormatExample) throws {
+        let pattern = try MessagePattern(parsing: example.source)
+        #expect(Self.usesOnly(example.source) == .success(pattern.argumentUses))
     }
 
     @Test func nestingDeeperThanTheLimitIsAnError() {
@@ -664,6 +680,7 @@ struct MessageSyntaxExample: Sendable, CustomTestStringConvertible {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 source += pieces[Int(state >> 33) % pieces.count]
             }
+            #expect(Self.usesOnly(source) == MessagePattern.parse(source).map(\.argumentUses), "\(source)")
             do {
                 let pattern = try MessagePattern(parsing: source)
                 let walked = Self.walkedUses(pattern)

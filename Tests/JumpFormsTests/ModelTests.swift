@@ -60,6 +60,23 @@ import Testing
         #expect(localizer.fallbackLocales(of: try #require(LocaleTag("fr-BE"))).map(\.identifier) == ["fr-FR"])
     }
 
+    /// `key(at:is:)` (locale checks compare keys in place) says what `keys[position] == key`
+    /// says, canonically equivalent keys written with other bytes included.
+    @Test func catalogKeysCompareInPlaceAsStrings() throws {
+        let here = SourceLocation(file: "fr-FR.yaml", line: 1, column: 1)
+        let keys = ["fields.email.label", "fields.caf\u{E9}.label", "fields.cafe\u{301}.tip", "fields.\u{1F600}"]
+        let catalog = LocaleCatalog(
+            path: "fr-FR.yaml", tag: Located(try #require(LocaleTag("fr-FR")), at: here),
+            messages: keys.map { LocaleMessage(key: $0, text: "x", keyLocation: here, valueLocation: here, offsetMap: .linear(line: 1, column: 1)) })
+        let others = keys + ["fields.cafe\u{301}.label", "fields.caf\u{E9}.tip", "fields.email.labe", "fields.email.label.", "", "fields.\u{1F601}"]
+        for position in 0..<catalog.count {
+            for other in others {
+                #expect(catalog.key(at: position, is: other) == (catalog.keys[position] == other), "\(position) \(other)")
+            }
+        }
+        #expect(catalog.key(at: 1, is: "fields.cafe\u{301}.label"))
+    }
+
     @Test func suggestionsFindTyposOnly() {
         #expect(Suggestion.closest(to: "lable", among: ["label", "placeholder", "tip"]) == "label")
         #expect(Suggestion.closest(to: "emial", among: ["email", "text"]) == "email")

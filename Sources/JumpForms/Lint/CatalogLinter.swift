@@ -13,16 +13,15 @@ public enum CatalogLinter {
             var table = MessageArgumentTable(catalog: catalog)
             for position in 0..<catalog.count {
                 let message = catalog.message(at: position)
-                // Plain text (most messages) is valid and uses no argument: not even made a string.
-                if !message.isPlainText {
-                    switch message.pattern {
-                    case .success(let pattern): table.uses += pattern.argumentUses
-                    case .failure(let error):
-                        findings.append(
-                            Diagnostic(
-                                .messageSyntax, "message '\(message.key)': \(error.message)",
-                                at: message.location(ofOffset: error.offset), hint: error.hint))
-                    }
+                // Parsed from the file's bytes in place, for its syntax and argument uses only:
+                // no string, no tree (plain text, most messages, is found as such at once).
+                switch message.argumentUses {
+                case .success(let uses): table.uses += uses
+                case .failure(let error):
+                    findings.append(
+                        Diagnostic(
+                            .messageSyntax, "message '\(message.key)': \(error.message)",
+                            at: message.location(ofOffset: error.offset), hint: error.hint))
                 }
                 table.ends.append(Int32(table.uses.count))
             }

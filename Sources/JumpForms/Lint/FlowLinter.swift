@@ -185,14 +185,20 @@ public struct FlowLinter: Sendable {
             let fallbacks = matcher.ranked(catalog.tag.value).filter { $0 != catalog.tag.value }.compactMap { positionOfTag[$0] }.map {
                 all[$0].keyPositions
             }
+            // What the loop reads of the catalog, taken out once: a call on the catalog inside
+            // the closure below copies the whole struct (its arrays' and strings' reference
+            // counts) for every use.
+            let keyPositions = catalog.keyPositions
+            let reportsMissing = !isDefault && catalog.isComplete
+            let table = tables.flatMap { position < $0.count && $0[position].belongs(to: catalog) ? $0[position] : nil }
             var found: [Diagnostic] = []
             // The uses are read in place: copying them out would retain their strings, which
             // both cores share (atomic reference counts on one cache line slow both down). A
             // message is made only for a key the flow uses (by its position, no array of all).
             uses.withUnsafeBufferPointer { uses in
                 for index in uses.indices {
-                    guard let own = catalog.position(of: uses[index].hashed) else {
-                        if !isDefault, catalog.isComplete, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
+                    guard let own = keyPositions.position(of: uses[index].hashed) else {
+                        if reportsMissing, !fallbacks.contains(where: { $0.position(of: uses[index].hashed) != nil }) {
                             found.append(
                                 Diagnostic(
                                     .messageMissingInLocale,
@@ -204,10 +210,9 @@ public struct FlowLinter: Sendable {
                         }
                         continue
                     }
-                    Self.checkArguments(
-                        Self.argumentUses(of: catalog, at: own, table: tables.flatMap { position < $0.count ? $0[position] : nil }),
-                        of: catalog.message(at: own),
-                        use: uses.baseAddress! + index, into: &found)
+                    let argumentUses = table.map { $0.uses(at: own) } ?? Self.argumentUses(of: catalog, at: own)
+                    guard !argumentUses.isEmpty else { continue }
+                    Self.checkArguments(argumentUses, of: catalog.message(at: own), use: uses.baseAddress! + index, into: &found)
                 }
             }
             return found
@@ -243,15 +248,11 @@ public struct FlowLinter: Sendable {
         }
     }
 
-    /// The arguments the message at `position` of `catalog` uses: from `table` (lint's one
-    /// parse of each message) when it is the catalog's, else parsed here.
-    private static func argumentUses(
-        of catalog: LocaleCatalog, at position: Int, table: MessageArgumentTable?
-    ) -> ArraySlice<MessageArgumentUse> {
-        if let table, table.belongs(to: catalog) { return table.uses(at: position) }
-        let message = catalog.message(at: position)
-        guard !message.isPlainText, case .success(let pattern) = message.pattern else { return [] }
-        return pattern.argumentUses[...]
+    /// The arguments the message at `position` uses, parsed here (for a catalog without its
+    /// `MessageArgumentTable`).
+    private static func argumentUses(of catalog: LocaleCatalog, at position: Int) -> ArraySlice<MessageArgumentUse> {
+        guard case .success(let uses) = catalog.message(at: position).argumentUses else { return [] }
+        return uses[...]
     }
 
     /// Arguments, checked statically: each one a message uses must be provided by its call

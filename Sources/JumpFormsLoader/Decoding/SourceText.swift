@@ -1,39 +1,39 @@
 import JumpForms
-import Synchronization
 
 /// The raw text of a file, for mapping offsets inside scalars back to lines and columns.
 /// Shared by the deferred offset maps of a file's messages (see `offsetMap(for:)`).
 final class SourceText: Sendable {
     let bytes: [UInt8]
-    /// Byte offsets of line starts, computed the first time a scalar needs them.
-    private let lineStartsCache = Mutex<[Int]?>(nil)
+    /// Byte offsets of line starts: every message's place in the file is found through them,
+    /// so they are found with the file (one `memchr` pass), not on the first message's demand
+    /// behind a lock that every message then takes.
+    private let lineStarts: [Int]
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
-    }
-
-    private var lineStarts: [Int] {
-        lineStartsCache.withLock { cached in
-            if let cached { return cached }
-            let starts = LineBreaks.lineStarts(bytes)
-            cached = starts
-            return starts
-        }
+        lineStarts = LineBreaks.lineStarts(bytes)
     }
 
     /// The byte offset of `line:column` (column in Unicode scalars), if the file has it.
     func byteOffset(line: Int, column: Int) -> Int? {
-        lineStartsCache.withLock { cached -> Int? in
-            if cached == nil { cached = LineBreaks.lineStarts(bytes) }
-            guard let starts = cached, line >= 1, line <= starts.count else { return nil }
-            var offset = starts[line - 1]
-            var scalars = column - 1
-            while scalars > 0, offset < bytes.count {
-                offset += 1
-                while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-                scalars -= 1
-            }
-            return scalars == 0 ? offset : nil
+        guard line >= 1, line <= lineStarts.count else { return nil }
+        var offset = lineStarts[line - 1]
+        var scalars = column - 1
+        // Where the line starts with ASCII (keys, indentation: most lines), a byte is a scalar.
+        if scalars >= 0, offset + scalars <= bytes.count, isASCII(offset..<(offset + scalars)) { return offset + scalars }
+        while scalars > 0, offset < bytes.count {
+            offset += 1
+            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            scalars -= 1
+        }
+        return scalars == 0 ? offset : nil
+    }
+
+    private func isASCII(_ range: Range<Int>) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var bits: UInt8 = 0
+            for index in range { bits |= buffer[index] }
+            return bits < 0x80
         }
     }
 

@@ -44,10 +44,11 @@ extension CatalogCheck {
         if !isReference, let reference = project.referenceCatalog {
             // Walk the file's keys along the reference's: where they agree (most of the time),
             // a string comparison says the key is there.
-            let keys = catalog.keys
+            // The catalog's keys are compared in place (`key(at:is:)`), not made strings.
+            let count = catalog.count
             var cursor = 0
             for (position, key) in project.referenceKeys.enumerated() {
-                if cursor < keys.count, keys[cursor] == key {
+                if cursor < count, catalog.key(at: cursor, is: key) {
                     cursor += 1
                     continue
                 }

@@ -55,6 +55,11 @@ extension CatalogCheck {
             signatures.append(signature)
         }
         for signature in signatures {
+            // Most messages cannot fail with any of the values: formatting them with each
+            // would find nothing (a plural formats its value to choose a case).
+            var given: [String: [MessageArgument]] = [:]
+            for (name, sample) in signature { given[name] = values(sample) }
+            guard !Self.alwaysFormats(pattern.nodes, given) else { continue }
             if let failure = render(pattern, signature) {
                 add(
                     .renderFailure, "message '\(message.key)' cannot be rendered for \(tag) with \(failure.arguments): \(failure.error)",
@@ -87,6 +92,52 @@ extension CatalogCheck {
             }
         }
         return result.isEmpty ? [.int(1)] : result
+    }
+
+    /// Whether formatting a message's `nodes` succeeds whatever value of `values` (per argument) each
+    /// argument takes, so that `render` could find no failure: every argument of every case is
+    /// given, each value is of a kind its argument formats (a number where a number is needed),
+    /// and no argument has a style that may be refused (`date`, `time`, a `number` style other
+    /// than `integer`). False when a failure is possible: `render` then tries the values.
+    static func alwaysFormats(_ nodes: [MessageNode], _ values: [String: [MessageArgument]]) -> Bool {
+        func formats(_ name: String, _ accepts: (MessageArgument) -> Bool) -> Bool {
+            guard let given = values[name], !given.isEmpty else { return false }
+            return given.allSatisfy(accepts)
+        }
+        func isNumber(_ value: MessageArgument) -> Bool {
+            switch value {
+            case .int: true
+            case .decimal(let text), .string(let text): MessageFormatter.readsAsNumber(text)
+            case .date: false
+            }
+        }
+        // Every case of every plural and select: any may be chosen.
+        for node in nodes {
+            switch node {
+            case .text, .pound:
+                continue
+            case .argument(let argument):
+                // `{name}` prints a string as it is and formats a number; a date, or a `date`
+                // or `time` argument, is left to `render`.
+                let printed = formats(argument.name) {
+                    if case .string = $0 { return true }
+                    return isNumber($0)
+                }
+                guard argument.kind == .simple, printed else { return false }
+            case .number(let argument):
+                switch argument.style {
+                case .plain, .integer: guard formats(argument.name, isNumber) else { return false }
+                case .other: return false
+                }
+            case .plural(let argument):
+                guard formats(argument.name, isNumber) else { return false }
+                for item in argument.cases where !alwaysFormats(item.message, values) { return false }
+            case .select(let argument):
+                guard formats(argument.name, { _ in true }) else { return false }
+                for item in argument.cases where !alwaysFormats(item.message, values) { return false }
+            }
+        }
+        return true
     }
 
     /// Formats with each value of each argument in turn (the others at their first value);
