@@ -240,7 +240,8 @@ import TestSupport
             for index in 0..<count {
                 group.addTask {
                     if index.isMultiple(of: 3) {
-                        try await database.execute("INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', ?, 'S', 'B', 1)", ["w\(index)"])
+                        try await database.execute(
+                            "INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', ?, 'S', 'B', 1)", ["w\(index)"])
                     } else {
                         _ = try await database.writeStatement(Self.insert("w\(index)"))
                     }
@@ -253,7 +254,8 @@ import TestSupport
                     if step.isMultiple(of: 2) {
                         _ = try await database.writeStatement(Self.insert("s\(step)"))
                     } else {
-                        try await database.execute("INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', ?, 'S', 'B', 1)", ["s\(step)"])
+                        try await database.execute(
+                            "INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', ?, 'S', 'B', 1)", ["s\(step)"])
                     }
                 }
             }

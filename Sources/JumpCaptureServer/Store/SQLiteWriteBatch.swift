@@ -12,7 +12,9 @@ import Synchronization
 /// docs/PERFORMANCE.md). Here the writes that arrive while a batch runs wait in a queue; when it
 /// ends, one task takes all that wait (at most `maximumCount`, in the order they came) and runs
 /// them on one connection in one transaction (`BEGIN IMMEDIATE` ... `COMMIT`): one lease, one
-/// wait for the write lock, one WAL sync for all of them.
+/// wait for the write lock, one WAL sync for all of them. Measured side by side with one write
+/// at a time: 4,348 against 1,230 refreshes a second, p99 22 against 110 ms (docs/PERFORMANCE.md,
+/// "SQLite's batched commits").
 ///
 /// In a batch of several, each transaction runs inside a savepoint of its own: one that throws (a
 /// unique violation, a `StoreConflict`) is rolled back to its savepoint and gets its own error,
@@ -30,12 +32,13 @@ import Synchronization
 /// savepoint of its own), rather than queueing behind that batch, which would wait for ever.
 ///
 /// The statements counted for a request (`StatementTally`, `jump_database_queries_total`): its
-/// write's own statements and its savepoint if it has one (and the rollback to it); the batch's `BEGIN` and
-/// `COMMIT` (or `ROLLBACK`) count for the request of the batch's first write. So a route's
-/// total is what the process sent, and a write alone counts as it would without the batch.
+/// write's own statements and its savepoint if it has one (and the rollback to it); the batch's
+/// `BEGIN` and `COMMIT` (or `ROLLBACK`) count for the request of the batch's first write. So a
+/// route's total is what the process sent, and a write alone counts as it would without the
+/// batch.
 final class SQLiteWriteBatch: Sendable {
-    /// The most writes a batch runs: the rest wait for the next (memory stays bounded, and a
-    /// write waits for at most one batch of this size ahead of its own).
+    /// The most writes a batch runs: the rest wait for the next (a batch's memory and time stay
+    /// bounded).
     static let maximumCount = 64
 
     private struct State {
