@@ -14,6 +14,7 @@
 #   BENCH_PERF=refresh BENCH_PERF_OUT=/tmp/refresh.data scripts/bench-server.sh   # perf profile of one run
 #   BENCH_TRAITS=Mimalloc scripts/bench-server.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
+#   BENCH_ENDPOINTS="health refresh" scripts/bench-server.sh   # only these endpoints (default: health read refresh signin)
 #   BENCH_HASH_QUEUE= BENCH_BIN=/tmp/old/.build/release scripts/bench-server.sh   # a build without server.passwordHashQueue (default: the connection count)
 #   scripts/bench-server.sh --database postgres   # the server on PostgreSQL: a private cluster (Debian's postgresql) made for the run
 #   scripts/bench-server.sh --database both       # SQLite, then PostgreSQL, one summary after the other (one build)
@@ -89,6 +90,10 @@ threads=${BENCH_THREADS:-2}
 cost=${BENCH_BCRYPT_COST:-10}
 sessions=${BENCH_SESSIONS:-128}
 rounds=${BENCH_ROUNDS:-1}   # health, read and refresh this many times, interleaved; the summary takes medians
+endpoints=" ${BENCH_ENDPOINTS:-health read refresh signin} "   # the endpoints run (signin once, after the rounds)
+for name in $endpoints; do
+  case $name in health | read | refresh | signin) ;; *) echo "BENCH_ENDPOINTS: no endpoint '$name' (health, read, refresh, signin)" >&2; exit 2 ;; esac
+done
 # The system allocator unless BENCH_TRAITS names package traits (BENCH_TRAITS=Mimalloc: mimalloc,
 # as the figures in docs/PERFORMANCE.md up to the trait's introduction were measured).
 # Through the Benchmarks package, as scripts/bench.sh builds, so both share one release build.
@@ -298,9 +303,11 @@ run_endpoint() {   # run_endpoint NAME ROUND
   sleep 1
 }
 for round in $(seq 1 "$rounds"); do
-  for name in health read refresh; do run_endpoint "$name" "$round"; done
+  for name in health read refresh; do
+    if [[ $endpoints == *" $name "* ]]; then run_endpoint "$name" "$round"; fi
+  done
 done
-run_endpoint signin 1
+if [[ $endpoints == *" signin "* ]]; then run_endpoint signin 1; fi
 
 echo
 echo "== summary ($engine, $instances instance(s); accepted requests per second; latency of all requests; medians of $rounds round(s))"

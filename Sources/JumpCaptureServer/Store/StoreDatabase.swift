@@ -76,9 +76,10 @@ final class StoreDatabase: Sendable {
     let engine: StoreEngine
     let location: DatabaseLocation
     private let pool: Pool
-    /// SQLite: one write transaction at a time in this process (as SQLite allows one writer), so
-    /// that writers wait here rather than in SQLite's busy handler, which would hold a thread.
-    private let writer = WriteTurn()
+    /// SQLite: the process's writes, queued and committed together, one batch at a time (as
+    /// SQLite allows one writer), so that writers wait here rather than in SQLite's busy
+    /// handler, which would hold a thread.
+    let sqliteWrites = SQLiteWriteBatch()
     private let logger: Logger
     /// Whether `shutdown()` ran (the pool refuses, with a warning, to be shut down twice).
     private let shutDown = Atomic<Bool>(false)
@@ -241,13 +242,13 @@ final class StoreDatabase: Sendable {
     }
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled
-    /// back when it throws (its error is rethrown).
+    /// back when it throws (its error is rethrown). SQLite: in a batch of the process's writes
+    /// (`SQLiteWriteBatch`: one commit for the writes that wait together); its result once the
+    /// batch has committed.
     func transaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let engine = engine
-        if engine == .sqlite { await writer.take() }
-        defer { if engine == .sqlite { writer.give() } }
+        if engine == .sqlite { return try await sqliteWrites.transaction(on: self, body) }
         return try await withConnection { db in
-            try await Self.begin(db, engine)
+            try await db.raw("\(unsafeRaw: StoreEngine.postgres.begin)").run()
             let result: R
             do {
                 result = try await body(db)
@@ -262,34 +263,24 @@ final class StoreDatabase: Sendable {
 
     /// Runs one statement that writes, as a transaction of its own: a single statement is
     /// atomic on both engines, so no `BEGIN` and `COMMIT`, two round trips fewer than
-    /// `transaction`. SQLite: it takes the process's write turn, and waits for another
-    /// process's write lock as `transaction` does. Returns the rows of its `RETURNING`.
+    /// `transaction`. SQLite: in a batch of the process's writes as `transaction` (alone, it
+    /// runs without `BEGIN` and `COMMIT`), and it waits for another process's write lock as
+    /// `transaction` does. Returns the rows of its `RETURNING`.
     func writeStatement(_ query: SQLQueryString) async throws -> [any SQLRow] {
-        let engine = engine
-        if engine == .sqlite { await writer.take() }
-        defer { if engine == .sqlite { writer.give() } }
-        return try await withConnection { db in
-            guard engine == .sqlite else { return try await db.raw(query).all() }
-            return try await Self.waitingForTheWriteLock { try await db.raw(query).all() }
-        }
+        if engine == .sqlite { return try await sqliteWrites.writeStatement(on: self, query) }
+        return try await withConnection { db in try await db.raw(query).all() }
     }
 
     /// How long a SQLite write waits for another process's write lock (another `serve`, a
     /// `users import`, migrations at start) before the store answers "unavailable".
     static let sqliteWriteLockWait: Duration = .seconds(60)
 
-    /// Starts a transaction. On SQLite another process may hold the write lock: SQLite's busy
-    /// handler waits only briefly (`busy_timeout`, as it holds a thread of the shared pool while
-    /// it waits), then the wait goes on here without a thread, retrying with a growing pause.
-    private static func begin(_ db: any SQLDatabase, _ engine: StoreEngine) async throws {
-        guard engine == .sqlite else { return try await db.raw("\(unsafeRaw: engine.begin)").run() }
-        try await waitingForTheWriteLock { try await db.raw("\(unsafeRaw: engine.begin)").run() }
-    }
-
     /// Runs `statement` (SQLite's first of a write: `BEGIN IMMEDIATE`, or a write on its own)
     /// again, with a growing pause, while another process holds the write lock (SQLite refuses
-    /// it before it changes anything), up to `sqliteWriteLockWait`.
-    private static func waitingForTheWriteLock<R>(_ statement: () async throws -> R) async throws -> R {
+    /// it before it changes anything), up to `sqliteWriteLockWait`. SQLite's busy handler waits
+    /// only briefly (`busy_timeout`, as it holds a thread of the shared pool while it waits),
+    /// then the wait goes on here without a thread.
+    static func waitingForTheWriteLock<R>(_ statement: () async throws -> R) async throws -> R {
         let clock = ContinuousClock()
         let deadline = clock.now + sqliteWriteLockWait
         var pause = Duration.milliseconds(2)
@@ -372,7 +363,7 @@ struct StoreUnavailable: Error, Sendable, CustomStringConvertible {
 /// for the writer), `synchronous=FULL` (an acknowledged write survives a crash of the machine),
 /// foreign keys on, and a short busy timeout (another process writing: wait a moment; it
 /// replaces SQLite-NIO's busy handler, which retries without sleeping; a longer wait for the
-/// write lock is `StoreDatabase.begin`'s, which holds no thread).
+/// write lock is `StoreDatabase.waitingForTheWriteLock`'s, which holds no thread).
 struct SQLiteStoreSource: ConnectionPoolSource {
     let path: String
 
@@ -397,41 +388,6 @@ struct SQLiteStoreSource: ConnectionPoolSource {
                 connection.close().flatMapThrowing { throw error }
             }
         }
-    }
-}
-
-/// One write transaction at a time, in the order they asked (SQLite).
-final class WriteTurn: Sendable {
-    private struct State {
-        var taken = false
-        var waiting: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Mutex(State())
-
-    func take() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if !state.taken {
-                    state.taken = true
-                    return true
-                }
-                state.waiting.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    func give() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiting.isEmpty {
-                state.taken = false
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
     }
 }
 
