@@ -95,7 +95,9 @@ import TestSupport
     func aPreparedReadSurvivesAReconnect() async throws {
         let location = try Self.postgres()
         let database = try await Self.database(location)
-        func backend() async throws -> Int { try await database.withConnection { db in try await db.raw("SELECT pg_backend_pid() AS pid").first()?.int("pid") ?? 0 } }
+        func backend() async throws -> Int {
+            try await database.withConnection { db in try await db.raw("SELECT pg_backend_pid() AS pid").first()?.int("pid") ?? 0 }
+        }
         #expect(try await database.withConnection { db in try Self.names(try await db.all(ItemRead(id: 1))) } == ["one"])
         let before = try await backend()
 
@@ -123,7 +125,9 @@ import TestSupport
         #expect(names == ["one"])
         #expect(failures <= 1)
         #expect(try await backend() != before)
-        let prepared = try await database.withConnection { db in try await db.raw("SELECT name FROM pg_prepared_statements").all().map { try $0.string("name") } }
+        let prepared = try await database.withConnection { db in
+            try await db.raw("SELECT name FROM pg_prepared_statements").all().map { try $0.string("name") }
+        }
         #expect(prepared == ["jump_ItemRead"])
         await database.shutdown()
     }
