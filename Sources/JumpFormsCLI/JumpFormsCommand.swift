@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import JumpCaptureServer
 import JumpForms
 import Logging
 
@@ -63,8 +62,6 @@ public struct JumpFormsCommand: AsyncParsableCommand {
             exit(withError: error)
         }
         if let asyncCommand = command as? any AsyncParsableCommand {
-            // `serve`: its tasks on the event loops (`ServerExecutor`); before the first task.
-            if command is ServeCommand { ServerExecutor.runTasksOnEventLoops() }
             Task {
                 var command = asyncCommand
                 do {
