@@ -61,17 +61,35 @@ extension CaptureStore {
         access_tokens.chain
         """
 
+    /// An access token's row and its sealed refresh secret (a refresh's first statement).
+    struct TokenRead: PreparedRead {
+        var tokenHash: String
+
+        var query: SQLQueryString {
+            "SELECT \(unsafeRaw: CaptureStore.tokenColumns), access_tokens.refresh_secret FROM access_tokens WHERE token_hash = \(bind: tokenHash)"
+        }
+    }
+
+    /// An access token's session, its user and the user's identities, one row per identity
+    /// (a record read's one statement).
+    struct SessionRead: PreparedRead {
+        var tokenHash: String
+
+        var query: SQLQueryString {
+            """
+            SELECT \(unsafeRaw: CaptureStore.tokenColumns), users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
+            identities.provider, identities.identifier, identities.verified_email
+            FROM access_tokens JOIN users ON users.id = access_tokens.user_id
+            LEFT JOIN identities ON identities.user_id = users.id
+            WHERE access_tokens.token_hash = \(bind: tokenHash) ORDER BY identities.id
+            """
+        }
+    }
+
     /// An access token's row, with its refresh secret opened (refresh needs it).
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
-        guard
-            let row = try await read({ db in
-                try await db.raw(
-                    "SELECT \(unsafeRaw: Self.tokenColumns), access_tokens.refresh_secret FROM access_tokens WHERE token_hash = \(bind: hash)"
-                )
-                .first()
-            })
-        else { return nil }
+        guard let row = try await read({ db in try await db.all(TokenRead(tokenHash: hash)).first }) else { return nil }
         let sealed = try row.decodeNil(column: "refresh_secret") ? nil : try row.decode(column: "refresh_secret", as: Data.self)
         return StoredToken(
             tokenHash: hash, userID: try row.int64("user_id"), expiresAt: try row.int("expires_at"),
@@ -84,17 +102,7 @@ extension CaptureStore {
         token: StoredToken, user: StoredUser, identities: [StoredIdentity]?
     )? {
         let hash = Self.hash(token)
-        let rows = try await read { db in
-            try await db.raw(
-                """
-                SELECT \(unsafeRaw: Self.tokenColumns), users.id, users.uuid, users.record, users.password_hash, users.email_normalized,
-                identities.provider, identities.identifier, identities.verified_email
-                FROM access_tokens JOIN users ON users.id = access_tokens.user_id
-                LEFT JOIN identities ON identities.user_id = users.id
-                WHERE access_tokens.token_hash = \(bind: hash) ORDER BY identities.id
-                """
-            ).all()
-        }
+        let rows = try await read { db in try await db.all(SessionRead(tokenHash: hash)) }
         guard let first = rows.first else { return nil }
         let stored = StoredToken(
             tokenHash: hash, userID: try first.int64("user_id"), expiresAt: try first.int("expires_at"), refreshSecret: nil,

@@ -189,7 +189,7 @@ final class StoreDatabase: Sendable {
                 return try await pool.withConnection(logger: logger, on: loop) { connection in
                     metrics?.recordPoolWait(ContinuousClock.now - asked)
                     return connection.eventLoop.makeFutureWithTask {
-                        try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally))
+                        try await body(CountedDatabase(connection.sql(queryLogLevel: nil), tally: tally, postgres: connection))
                     }
                     .always { _ in lease.end() }
                 }.get()
@@ -421,10 +421,13 @@ final class StatementTally: Sendable {
 struct CountedDatabase: SQLDatabase {
     let connection: any SQLDatabase
     let tally: StatementTally?
+    /// The PostgreSQL connection under `connection` (for `PreparedRead`s), nil on SQLite.
+    let postgres: PostgresConnection?
 
-    init(_ connection: any SQLDatabase, tally: StatementTally?) {
+    init(_ connection: any SQLDatabase, tally: StatementTally?, postgres: PostgresConnection? = nil) {
         self.connection = connection
         self.tally = tally
+        self.postgres = postgres
     }
 
     var logger: Logger { connection.logger }
