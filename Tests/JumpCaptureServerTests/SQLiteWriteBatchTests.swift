@@ -1,6 +1,6 @@
 @testable import JumpCaptureServer
 import SQLKit
-import SQLiteNIO
+import SQLiteKit
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
 import SQLKit
-import SQLiteNIO
+import SQLiteKit
 import Synchronization
 
 /// SQLite's writes of one store, committed together (group commit).
