@@ -297,8 +297,11 @@ run_endpoint() {   # run_endpoint NAME ROUND
   awk -v name="$name" -v t="$ticks" -v b="$before" -v a="$after" -v r="$requests" -v w="$wrk_cpu" \
     -v db_cpu=$((database_after - database_before)) -v rq=$((requests_after - requests_before)) -v sb="$statements_before" -v sa="$statements_after" -v wq=$((waits_after - waits_before)) \
     'BEGIN { printf "CPU %s server_us_per_request=%.1f wrk_us_per_request=%.1f postgres_us_per_request=%.1f db_per_request=%s pool_waits_per_request=%s\n", name,
-      (a - b) / t * 1e6 / r, w * 1e6 / r, db_cpu / t * 1e6 / r, (sa < 0 || rq == 0) ? "-1" : sprintf("%.2f", (sa - (sb < 0 ? 0 : sb)) / rq), rq == 0 ? "-1" : sprintf("%.3f", wq / rq) }' |
-    tee /dev/stderr | sed "s/\$/ round=$round/" >> "$results"
+      (a - b) / t * 1e6 / r, w * 1e6 / r, db_cpu / t * 1e6 / r, (sa < 0 || rq == 0) ? "-1" : sprintf("%.2f", (sa - (sb < 0 ? 0 : sb)) / rq), rq == 0 ? "-1" : sprintf("%.3f", wq / rq) }' > "$work/cpu"
+  # Shown on stderr as it is measured (not `tee /dev/stderr`: reopening stderr truncates a file
+  # that stdout and stderr both go to, `> log 2>&1`, losing what the run printed before).
+  cat "$work/cpu" >&2
+  sed "s/\$/ round=$round/" "$work/cpu" >> "$results"
   sed "s/\$/ round=$round/" "$work/result" >> "$results"
   sleep 1
 }
