@@ -15,6 +15,7 @@
 #   BENCH_TRAITS=Mimalloc scripts/bench-server.sh   # built with mimalloc (Debian: libmimalloc-dev)
 #   BENCH_ROUNDS=3 BENCH_DURATION=10s scripts/bench-server.sh   # health/read/refresh interleaved 3 times, medians
 #   BENCH_ENDPOINTS="health refresh" scripts/bench-server.sh   # only these endpoints (default: health read refresh signin)
+#   BENCH_RATE=2000 BENCH_ENDPOINTS="read refresh" scripts/bench-server.sh   # a fixed offered load (requests/s), not as fast as answered
 #   BENCH_HASH_QUEUE= BENCH_BIN=/tmp/old/.build/release scripts/bench-server.sh   # a build without server.passwordHashQueue (default: the connection count)
 #   scripts/bench-server.sh --database postgres   # the server on PostgreSQL: a private cluster (Debian's postgresql) made for the run
 #   scripts/bench-server.sh --database both       # SQLite, then PostgreSQL, one summary after the other (one build)
@@ -35,6 +36,12 @@
 # that both waited), and the CPU per request from /proc of the servers and of PostgreSQL (its
 # postmaster and backends; 0 on SQLite, which works in the server's threads): what predicts
 # how the load scales on more cores.
+#
+# BENCH_RATE=N offers about N requests a second over all the connections (each waits a random
+# 0.5-1.5 times connections / N seconds between an answer and its next request): latency at a
+# load the server can take, where the default runs measure it at saturation, where 64
+# connections queue (mean latency = connections / throughput). The achieved rate is printed;
+# with a rate the "vs /health" column compares two offered loads and says nothing.
 #
 # The refresh run needs live sessions to spare: BENCH_SESSIONS (default 128) is raised to twice
 # the connection count (rounded up to a multiple of the wrk threads) when it is lower.
@@ -89,6 +96,8 @@ connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 cost=${BENCH_BCRYPT_COST:-10}
 sessions=${BENCH_SESSIONS:-128}
+rate=${BENCH_RATE:-}
+[[ -z $rate || $rate =~ ^[1-9][0-9]*$ ]] || { echo "BENCH_RATE takes a number of requests a second, not '$rate'" >&2; exit 2; }
 rounds=${BENCH_ROUNDS:-1}   # health, read and refresh this many times, interleaved; the summary takes medians
 endpoints=" ${BENCH_ENDPOINTS:-health read refresh signin} "   # the endpoints run (signin once, after the rounds)
 for name in $endpoints; do
@@ -224,8 +233,10 @@ if [ "$instances" = 1 ]; then
 else
   echo "run:      $instances x wrk -t$wrk_threads -c$wrk_connections -d$duration --timeout 10s at once (one per instance), one endpoint after the other, $rounds round(s); $sessions refresh sessions"
 fi
+[ -z "$rate" ] || echo "load:     about $rate requests/s offered (BENCH_RATE), not as fast as answered"
 echo
 
+if [ -n "$rate" ]; then export BENCH_PERIOD_MS=$(awk -v c="$connections" -v r="$rate" 'BEGIN { printf "%.3f", c * 1000 / r }'); else unset BENCH_PERIOD_MS; fi
 export BENCH_LUA_DIR="$root/scripts/bench-server" BENCH_CLIENT_ID="$client_id" BENCH_ACCESS_TOKEN="$access_token"
 export BENCH_REFRESH_SECRET="$secret" BENCH_THREADS="$wrk_threads" BENCH_SIGNIN_BODY="$signin_body"
 results="$work/results"

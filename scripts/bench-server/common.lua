@@ -4,12 +4,22 @@
 local common = {}
 local threads = {}
 
+-- BENCH_PERIOD_MS (set by bench-server.sh from BENCH_RATE): a connection waits this long on
+-- average between an answer and its next request, drawn uniformly from half to one and a half
+-- of it so the connections do not send in step; the offered load is then about the rate, below
+-- what the server could take. Unset: each connection sends again as soon as it is answered.
+local period = tonumber(os.getenv("BENCH_PERIOD_MS") or "")
+if period then
+  function delay() return math.floor(period * (0.5 + math.random()) + 0.5) end
+end
+
 function common.setup(thread)
   table.insert(threads, thread)
   thread:set("thread_index", #threads)
 end
 
 function common.init()
+  math.randomseed(thread_index)   -- the same waits in every run
   ok_count = 0
   failed_count = 0
   first_failure = ""
