@@ -157,5 +157,4 @@ public struct LintRuleExample: Sendable, Hashable {
     static func project(flow: String, messages: String = signInMessages, _ more: File...) -> LintRuleExample {
         LintRuleExample(files: [File("flow.yaml", flow), .locale("en-US", messages)] + more)
     }
-
 }

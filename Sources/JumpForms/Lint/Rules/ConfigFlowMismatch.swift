@@ -20,7 +20,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .init("jump.yaml", """
+                .init(
+                    "jump.yaml",
+                    """
                     captureDomain: embedded
                     captureClientId: localdev0123456789abcdefghijklmn
                     captureLocale: en-US
@@ -41,7 +43,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .init("jump.yaml", """
+                .init(
+                    "jump.yaml",
+                    """
                     captureDomain: embedded
                     captureClientId: localdev0123456789abcdefghijklmn
                     captureLocale: en-US

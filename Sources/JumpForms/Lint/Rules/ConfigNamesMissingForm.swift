@@ -16,7 +16,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .init("jump.yaml", """
+                .init(
+                    "jump.yaml",
+                    """
                     captureDomain: embedded
                     captureClientId: localdev0123456789abcdefghijklmn
                     captureLocale: en-US
@@ -37,7 +39,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .init("jump.yaml", """
+                .init(
+                    "jump.yaml",
+                    """
                     captureDomain: embedded
                     captureClientId: localdev0123456789abcdefghijklmn
                     captureLocale: en-US

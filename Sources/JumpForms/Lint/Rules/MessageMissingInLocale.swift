@@ -18,7 +18,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .locale("fr-FR", """
+                .locale(
+                    "fr-FR",
+                    """
                     f.email: Adresse e-mail
                     """))
         ],
@@ -35,7 +37,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .locale("fr-FR", """
+                .locale(
+                    "fr-FR",
+                    """
                     f.email: Adresse e-mail
                     f.password: Mot de passe
                     """))

@@ -52,7 +52,9 @@ extension LintRule {
                     f.password: Password
                     p.corp: Corp
                     """,
-                .init("icons/corp.png", """
+                .init(
+                    "icons/corp.png",
+                    """
                     an image
                     """))
         ],

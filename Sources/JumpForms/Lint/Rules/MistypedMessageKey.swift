@@ -24,7 +24,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .locale("fr-FR", """
+                .locale(
+                    "fr-FR",
+                    """
                     f.emial: Adresse e-mail
                     f.password: Mot de passe
                     """))
@@ -42,7 +44,9 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email, password] }
                     """,
-                .locale("fr-FR", """
+                .locale(
+                    "fr-FR",
+                    """
                     f.email: Adresse e-mail
                     f.password: Mot de passe
                     """))
