@@ -190,8 +190,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         Self.catalog[self]?.explanation ?? Self.lintCatalog[self]?.explanation ?? Self.localeCatalog[self]?.explanation ?? ""
     }
 
-    /// A short example of the input that triggers it.
-    public var example: String { Self.catalog[self]?.example ?? Self.lintCatalog[self]?.example ?? Self.localeCatalog[self]?.example ?? "" }
+    /// A short example of the input that triggers it; empty for the lint rules' codes (`JF3xx`),
+    /// whose examples are projects (`LintRule.triggeringExamples`, module JumpForms).
+    public var example: String { Self.catalog[self]?.example ?? Self.localeCatalog[self]?.example ?? "" }
 
     private struct Entry {
         var title: String
@@ -205,7 +206,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
         var severity: Diagnostic.Severity
         var title: String
         var explanation: String
-        var example: String
     }
 
     /// The lint rules' entries, by code.

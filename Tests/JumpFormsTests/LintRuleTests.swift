@@ -12,7 +12,8 @@ import TestSupport
         #expect(Set(codes) == Set(lintCodes))
         for rule in LintRule.allCases {
             #expect(LintRule(code: rule.code) == rule)
-            #expect(!rule.title.isEmpty && !rule.explanation.isEmpty && !rule.example.isEmpty, "\(rule)")
+            #expect(!rule.title.isEmpty && !rule.explanation.isEmpty, "\(rule)")
+            #expect(!rule.triggeringExamples.isEmpty && !rule.nonTriggeringExamples.isEmpty, "\(rule) needs examples of both kinds")
         }
     }
 
@@ -22,16 +23,34 @@ import TestSupport
         Snapshot.check(LintRule.generatedCodeTable, against: Repository.path("Sources/JumpDiagnostics/DiagnosticCode+LintRules.generated.swift"))
         for rule in LintRule.allCases {
             #expect(rule.code.defaultSeverity == rule.severity, "\(rule)")
-            #expect(rule.code.title == rule.title && rule.code.explanation == rule.explanation && rule.code.example == rule.example, "\(rule)")
+            #expect(rule.code.title == rule.title && rule.code.explanation == rule.explanation, "\(rule)")
         }
     }
 
-    /// A rule's example projects are the folders of Tests/JumpFormsLoaderTests/Fixtures/diagnostics
-    /// named after its code (DiagnosticGoldenTests checks that each produces the codes it names).
-    @Test func everyRuleHasAnExampleProject() {
+    /// Besides its examples (which LintRuleExampleTests lints), a rule has a fixture project in
+    /// Tests/JumpFormsLoaderTests/Fixtures/diagnostics named after its code, whose rendered output
+    /// is a golden file (DiagnosticGoldenTests checks that each produces the codes it names).
+    @Test func everyRuleHasAGoldenFixture() {
         let folders = Repository.folders(in: "Tests/JumpFormsLoaderTests/Fixtures/diagnostics")
         for rule in LintRule.allCases {
-            #expect(folders.contains { $0.split(separator: "-").contains(Substring(rule.code.rawValue)) }, "\(rule) has no example project")
+            #expect(folders.contains { $0.split(separator: "-").contains(Substring(rule.code.rawValue)) }, "\(rule) has no fixture project")
+        }
+    }
+
+    /// docs/diagnostics.md shows, under each rule's code, the files of its first triggering
+    /// example (DocsTests keeps the page current with `ReferenceDocs`; this says what it holds).
+    @Test func docsShowEveryRuleWithItsFirstExample() throws {
+        let document = try String(contentsOfFile: Repository.path("docs/diagnostics.md"), encoding: .utf8)
+        for rule in LintRule.allCases {
+            guard let heading = document.range(of: "\n### \(rule.code.rawValue): ") else {
+                Issue.record("docs/diagnostics.md has no section for \(rule)")
+                continue
+            }
+            let rest = document[heading.upperBound...]
+            let section = rest[..<(rest.range(of: "\n### ")?.lowerBound ?? rest.endIndex)]
+            for file in rule.triggeringExamples[0].files {
+                #expect(section.contains("`\(file.path)`:\n\n```yaml\n\(file.text)```\n"), "\(rule): docs/diagnostics.md lacks \(file.path)")
+            }
         }
     }
 }

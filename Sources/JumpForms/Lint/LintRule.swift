@@ -1,18 +1,23 @@
 /// A check of `jump-forms lint` (a `JF3xx` code). A rule is one file, Lint/Rules/<Rule>.swift:
-/// its code, its severity, its description and example, and its check. Adding a rule is adding
+/// its code, its severity, its description, its examples and its check. Adding a rule is adding
 /// its file and its line in `LintRule.allCases` (the code goes at the end of `DiagnosticCode`'s
 /// cases, and `LintRuleTests` with `RECORD_SNAPSHOTS=1` writes its description into
-/// JumpDiagnostics' generated table, from which docs/diagnostics.md is generated). Its
-/// examples are the projects under Tests/JumpFormsLoaderTests/Fixtures/diagnostics named after
-/// its code, whose output is a golden file.
+/// JumpDiagnostics' generated table; `DocsTests` then writes docs/diagnostics.md, which shows
+/// its examples). The examples are small projects (`LintRuleExample`) and one set: the test
+/// suite (`LintRuleExampleTests`) writes each to a folder and lints it as `jump-forms lint`
+/// does, a triggering one must be reported with the rule's code, a non-triggering one (the
+/// corrected project) must lint clean, and docs/diagnostics.md shows the first triggering one
+/// and the non-triggering ones.
 public struct LintRule: Sendable, Hashable, CustomStringConvertible {
     /// The diagnostic code (`JF3xx`).
     public let code: DiagnosticCode
     public let severity: Diagnostic.Severity
     public let title: String
     public let explanation: String
-    /// A short example of what triggers it, for docs/diagnostics.md.
-    public let example: String
+    /// Projects the rule reports (at least one; the first is the one docs/diagnostics.md shows).
+    public let triggeringExamples: [LintRuleExample]
+    /// Projects it does not report, the triggering ones corrected (at least one): they lint clean.
+    public let nonTriggeringExamples: [LintRuleExample]
     /// The rule's check of a flow, nil for the rules whose findings come from a shared pass
     /// (FlowLinter's message pass, CatalogLinter's parse of each message).
     let check: Check?
@@ -20,14 +25,15 @@ public struct LintRule: Sendable, Hashable, CustomStringConvertible {
     typealias Check = @Sendable (FlowLinter, inout [Diagnostic]) -> Void
 
     init(
-        _ code: DiagnosticCode, severity: Diagnostic.Severity, title: String, explanation: String, example: String,
-        check: Check? = nil
+        _ code: DiagnosticCode, severity: Diagnostic.Severity, title: String, explanation: String,
+        triggeringExamples: [LintRuleExample], nonTriggeringExamples: [LintRuleExample], check: Check? = nil
     ) {
         self.code = code
         self.severity = severity
         self.title = title
         self.explanation = explanation
-        self.example = example
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
         self.check = check
     }
 
@@ -83,7 +89,8 @@ public struct LintRule: Sendable, Hashable, CustomStringConvertible {
 
     /// The rules' part of JumpDiagnostics' table of codes
     /// (Sources/JumpDiagnostics/DiagnosticCode+LintRules.generated.swift): each code's severity,
-    /// title, explanation and example, as the rule files say them.
+    /// title and explanation, as the rule files say them (their examples are projects, which
+    /// docs/diagnostics.md takes from the rules themselves).
     public static var generatedCodeTable: String {
         let literal = swiftStringLiteral
         var out = """
@@ -99,9 +106,55 @@ public struct LintRule: Sendable, Hashable, CustomStringConvertible {
             out += "        \(literal(rule.code.rawValue)): LintEntry(\n"
             out += "            severity: .\(rule.severity.rawValue),\n"
             out += "            title: \(literal(rule.title)),\n"
-            out += "            explanation: \(literal(rule.explanation)),\n"
-            out += "            example: \(literal(rule.example))),\n"
+            out += "            explanation: \(literal(rule.explanation))),\n"
         }
         return out + "    ]\n}\n"
+    }
+}
+
+/// A small project that shows a lint rule: its files (a flow, `flow.yaml`, its default locale's
+/// file, `locales/en-US.yaml`, and where the rule needs them other locale files, `jump.yaml` or
+/// an icon), as text. JumpForms does not read them: the test suite writes them to a folder and
+/// lints them, and docs/diagnostics.md shows them.
+public struct LintRuleExample: Sendable, Hashable {
+    /// A file of the project: its path in the project's folder and its text.
+    public struct File: Sendable, Hashable {
+        public var path: String
+        public var text: String
+
+        public init(_ path: String, _ text: String) {
+            self.path = path
+            self.text = text.hasSuffix("\n") ? text : text + "\n"
+        }
+
+        /// `locales/<tag>.yaml` holding `messages` (the lines under `messages:`).
+        static func locale(_ tag: String, _ messages: String) -> File {
+            let indented = messages.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+            return File("locales/\(tag).yaml", "locale: \(tag)\nmessages:\n" + indented)
+        }
+    }
+
+    public var files: [File]
+
+    public init(files: [File]) {
+        self.files = files
+    }
+
+    /// What `jump-forms lint` is given, in the project's folder: `jump.yaml` if the project has
+    /// one, else the flow (which brings its locales folder).
+    public var lintPaths: [String] {
+        files.contains { $0.path == "jump.yaml" } ? ["jump.yaml"] : ["flow.yaml"]
+    }
+
+    /// The en-US messages of the sign-in flow most examples start from.
+    static let signInMessages = """
+        f.email: Email
+        f.password: Password
+        """
+
+    /// `flow.yaml`, `locales/en-US.yaml` holding `messages` (the lines under `messages:`), and
+    /// the `more` files.
+    static func project(flow: String, messages: String = signInMessages, _ more: File...) -> LintRuleExample {
+        LintRuleExample(files: [File("flow.yaml", flow), .locale("en-US", messages)] + more)
     }
 }

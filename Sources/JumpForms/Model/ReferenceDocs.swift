@@ -132,7 +132,9 @@ public enum ReferenceDocs {
                 out += "### \(code.rawValue): \(code.title)\n\n"
                 let rule = code.ruleID.map { " Rule id: `\($0)` (see [locales.md](locales.md#\($0)))." } ?? ""
                 out += "Severity: \(code.defaultSeverity.rawValue).\(rule)\n\n\(code.explanation)\n\n"
-                if code.example.contains("\n") {
+                if let lintRule = LintRule(code: code) {
+                    out += lintExamples(lintRule)
+                } else if code.example.contains("\n") {
                     let language = code.phase == .schema && (code.example.hasPrefix("{") || code.example.hasPrefix("[")) ? "json" : "yaml"
                     out += "Example:\n\n```\(language)\n\(code.example)\n```\n\n"
                 } else if !code.example.isEmpty {
@@ -141,6 +143,25 @@ public enum ReferenceDocs {
             }
         }
         return out
+    }
+
+    /// A lint rule's first triggering example, all its files, and then its non-triggering
+    /// examples, each by the files that differ from the triggering one's.
+    static func lintExamples(_ rule: LintRule) -> String {
+        let example = rule.triggeringExamples[0]
+        var out = "Example, `jump-forms lint \(example.lintPaths.joined(separator: " "))`:\n\n"
+        for file in example.files { out += block(file) }
+        for quiet in rule.nonTriggeringExamples {
+            out += "Not reported:\n\n"
+            for file in quiet.files where !example.files.contains(file) { out += block(file) }
+        }
+        return out
+    }
+
+    /// A file of an example: its path, then its text.
+    static func block(_ file: LintRuleExample.File) -> String {
+        let language = file.path.hasSuffix(".yaml") ? "yaml" : ""
+        return "`\(file.path)`:\n\n```\(language)\n\(file.text.hasSuffix("\n") ? String(file.text.dropLast()) : file.text)\n```\n\n"
     }
 
     /// Replaces the generated blocks of a document with their current text.

@@ -9,7 +9,52 @@ extension LintRule {
             `sharing` is missing or empty, or names only sign-in providers that cannot share. Add a sharing provider to `sharing` \
             (and `providers`).
             """,
-        example: "activities: { joined: { action: activities.joined.action } }\nsharing: [google]",
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [google]
+                    sharing: [google]
+                    activities:
+                      joined: { action: a.joined }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    a.joined: "Joined."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [google, facebook]
+                    sharing: [facebook]
+                    activities:
+                      joined: { action: a.joined }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    a.joined: "Joined."
+                    """)
+        ],
         check: { linter, findings in linter.checkActivityNotPostable(&findings) }
     )
 }

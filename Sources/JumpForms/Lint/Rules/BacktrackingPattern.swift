@@ -12,7 +12,106 @@ extension LintRule {
             `[ab]*`). The alternative check is exact for alternatives of characters, classes and fixed counts, and skips what it cannot read (`\
             \\p{L}`, optional parts); possessive quantifiers (`a++`) and atomic groups (`(?>...)`) never backtrack and are not reported.
             """,
-        example: "{ rule: pattern, value: \"(a+)+$\" }\n{ rule: pattern, value: \"(\\\\w|\\\\d)+$\" }",
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      username:
+                        type: text
+                        label: f.username
+                        validation:
+                          - { rule: pattern, value: "^([a-z]+\\\\.?)+$", message: v.username }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      usernameForm: { fields: [username] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.username: Username
+                    v.username: "{label} takes letters and dots."
+                    """),
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      username:
+                        type: text
+                        label: f.username
+                        validation:
+                          - { rule: pattern, value: "^(\\\\w|\\\\d)+$", message: v.username }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      usernameForm: { fields: [username] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.username: Username
+                    v.username: "{label} takes letters and digits."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      username:
+                        type: text
+                        label: f.username
+                        validation:
+                          - { rule: pattern, value: "^[a-z.]+$", message: v.username }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      usernameForm: { fields: [username] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.username: Username
+                    v.username: "{label} takes letters and dots."
+                    """),
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      username:
+                        type: text
+                        label: f.username
+                        validation:
+                          - { rule: pattern, value: "^\\\\w+$", message: v.username }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      usernameForm: { fields: [username] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.username: Username
+                    v.username: "{label} takes letters and digits."
+                    """)
+        ],
         check: { linter, findings in linter.checkBacktrackingPattern(&findings) }
     )
 }

@@ -4,7 +4,56 @@ extension LintRule {
         .choiceWithoutOptions, severity: .error,
         title: "select or radio field without options",
         explanation: "A `select` or `radio` field offers its `options`; it needs at least one enabled option.",
-        example: "gender: { type: select }", check: { linter, findings in linter.checkChoiceWithoutOptions(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      country: { type: select, label: f.country }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      countryForm: { fields: [country] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.country: Country
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      country:
+                        type: select
+                        label: f.country
+                        options:
+                          - { value: fr, label: c.france }
+                          - { value: de, label: c.germany }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      countryForm: { fields: [country] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.country: Country
+                    c.france: France
+                    c.germany: Germany
+                    """)
+        ],
+        check: { linter, findings in linter.checkChoiceWithoutOptions(&findings) }
     )
 }
 

@@ -7,7 +7,53 @@ extension LintRule {
             `captureFlowName` differs from the flow's `flow`, `captureFlowVersion` is neither `HEAD` nor the flow's `version`, or \
             `captureLocale` has no locale file.
             """,
-        example: "captureFlowName: other", check: { linter, findings in linter.checkConfigFlowMismatch(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                .init(
+                    "jump.yaml",
+                    """
+                    captureDomain: embedded
+                    captureClientId: localdev0123456789abcdefghijklmn
+                    captureLocale: en-US
+                    captureFlowName: signin
+                    flow: flow.yaml
+                    """))
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                .init(
+                    "jump.yaml",
+                    """
+                    captureDomain: embedded
+                    captureClientId: localdev0123456789abcdefghijklmn
+                    captureLocale: en-US
+                    captureFlowName: example
+                    flow: flow.yaml
+                    """))
+        ],
+        check: { linter, findings in linter.checkConfigFlowMismatch(&findings) }
     )
 }
 

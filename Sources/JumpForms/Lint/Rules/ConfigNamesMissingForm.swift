@@ -3,7 +3,53 @@ extension LintRule {
     public static let configNamesMissingForm = LintRule(
         .configNamesMissingForm, severity: .error,
         title: "jump.yaml names a form the flow lacks", explanation: "A `...FormName` key of `jump.yaml` names a form that is not in the flow.",
-        example: "captureSignInFormName: signinForm", check: { linter, findings in linter.checkConfigNamesMissingForm(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                .init(
+                    "jump.yaml",
+                    """
+                    captureDomain: embedded
+                    captureClientId: localdev0123456789abcdefghijklmn
+                    captureLocale: en-US
+                    captureSignInFormName: signinForm
+                    flow: flow.yaml
+                    """))
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                .init(
+                    "jump.yaml",
+                    """
+                    captureDomain: embedded
+                    captureClientId: localdev0123456789abcdefghijklmn
+                    captureLocale: en-US
+                    captureSignInFormName: signInForm
+                    flow: flow.yaml
+                    """))
+        ],
+        check: { linter, findings in linter.checkConfigNamesMissingForm(&findings) }
     )
 }
 

@@ -3,7 +3,63 @@ extension LintRule {
     public static let duplicateOptionValue = LintRule(
         .duplicateOptionValue, severity: .error,
         title: "duplicate option value", explanation: "Two options of one field have the same `value`.",
-        example: "options: [{value: a}, {value: a}]", check: { linter, findings in linter.checkDuplicateOptionValue(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      country:
+                        type: select
+                        label: f.country
+                        options:
+                          - { value: fr, label: c.france }
+                          - { value: fr, label: c.germany }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      countryForm: { fields: [country] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.country: Country
+                    c.france: France
+                    c.germany: Germany
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      country:
+                        type: select
+                        label: f.country
+                        options:
+                          - { value: fr, label: c.france }
+                          - { value: de, label: c.germany }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      countryForm: { fields: [country] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.country: Country
+                    c.france: France
+                    c.germany: Germany
+                    """)
+        ],
+        check: { linter, findings in linter.checkDuplicateOptionValue(&findings) }
     )
 }
 

@@ -2,7 +2,37 @@ extension LintRule {
     /// JF311: a provider listed twice in `providers` or in `sharing`.
     public static let duplicateProvider = LintRule(
         .duplicateProvider, severity: .error,
-        title: "duplicate provider", explanation: "A provider id appears twice in `providers`.", example: "providers: [google, google]",
+        title: "duplicate provider", explanation: "A provider id appears twice in `providers`.",
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [google, facebook, google]
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [google, facebook]
+                    """)
+        ],
         check: { linter, findings in linter.checkDuplicateProvider(&findings) }
     )
 }

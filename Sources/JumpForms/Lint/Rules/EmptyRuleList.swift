@@ -8,7 +8,53 @@ extension LintRule {
             `whitelist: []` accepts no value at all, and an empty `blacklist` or `emailDomainBlacklist` refuses nothing: the rule is a mistake \
             either way. List the values, or remove the rule.
             """,
-        example: "{ rule: whitelist, value: [], message: v.country }", check: { linter, findings in linter.checkEmptyRuleList(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email:
+                        type: email
+                        label: f.email
+                        validation:
+                          - { rule: emailDomainBlacklist, value: [], message: v.domain }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    v.domain: "{label} may not be a throwaway address."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email:
+                        type: email
+                        label: f.email
+                        validation:
+                          - { rule: emailDomainBlacklist, value: [mailinator.com], message: v.domain }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    v.domain: "{label} may not be a throwaway address."
+                    """)
+        ],
+        check: { linter, findings in linter.checkEmptyRuleList(&findings) }
     )
 }
 

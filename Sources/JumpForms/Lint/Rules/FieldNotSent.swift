@@ -15,7 +15,36 @@ extension LintRule {
             `email` or `text` alone (iOS JRCaptureFlow.m:81-97, Android CaptureFlowUtils.java:212-227): their other fields are \
             never sent either.
             """,
-        example: "registrationForm: { fields: [emailAddress, newPassword, newPasswordConfirm] } with newPasswordConfirm lacking schemaId",
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email, schemaId: email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      registrationForm: { fields: [email, password] }
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email, schemaId: email }
+                      password: { type: password, label: f.password, schemaId: password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      registrationForm: { fields: [email, password] }
+                    """)
+        ],
         check: { linter, findings in linter.checkUnsentFields(&findings) }
     )
 }

@@ -2,7 +2,35 @@ extension LintRule {
     /// JF301: a form lists a field twice.
     public static let fieldRepeatedInForm = LintRule(
         .fieldRepeatedInForm, severity: .error,
-        title: "field listed twice in a form", explanation: "A form prompts for each field once.", example: "fields: [email, email]",
+        title: "field listed twice in a form", explanation: "A form prompts for each field once.",
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password, email] }
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """)
+        ],
         check: { linter, findings in linter.checkFieldRepeatedInForm(&findings) }
     )
 }

@@ -3,7 +3,62 @@ extension LintRule {
     public static let missingIcon = LintRule(
         .missingIcon, severity: .error,
         title: "icon file missing", explanation: "The provider's `icon` path (relative to the flow file) does not exist.",
-        example: "icon: icons/missing.png", check: { linter, findings in linter.checkMissingIcon(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers:
+                      - id: corp
+                        type: openid
+                        name: p.corp
+                        openidIdentifier: "https://id.corp.example/openid"
+                        icon: icons/corp.png
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    p.corp: Corp
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers:
+                      - id: corp
+                        type: openid
+                        name: p.corp
+                        openidIdentifier: "https://id.corp.example/openid"
+                        icon: icons/corp.png
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    p.corp: Corp
+                    """,
+                .init(
+                    "icons/corp.png",
+                    """
+                    an image
+                    """))
+        ],
+        check: { linter, findings in linter.checkMissingIcon(&findings) }
     )
 }
 

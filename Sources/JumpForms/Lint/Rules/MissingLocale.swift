@@ -4,7 +4,35 @@ extension LintRule {
         .missingLocale, severity: .error,
         title: "locale file missing",
         explanation: "The flow's default locale (or a locale named in `jump.yaml` or on the command line) has no file in the locales folder.",
-        example: "defaultLocale: en-US without locales/en-US.yaml", check: { linter, findings in linter.checkMissingLocale(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: fr-FR
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """)
+        ],
+        check: { linter, findings in linter.checkMissingLocale(&findings) }
     )
 }
 

@@ -11,6 +11,45 @@ extension LintRule {
             the key meant. Where no file has the used key, the typo may be the flow's: JF308 says so at the flow. Other keys nothing \
             uses are JF319 warnings in the default locale (`locales check` reports them in every locale as `obsolete-key`).
             """,
-        example: "fields: { email: { lable: Email } }"
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                .locale(
+                    "fr-FR",
+                    """
+                    f.emial: Adresse e-mail
+                    f.password: Mot de passe
+                    """))
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                .locale(
+                    "fr-FR",
+                    """
+                    f.email: Adresse e-mail
+                    f.password: Mot de passe
+                    """))
+        ]
     )
 }

@@ -3,7 +3,49 @@ extension LintRule {
     public static let openIDWithoutIdentifier = LintRule(
         .openIDWithoutIdentifier, severity: .error,
         title: "custom OpenID provider without openidIdentifier", explanation: "A provider of `type: openid` needs `openidIdentifier`.",
-        example: "{ id: corp, type: openid }", check: { linter, findings in linter.checkOpenIDWithoutIdentifier(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers:
+                      - { id: corp, type: openid, name: p.corp }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    p.corp: Corp
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers:
+                      - { id: corp, type: openid, name: p.corp, openidIdentifier: "https://id.corp.example/openid" }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    p.corp: Corp
+                    """)
+        ],
+        check: { linter, findings in linter.checkOpenIDWithoutIdentifier(&findings) }
     )
 }
 

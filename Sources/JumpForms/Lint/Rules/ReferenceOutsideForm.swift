@@ -4,7 +4,59 @@ extension LintRule {
         .referenceOutsideForm, severity: .error,
         title: "rule names a field the form lacks",
         explanation: "`match` and `alongWith` compare values of one form: the named field must be in every form that uses this field.",
-        example: "newPasswordConfirm in a form without newPassword", check: { linter, findings in linter.checkReferenceOutsideForm(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      passwordConfirm:
+                        type: password
+                        label: f.confirm
+                        validation:
+                          - { rule: match, value: password, message: v.match }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      passwordForm: { fields: [passwordConfirm] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.confirm: Confirm password
+                    v.match: "{label} does not match."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      passwordConfirm:
+                        type: password
+                        label: f.confirm
+                        validation:
+                          - { rule: match, value: password, message: v.match }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      passwordForm: { fields: [password, passwordConfirm] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.confirm: Confirm password
+                    v.match: "{label} does not match."
+                    """)
+        ],
+        check: { linter, findings in linter.checkReferenceOutsideForm(&findings) }
     )
 }
 

@@ -8,7 +8,59 @@ extension LintRule {
             Some rules need a particular field type: `minYears`/`maxYears` need a `dateselect`, `matchOptions` needs `options` (select or \
             radio), length and format rules need a text-like field.
             """,
-        example: "{ rule: minYears, value: 13 } on a text field", check: { linter, findings in linter.checkRuleDoesNotFitField(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      birthday:
+                        type: text
+                        label: f.birthday
+                        validation:
+                          - { rule: minYears, value: 13, message: v.age }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      ageForm: { fields: [birthday] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.birthday: Birthday
+                    v.age: "You must be 13 or older."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      birthday:
+                        type: dateselect
+                        label: f.birthday
+                        validation:
+                          - { rule: minYears, value: 13, message: v.age }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      ageForm: { fields: [birthday] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.birthday: Birthday
+                    v.age: "You must be 13 or older."
+                    """)
+        ],
+        check: { linter, findings in linter.checkRuleDoesNotFitField(&findings) }
     )
 }
 

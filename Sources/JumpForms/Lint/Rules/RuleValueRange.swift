@@ -3,7 +3,55 @@ extension LintRule {
     public static let ruleValueRange = LintRule(
         .ruleValueRange, severity: .error,
         title: "rule value out of range", explanation: "Lengths and ages are non-negative, and a minimum is not above the field's maximum.",
-        example: "{ rule: minLength, value: -1 }", check: { linter, findings in linter.checkRuleValueRange(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password:
+                        type: password
+                        label: f.password
+                        validation:
+                          - { rule: minLength, value: 10, message: v.length }
+                          - { rule: maxLength, value: 5, message: v.length }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    v.length: "{label} has the wrong length."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password:
+                        type: password
+                        label: f.password
+                        validation:
+                          - { rule: minLength, value: 10, message: v.length }
+                          - { rule: maxLength, value: 64, message: v.length }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    v.length: "{label} has the wrong length."
+                    """)
+        ],
+        check: { linter, findings in linter.checkRuleValueRange(&findings) }
     )
 }
 

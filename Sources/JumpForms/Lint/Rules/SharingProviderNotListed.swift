@@ -8,7 +8,53 @@ extension LintRule {
             Every provider of `sharing` must be listed under `providers`: an activity goes to a provider the person signs in with \
             (Engage's `social_providers` are a subset of its sign-in providers). Add it to `providers`, or remove it from `sharing`.
             """,
-        example: "providers: [google]\nsharing: [twitter]", check: { linter, findings in linter.checkSharingProviderNotListed(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [facebook]
+                    sharing: [facebook, twitter]
+                    activities:
+                      joined: { action: a.joined }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    a.joined: "Joined."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [facebook, twitter]
+                    sharing: [facebook, twitter]
+                    activities:
+                      joined: { action: a.joined }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    a.joined: "Joined."
+                    """)
+        ],
+        check: { linter, findings in linter.checkSharingProviderNotListed(&findings) }
     )
 }
 

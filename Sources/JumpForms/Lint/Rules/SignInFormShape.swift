@@ -8,7 +8,37 @@ extension LintRule {
             The sign-in form must hold exactly one field of type `password` and exactly one identifier field (`email`, or `text` for username \
             sign-in).
             """,
-        example: "signInForm: { fields: [email] }", check: { linter, findings in linter.checkSignInFormShape(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                    forms:
+                      signInForm: { fields: [email] }
+                    """,
+                messages: """
+                    f.email: Email
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """)
+        ],
+        check: { linter, findings in linter.checkSignInFormShape(&findings) }
     )
 }
 

@@ -3,7 +3,35 @@ extension LintRule {
     public static let undefinedField = LintRule(
         .undefinedField, severity: .error,
         title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.",
-        example: "fields: [emailAdress]", check: { linter, findings in linter.checkUndefinedField(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [emial, password] }
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    """)
+        ],
+        check: { linter, findings in linter.checkUndefinedField(&findings) }
     )
 }
 

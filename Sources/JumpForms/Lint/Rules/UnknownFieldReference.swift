@@ -3,7 +3,59 @@ extension LintRule {
     public static let unknownFieldReference = LintRule(
         .unknownFieldReference, severity: .error,
         title: "rule names an unknown field", explanation: "`match` and `alongWith` name another field of the flow.",
-        example: "{ rule: match, value: newPasword }", check: { linter, findings in linter.checkUnknownFieldReference(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      passwordConfirm:
+                        type: password
+                        label: f.confirm
+                        validation:
+                          - { rule: match, value: pasword, message: v.match }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      passwordForm: { fields: [password, passwordConfirm] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.confirm: Confirm password
+                    v.match: "{label} does not match."
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                      passwordConfirm:
+                        type: password
+                        label: f.confirm
+                        validation:
+                          - { rule: match, value: password, message: v.match }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                      passwordForm: { fields: [password, passwordConfirm] }
+                    """,
+                messages: """
+                    f.email: Email
+                    f.password: Password
+                    f.confirm: Confirm password
+                    v.match: "{label} does not match."
+                    """)
+        ],
+        check: { linter, findings in linter.checkUnknownFieldReference(&findings) }
     )
 }
 

@@ -8,7 +8,37 @@ extension LintRule {
             A provider written as a bare name must be one of the built-in Engage providers (see docs/flow-format.md); custom ones are written as \
             a mapping with `type`.
             """,
-        example: "providers: [facebok]", check: { linter, findings in linter.checkUnknownProvider(&findings) }
+        triggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [facebok]
+                    """)
+        ],
+        nonTriggeringExamples: [
+            .project(
+                flow: """
+                    flow: example
+                    version: "1"
+                    defaultLocale: en-US
+                    locales: locales
+                    fields:
+                      email: { type: email, label: f.email }
+                      password: { type: password, label: f.password }
+                    forms:
+                      signInForm: { fields: [email, password] }
+                    providers: [facebook]
+                    """)
+        ],
+        check: { linter, findings in linter.checkUnknownProvider(&findings) }
     )
 }
 
