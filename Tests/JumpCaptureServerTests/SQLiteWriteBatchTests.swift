@@ -135,7 +135,10 @@ import TestSupport
                         if index == 5 {
                             // One statement: user 8 is inserted, then user 7 refused.
                             _ = try await database.writeStatement(
-                                Write(query: "INSERT INTO users (id, uuid, email_normalized, record, created, last_updated) VALUES (8, 'u-8', 'c@example.com', '{}', 'x', 'x'), (7, 'u-9', 'd@example.com', '{}', 'x', 'x')")
+                                Write(
+                                    query:
+                                        "INSERT INTO users (id, uuid, email_normalized, record, created, last_updated) VALUES (8, 'u-8', 'c@example.com', '{}', 'x', 'x'), (7, 'u-9', 'd@example.com', '{}', 'x', 'x')"
+                                )
                             )
                             return (index, .success(-1))
                         }

@@ -32,7 +32,8 @@ extension SQLDatabase {
 }
 
 extension CountedDatabase {
-    fileprivate func allPrepared<Statement: PreparedStatement>(_ statement: Statement, on connection: PostgresConnection) async throws -> [any SQLRow] {
+    fileprivate func allPrepared<Statement: PreparedStatement>(_ statement: Statement, on connection: PostgresConnection) async throws -> [any SQLRow]
+    {
         let (sql, binds) = serialize(statement.query)
         guard let (bindings, types) = PreparedTexts.bindings(binds), PreparedTexts.shared.matches(Statement.self, sql: sql, types: types) else {
             return try await raw(statement.query).all()
