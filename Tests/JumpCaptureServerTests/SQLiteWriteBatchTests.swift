@@ -50,6 +50,11 @@ import TestSupport
         }
     }
 
+    /// A statement for `writeStatement` (on SQLite, run as it is).
+    private struct Write: PreparedStatement {
+        let query: SQLQueryString
+    }
+
     private static func insert(_ recipient: String) -> SQLQueryString {
         "INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', \(bind: recipient), 'S', 'B', 1) RETURNING id"
     }
@@ -76,7 +81,7 @@ import TestSupport
                 group.addTask {
                     try await StatementTally.$current.withValue(tallies[index]) {
                         if index.isMultiple(of: 2) {
-                            let rows = try await database.writeStatement(Self.insert("w\(index)"))
+                            let rows = try await database.writeStatement(Write(query: Self.insert("w\(index)")))
                             return (index, try rows.first?.int64("id") ?? -1)
                         }
                         // A transaction of two statements: an insert and an update of its row.
@@ -130,7 +135,10 @@ import TestSupport
                         if index == 5 {
                             // One statement: user 8 is inserted, then user 7 refused.
                             _ = try await database.writeStatement(
-                                "INSERT INTO users (id, uuid, email_normalized, record, created, last_updated) VALUES (8, 'u-8', 'c@example.com', '{}', 'x', 'x'), (7, 'u-9', 'd@example.com', '{}', 'x', 'x')"
+                                Write(
+                                    query:
+                                        "INSERT INTO users (id, uuid, email_normalized, record, created, last_updated) VALUES (8, 'u-8', 'c@example.com', '{}', 'x', 'x'), (7, 'u-9', 'd@example.com', '{}', 'x', 'x')"
+                                )
                             )
                             return (index, .success(-1))
                         }
@@ -196,7 +204,7 @@ import TestSupport
                                 ).run()
                             }
                         } else {
-                            _ = try await database.writeStatement(Self.insert("w\(index)"))
+                            _ = try await database.writeStatement(Write(query: Self.insert("w\(index)")))
                         }
                         return (index, nil)
                     } catch {
@@ -222,7 +230,7 @@ import TestSupport
         let identities = try await database.withConnection { db in try await db.raw("SELECT COUNT(*) AS n FROM identities").first()?.int("n") }
         #expect(identities == 0)
         // The batch was rolled back: the connection takes the next write.
-        _ = try await database.writeStatement(Self.insert("after"))
+        _ = try await database.writeStatement(Write(query: Self.insert("after")))
         try await database.execute("INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', 'after2', 'S', 'B', 1)")
         #expect(try await Self.recipients(database) == ["holder", "after", "after2"])
         await database.shutdown()
@@ -243,7 +251,7 @@ import TestSupport
                         try await database.execute(
                             "INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', ?, 'S', 'B', 1)", ["w\(index)"])
                     } else {
-                        _ = try await database.writeStatement(Self.insert("w\(index)"))
+                        _ = try await database.writeStatement(Write(query: Self.insert("w\(index)")))
                     }
                 }
                 try await Self.waitUntilQueued(database, index + 1)
@@ -252,7 +260,7 @@ import TestSupport
             group.addTask {
                 for step in 0..<10 {
                     if step.isMultiple(of: 2) {
-                        _ = try await database.writeStatement(Self.insert("s\(step)"))
+                        _ = try await database.writeStatement(Write(query: Self.insert("s\(step)")))
                     } else {
                         try await database.execute(
                             "INSERT INTO outbox (kind, recipient, subject, body, created_at) VALUES ('t', ?, 'S', 'B', 1)", ["s\(step)"])
@@ -293,7 +301,7 @@ import TestSupport
                         } catch {
                             refusal = error
                         }
-                        _ = try await database.writeStatement(Self.insert("\(outer)-statement"))
+                        _ = try await database.writeStatement(Write(query: Self.insert("\(outer)-statement")))
                         return refusal
                     }
                 }

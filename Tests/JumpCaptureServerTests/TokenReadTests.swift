@@ -5,13 +5,22 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The token checks (`CaptureStore.session`, `CaptureStore.token`) against a real database
-/// file: what a write commits is what the next check sees, and a refresh is decided by the row.
+/// The token checks (`CaptureStore.session`, `CaptureStore.token`) and writes (`issueToken`,
+/// `rotate`) against a real database (a SQLite file, or PostgreSQL with
+/// `JUMP_TEST_DATABASE=postgres`): what a write commits is what the next check sees, and a
+/// refresh is decided by the row.
 @Suite(.timeLimit(.minutes(5))) struct TokenReadTests {
     static let now = 1_700_000_000
 
-    static func store(_ folder: TemporaryFolder) throws -> CaptureStore {
-        try CaptureStore(path: folder.path + "/sessions.sqlite")
+    /// A database for one test: a SQLite file in `folder`, or a fresh PostgreSQL database.
+    static func location(_ folder: TemporaryFolder) throws -> DatabaseLocation {
+        try ServerFixtures.testDatabase() ?? .sqlite(path: folder.path + "/sessions.sqlite")
+    }
+
+    /// A store on `location` (by default a new one), with the folder's key: two stores on one
+    /// location and folder are two servers on one database.
+    static func store(_ folder: TemporaryFolder, at location: DatabaseLocation? = nil) throws -> CaptureStore {
+        try CaptureStore(location: location ?? Self.location(folder), keyPath: folder.path + "/sessions.key")
     }
 
     @Test func aSessionHasItsUserRecordAndIdentitiesInLinkOrder() async throws {
@@ -112,8 +121,9 @@ import TestSupport
     /// A token rotated by another server on the same database no longer rotates here.
     @Test func aTokenRotatedElsewhereDoesNotRotateHere() async throws {
         let folder = try TemporaryFolder()
-        let here = try Self.store(folder)
-        let elsewhere = try Self.store(folder)
+        let location = try Self.location(folder)
+        let here = try Self.store(folder, at: location)
+        let elsewhere = try Self.store(folder, at: location)
         let user = try await here.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
         let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
         let (token, _) = try await here.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
@@ -121,5 +131,26 @@ import TestSupport
         let there = try #require(try await elsewhere.token(token))
         #expect(try await elsewhere.rotate(there, lifetime: 60, now: Self.now) != nil)
         #expect(try await here.rotate(read, lifetime: 60, now: Self.now) == nil)
+    }
+
+    /// On PostgreSQL a refresh's statements (the token's read, its rotation) and a sign-in's
+    /// new token with a refresh secret are the connection's named prepared statements.
+    @Test(.enabled(if: PostgresCluster.isAvailable, "PostgreSQL is not installed (apt-get install postgresql): this test needs it"))
+    func postgresKeepsTheRefreshsStatementsPrepared() async throws {
+        let folder = try TemporaryFolder()
+        let location = try DatabaseLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let store = try CaptureStore(location: location, keyPath: folder.path + "/sessions.key", connections: 1)
+        let user = try await store.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
+        let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
+        let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
+        let row = try #require(try await store.token(token))
+        let rotated = try #require(try await store.rotate(row, lifetime: 60, now: Self.now + 1))
+        #expect(try await store.rotate(row, lifetime: 60, now: Self.now + 2) == nil)
+        #expect(try await store.token(rotated.token)?.refreshSecret == secret)
+        let prepared = try await store.read { db in
+            try await db.raw("SELECT name FROM pg_prepared_statements ORDER BY name").all().map { try $0.string("name") }
+        }
+        #expect(prepared == ["jump_NewToken", "jump_TokenRead", "jump_TokenRotation"])
+        await store.database.shutdown()
     }
 }

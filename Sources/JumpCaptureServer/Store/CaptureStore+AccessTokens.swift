@@ -47,12 +47,43 @@ extension CaptureStore {
         let hash = Self.hash(token)
         let sealed = try refreshSecret.map(seal).map { Data($0) }
         let expiresAt = now + lifetime
-        _ = try await writeStatement(
+        _ = try await writeStatement(NewToken(tokenHash: hash, userID: userID, sealedSecret: sealed, expiresAt: expiresAt, now: now), now: now)
+        return (token, expiresAt)
+    }
+
+    /// A new access token's row (a sign-in's write). Without a refresh secret (a NULL, which
+    /// has no type of its own) it runs unnamed on PostgreSQL.
+    struct NewToken: PreparedStatement {
+        var tokenHash: String
+        var userID: Int64
+        var sealedSecret: Data?
+        var expiresAt: Int
+        var now: Int
+
+        var query: SQLQueryString {
             """
             INSERT INTO access_tokens (token_hash, user_id, refresh_secret, expires_at, created_at, signed_in_at)
-            VALUES (\(bind: hash), \(bind: userID), \(bind: sealed), \(bind: expiresAt), \(bind: now), \(bind: now))
-            """, now: now)
-        return (token, expiresAt)
+            VALUES (\(bind: tokenHash), \(bind: userID), \(bind: sealedSecret), \(bind: expiresAt), \(bind: now), \(bind: now))
+            """
+        }
+    }
+
+    /// A token replaced by a new one, if its row is still there (a refresh's write): the row
+    /// takes the new hash in place, so its user (and the index on it) and its sealed secret
+    /// stay as they are: no foreign-key check, and one row change instead of an insert and a
+    /// delete. One row (`rotated`) when it rotated, none when the old token was gone.
+    struct TokenRotation: PreparedStatement {
+        var oldHash: String
+        var newHash: String
+        var expiresAt: Int
+        var now: Int
+
+        var query: SQLQueryString {
+            """
+            UPDATE access_tokens SET token_hash = \(bind: newHash), expires_at = \(bind: expiresAt), created_at = \(bind: now)
+            WHERE token_hash = \(bind: oldHash) RETURNING 1 AS rotated
+            """
+        }
     }
 
     /// A token row's columns, as `token(_:)` and `session(_:identities:)` read them.
@@ -62,7 +93,7 @@ extension CaptureStore {
         """
 
     /// An access token's row and its sealed refresh secret (a refresh's first statement).
-    struct TokenRead: PreparedRead {
+    struct TokenRead: PreparedStatement {
         var tokenHash: String
 
         var query: SQLQueryString {
@@ -72,7 +103,7 @@ extension CaptureStore {
 
     /// An access token's session, its user and the user's identities, one row per identity
     /// (a record read's one statement).
-    struct SessionRead: PreparedRead {
+    struct SessionRead: PreparedStatement {
         var tokenHash: String
 
         var query: SQLQueryString {
@@ -127,15 +158,7 @@ extension CaptureStore {
         let token = Self.randomToken()
         let hash = Self.hash(token)
         let expiresAt = min(now + lifetime, old.signedInAt + refreshLifetime)
-        let oldHash = old.tokenHash
-        // The row takes the new hash in place: its user (and the index on it) and its sealed
-        // secret stay as they are, so no foreign-key check and one row change instead of an
-        // insert and a delete.
-        let rotated = try await writeStatement(
-            """
-            UPDATE access_tokens SET token_hash = \(bind: hash), expires_at = \(bind: expiresAt), created_at = \(bind: now)
-            WHERE token_hash = \(bind: oldHash) RETURNING 1 AS rotated
-            """, now: now)
+        let rotated = try await writeStatement(TokenRotation(oldHash: old.tokenHash, newHash: hash, expiresAt: expiresAt, now: now), now: now)
         return rotated.count == 1 ? (token, expiresAt) : nil
     }
 }

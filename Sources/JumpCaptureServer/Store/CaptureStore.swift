@@ -66,11 +66,12 @@ final class CaptureStore: Sendable {
     /// refreshed; `uniquePaths`: the record paths kept unique, whose keys are brought up to date
     /// here (nil: a store that writes no records, such as the outbox's reader, leaves them as
     /// they are); `migrate`: whether opening applies the migrations; `metrics`: where the
-    /// pool's waits are measured.
+    /// pool's waits are measured; `connections`: how many the pool may open (nil:
+    /// `StoreDatabase`'s default).
     init(
         location: DatabaseLocation, keyPath: String, maximumRecordSize: Int = ServerSettings().maximumRecordSize,
         refreshLifetime: Int = refreshWindow, uniquePaths: [String: LookAlike.Comparison]? = nil, recordModel: RecordModel? = nil,
-        migrate: Bool = true, metrics: ServerMetrics? = nil, logger: Logger = Logger(label: "jump-forms.store")
+        migrate: Bool = true, metrics: ServerMetrics? = nil, connections: Int? = nil, logger: Logger = Logger(label: "jump-forms.store")
     ) throws {
         if case .sqlite(let path) = location {
             self.path = path
@@ -85,7 +86,7 @@ final class CaptureStore: Sendable {
         self.refreshesUniqueKeys = uniquePaths != nil
         self.migrates = migrate
         secretsKey = try PrivateFile.key(at: keyPath).withUnsafeBytes { Array($0) }
-        database = try StoreDatabase(location, metrics: metrics, logger: logger)
+        database = try StoreDatabase(location, connections: connections, metrics: metrics, logger: logger)
     }
 
     /// Migrates the database (or checks that its schema is current) and brings the derived
@@ -162,14 +163,14 @@ final class CaptureStore: Sendable {
     /// One statement that writes, alone (`StoreDatabase.writeStatement`: no `BEGIN` and
     /// `COMMIT` round trips), on a prepared database; the purge first when one is due, in a
     /// transaction of its own. Returns the rows of its `RETURNING`.
-    func writeStatement(_ query: SQLQueryString, now: Int) async throws -> [any SQLRow] {
+    func writeStatement<Statement: PreparedStatement>(_ statement: Statement, now: Int) async throws -> [any SQLRow] {
         try await prepare()
         if purges.isDue(now: now) {
             let refreshLifetime = refreshLifetime
             let engine = database.engine
             try await database.transaction { db in try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: engine) }
         }
-        return try await database.writeStatement(query)
+        return try await database.writeStatement(statement)
     }
 
     // MARK: purge

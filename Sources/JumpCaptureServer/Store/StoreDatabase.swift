@@ -265,10 +265,11 @@ final class StoreDatabase: Sendable {
     /// atomic on both engines, so no `BEGIN` and `COMMIT`, two round trips fewer than
     /// `transaction`. SQLite: in a batch of the process's writes as `transaction` (alone, it
     /// runs without `BEGIN` and `COMMIT`), and it waits for another process's write lock as
-    /// `transaction` does. Returns the rows of its `RETURNING`.
-    func writeStatement(_ query: SQLQueryString) async throws -> [any SQLRow] {
-        if engine == .sqlite { return try await sqliteWrites.writeStatement(on: self, query) }
-        return try await withConnection { db in try await db.raw(query).all() }
+    /// `transaction` does. PostgreSQL: as the connection's named prepared statement
+    /// (`PreparedStatement`). Returns the rows of its `RETURNING`.
+    func writeStatement<Statement: PreparedStatement>(_ statement: Statement) async throws -> [any SQLRow] {
+        if engine == .sqlite { return try await sqliteWrites.writeStatement(on: self, statement.query) }
+        return try await withConnection { db in try await db.all(statement) }
     }
 
     /// How long a SQLite write waits for another process's write lock (another `serve`, a
@@ -421,7 +422,7 @@ final class StatementTally: Sendable {
 struct CountedDatabase: SQLDatabase {
     let connection: any SQLDatabase
     let tally: StatementTally?
-    /// The PostgreSQL connection under `connection` (for `PreparedRead`s), nil on SQLite.
+    /// The PostgreSQL connection under `connection` (for `PreparedStatement`s), nil on SQLite.
     let postgres: PostgresConnection?
 
     init(_ connection: any SQLDatabase, tally: StatementTally?, postgres: PostgresConnection? = nil) {

@@ -4,12 +4,12 @@ import SQLKit
 import Testing
 import TestSupport
 
-/// `PreparedRead`: on PostgreSQL a named prepared statement of each connection, whose text is
-/// the read's one SQLKit query; on SQLite a statement as any other. Against a private
+/// `PreparedStatement`: on PostgreSQL a named prepared statement of each connection, whose text
+/// is the statement's one SQLKit query; on SQLite a statement as any other. Against a private
 /// PostgreSQL cluster (the tests that need PostgreSQL run whatever `JUMP_TEST_DATABASE` says).
-@Suite(.timeLimit(.minutes(5))) struct PreparedReadTests {
+@Suite(.timeLimit(.minutes(5))) struct PreparedStatementTests {
     /// A row of the tests' table by its id.
-    struct ItemRead: PreparedRead {
+    struct ItemRead: PreparedStatement {
         var id: Int
 
         var query: SQLQueryString { "SELECT id, name FROM items WHERE id = \(bind: id)" }
@@ -17,7 +17,7 @@ import TestSupport
 
     /// A read whose text is not the same at every execution (the number of ids): each shape
     /// other than the first runs unnamed.
-    struct ItemsRead: PreparedRead {
+    struct ItemsRead: PreparedStatement {
         var ids: [Int]
 
         var query: SQLQueryString {
@@ -28,10 +28,18 @@ import TestSupport
     }
 
     /// A read with a bind that may be NULL (no type of its own: it runs unnamed).
-    struct NamedRead: PreparedRead {
+    struct NamedRead: PreparedStatement {
         var name: String?
 
         var query: SQLQueryString { "SELECT id, name FROM items WHERE name IS NOT DISTINCT FROM \(bind: name) ORDER BY id" }
+    }
+
+    /// A write with a `RETURNING`, as `StoreDatabase.writeStatement` runs it.
+    struct ItemRename: PreparedStatement {
+        var id: Int
+        var name: String
+
+        var query: SQLQueryString { "UPDATE items SET name = \(bind: name) WHERE id = \(bind: id) RETURNING id" }
     }
 
     /// A database with the table `items` (1 'one', 2 'two', 3 NULL) and a pool of one connection.
@@ -52,7 +60,7 @@ import TestSupport
 
     /// The same rows as the statement sent as any other, and one round trip a read, on the
     /// engine the tests run on.
-    @Test func aPreparedReadHasTheRowsOfItsQuery() async throws {
+    @Test func aPreparedStatementHasTheRowsOfItsQuery() async throws {
         let folder = try TemporaryFolder("jump-prepared")
         defer { folder.remove() }
         let database = try await Self.database(try ServerFixtures.testDatabase() ?? .sqlite(path: folder.path + "/items.sqlite"))
@@ -70,6 +78,40 @@ import TestSupport
         #expect(try await database.withConnection { db in try Self.names(try await db.all(ItemsRead(ids: [1, 2, 3]))) } == ["one", "two", nil])
         #expect(try await database.withConnection { db in try Self.names(try await db.all(NamedRead(name: nil))) } == [nil])
         #expect(try await database.withConnection { db in try Self.names(try await db.all(NamedRead(name: "one"))) } == ["one"])
+        await database.shutdown()
+    }
+
+    /// A write on its own (`writeStatement`) answers the rows of its `RETURNING` (none when it
+    /// changed no row), in one round trip, and changes what the next read sees, on the engine
+    /// the tests run on.
+    @Test func aPreparedWriteHasTheRowsOfItsReturning() async throws {
+        let folder = try TemporaryFolder("jump-prepared")
+        defer { folder.remove() }
+        let database = try await Self.database(try ServerFixtures.testDatabase() ?? .sqlite(path: folder.path + "/items.sqlite"))
+        let tally = StatementTally()
+        for name in ["deux", "zwei"] {
+            let rows = try await StatementTally.$current.withValue(tally) { try await database.writeStatement(ItemRename(id: 2, name: name)) }
+            #expect(try rows.map { try $0.int("id") } == [2])
+            #expect(try await database.withConnection { db in try Self.names(try await db.all(ItemRead(id: 2))) } == [name])
+        }
+        #expect(tally.count == 2)
+        #expect(try await database.writeStatement(ItemRename(id: 9, name: "neuf")).isEmpty)
+        await database.shutdown()
+    }
+
+    /// On PostgreSQL a write is kept prepared as a read is: under its own name, with the text
+    /// SQLKit serializes from its query.
+    @Test(.enabled(if: PostgresCluster.isAvailable, "PostgreSQL is not installed (apt-get install postgresql): this test needs it"))
+    func postgresKeepsTheWritePreparedWithItsOneText() async throws {
+        let database = try await Self.database(try Self.postgres())
+        for id in [1, 2, 9] { _ = try await database.writeStatement(ItemRename(id: id, name: "n\(id)")) }
+        _ = try await database.withConnection { db in try await db.all(ItemRead(id: 1)) }
+        let (prepared, text) = try await database.withConnection { db in
+            let rows = try await db.raw("SELECT name, statement FROM pg_prepared_statements ORDER BY name").all()
+            return (try rows.map { try $0.string("name") + ": " + $0.string("statement") }, db.serialize(ItemRename(id: 1, name: "").query).sql)
+        }
+        #expect(text == "UPDATE items SET name = $1 WHERE id = $2 RETURNING id")
+        #expect(prepared == ["jump_ItemRead: SELECT id, name FROM items WHERE id = $1", "jump_ItemRename: " + text])
         await database.shutdown()
     }
 
@@ -92,7 +134,7 @@ import TestSupport
     /// A connection lost (its backend terminated, as by a restart of PostgreSQL): the pool
     /// opens a new one, which prepares the read again at its first use.
     @Test(.enabled(if: PostgresCluster.isAvailable, "PostgreSQL is not installed (apt-get install postgresql): this test needs it"))
-    func aPreparedReadSurvivesAReconnect() async throws {
+    func aPreparedStatementSurvivesAReconnect() async throws {
         let location = try Self.postgres()
         let database = try await Self.database(location)
         func backend() async throws -> Int {
