@@ -395,7 +395,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable, Codable {
                 The number is outside the range the key allows (the `server:` settings of jump.yaml: `accessTokenLifetime` 1...31536000, \
                 `bcryptCost` 4...31, `maximumRequestSize` 1024...16777216, `maximumRecordSize` 1024...3145728, `signInFailureLimit` and \
                 `clientFailureLimit` 0...1000000, `signInWait` and `signInMaximumWait` 1...86400, `signInFailureReset`, `clientFailureReset` and \
-                `emailWindow` 1...31536000, `emailsPerAddress` 1...1000, `maximumConnections` 2...1000000, `passwordHashQueue` 0...100000). The \
+                `emailWindow` 1...31536000, `emailsPerAddress` 1...1000, `maximumConnections` 2...1000000, `passwordHashQueue` 0...100000, `databaseConnections` 1...10000). The \
                 message names the range.
                 """,
             example: "server: { bcryptCost: 3 }"),

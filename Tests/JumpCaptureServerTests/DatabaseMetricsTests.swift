@@ -3,6 +3,7 @@ import JumpCapture
 @testable import JumpCaptureServer
 import JumpForms
 import Logging
+import NIOCore
 import Testing
 import TestSupport
 
@@ -55,6 +56,22 @@ import TestSupport
         #expect(Self.samples(metrics)["jump_database_pool_waits_total"] == 1)
         #expect(Self.samples(metrics)["jump_database_pool_wait_seconds_count"] == 3)
         await database.shutdown()
+    }
+
+    /// `server.databaseConnections` sizes the pool (a PostgreSQL server's `max_connections`
+    /// bounds all instances' pools together); by default 4 connections per event loop. One
+    /// connection still serves reads and refreshes.
+    @Test func theDatabaseConnectionsSettingSizesThePool() async throws {
+        try await withServer { server in
+            #expect(server.server.service.store.database.capacity == StoreDatabase.defaultConnectionsPerLoop * System.coreCount)
+        }
+        try await withServer(configure: { $0.server.databaseConnections = 1 }) { server in
+            #expect(server.server.service.store.database.capacity == 1)
+            let (session, secret) = try await server.register()
+            #expect(try await server.record(session.accessToken)["email"] == "ana.ruiz@example.com")
+            let refreshed = try await SessionTests.refresh(server, session.accessToken, secret)
+            guard case .success(.refreshed) = refreshed else { Issue.record("\(refreshed)"); return }
+        }
     }
 
     /// The statements a route's request sends, counted by route: a regression that adds a

@@ -14,6 +14,7 @@ import TestSupport
         #expect(defaults.signInFailureReset == 43_200 && defaults.clientFailureReset == 900)
         #expect(defaults.emailsPerAddress == 3 && defaults.emailWindow == 3600)
         #expect(defaults.maximumConnections == 512 && defaults.passwordHashQueue == 16)
+        #expect(defaults.databaseConnections == nil)
 
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -38,6 +39,7 @@ import TestSupport
               emailWindow: 600
               maximumConnections: 64
               passwordHashQueue: 0
+              databaseConnections: 12
             """)
         let project = ProjectLoader(environment: [:]).load(paths: [config])
         #expect(project.diagnostics.isEmpty, "\(project.diagnostics)")
@@ -47,6 +49,7 @@ import TestSupport
         #expect(server.signInFailureReset == 86400 && server.clientFailureReset == 60)
         #expect(server.emailsPerAddress == 10 && server.emailWindow == 600)
         #expect(server.maximumConnections == 64 && server.passwordHashQueue == 0)
+        #expect(server.databaseConnections == 12)
     }
 
     /// `server.publicURL`: the URL clients reach the server by (its host passes the Host

@@ -98,7 +98,7 @@ final class CaptureService: Sendable {
             location: setup.database ?? .sqlite(path: setup.databasePath), keyPath: setup.databasePath + ".key",
             maximumRecordSize: setup.settings.maximumRecordSize,
             refreshLifetime: setup.settings.refreshLifetime, uniquePaths: CaptureStore.uniquePaths(of: setup.flow), recordModel: recordModel,
-            migrate: setup.migrate, metrics: setup.metrics, logger: logger)
+            migrate: setup.migrate, metrics: setup.metrics, connections: setup.settings.databaseConnections, logger: logger)
         self.logger = logger
         self.timingHash = PasswordHash.make(CaptureStore.randomToken(), cost: setup.settings.bcryptCost)
         self.throttle = SignInThrottle(policy: SignInThrottle.Policy(setup.settings), store: store)

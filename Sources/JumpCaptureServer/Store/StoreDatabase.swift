@@ -153,6 +153,9 @@ final class StoreDatabase: Sendable {
         }
     }
 
+    /// The connections the pool may open at most (`connections` of `init`, or the default).
+    var capacity: Int { loops.count * connectionsPerLoop }
+
     /// An event loop of the process's group (for a connection opened outside the pool).
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
 

@@ -75,6 +75,10 @@ public struct ServerSettings: Sendable, Hashable {
     /// Password hashes (bcrypt) that may wait for a thread besides those running
     /// (`passwordHashQueue`, default 16); beyond it a request answers 510 at once.
     public var passwordHashQueue = 16
+    /// The database connections this process's pool may open at most (`databaseConnections`);
+    /// nil (the default): 4 per core. On PostgreSQL every instance's pool counts against the
+    /// server's `max_connections`.
+    public var databaseConnections: Int?
     /// The client addresses `GET /metrics` answers (`metricsAllow`: CIDR ranges such as
     /// `10.0.0.0/8` or `::1`); others get 403. Empty (the default): every address.
     public var metricsAllow: [AddressRange] = []

@@ -13,7 +13,7 @@ struct ConfigDecoder {
     }
 
     enum ServerKey: String, CaseIterable {
-        case accessTokenLifetime, bcryptCost, identities, database, writeWithToken, maximumRequestSize, apiKey
+        case accessTokenLifetime, bcryptCost, identities, database, databaseConnections, writeWithToken, maximumRequestSize, apiKey
         case clientSecret
         case schema, maximumRecordSize
         case signInFailureLimit, clientFailureLimit, signInWait, signInMaximumWait, signInFailureReset, clientFailureReset
@@ -80,6 +80,7 @@ struct ConfigDecoder {
         case .emailsPerAddress: KeySpec(value: .integer(1...1000))
         case .maximumConnections: KeySpec(value: .integer(2...1_000_000))
         case .passwordHashQueue: KeySpec(value: .integer(0...100_000))
+        case .databaseConnections: KeySpec(value: .integer(1...10_000))
         case .refreshLifetime: KeySpec(value: .integer(60...31_536_000))
         case .maximumRecordSize: KeySpec(value: .integer(1024...(3 << 20)))
         case .identities, .database, .apiKey, .clientSecret, .schema, .publicURL: .text()
@@ -253,6 +254,7 @@ struct ConfigDecoder {
         if let value = bounded(.emailWindow) { settings.emailWindow = value }
         if let value = bounded(.maximumConnections) { settings.maximumConnections = value }
         if let value = bounded(.passwordHashQueue) { settings.passwordHashQueue = value }
+        if let value = bounded(.databaseConnections) { settings.databaseConnections = value }
         if let value = bounded(.refreshLifetime) { settings.refreshLifetime = value }
         if let value = bounded(.privilegedSessionMaxAge) { settings.privilegedSessionMaxAge = value }
         settings.identities = value(.identities).flatMap { string($0, "'identities'") }

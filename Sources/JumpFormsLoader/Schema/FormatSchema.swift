@@ -384,6 +384,7 @@ public enum FormatSchema: String, CaseIterable, Sendable {
         .emailWindow: "The window of emailsPerAddress, in seconds.",
         .maximumConnections: "Connections served at once.",
         .passwordHashQueue: "Password hashes that may wait for a thread (0: none wait).",
+        .databaseConnections: "Database connections the process's pool may open at most (default: 4 per core).",
         .refreshLifetime: "Seconds a refresh secret lives.",
         .privilegedSessionMaxAge: "Seconds a sign-in counts as recent for privileged changes.",
         .metricsAllow: "Client addresses (CIDR ranges, e.g. 10.0.0.0/8, ::1) GET /metrics answers; others get 403 (default: any).",
