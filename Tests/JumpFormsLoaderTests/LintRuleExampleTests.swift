@@ -43,12 +43,4 @@ import TestSupport
             #expect(findings.isEmpty, "\(example.testDescription) should lint clean:\n\(text)")
         }
     }
-
-    @Test func everyRuleHasExamplesOfBothKinds() {
-        for rule in LintRule.allCases {
-            #expect(!rule.triggeringExamples.isEmpty, "\(rule) has no triggering example")
-            #expect(!rule.nonTriggeringExamples.isEmpty, "\(rule) has no non-triggering example")
-        }
-        #expect(Self.allExamples.count >= 2 * LintRule.allCases.count)
-    }
 }

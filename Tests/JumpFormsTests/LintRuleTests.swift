@@ -36,21 +36,4 @@ import TestSupport
             #expect(folders.contains { $0.split(separator: "-").contains(Substring(rule.code.rawValue)) }, "\(rule) has no fixture project")
         }
     }
-
-    /// docs/diagnostics.md shows, under each rule's code, the files of its first triggering
-    /// example (DocsTests keeps the page current with `ReferenceDocs`; this says what it holds).
-    @Test func docsShowEveryRuleWithItsFirstExample() throws {
-        let document = try String(contentsOfFile: Repository.path("docs/diagnostics.md"), encoding: .utf8)
-        for rule in LintRule.allCases {
-            guard let heading = document.range(of: "\n### \(rule.code.rawValue): ") else {
-                Issue.record("docs/diagnostics.md has no section for \(rule)")
-                continue
-            }
-            let rest = document[heading.upperBound...]
-            let section = rest[..<(rest.range(of: "\n### ")?.lowerBound ?? rest.endIndex)]
-            for file in rule.triggeringExamples[0].files {
-                #expect(section.contains("`\(file.path)`:\n\n```yaml\n\(file.text)```\n"), "\(rule): docs/diagnostics.md lacks \(file.path)")
-            }
-        }
-    }
 }
