@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// The token checks (`CaptureStore.session`, `CaptureStore.token`) and writes (`issueToken`,
-/// `rotate`) against a real database (a SQLite file, or PostgreSQL with
+/// `refresh`) against a real database (a SQLite file, or PostgreSQL with
 /// `JUMP_TEST_DATABASE=postgres`): what a write commits is what the next check sees, and a
 /// refresh is decided by the row.
 @Suite(.timeLimit(.minutes(5))) struct TokenReadTests {
@@ -66,7 +66,7 @@ import TestSupport
         #expect(row.refreshSecret == secret)  // opened from its sealed form
         #expect(try await store.session(token, identities: true)?.identities == [])
 
-        let rotated = try #require(try await store.rotate(row, lifetime: 60, now: Self.now + 1))
+        let rotated = try #require(try await Self.refresh(store, token, now: Self.now + 1))
         #expect(try await store.session(token, identities: true) == nil)
         #expect(try await store.token(token) == nil)
         #expect(try await store.token(rotated.token)?.refreshSecret == secret)
@@ -104,33 +104,57 @@ import TestSupport
         #expect(try await store.session(token, identities: false)?.user.record["n"]?.intValue == writes)
     }
 
-    /// A row deleted after the token was read (a purge, another process): the rotation decides
-    /// and refuses.
-    @Test func aTokenWhoseRowIsGoneDoesNotRotate() async throws {
+    /// A refresh's check sees the token's row; when it refuses, nothing is written and the
+    /// token stays valid.
+    @Test func aRefusedRefreshWritesNothing() async throws {
         let folder = try TemporaryFolder()
         let store = try Self.store(folder)
         let user = try await store.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
         let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
-        let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
-        let row = try #require(try await store.token(token))
-        try await store.execute("DELETE FROM access_tokens")
-        #expect(try await store.rotate(row, lifetime: 60, now: Self.now) == nil)
-        #expect(try await store.token(token) == nil)
+        let (token, expiresAt) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
+        let seen = Mutex<StoredToken?>(nil)
+        let refreshed = try await store.refresh(token, lifetime: 60, now: Self.now + 1) { stored -> String? in
+            seen.withLock { $0 = stored }
+            return "refused"
+        }
+        guard case .refused("refused") = refreshed else {
+            Issue.record("expected the check's refusal, got \(refreshed)")
+            return
+        }
+        let row = try #require(seen.withLock { $0 })
+        #expect(row.userID == user.id)
+        #expect(row.refreshSecret == secret)
+        #expect(row.expiresAt == expiresAt)
+        #expect(row.signedInAt == Self.now)
+        #expect(try await store.token(token)?.expiresAt == expiresAt)
+        #expect(try await Self.refresh(store, "not-a-token", now: Self.now + 1) == nil)
     }
 
-    /// A token rotated by another server on the same database no longer rotates here.
-    @Test func aTokenRotatedElsewhereDoesNotRotateHere() async throws {
+    /// Concurrent refreshes of one token, from two servers on one database: exactly one
+    /// rotates it (whether the others read it before or after the rotation), and the new token
+    /// keeps the session's secret and sign-in.
+    @Test func ofConcurrentRefreshesOfOneTokenExactlyOneRotatesIt() async throws {
         let folder = try TemporaryFolder()
         let location = try Self.location(folder)
         let here = try Self.store(folder, at: location)
         let elsewhere = try Self.store(folder, at: location)
         let user = try await here.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
         let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
-        let (token, _) = try await here.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
-        let read = try #require(try await here.token(token))
-        let there = try #require(try await elsewhere.token(token))
-        #expect(try await elsewhere.rotate(there, lifetime: 60, now: Self.now) != nil)
-        #expect(try await here.rotate(read, lifetime: 60, now: Self.now) == nil)
+        for round in 0..<5 {
+            let (token, _) = try await here.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
+            let rotations = try await withThrowingTaskGroup(of: String?.self) { group in
+                for attempt in 0..<8 {
+                    group.addTask { try await Self.refresh(attempt.isMultiple(of: 2) ? here : elsewhere, token, now: Self.now + round)?.token }
+                }
+                return try await group.reduce(into: [String]()) { if let token = $1 { $0.append(token) } }
+            }
+            #expect(rotations.count == 1, "round \(round)")
+            let rotated = try #require(rotations.first)
+            #expect(try await elsewhere.token(token) == nil)
+            let row = try #require(try await elsewhere.token(rotated))
+            #expect(row.refreshSecret == secret)
+            #expect(row.signedInAt == Self.now)
+        }
     }
 
     /// On PostgreSQL a refresh's statements (the token's read, its rotation) and a sign-in's
@@ -143,14 +167,27 @@ import TestSupport
         let user = try await store.createUser(record: ["givenName": "Bo"], passwordHash: nil, identity: nil, unique: [], now: Self.now)
         let secret = try #require(RefreshSecret("0123456789abcdef0123456789abcdef01234567"))
         let (token, _) = try await store.issueToken(userID: user.id, refreshSecret: secret, lifetime: 60, now: Self.now)
-        let row = try #require(try await store.token(token))
-        let rotated = try #require(try await store.rotate(row, lifetime: 60, now: Self.now + 1))
-        #expect(try await store.rotate(row, lifetime: 60, now: Self.now + 2) == nil)
+        let rotated = try #require(try await Self.refresh(store, token, now: Self.now + 1))
+        #expect(try await Self.refresh(store, token, now: Self.now + 2) == nil)
         #expect(try await store.token(rotated.token)?.refreshSecret == secret)
         let prepared = try await store.read { db in
             try await db.raw("SELECT name FROM pg_prepared_statements ORDER BY name").all().map { try $0.string("name") }
         }
         #expect(prepared == ["jump_NewToken", "jump_TokenRead", "jump_TokenRotation"])
         await store.database.shutdown()
+    }
+
+    /// A refresh whose check accepts the token: the new token, or nil when the old one is not
+    /// valid.
+    static func refresh(_ store: CaptureStore, _ token: String, now: Int) async throws -> (token: String, expiresAt: Int)? {
+        switch try await store.refresh(token, lifetime: 60, now: now, check: { _ -> String? in nil }) {
+        case .rotated(let token, let expiresAt): (token, expiresAt)
+        case .notValid: nil
+        case .refused(let refusal): throw RefreshRefused(refusal: refusal)
+        }
+    }
+
+    struct RefreshRefused: Error {
+        var refusal: String
     }
 }

@@ -433,30 +433,34 @@ extension CaptureService {
         guard let signature = parameters["signature"] else { return .missing("signature") }
         // Only the token's row: refresh needs neither the record nor the identities.
         guard let accessToken = parameters["access_token"] else { return .missing("access_token") }
-        guard let stored = try await store.token(accessToken) else {
-            return .error(200, "invalid_argument", "the access token is not valid")
+        let now = now
+        let refreshLifetime = setup.settings.refreshLifetime
+        let refreshed = try await store.refresh(accessToken, lifetime: setup.settings.accessTokenLifetime, now: now) { stored -> ServerReply? in
+            guard let moment = RefreshSignature.epochSeconds(of: date) else {
+                return .invalid("date", "expected UTC yyyy-MM-dd HH:mm:ss")
+            }
+            guard abs(moment - now) <= 300 else {
+                return .error(200, "invalid_argument", "date: more than 5 minutes from the server's time")
+            }
+            // The chain's limit counts from the sign-in; refreshing does not extend it.
+            guard stored.signedInAt + refreshLifetime > now else {
+                return .error(
+                    200, "invalid_argument",
+                    "the session is older than \(Self.duration(refreshLifetime)) (server.refreshLifetime): sign in again")
+            }
+            guard let secret = stored.refreshSecret,
+                RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret)
+            else {
+                return .error(200, "invalid_argument", "signature: does not match the session's refresh secret")
+            }
+            return nil
         }
-        guard let moment = RefreshSignature.epochSeconds(of: date) else {
-            return .invalid("date", "expected UTC yyyy-MM-dd HH:mm:ss")
+        switch refreshed {
+        case .notValid: return .error(200, "invalid_argument", "the access token is not valid")
+        case .refused(let reply): return reply
+        case .rotated(let token, let expiresAt):
+            return .json(["stat": "ok", "access_token": .string(token), "expires_in": .integer(expiresAt - now)])
         }
-        guard abs(moment - now) <= 300 else {
-            return .error(200, "invalid_argument", "date: more than 5 minutes from the server's time")
-        }
-        // The chain's limit counts from the sign-in; refreshing does not extend it.
-        guard stored.signedInAt + setup.settings.refreshLifetime > now else {
-            return .error(
-                200, "invalid_argument",
-                "the session is older than \(Self.duration(setup.settings.refreshLifetime)) (server.refreshLifetime): sign in again")
-        }
-        guard let secret = stored.refreshSecret,
-            RefreshSignature.verify(signature, accessToken: accessToken, date: date, secret: secret)
-        else {
-            return .error(200, "invalid_argument", "signature: does not match the session's refresh secret")
-        }
-        guard let (token, expiresAt) = try await store.rotate(stored, lifetime: setup.settings.accessTokenLifetime, now: now) else {
-            return .error(200, "invalid_argument", "the access token is not valid")
-        }
-        return .json(["stat": "ok", "access_token": .string(token), "expires_in": .integer(expiresAt - now)])
     }
 
     func link(_ parameters: RequestParameters) async throws -> ServerReply {

@@ -117,10 +117,15 @@ extension CaptureStore {
         }
     }
 
-    /// An access token's row, with its refresh secret opened (refresh needs it).
+    /// An access token's row, with its refresh secret opened.
     func token(_ token: String) async throws -> StoredToken? {
         let hash = Self.hash(token)
         guard let row = try await read({ db in try await db.all(TokenRead(tokenHash: hash)).first }) else { return nil }
+        return try storedToken(row, hash: hash)
+    }
+
+    /// A `TokenRead` row as a token, its refresh secret opened.
+    private func storedToken(_ row: any SQLRow, hash: String) throws -> StoredToken {
         let sealed = try row.decodeNil(column: "refresh_secret") ? nil : try row.decode(column: "refresh_secret", as: Data.self)
         return StoredToken(
             tokenHash: hash, userID: try row.int64("user_id"), expiresAt: try row.int("expires_at"),
@@ -149,16 +154,38 @@ extension CaptureStore {
         return (stored, try Self.user(from: first), withIdentities ? identities : nil)
     }
 
-    /// Replaces a token by a new one with the same (sealed) refresh secret and sign-in, in one
-    /// statement that also checks the old token is still there: of concurrent refreshes of
-    /// one token, one rotates it and the others get nil. The new token expires after
-    /// `lifetime`, or when the session can no longer be refreshed (`refreshLifetime` after its
-    /// sign-in), whichever comes first.
-    func rotate(_ old: StoredToken, lifetime: Int, now: Int) async throws -> (token: String, expiresAt: Int)? {
-        let token = Self.randomToken()
+    /// A refresh: `token`'s row is read and `check`ed, and unless the check refuses (its
+    /// refusal is returned, nothing is written) the token is replaced by a new one with the
+    /// same (sealed) refresh secret and sign-in. The new token expires after `lifetime`, or when
+    /// the session can no longer be refreshed (`refreshLifetime` after its sign-in), whichever
+    /// comes first. The read and the rotation share one lease of a connection on PostgreSQL
+    /// (`readThenWrite`); the rotation checks the old token is still there, so of concurrent
+    /// refreshes of one token one rotates it and the others find it not valid.
+    func refresh<Refusal: Sendable>(
+        _ token: String, lifetime: Int, now: Int, check: @escaping @Sendable (StoredToken) -> Refusal?
+    ) async throws -> Refreshed<Refusal> {
         let hash = Self.hash(token)
-        let expiresAt = min(now + lifetime, old.signedInAt + refreshLifetime)
-        let rotated = try await writeStatement(TokenRotation(oldHash: old.tokenHash, newHash: hash, expiresAt: expiresAt, now: now), now: now)
-        return rotated.count == 1 ? (token, expiresAt) : nil
+        let newToken = Self.randomToken()
+        let newHash = Self.hash(newToken)
+        let refreshLifetime = refreshLifetime
+        let (outcome, rotated) = try await readThenWrite(now: now) { db -> (Refreshed<Refusal>, TokenRotation?) in
+            guard let row = try await db.all(TokenRead(tokenHash: hash)).first else { return (.notValid, nil) }
+            let stored = try self.storedToken(row, hash: hash)
+            if let refusal = check(stored) { return (.refused(refusal), nil) }
+            let expiresAt = min(now + lifetime, stored.signedInAt + refreshLifetime)
+            return (.rotated(token: newToken, expiresAt: expiresAt), TokenRotation(oldHash: hash, newHash: newHash, expiresAt: expiresAt, now: now))
+        }
+        if case .rotated = outcome, rotated?.count != 1 { return .notValid }
+        return outcome
+    }
+
+    /// What a refresh did.
+    enum Refreshed<Refusal: Sendable>: Sendable {
+        /// The token is not (or no longer: another refresh rotated it first) a token.
+        case notValid
+        /// The check refused the token's row; nothing was written.
+        case refused(Refusal)
+        /// The token was replaced by `token`.
+        case rotated(token: String, expiresAt: Int)
     }
 }

@@ -165,12 +165,31 @@ final class CaptureStore: Sendable {
     /// transaction of its own. Returns the rows of its `RETURNING`.
     func writeStatement<Statement: PreparedStatement>(_ statement: Statement, now: Int) async throws -> [any SQLRow] {
         try await prepare()
-        if purges.isDue(now: now) {
-            let refreshLifetime = refreshLifetime
-            let engine = database.engine
-            try await database.transaction { db in try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: engine) }
-        }
+        try await purgeWhenDue(now: now)
         return try await database.writeStatement(statement)
+    }
+
+    /// A read, then the one statement that writes it asks for (`StoreDatabase.readThenWrite`:
+    /// on PostgreSQL one lease of a connection for both), on a prepared database; then, when
+    /// it wrote, the purge when one is due, in a transaction of its own (after: the read sees
+    /// a row as it was when the request came, such as a refresh's expired token, to say why it
+    /// is refused).
+    func readThenWrite<Statement: PreparedStatement, R: Sendable>(
+        now: Int, _ read: @escaping @Sendable (any SQLDatabase) async throws -> (R, Statement?)
+    ) async throws -> (R, [any SQLRow]?) {
+        try await prepare()
+        let (result, rows) = try await database.readThenWrite(read)
+        if rows != nil { try await purgeWhenDue(now: now) }
+        return (result, rows)
+    }
+
+    /// The purge when one is due, in a transaction of its own (before or after a write that
+    /// runs without one).
+    private func purgeWhenDue(now: Int) async throws {
+        guard purges.isDue(now: now) else { return }
+        let refreshLifetime = refreshLifetime
+        let engine = database.engine
+        try await database.transaction { db in try await Self.purge(db, now: now, refreshLifetime: refreshLifetime, engine: engine) }
     }
 
     // MARK: purge

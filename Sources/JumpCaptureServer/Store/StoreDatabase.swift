@@ -275,6 +275,27 @@ final class StoreDatabase: Sendable {
         return try await withConnection { db in try await db.all(statement) }
     }
 
+    /// A read, then the one statement that writes it asks for (none: nothing is written), run
+    /// as `writeStatement` runs it; returns the read's result and the rows of the write's
+    /// `RETURNING` (nil when it asked for no write). PostgreSQL: both on one lease of a connection,
+    /// one wait for the pool instead of two. SQLite: the read on a reading connection, then
+    /// the write in the batch. Without a transaction: the write must check in its own `WHERE`
+    /// that what the read saw still holds.
+    func readThenWrite<Statement: PreparedStatement, R: Sendable>(
+        _ read: @escaping @Sendable (any SQLDatabase) async throws -> (R, Statement?)
+    ) async throws -> (R, [any SQLRow]?) {
+        if engine == .sqlite {
+            let (result, statement) = try await withConnection(read)
+            guard let statement else { return (result, nil) }
+            return (result, try await sqliteWrites.writeStatement(on: self, statement.query))
+        }
+        return try await withConnection { db in
+            let (result, statement) = try await read(db)
+            guard let statement else { return (result, nil) }
+            return (result, try await db.all(statement))
+        }
+    }
+
     /// How long a SQLite write waits for another process's write lock (another `serve`, a
     /// `users import`, migrations at start) before the store answers "unavailable".
     static let sqliteWriteLockWait: Duration = .seconds(60)
