@@ -115,7 +115,8 @@ public struct LintRule: Sendable, Hashable, CustomStringConvertible {
 /// A small project that shows a lint rule: its files (a flow, `flow.yaml`, its default locale's
 /// file, `locales/en-US.yaml`, and where the rule needs them other locale files, `jump.yaml` or
 /// an icon), as text. JumpForms does not read them: the test suite writes them to a folder and
-/// lints them, and docs/diagnostics.md shows them.
+/// lints them, and docs/diagnostics.md shows them whole. Most are written with `signInProject`,
+/// as what they add to one sign-in project, so that a rule's file shows only what matters to it.
 public struct LintRuleExample: Sendable, Hashable {
     /// A file of the project: its path in the project's folder and its text.
     public struct File: Sendable, Hashable {

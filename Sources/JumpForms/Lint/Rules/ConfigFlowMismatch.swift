@@ -8,12 +8,10 @@ extension LintRule {
             `captureLocale` has no locale file.
             """,
         triggeringExamples: [
-            .signInProject(
-                .config("captureFlowName: signin"))
+            .signInProject(.config("captureFlowName: signin"))
         ],
         nonTriggeringExamples: [
-            .signInProject(
-                .config("captureFlowName: example"))
+            .signInProject(.config("captureFlowName: example"))
         ],
         check: { linter, findings in linter.checkConfigFlowMismatch(&findings) }
     )

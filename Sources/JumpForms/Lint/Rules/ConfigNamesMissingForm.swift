@@ -4,12 +4,10 @@ extension LintRule {
         .configNamesMissingForm, severity: .error,
         title: "jump.yaml names a form the flow lacks", explanation: "A `...FormName` key of `jump.yaml` names a form that is not in the flow.",
         triggeringExamples: [
-            .signInProject(
-                .config("captureSignInFormName: signinForm"))
+            .signInProject(.config("captureSignInFormName: signinForm"))
         ],
         nonTriggeringExamples: [
-            .signInProject(
-                .config("captureSignInFormName: signInForm"))
+            .signInProject(.config("captureSignInFormName: signInForm"))
         ],
         check: { linter, findings in linter.checkConfigNamesMissingForm(&findings) }
     )

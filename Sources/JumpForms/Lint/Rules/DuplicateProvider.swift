@@ -4,12 +4,10 @@ extension LintRule {
         .duplicateProvider, severity: .error,
         title: "duplicate provider", explanation: "A provider id appears twice in `providers`.",
         triggeringExamples: [
-            .signInProject(
-                sections: "providers: [google, facebook, google]")
+            .signInProject(sections: "providers: [google, facebook, google]")
         ],
         nonTriggeringExamples: [
-            .signInProject(
-                sections: "providers: [google, facebook]")
+            .signInProject(sections: "providers: [google, facebook]")
         ],
         check: { linter, findings in linter.checkDuplicateProvider(&findings) }
     )

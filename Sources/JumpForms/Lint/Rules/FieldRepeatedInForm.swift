@@ -4,8 +4,7 @@ extension LintRule {
         .fieldRepeatedInForm, severity: .error,
         title: "field listed twice in a form", explanation: "A form prompts for each field once.",
         triggeringExamples: [
-            .signInProject(
-                forms: "signInForm: { fields: [email, password, email] }")
+            .signInProject(forms: "signInForm: { fields: [email, password, email] }")
         ],
         nonTriggeringExamples: [
             .signInProject()

@@ -5,12 +5,10 @@ extension LintRule {
         title: "form has no identifying field",
         explanation: "The forgot-password and resend-verification forms send their first field of type `email` or `text`; the form has none.",
         triggeringExamples: [
-            .signInProject(
-                forms: "forgotPasswordForm: { fields: [password] }")
+            .signInProject(forms: "forgotPasswordForm: { fields: [password] }")
         ],
         nonTriggeringExamples: [
-            .signInProject(
-                forms: "forgotPasswordForm: { fields: [email] }")
+            .signInProject(forms: "forgotPasswordForm: { fields: [email] }")
         ],
         check: { linter, findings in linter.checkFormWithoutIdentifier(&findings) }
     )

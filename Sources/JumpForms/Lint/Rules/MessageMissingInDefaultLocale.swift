@@ -6,9 +6,7 @@ extension LintRule {
         title: "message key missing from the default locale",
         explanation: "Every message key the flow uses must exist in the default locale's file; that is where every other locale falls back.",
         triggeringExamples: [
-            .project(
-                flow: LintRuleExample.signInFlow(),
-                messages: "f.email: Email")
+            .project(flow: LintRuleExample.signInFlow(), messages: "f.email: Email")
         ],
         nonTriggeringExamples: [
             .signInProject()

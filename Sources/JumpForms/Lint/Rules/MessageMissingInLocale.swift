@@ -6,8 +6,7 @@ extension LintRule {
         title: "message key missing from a locale",
         explanation: "A locale lacks a key the flow uses; users of that locale see the fallback text.",
         triggeringExamples: [
-            .signInProject(
-                .locale("fr-FR", "f.email: Adresse e-mail"))
+            .signInProject(.locale("fr-FR", "f.email: Adresse e-mail"))
         ],
         nonTriggeringExamples: [
             .signInProject(

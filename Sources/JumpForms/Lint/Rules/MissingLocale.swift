@@ -5,8 +5,7 @@ extension LintRule {
         title: "locale file missing",
         explanation: "The flow's default locale (or a locale named in `jump.yaml` or on the command line) has no file in the locales folder.",
         triggeringExamples: [
-            .signInProject(
-                defaultLocale: "fr-FR")
+            .signInProject(defaultLocale: "fr-FR")
         ],
         nonTriggeringExamples: [
             .signInProject()

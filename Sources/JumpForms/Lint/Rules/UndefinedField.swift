@@ -4,8 +4,7 @@ extension LintRule {
         .undefinedField, severity: .error,
         title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.",
         triggeringExamples: [
-            .signInProject(
-                forms: "signInForm: { fields: [emial, password] }")
+            .signInProject(forms: "signInForm: { fields: [emial, password] }")
         ],
         nonTriggeringExamples: [
             .signInProject()

@@ -9,12 +9,10 @@ extension LintRule {
             a mapping with `type`.
             """,
         triggeringExamples: [
-            .signInProject(
-                sections: "providers: [facebok]")
+            .signInProject(sections: "providers: [facebok]")
         ],
         nonTriggeringExamples: [
-            .signInProject(
-                sections: "providers: [facebook]")
+            .signInProject(sections: "providers: [facebook]")
         ],
         check: { linter, findings in linter.checkUnknownProvider(&findings) }
     )

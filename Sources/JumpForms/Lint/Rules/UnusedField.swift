@@ -4,9 +4,7 @@ extension LintRule {
         .unusedField, severity: .warning,
         title: "field is never used", explanation: "The field is defined but no form lists it.",
         triggeringExamples: [
-            .signInProject(
-                fields: "nickname: { type: text, label: f.nickname }",
-                messages: "f.nickname: Nickname")
+            .signInProject(fields: "nickname: { type: text, label: f.nickname }", messages: "f.nickname: Nickname")
         ],
         nonTriggeringExamples: [
             .signInProject()

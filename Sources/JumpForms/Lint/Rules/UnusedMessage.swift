@@ -5,8 +5,7 @@ extension LintRule {
         .unusedMessage, severity: .warning,
         title: "message key is never used", explanation: "The default locale defines a key that neither the flow nor the CLI's own catalog uses.",
         triggeringExamples: [
-            .signInProject(
-                messages: "old.label: Old")
+            .signInProject(messages: "old.label: Old")
         ],
         nonTriggeringExamples: [
             .signInProject()
