@@ -115,7 +115,8 @@ public struct LintRule: Sendable, Hashable, CustomStringConvertible {
 /// A small project that shows a lint rule: its files (a flow, `flow.yaml`, its default locale's
 /// file, `locales/en-US.yaml`, and where the rule needs them other locale files, `jump.yaml` or
 /// an icon), as text. JumpForms does not read them: the test suite writes them to a folder and
-/// lints them, and docs/diagnostics.md shows them.
+/// lints them, and docs/diagnostics.md shows them whole. Most are written with `signInProject`,
+/// as what they add to one sign-in project, so that a rule's file shows only what matters to it.
 public struct LintRuleExample: Sendable, Hashable {
     /// A file of the project: its path in the project's folder and its text.
     public struct File: Sendable, Hashable {
@@ -132,6 +133,13 @@ public struct LintRuleExample: Sendable, Hashable {
             let indented = messages.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
             return File("locales/\(tag).yaml", "locale: \(tag)\nmessages:\n" + indented)
         }
+
+        /// `jump.yaml` for `flow.yaml` (in `embedded` mode, locale en-US) with `keys` added.
+        static func config(_ keys: String) -> File {
+            File(
+                "jump.yaml",
+                "captureDomain: embedded\ncaptureClientId: localdev0123456789abcdefghijklmn\ncaptureLocale: en-US\n\(keys)\nflow: flow.yaml")
+        }
     }
 
     public var files: [File]
@@ -146,15 +154,79 @@ public struct LintRuleExample: Sendable, Hashable {
         files.contains { $0.path == "jump.yaml" } ? ["jump.yaml"] : ["flow.yaml"]
     }
 
-    /// The en-US messages of the sign-in flow most examples start from.
-    static let signInMessages = """
-        f.email: Email
-        f.password: Password
-        """
+    /// The sign-in project most examples start from, with what the example adds. `flow.yaml`:
+    ///
+    /// ```yaml
+    /// flow: example
+    /// version: "1"
+    /// defaultLocale: en-US
+    /// locales: locales
+    /// fields:
+    ///   email: { type: email, label: f.email }
+    ///   password: { type: password, label: f.password }
+    ///   <fields>
+    /// forms:
+    ///   signInForm: { fields: [email, password] }
+    ///   <forms>
+    /// <sections>
+    /// ```
+    ///
+    /// and `locales/en-US.yaml`, the labels `f.email: Email` and `f.password: Password`, then
+    /// `messages`; then the `more` files. `emailValidation` and `passwordValidation` are the
+    /// lines under the `validation:` of the email and password fields (written as blocks then).
+    /// A field or form the example writes under its own name replaces the standard one:
+    /// `forms: "signInForm: ..."` gives another sign-in form.
+    static func signInProject(
+        emailValidation: String = "", passwordValidation: String = "", fields: String = "", forms: String = "", sections: String = "",
+        messages: String = "", defaultLocale: String = "en-US", _ more: File...
+    ) -> LintRuleExample {
+        let flow = signInFlow(
+            emailValidation: emailValidation, passwordValidation: passwordValidation, fields: fields, forms: forms, sections: sections,
+            defaultLocale: defaultLocale)
+        let labels = ["f.email: Email", "f.password: Password"]
+        return LintRuleExample(files: [File("flow.yaml", flow), .locale("en-US", (labels + lines(messages)).joined(separator: "\n"))] + more)
+    }
 
-    /// `flow.yaml`, `locales/en-US.yaml` holding `messages` (the lines under `messages:`), and
-    /// the `more` files.
-    static func project(flow: String, messages: String = signInMessages, _ more: File...) -> LintRuleExample {
+    /// The text of `signInProject`'s `flow.yaml`.
+    static func signInFlow(
+        emailValidation: String = "", passwordValidation: String = "", fields: String = "", forms: String = "", sections: String = "",
+        defaultLocale: String = "en-US"
+    ) -> String {
+        let header = ["flow: example", "version: \"1\"", "defaultLocale: \(defaultLocale)", "locales: locales"]
+        let standardFields = [
+            standardField("email", type: "email", validation: emailValidation),
+            standardField("password", type: "password", validation: passwordValidation)
+        ]
+        let body =
+            ["fields:"] + replacing(standardFields, with: fields).map { "  " + $0 } + ["forms:"]
+            + replacing([["signInForm: { fields: [email, password] }"]], with: forms).map { "  " + $0 } + lines(sections)
+        return (header + body).joined(separator: "\n")
+    }
+
+    /// A field of the sign-in flow, labelled `f.<name>`: on one line, or with `validation` (the
+    /// lines under `validation:`) as a block.
+    private static func standardField(_ name: String, type: String, validation: String) -> [String] {
+        guard !validation.isEmpty else { return ["\(name): { type: \(type), label: f.\(name) }"] }
+        return ["\(name):", "  type: \(type)", "  label: f.\(name)", "  validation:"] + lines(validation).map { "    " + $0 }
+    }
+
+    /// The `standard` entries (each its lines, the first `name: ...`) that `given` does not
+    /// write under their name, then the lines of `given`.
+    private static func replacing(_ standard: [[String]], with given: String) -> [String] {
+        let givenLines = lines(given)
+        let givenNames = Set(givenLines.filter { !$0.hasPrefix(" ") }.map(name(of:)))
+        return standard.filter { !givenNames.contains(name(of: $0[0])) }.flatMap { $0 } + givenLines
+    }
+
+    private static func name(of line: String) -> String { String(line.prefix { $0 != ":" }) }
+
+    private static func lines(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// A whole project: `flow.yaml`, `locales/en-US.yaml` holding `messages` (the lines under
+    /// `messages:`), and the `more` files.
+    static func project(flow: String, messages: String, _ more: File...) -> LintRuleExample {
         LintRuleExample(files: [File("flow.yaml", flow), .locale("en-US", messages)] + more)
     }
 }

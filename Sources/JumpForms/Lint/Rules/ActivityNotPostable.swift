@@ -10,48 +10,26 @@ extension LintRule {
             (and `providers`).
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers: [google]
                     sharing: [google]
                     activities:
                       joined: { action: a.joined }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     a.joined: "Joined."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers: [google, facebook]
                     sharing: [facebook]
                     activities:
                       joined: { action: a.joined }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     a.joined: "Joined."
                     """)
         ],

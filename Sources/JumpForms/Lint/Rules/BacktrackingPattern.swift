@@ -13,101 +13,57 @@ extension LintRule {
             \\p{L}`, optional parts); possessive quantifiers (`a++`) and atomic groups (`(?>...)`) never backtrack and are not reported.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      username:
-                        type: text
-                        label: f.username
-                        validation:
-                          - { rule: pattern, value: "^([a-z]+\\\\.?)+$", message: v.username }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      usernameForm: { fields: [username] }
+            .signInProject(
+                fields: """
+                    username:
+                      type: text
+                      label: f.username
+                      validation:
+                        - { rule: pattern, value: "^([a-z]+\\\\.?)+$", message: v.username }
                     """,
+                forms: "usernameForm: { fields: [username] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.username: Username
                     v.username: "{label} takes letters and dots."
                     """),
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      username:
-                        type: text
-                        label: f.username
-                        validation:
-                          - { rule: pattern, value: "^(\\\\w|\\\\d)+$", message: v.username }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      usernameForm: { fields: [username] }
+            .signInProject(
+                fields: """
+                    username:
+                      type: text
+                      label: f.username
+                      validation:
+                        - { rule: pattern, value: "^(\\\\w|\\\\d)+$", message: v.username }
                     """,
+                forms: "usernameForm: { fields: [username] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.username: Username
                     v.username: "{label} takes letters and digits."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      username:
-                        type: text
-                        label: f.username
-                        validation:
-                          - { rule: pattern, value: "^[a-z.]+$", message: v.username }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      usernameForm: { fields: [username] }
+            .signInProject(
+                fields: """
+                    username:
+                      type: text
+                      label: f.username
+                      validation:
+                        - { rule: pattern, value: "^[a-z.]+$", message: v.username }
                     """,
+                forms: "usernameForm: { fields: [username] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.username: Username
                     v.username: "{label} takes letters and dots."
                     """),
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      username:
-                        type: text
-                        label: f.username
-                        validation:
-                          - { rule: pattern, value: "^\\\\w+$", message: v.username }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      usernameForm: { fields: [username] }
+            .signInProject(
+                fields: """
+                    username:
+                      type: text
+                      label: f.username
+                      validation:
+                        - { rule: pattern, value: "^\\\\w+$", message: v.username }
                     """,
+                forms: "usernameForm: { fields: [username] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.username: Username
                     v.username: "{label} takes letters and digits."
                     """)

@@ -5,49 +5,23 @@ extension LintRule {
         title: "select or radio field without options",
         explanation: "A `select` or `radio` field offers its `options`; it needs at least one enabled option.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      country: { type: select, label: f.country }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      countryForm: { fields: [country] }
-                    """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    f.country: Country
-                    """)
+            .signInProject(
+                fields: "country: { type: select, label: f.country }",
+                forms: "countryForm: { fields: [country] }",
+                messages: "f.country: Country")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      country:
-                        type: select
-                        label: f.country
-                        options:
-                          - { value: fr, label: c.france }
-                          - { value: de, label: c.germany }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      countryForm: { fields: [country] }
+            .signInProject(
+                fields: """
+                    country:
+                      type: select
+                      label: f.country
+                      options:
+                        - { value: fr, label: c.france }
+                        - { value: de, label: c.germany }
                     """,
+                forms: "countryForm: { fields: [country] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.country: Country
                     c.france: France
                     c.germany: Germany

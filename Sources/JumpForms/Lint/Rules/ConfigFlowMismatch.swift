@@ -8,50 +8,10 @@ extension LintRule {
             `captureLocale` has no locale file.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                .init(
-                    "jump.yaml",
-                    """
-                    captureDomain: embedded
-                    captureClientId: localdev0123456789abcdefghijklmn
-                    captureLocale: en-US
-                    captureFlowName: signin
-                    flow: flow.yaml
-                    """))
+            .signInProject(.config("captureFlowName: signin"))
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                .init(
-                    "jump.yaml",
-                    """
-                    captureDomain: embedded
-                    captureClientId: localdev0123456789abcdefghijklmn
-                    captureLocale: en-US
-                    captureFlowName: example
-                    flow: flow.yaml
-                    """))
+            .signInProject(.config("captureFlowName: example"))
         ],
         check: { linter, findings in linter.checkConfigFlowMismatch(&findings) }
     )

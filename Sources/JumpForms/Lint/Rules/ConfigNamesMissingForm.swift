@@ -4,50 +4,10 @@ extension LintRule {
         .configNamesMissingForm, severity: .error,
         title: "jump.yaml names a form the flow lacks", explanation: "A `...FormName` key of `jump.yaml` names a form that is not in the flow.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                .init(
-                    "jump.yaml",
-                    """
-                    captureDomain: embedded
-                    captureClientId: localdev0123456789abcdefghijklmn
-                    captureLocale: en-US
-                    captureSignInFormName: signinForm
-                    flow: flow.yaml
-                    """))
+            .signInProject(.config("captureSignInFormName: signinForm"))
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                .init(
-                    "jump.yaml",
-                    """
-                    captureDomain: embedded
-                    captureClientId: localdev0123456789abcdefghijklmn
-                    captureLocale: en-US
-                    captureSignInFormName: signInForm
-                    flow: flow.yaml
-                    """))
+            .signInProject(.config("captureSignInFormName: signInForm"))
         ],
         check: { linter, findings in linter.checkConfigNamesMissingForm(&findings) }
     )

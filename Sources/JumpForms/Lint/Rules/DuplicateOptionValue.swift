@@ -4,56 +4,34 @@ extension LintRule {
         .duplicateOptionValue, severity: .error,
         title: "duplicate option value", explanation: "Two options of one field have the same `value`.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      country:
-                        type: select
-                        label: f.country
-                        options:
-                          - { value: fr, label: c.france }
-                          - { value: fr, label: c.germany }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      countryForm: { fields: [country] }
+            .signInProject(
+                fields: """
+                    country:
+                      type: select
+                      label: f.country
+                      options:
+                        - { value: fr, label: c.france }
+                        - { value: fr, label: c.germany }
                     """,
+                forms: "countryForm: { fields: [country] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.country: Country
                     c.france: France
                     c.germany: Germany
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      country:
-                        type: select
-                        label: f.country
-                        options:
-                          - { value: fr, label: c.france }
-                          - { value: de, label: c.germany }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      countryForm: { fields: [country] }
+            .signInProject(
+                fields: """
+                    country:
+                      type: select
+                      label: f.country
+                      options:
+                        - { value: fr, label: c.france }
+                        - { value: de, label: c.germany }
                     """,
+                forms: "countryForm: { fields: [country] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.country: Country
                     c.france: France
                     c.germany: Germany

@@ -4,34 +4,10 @@ extension LintRule {
         .duplicateProvider, severity: .error,
         title: "duplicate provider", explanation: "A provider id appears twice in `providers`.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    providers: [google, facebook, google]
-                    """)
+            .signInProject(sections: "providers: [google, facebook, google]")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    providers: [google, facebook]
-                    """)
+            .signInProject(sections: "providers: [google, facebook]")
         ],
         check: { linter, findings in linter.checkDuplicateProvider(&findings) }
     )

@@ -4,49 +4,19 @@ extension LintRule {
         .duplicateRule, severity: .warning,
         title: "rule repeated on a field", explanation: "The same rule with the same value appears twice on one field.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: required, message: v.required }
-                          - { rule: required, message: v.required }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                emailValidation: """
+                    - { rule: required, message: v.required }
+                    - { rule: required, message: v.required }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.required: "{label} is required."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: required, message: v.required }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
+                emailValidation: "- { rule: required, message: v.required }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.required: "{label} is required."
                     """)
         ],

@@ -9,48 +9,16 @@ extension LintRule {
             either way. List the values, or remove the rule.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: emailDomainBlacklist, value: [], message: v.domain }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
+                emailValidation: "- { rule: emailDomainBlacklist, value: [], message: v.domain }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.domain: "{label} may not be a throwaway address."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: emailDomainBlacklist, value: [mailinator.com], message: v.domain }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
+                emailValidation: "- { rule: emailDomainBlacklist, value: [mailinator.com], message: v.domain }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.domain: "{label} may not be a throwaway address."
                     """)
         ],

@@ -16,34 +16,20 @@ extension LintRule {
             never sent either.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email, schemaId: email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      registrationForm: { fields: [email, password] }
-                    """)
+            .signInProject(
+                fields: """
+                    email: { type: email, label: f.email, schemaId: email }
+                    password: { type: password, label: f.password }
+                    """,
+                forms: "registrationForm: { fields: [email, password] }")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email, schemaId: email }
-                      password: { type: password, label: f.password, schemaId: password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      registrationForm: { fields: [email, password] }
-                    """)
+            .signInProject(
+                fields: """
+                    email: { type: email, label: f.email, schemaId: email }
+                    password: { type: password, label: f.password, schemaId: password }
+                    """,
+                forms: "registrationForm: { fields: [email, password] }")
         ],
         check: { linter, findings in linter.checkUnsentFields(&findings) }
     )

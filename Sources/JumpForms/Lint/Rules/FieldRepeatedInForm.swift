@@ -4,32 +4,10 @@ extension LintRule {
         .fieldRepeatedInForm, severity: .error,
         title: "field listed twice in a form", explanation: "A form prompts for each field once.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password, email] }
-                    """)
+            .signInProject(forms: "signInForm: { fields: [email, password, email] }")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject()
         ],
         check: { linter, findings in linter.checkFieldRepeatedInForm(&findings) }
     )

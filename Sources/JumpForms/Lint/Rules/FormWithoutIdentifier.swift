@@ -5,34 +5,10 @@ extension LintRule {
         title: "form has no identifying field",
         explanation: "The forgot-password and resend-verification forms send their first field of type `email` or `text`; the form has none.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      forgotPasswordForm: { fields: [password] }
-                    """)
+            .signInProject(forms: "forgotPasswordForm: { fields: [password] }")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      forgotPasswordForm: { fields: [email] }
-                    """)
+            .signInProject(forms: "forgotPasswordForm: { fields: [email] }")
         ],
         check: { linter, findings in linter.checkFormWithoutIdentifier(&findings) }
     )

@@ -4,48 +4,20 @@ extension LintRule {
         .invalidPattern, severity: .error,
         title: "pattern does not compile", explanation: "The `pattern` rule's regular expression has a syntax error.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: pattern, value: "@corp\\\\.example$)", message: v.pattern }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                emailValidation: """
+                    - { rule: pattern, value: "@corp\\\\.example$)", message: v.pattern }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.pattern: "{label} must be a corp.example address."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: pattern, value: "@corp\\\\.example$", message: v.pattern }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                emailValidation: """
+                    - { rule: pattern, value: "@corp\\\\.example$", message: v.pattern }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.pattern: "{label} must be a corp.example address."
                     """)
         ],

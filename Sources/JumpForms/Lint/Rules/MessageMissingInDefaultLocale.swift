@@ -6,35 +6,10 @@ extension LintRule {
         title: "message key missing from the default locale",
         explanation: "Every message key the flow uses must exist in the default locale's file; that is where every other locale falls back.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                messages: """
-                    f.email: Email
-                    """)
+            .project(flow: LintRuleExample.signInFlow(), messages: "f.email: Email")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject()
         ]
     )
 }

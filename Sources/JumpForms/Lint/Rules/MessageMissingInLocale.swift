@@ -6,37 +6,10 @@ extension LintRule {
         title: "message key missing from a locale",
         explanation: "A locale lacks a key the flow uses; users of that locale see the fallback text.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                .locale(
-                    "fr-FR",
-                    """
-                    f.email: Adresse e-mail
-                    """))
+            .signInProject(.locale("fr-FR", "f.email: Adresse e-mail"))
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
                 .locale(
                     "fr-FR",
                     """

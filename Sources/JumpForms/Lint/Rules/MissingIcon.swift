@@ -4,17 +4,8 @@ extension LintRule {
         .missingIcon, severity: .error,
         title: "icon file missing", explanation: "The provider's `icon` path (relative to the flow file) does not exist.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers:
                       - id: corp
                         type: openid
@@ -22,24 +13,11 @@ extension LintRule {
                         openidIdentifier: "https://id.corp.example/openid"
                         icon: icons/corp.png
                     """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    p.corp: Corp
-                    """)
+                messages: "p.corp: Corp")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers:
                       - id: corp
                         type: openid
@@ -47,16 +25,8 @@ extension LintRule {
                         openidIdentifier: "https://id.corp.example/openid"
                         icon: icons/corp.png
                     """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    p.corp: Corp
-                    """,
-                .init(
-                    "icons/corp.png",
-                    """
-                    an image
-                    """))
+                messages: "p.corp: Corp",
+                .init("icons/corp.png", "an image"))
         ],
         check: { linter, findings in linter.checkMissingIcon(&findings) }
     )

@@ -5,32 +5,10 @@ extension LintRule {
         title: "locale file missing",
         explanation: "The flow's default locale (or a locale named in `jump.yaml` or on the command line) has no file in the locales folder.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: fr-FR
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject(defaultLocale: "fr-FR")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject()
         ],
         check: { linter, findings in linter.checkMissingLocale(&findings) }
     )

@@ -12,18 +12,7 @@ extension LintRule {
             uses are JF319 warnings in the default locale (`locales check` reports them in every locale as `obsolete-key`).
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
                 .locale(
                     "fr-FR",
                     """
@@ -32,18 +21,7 @@ extension LintRule {
                     """))
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
                 .locale(
                     "fr-FR",
                     """

@@ -4,46 +4,20 @@ extension LintRule {
         .openIDWithoutIdentifier, severity: .error,
         title: "custom OpenID provider without openidIdentifier", explanation: "A provider of `type: openid` needs `openidIdentifier`.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers:
                       - { id: corp, type: openid, name: p.corp }
                     """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    p.corp: Corp
-                    """)
+                messages: "p.corp: Corp")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers:
                       - { id: corp, type: openid, name: p.corp, openidIdentifier: "https://id.corp.example/openid" }
                     """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    p.corp: Corp
-                    """)
+                messages: "p.corp: Corp")
         ],
         check: { linter, findings in linter.checkOpenIDWithoutIdentifier(&findings) }
     )

@@ -4,56 +4,34 @@ extension LintRule {
         .optionsOnNonChoiceField, severity: .warning,
         title: "options on a field that shows none", explanation: "Only `select` and `radio` fields show options.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      country:
-                        type: text
-                        label: f.country
-                        options:
-                          - { value: fr, label: c.france }
-                          - { value: de, label: c.germany }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      countryForm: { fields: [country] }
+            .signInProject(
+                fields: """
+                    country:
+                      type: text
+                      label: f.country
+                      options:
+                        - { value: fr, label: c.france }
+                        - { value: de, label: c.germany }
                     """,
+                forms: "countryForm: { fields: [country] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.country: Country
                     c.france: France
                     c.germany: Germany
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      country:
-                        type: select
-                        label: f.country
-                        options:
-                          - { value: fr, label: c.france }
-                          - { value: de, label: c.germany }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      countryForm: { fields: [country] }
+            .signInProject(
+                fields: """
+                    country:
+                      type: select
+                      label: f.country
+                      options:
+                        - { value: fr, label: c.france }
+                        - { value: de, label: c.germany }
                     """,
+                forms: "countryForm: { fields: [country] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.country: Country
                     c.france: France
                     c.germany: Germany

@@ -5,53 +5,31 @@ extension LintRule {
         title: "rule names a field the form lacks",
         explanation: "`match` and `alongWith` compare values of one form: the named field must be in every form that uses this field.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      passwordConfirm:
-                        type: password
-                        label: f.confirm
-                        validation:
-                          - { rule: match, value: password, message: v.match }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      passwordForm: { fields: [passwordConfirm] }
+            .signInProject(
+                fields: """
+                    passwordConfirm:
+                      type: password
+                      label: f.confirm
+                      validation:
+                        - { rule: match, value: password, message: v.match }
                     """,
+                forms: "passwordForm: { fields: [passwordConfirm] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.confirm: Confirm password
                     v.match: "{label} does not match."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      passwordConfirm:
-                        type: password
-                        label: f.confirm
-                        validation:
-                          - { rule: match, value: password, message: v.match }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      passwordForm: { fields: [password, passwordConfirm] }
+            .signInProject(
+                fields: """
+                    passwordConfirm:
+                      type: password
+                      label: f.confirm
+                      validation:
+                        - { rule: match, value: password, message: v.match }
                     """,
+                forms: "passwordForm: { fields: [password, passwordConfirm] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.confirm: Confirm password
                     v.match: "{label} does not match."
                     """)

@@ -9,53 +9,31 @@ extension LintRule {
             radio), length and format rules need a text-like field.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      birthday:
-                        type: text
-                        label: f.birthday
-                        validation:
-                          - { rule: minYears, value: 13, message: v.age }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      ageForm: { fields: [birthday] }
+            .signInProject(
+                fields: """
+                    birthday:
+                      type: text
+                      label: f.birthday
+                      validation:
+                        - { rule: minYears, value: 13, message: v.age }
                     """,
+                forms: "ageForm: { fields: [birthday] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.birthday: Birthday
                     v.age: "You must be 13 or older."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      birthday:
-                        type: dateselect
-                        label: f.birthday
-                        validation:
-                          - { rule: minYears, value: 13, message: v.age }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      ageForm: { fields: [birthday] }
+            .signInProject(
+                fields: """
+                    birthday:
+                      type: dateselect
+                      label: f.birthday
+                      validation:
+                        - { rule: minYears, value: 13, message: v.age }
                     """,
+                forms: "ageForm: { fields: [birthday] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.birthday: Birthday
                     v.age: "You must be 13 or older."
                     """)

@@ -4,50 +4,22 @@ extension LintRule {
         .ruleValueRange, severity: .error,
         title: "rule value out of range", explanation: "Lengths and ages are non-negative, and a minimum is not above the field's maximum.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password:
-                        type: password
-                        label: f.password
-                        validation:
-                          - { rule: minLength, value: 10, message: v.length }
-                          - { rule: maxLength, value: 5, message: v.length }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                passwordValidation: """
+                    - { rule: minLength, value: 10, message: v.length }
+                    - { rule: maxLength, value: 5, message: v.length }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.length: "{label} has the wrong length."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password:
-                        type: password
-                        label: f.password
-                        validation:
-                          - { rule: minLength, value: 10, message: v.length }
-                          - { rule: maxLength, value: 64, message: v.length }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                passwordValidation: """
+                    - { rule: minLength, value: 10, message: v.length }
+                    - { rule: maxLength, value: 64, message: v.length }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.length: "{label} has the wrong length."
                     """)
         ],

@@ -4,46 +4,20 @@ extension LintRule {
         .samlWithoutProvider, severity: .error,
         title: "custom SAML provider without samlProvider", explanation: "A provider of `type: saml` needs `samlProvider`.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers:
                       - { id: corp, type: saml, name: p.corp }
                     """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    p.corp: Corp
-                    """)
+                messages: "p.corp: Corp")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers:
                       - { id: corp, type: saml, name: p.corp, samlProvider: corp_saml }
                     """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    p.corp: Corp
-                    """)
+                messages: "p.corp: Corp")
         ],
         check: { linter, findings in linter.checkSamlWithoutProvider(&findings) }
     )

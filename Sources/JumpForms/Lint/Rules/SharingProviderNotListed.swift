@@ -9,48 +9,26 @@ extension LintRule {
             (Engage's `social_providers` are a subset of its sign-in providers). Add it to `providers`, or remove it from `sharing`.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers: [facebook]
                     sharing: [facebook, twitter]
                     activities:
                       joined: { action: a.joined }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     a.joined: "Joined."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
+            .signInProject(
+                sections: """
                     providers: [facebook, twitter]
                     sharing: [facebook, twitter]
                     activities:
                       joined: { action: a.joined }
                     """,
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     a.joined: "Joined."
                     """)
         ],

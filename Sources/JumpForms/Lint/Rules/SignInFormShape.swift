@@ -20,23 +20,10 @@ extension LintRule {
                     forms:
                       signInForm: { fields: [email] }
                     """,
-                messages: """
-                    f.email: Email
-                    """)
+                messages: "f.email: Email")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject()
         ],
         check: { linter, findings in linter.checkSignInFormShape(&findings) }
     )

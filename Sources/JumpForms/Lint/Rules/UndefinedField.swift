@@ -4,32 +4,10 @@ extension LintRule {
         .undefinedField, severity: .error,
         title: "form names an undefined field", explanation: "Every name in a form's `fields` must be defined under the flow's `fields`.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [emial, password] }
-                    """)
+            .signInProject(forms: "signInForm: { fields: [emial, password] }")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject()
         ],
         check: { linter, findings in linter.checkUndefinedField(&findings) }
     )

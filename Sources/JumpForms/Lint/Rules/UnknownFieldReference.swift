@@ -4,53 +4,31 @@ extension LintRule {
         .unknownFieldReference, severity: .error,
         title: "rule names an unknown field", explanation: "`match` and `alongWith` name another field of the flow.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      passwordConfirm:
-                        type: password
-                        label: f.confirm
-                        validation:
-                          - { rule: match, value: pasword, message: v.match }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      passwordForm: { fields: [password, passwordConfirm] }
+            .signInProject(
+                fields: """
+                    passwordConfirm:
+                      type: password
+                      label: f.confirm
+                      validation:
+                        - { rule: match, value: pasword, message: v.match }
                     """,
+                forms: "passwordForm: { fields: [password, passwordConfirm] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.confirm: Confirm password
                     v.match: "{label} does not match."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      passwordConfirm:
-                        type: password
-                        label: f.confirm
-                        validation:
-                          - { rule: match, value: password, message: v.match }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                      passwordForm: { fields: [password, passwordConfirm] }
+            .signInProject(
+                fields: """
+                    passwordConfirm:
+                      type: password
+                      label: f.confirm
+                      validation:
+                        - { rule: match, value: password, message: v.match }
                     """,
+                forms: "passwordForm: { fields: [password, passwordConfirm] }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     f.confirm: Confirm password
                     v.match: "{label} does not match."
                     """)

@@ -4,48 +4,16 @@ extension LintRule {
         .unknownFormat, severity: .error,
         title: "unknown format", explanation: "`format` takes one of the documented formats (see docs/flow-format.md).",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: format, value: emial, message: v.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
+                emailValidation: "- { rule: format, value: emial, message: v.email }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.email: "{label} is not an email address."
                     """)
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email:
-                        type: email
-                        label: f.email
-                        validation:
-                          - { rule: format, value: email, message: v.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
+            .signInProject(
+                emailValidation: "- { rule: format, value: email, message: v.email }",
                 messages: """
-                    f.email: Email
-                    f.password: Password
                     v.email: "{label} is not an email address."
                     """)
         ],

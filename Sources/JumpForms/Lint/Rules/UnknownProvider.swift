@@ -9,34 +9,10 @@ extension LintRule {
             a mapping with `type`.
             """,
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    providers: [facebok]
-                    """)
+            .signInProject(sections: "providers: [facebok]")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    providers: [facebook]
-                    """)
+            .signInProject(sections: "providers: [facebook]")
         ],
         check: { linter, findings in linter.checkUnknownProvider(&findings) }
     )

@@ -4,38 +4,10 @@ extension LintRule {
         .unusedField, severity: .warning,
         title: "field is never used", explanation: "The field is defined but no form lists it.",
         triggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                      nickname: { type: text, label: f.nickname }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """,
-                messages: """
-                    f.email: Email
-                    f.password: Password
-                    f.nickname: Nickname
-                    """)
+            .signInProject(fields: "nickname: { type: text, label: f.nickname }", messages: "f.nickname: Nickname")
         ],
         nonTriggeringExamples: [
-            .project(
-                flow: """
-                    flow: example
-                    version: "1"
-                    defaultLocale: en-US
-                    locales: locales
-                    fields:
-                      email: { type: email, label: f.email }
-                      password: { type: password, label: f.password }
-                    forms:
-                      signInForm: { fields: [email, password] }
-                    """)
+            .signInProject()
         ],
         check: { linter, findings in linter.checkUnusedField(&findings) }
     )
