@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The token checks (`CaptureStore.session`, `CaptureStore.token`) and writes (`issueToken`,
-/// `refresh`) against a real database (a SQLite file, or PostgreSQL with
+/// The token checks (`CaptureStore.session`, and `token` below: the row a refresh reads) and
+/// writes (`issueToken`, `refresh`) against a real database (a SQLite file, or PostgreSQL with
 /// `JUMP_TEST_DATABASE=postgres`): what a write commits is what the next check sees, and a
 /// refresh is decided by the row.
 @Suite(.timeLimit(.minutes(5))) struct TokenReadTests {
@@ -189,5 +189,14 @@ import TestSupport
 
     struct RefreshRefused: Error {
         var refusal: String
+    }
+}
+
+extension CaptureStore {
+    /// An access token's row, its refresh secret opened: what a refresh reads (`TokenRead`).
+    func token(_ token: String) async throws -> StoredToken? {
+        let hash = Self.hash(token)
+        guard let row = try await read({ db in try await db.all(TokenRead(tokenHash: hash)).first }) else { return nil }
+        return try storedToken(row, hash: hash)
     }
 }

@@ -48,7 +48,7 @@ extension CaptureService {
                 matches = false
             }
         } catch {
-            try? await throttle.finish(attempt, .abandoned, now: now)
+            _ = try? await throttle.finish(attempt, .abandoned, now: now)
             throw error
         }
         let failures = try await throttle.finish(attempt, matches ? .succeeded : .failed, now: now)

@@ -117,15 +117,8 @@ extension CaptureStore {
         }
     }
 
-    /// An access token's row, with its refresh secret opened.
-    func token(_ token: String) async throws -> StoredToken? {
-        let hash = Self.hash(token)
-        guard let row = try await read({ db in try await db.all(TokenRead(tokenHash: hash)).first }) else { return nil }
-        return try storedToken(row, hash: hash)
-    }
-
     /// A `TokenRead` row as a token, its refresh secret opened.
-    private func storedToken(_ row: any SQLRow, hash: String) throws -> StoredToken {
+    func storedToken(_ row: any SQLRow, hash: String) throws -> StoredToken {
         let sealed = try row.decodeNil(column: "refresh_secret") ? nil : try row.decode(column: "refresh_secret", as: Data.self)
         return StoredToken(
             tokenHash: hash, userID: try row.int64("user_id"), expiresAt: try row.int("expires_at"),
